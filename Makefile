@@ -1,0 +1,41 @@
+# The README's two commands: `make demo` and `make test`. Both install what is missing first.
+BUILD   ?= build
+JOBS    ?= $(shell nproc)
+CMAKE_FLAGS ?=
+PACKAGES := cmake make g++ pkg-config libboost-dev libboost-program-options-dev \
+            libfmt-dev doctest-dev python3 python3-numpy python3-scipy
+SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+
+.PHONY: all deps configure build test demo bench clean
+
+all: build
+
+deps:
+	@missing=""; for p in $(PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing:$$missing"; \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
+	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+configure: deps
+	@[ -f $(BUILD)/CMakeCache.txt ] || cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
+
+build: configure
+	cmake --build $(BUILD) -j $(JOBS)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -LE gpu -j $(JOBS)
+
+demo: build
+	$(BUILD)/rubric check examples/kv_cache/kv_cache.rubric --submission examples/kv_cache/submissions/good; \
+	  echo "exit code: $$?"
+
+bench: build
+	cmake --build $(BUILD) -j $(JOBS) --target benchmarks
+	bash bench/run.sh $(BUILD)
+
+clean:
+	rm -rf $(BUILD)
