@@ -1,0 +1,62 @@
+#pragma once
+// The embedding API: everything a C++ host (the `rubric` CLI included) needs to load a rubric,
+// register its own operators, bind values, check a submission and receive the report model.
+// The CLI uses nothing else from interpreter/.
+#include <functional>
+#include <map>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "grammar/diagnostic.hpp"
+#include "interpreter/report_model.hpp"
+#include "interpreter/value.hpp"
+
+namespace rubric {
+
+struct EngineOptions {
+  std::vector<std::string> include_dirs;        // -I DIR, searched before RUBRIC_PATH for `use a.b`
+  std::map<std::string, std::string> set_params;  // --set NAME=VALUE (VALUE is a rubric literal)
+  std::vector<std::string> only;                // --only ID: evaluate just these criteria (and their `after`s)
+  std::optional<std::uint64_t> seed;            // --seed N, overrides the header's seed
+  ProgressSink* progress = nullptr;             // may be null
+};
+
+// A host-registered operator: name, parameters (for arity checks and `rubric doc`), docs, code.
+struct HostOperator {
+  std::string name;
+  std::vector<std::string> params;  // parameter names; a trailing "=..." marks a default ("tol=5%")
+  std::string doc;
+  std::function<Value(CallContext&, const std::vector<Value>& args)> fn;
+};
+
+class Engine {
+ public:
+  explicit Engine(EngineOptions options = {});
+  ~Engine();
+  Engine(Engine&&) noexcept;
+  Engine& operator=(Engine&&) noexcept;
+
+  // Registers an operator before loading; it is then in scope in every rubric and module.
+  void register_operator(HostOperator op);
+  // Binds a global name (visible like a builtin) to a value.
+  void bind(const std::string& name, Value value);
+
+  // Parses, resolves modules and checks statically. Returns every diagnostic (errors and
+  // warnings); the rubric can be checked only when none is an error.
+  std::vector<Diagnostic> load(const std::string& rubric_path);
+  std::vector<Diagnostic> load_source(SourcePtr source);
+
+  // Evaluates the loaded rubric against a submission. `reference_dir` empty: the rubric's folder.
+  Report check(const std::string& submission_dir, const std::string& reference_dir = "");
+
+  // Builtins and stdlib with signatures and `##` docs (for `rubric doc [MODULE]`), as Markdown-ish text.
+  std::string doc(const std::string& module = "") const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace rubric

@@ -1,0 +1,117 @@
+#pragma once
+// What `rubric check` found: verdicts, evidence and provenance. The evaluator fills it; report/
+// prints it (text, JSON, JUnit, Markdown). Plain data, no language types.
+#include <cstdint>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+#include "grammar/diagnostic.hpp"
+
+namespace rubric {
+
+// Ordered from best to worst for a criterion's "worst of its checks" (language.md §10):
+// PASS < SKIP < INCONCLUSIVE < FAIL < ERROR.
+enum class Verdict { pass, skip, inconclusive, fail, error };
+const char* verdict_name(Verdict v);  // "PASS", "SKIP", "INCONCLUSIVE", "FAIL", "ERROR"
+Verdict worst(Verdict a, Verdict b);
+
+// The rubric as a whole (§10): exit codes 0 PASS, 1 FAIL, 2 ERROR, 3 INCOMPLETE.
+enum class OverallVerdict { pass, fail, error, incomplete };
+const char* overall_verdict_name(OverallVerdict v);
+int exit_code(OverallVerdict v);
+
+// Who is at fault when a check could not be decided normally.
+enum class Blame { none, submission, rubric, grader_environment };
+
+struct SourceLocation {
+  std::string file;  // as given on the command line / module path
+  std::uint32_t line = 0, column = 0;
+  bool known() const { return line > 0; }
+};
+
+// One `expect` (or one iteration of it inside `for`, or inside a `check` def).
+struct CheckResult {
+  std::string source_text;  // the condition exactly as written
+  SourceLocation location;
+  std::string label;        // "shape = [1, 4096]" inside for; "no_regression(a, b)" from a check def; else empty
+  Verdict verdict = Verdict::pass;
+  Blame blame = Blame::none;
+  std::vector<std::string> evidence;  // decomposed operands, one line each ("11234.5 tok/s >= 11780 tok/s ...")
+  std::string explanation;            // one line: why it passed/failed ("4.6% short"), or the error
+  std::string message;                // the `else "..."` message when it failed, interpolated
+  double seconds = 0;                 // time spent evaluating it
+};
+
+struct CriterionResult {
+  std::string id;
+  std::string title;  // interpolated
+  SourceLocation location;
+  bool is_group = false;
+  Verdict verdict = Verdict::pass;
+  std::optional<double> score;  // null when left out of the score (ERROR, SKIP, INCONCLUSIVE) or undecided
+  double weight = 1;
+  std::optional<double> penalty;  // set for a penalty criterion
+  bool required = false;
+  std::vector<std::string> after;
+  std::vector<std::string> needs;
+  std::string reason;              // why skipped / not evaluated / errored, when not from a single check
+  std::vector<std::string> notes;  // `note` lines, in order
+  std::vector<CheckResult> checks;
+  std::vector<CriterionResult> children;  // a group's criteria and groups
+  double seconds = 0;
+};
+
+struct FileRecord {
+  std::string path;   // relative to its root, e.g. "bench_32768.json"
+  std::string root;   // "submission", "reference", "rubric" (rubric sources and modules)
+  std::string sha256;
+  std::uint64_t bytes = 0;
+};
+
+// How a candidate program ran (per run, for the report's provenance).
+struct RunRecord {
+  std::string command;
+  std::string isolation;  // "process group, rlimits, pid namespace, no network, scratch copy"
+  double seconds = 0;
+  int exit_code = 0;
+};
+
+struct Provenance {
+  std::string tool_version;
+  std::string rubric_file;
+  std::string rubric_sha256;
+  std::string submission_dir;
+  std::string reference_dir;
+  std::uint64_t seed = 0;
+  std::map<std::string, std::string> params;  // name → value as printed
+  std::vector<FileRecord> files;              // every file read, hashed
+  std::vector<RunRecord> runs;
+  std::string started_at;  // ISO 8601 UTC
+  double seconds = 0;      // wall time of the whole check
+  std::map<std::string, std::string> device;  // device record as printed, when queried
+};
+
+struct Report {
+  std::string title;
+  std::string version;
+  std::map<std::string, std::string> metadata;  // other header fields, as printed
+  double pass_mark = 1.0;
+  double confidence = 0.95;
+  OverallVerdict verdict = OverallVerdict::pass;
+  std::optional<double> score;  // null when nothing was decided
+  std::vector<CriterionResult> criteria;
+  std::vector<Diagnostic> warnings;  // lint-style warnings met while checking
+  Provenance provenance;
+};
+
+// Progress while checking, for a terminal; the CLI passes a sink that draws and stays quiet when piped.
+struct ProgressSink {
+  virtual ~ProgressSink() = default;
+  virtual void criterion_started(const std::string& id, const std::string& title) = 0;
+  virtual void activity(const std::string& what) = 0;  // "bench: run 4/10", "time: 37 samples, cv 0.8%"
+  virtual void criterion_finished(const CriterionResult& r) = 0;
+};
+
+}  // namespace rubric
