@@ -1,0 +1,40 @@
+// The report model's small free functions (language.md §10). Compiled into rubric_report, so the
+// report printers and the CLI can be built and tested on hand-made reports alone.
+#include "interpreter/report_model.hpp"
+
+namespace rubric {
+
+const char* verdict_name(Verdict v) {
+  switch (v) {
+    case Verdict::pass: return "PASS";
+    case Verdict::skip: return "SKIP";
+    case Verdict::inconclusive: return "INCONCLUSIVE";
+    case Verdict::fail: return "FAIL";
+    case Verdict::error: return "ERROR";
+  }
+  return "ERROR";
+}
+
+Verdict worst(Verdict a, Verdict b) { return static_cast<int>(a) >= static_cast<int>(b) ? a : b; }
+
+const char* overall_verdict_name(OverallVerdict v) {
+  switch (v) {
+    case OverallVerdict::pass: return "PASS";
+    case OverallVerdict::fail: return "FAIL";
+    case OverallVerdict::error: return "ERROR";
+    case OverallVerdict::incomplete: return "INCOMPLETE";
+  }
+  return "ERROR";
+}
+
+int exit_code(OverallVerdict v) {
+  switch (v) {
+    case OverallVerdict::pass: return 0;
+    case OverallVerdict::fail: return 1;
+    case OverallVerdict::error: return 2;
+    case OverallVerdict::incomplete: return 3;
+  }
+  return 2;
+}
+
+}  // namespace rubric
