@@ -1,6 +1,7 @@
 #pragma once
 // What `rubric check` found: verdicts, evidence and provenance. The evaluator fills it; report/
 // prints it (text, JSON, JUnit, Markdown). Plain data, no language types.
+#include <cstddef>
 #include <cstdint>
 #include <map>
 #include <optional>
@@ -109,6 +110,8 @@ struct Report {
 // Progress while checking, for a terminal; the CLI passes a sink that draws and stays quiet when piped.
 struct ProgressSink {
   virtual ~ProgressSink() = default;
+  // How many criteria this check will evaluate (for "[3/12]"); optional, called once before the first.
+  virtual void rubric_started(std::size_t /*criterion_count*/) {}
   virtual void criterion_started(const std::string& id, const std::string& title) = 0;
   virtual void activity(const std::string& what) = 0;  // "bench: run 4/10", "time: 37 samples, cv 0.8%"
   virtual void criterion_finished(const CriterionResult& r) = 0;
