@@ -1,0 +1,103 @@
+#include "operators/tensor/element_decode.hpp"
+
+#include <vector>
+
+namespace rubric::tensor {
+namespace {
+
+template <typename T>
+void widen(const std::byte* src, std::int64_t count, double* out) {
+  for (std::int64_t k = 0; k < count; ++k) {
+    T v;
+    std::memcpy(&v, src + k * static_cast<std::int64_t>(sizeof(T)), sizeof v);
+    out[k] = static_cast<double>(v);
+  }
+}
+
+void widen_contiguous(DType t, const std::byte* src, std::int64_t count, double* out) {
+  switch (t) {
+    case DType::f64: widen<double>(src, count, out); return;
+    case DType::f32: widen<float>(src, count, out); return;
+    case DType::i64: widen<std::int64_t>(src, count, out); return;
+    case DType::i32: widen<std::int32_t>(src, count, out); return;
+    case DType::i16: widen<std::int16_t>(src, count, out); return;
+    case DType::i8: widen<std::int8_t>(src, count, out); return;
+    case DType::u8: widen<std::uint8_t>(src, count, out); return;
+    case DType::bf16:
+      for (std::int64_t k = 0; k < count; ++k) {
+        std::uint16_t v;
+        std::memcpy(&v, src + 2 * k, 2);
+        out[k] = bf16_to_float(v);
+      }
+      return;
+    case DType::f16:
+      for (std::int64_t k = 0; k < count; ++k) {
+        std::uint16_t v;
+        std::memcpy(&v, src + 2 * k, 2);
+        out[k] = f16_to_float(v);
+      }
+      return;
+    case DType::f8e4m3: {
+      const float* table = f8e4m3_table();
+      for (std::int64_t k = 0; k < count; ++k) out[k] = table[static_cast<std::uint8_t>(src[k])];
+      return;
+    }
+    case DType::f8e5m2: {
+      const float* table = f8e5m2_table();
+      for (std::int64_t k = 0; k < count; ++k) out[k] = table[static_cast<std::uint8_t>(src[k])];
+      return;
+    }
+    case DType::boolean:
+      for (std::int64_t k = 0; k < count; ++k) out[k] = src[k] != std::byte{0} ? 1.0 : 0.0;
+      return;
+  }
+}
+
+}  // namespace
+
+void decode_block(const Tensor& t, std::int64_t start, std::int64_t count, double* out) {
+  if (count <= 0) return;
+  const std::int64_t item = static_cast<std::int64_t>(t.itemsize());
+  if (t.is_contiguous()) {
+    widen_contiguous(t.dtype(), t.data() + start * item, count, out);
+    return;
+  }
+  const auto& shape = t.shape();
+  const auto& strides = t.byte_strides();
+  const std::size_t rank = shape.size();
+  if (rank == 0) {
+    out[0] = decode_element(t.data(), t.dtype(), t.byte_swapped());
+    return;
+  }
+  // Walk the multi-index like an odometer: the last dimension moves fastest.
+  std::vector<std::int64_t> index(rank);
+  std::int64_t rest = start, offset = 0;
+  for (std::size_t i = rank; i-- > 0;) {
+    index[i] = rest % shape[i];
+    rest /= shape[i];
+    offset += index[i] * strides[i];
+  }
+  for (std::int64_t k = 0; k < count; ++k) {
+    out[k] = decode_element(t.data() + offset, t.dtype(), t.byte_swapped());
+    for (std::size_t i = rank; i-- > 0;) {
+      if (++index[i] < shape[i]) {
+        offset += strides[i];
+        break;
+      }
+      offset -= (shape[i] - 1) * strides[i];
+      index[i] = 0;
+    }
+  }
+}
+
+void copy_native_element(const Tensor& t, std::int64_t flat, std::byte* out) {
+  const std::byte* p = t.data() + t.byte_offset(flat);
+  const std::size_t n = t.itemsize();
+  if (!t.byte_swapped()) {
+    std::memcpy(out, p, n);
+    return;
+  }
+  for (std::size_t i = 0; i < n; ++i) out[i] = p[n - 1 - i];
+}
+
+}  // namespace rubric::tensor
