@@ -26,6 +26,9 @@ struct CompareStats {
   double sum_sq_a = 0, sum_sq_b = 0, dot_ab = 0;
   double max_abs_b = 0;          // max |b| over finite b (the zeros-pass hole check)
   std::uint64_t max_ulp = 0;     // greatest ULP distance in a's dtype over finite pairs
+  // Pairs where a side is NaN or infinite and the two are not the same infinity: these make
+  // the norm-based metrics (rel_l2, cosine, max_abs_err) undefined (NaN), as in numpy.
+  std::int64_t unequal_nonfinite = 0;
 };
 
 }  // namespace rubric::numerics

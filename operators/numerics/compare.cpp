@@ -1,0 +1,276 @@
+#include "operators/numerics/compare.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <fmt/format.h>
+#include <limits>
+#include <vector>
+
+#include "operators/numerics/neumaier_sum.hpp"
+#include "operators/tensor/element_decode.hpp"
+#include "operators/tensor/index_format.hpp"
+#include "operators/tensor/minifloat.hpp"
+#include "operators/tensor/parallel.hpp"
+
+// Hot loops are compiled for AVX2 and for the baseline ISA; the loader picks one at run time.
+#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
+#define RUBRIC_MULTIVERSION __attribute__((target_clones("avx2", "default")))
+#else
+#define RUBRIC_MULTIVERSION
+#endif
+
+namespace rubric::numerics {
+namespace {
+
+using tensor::DType;
+constexpr std::int64_t kBlock = 1024;  // two blocks of doubles stay in L1
+constexpr double kInf = std::numeric_limits<double>::infinity();
+
+struct Settings {
+  double rtol, atol;
+  std::uint64_t ulp;  // 0: rtol/atol rule
+};
+
+inline bool is_close(double x, double y, std::uint64_t ulp, const Settings& s) {
+  const bool both_finite = std::fabs(x) < kInf && std::fabs(y) < kInf;
+  const bool near = s.ulp > 0 ? ulp <= s.ulp : std::fabs(x - y) <= s.atol + s.rtol * std::fabs(y);
+  return (both_finite && near) || x == y;
+}
+
+// ULP distance in a's dtype for each pair of the block (meaningful only where both are finite).
+RUBRIC_MULTIVERSION
+void ulp_block(DType dtype, const double* x, const double* y, std::int64_t n, std::uint64_t* out) {
+  switch (dtype) {
+    case DType::f64:
+      for (std::int64_t k = 0; k < n; ++k) {
+        std::uint64_t bx, by;
+        std::memcpy(&bx, &x[k], 8);
+        std::memcpy(&by, &y[k], 8);
+        out[k] = tensor::ulp_distance_bits(bx, by, 63);
+      }
+      return;
+    case DType::f32:
+#pragma omp simd
+      for (std::int64_t k = 0; k < n; ++k) {
+        const float fx = static_cast<float>(x[k]), fy = static_cast<float>(y[k]);
+        std::uint32_t bx, by;
+        std::memcpy(&bx, &fx, 4);
+        std::memcpy(&by, &fy, 4);
+        const std::int64_t ox = (bx >> 31) ? -static_cast<std::int64_t>(bx & 0x7fffffffu) : static_cast<std::int64_t>(bx);
+        const std::int64_t oy = (by >> 31) ? -static_cast<std::int64_t>(by & 0x7fffffffu) : static_cast<std::int64_t>(by);
+        out[k] = static_cast<std::uint64_t>(ox > oy ? ox - oy : oy - ox);
+      }
+      return;
+    case DType::f16:
+      for (std::int64_t k = 0; k < n; ++k) out[k] = tensor::ulp_distance_bits(tensor::float_to_f16(x[k]), tensor::float_to_f16(y[k]), 15);
+      return;
+    case DType::bf16:
+      for (std::int64_t k = 0; k < n; ++k) out[k] = tensor::ulp_distance_bits(tensor::float_to_bf16(x[k]), tensor::float_to_bf16(y[k]), 15);
+      return;
+    case DType::f8e4m3:
+      for (std::int64_t k = 0; k < n; ++k) out[k] = tensor::ulp_distance_bits(tensor::float_to_f8e4m3(x[k]), tensor::float_to_f8e4m3(y[k]), 7);
+      return;
+    case DType::f8e5m2:
+      for (std::int64_t k = 0; k < n; ++k) out[k] = tensor::ulp_distance_bits(tensor::float_to_f8e5m2(x[k]), tensor::float_to_f8e5m2(y[k]), 7);
+      return;
+    default:  // integers and bool: the distance between the integer values
+      for (std::int64_t k = 0; k < n; ++k) {
+        const double d = std::fabs(x[k] - y[k]);
+        out[k] = d < 1.8e19 ? static_cast<std::uint64_t>(d) : std::numeric_limits<std::uint64_t>::max();
+      }
+      return;
+  }
+}
+
+struct BlockTotals {
+  std::int64_t mismatches = 0, nan_a = 0, nan_b = 0, inf_a = 0, inf_b = 0, unequal_nonfinite = 0;
+  double sum_sq_diff = 0, sum_sq_a = 0, sum_sq_b = 0, dot_ab = 0;
+  double max_abs = -1, max_rel = -1, max_abs_b = 0;
+  std::uint64_t max_ulp = 0;
+};
+
+// Branch-free over the block so the compiler vectorizes every reduction at once.
+RUBRIC_MULTIVERSION
+BlockTotals block_totals(const double* x, const double* y, const std::uint64_t* ulp, std::int64_t n, Settings s) {
+  std::int64_t mism = 0, nan_a = 0, nan_b = 0, inf_a = 0, inf_b = 0, unequal = 0;
+  double sdd = 0, saa = 0, sbb = 0, sab = 0, max_abs = -1, max_rel = -1, max_b = 0;
+  std::uint64_t max_ulp = 0;
+  const bool ulp_mode = s.ulp > 0;
+#pragma omp simd reduction(+ : mism, nan_a, nan_b, inf_a, inf_b, unequal, sdd, saa, sbb, sab) \
+    reduction(max : max_abs, max_rel, max_b, max_ulp)
+  for (std::int64_t k = 0; k < n; ++k) {
+    const double xv = x[k], yv = y[k];
+    const double ax = std::fabs(xv), ay = std::fabs(yv);
+    const bool fx = ax < kInf, fy = ay < kInf, both = fx && fy, same = xv == yv;
+    const double d = xv - yv, ad = std::fabs(d);
+    const bool near = ulp_mode ? ulp[k] <= s.ulp : ad <= s.atol + s.rtol * ay;
+    const bool close = (both && near) || same;
+    mism += close ? 0 : 1;
+    nan_a += xv != xv ? 1 : 0;
+    nan_b += yv != yv ? 1 : 0;
+    inf_a += ax == kInf ? 1 : 0;
+    inf_b += ay == kInf ? 1 : 0;
+    unequal += (!both && !same) ? 1 : 0;
+    const double dm = both ? d : 0, xm = both ? xv : 0, ym = both ? yv : 0;
+    sdd += dm * dm;
+    saa += xm * xm;
+    sbb += ym * ym;
+    sab += xm * ym;
+    const double fa = both ? ad : -1;
+    max_abs = fa > max_abs ? fa : max_abs;
+    const double rel = ay > 0 ? ad / ay : (ad > 0 ? kInf : 0);
+    const double fr = both ? rel : -1;
+    max_rel = fr > max_rel ? fr : max_rel;
+    const double fb = fy ? ay : 0;
+    max_b = fb > max_b ? fb : max_b;
+    const std::uint64_t fu = both ? ulp[k] : 0;
+    max_ulp = fu > max_ulp ? fu : max_ulp;
+  }
+  BlockTotals t;
+  t.mismatches = mism;
+  t.nan_a = nan_a;
+  t.nan_b = nan_b;
+  t.inf_a = inf_a;
+  t.inf_b = inf_b;
+  t.unequal_nonfinite = unequal;
+  t.sum_sq_diff = sdd;
+  t.sum_sq_a = saa;
+  t.sum_sq_b = sbb;
+  t.dot_ab = sab;
+  t.max_abs = max_abs;
+  t.max_rel = max_rel;
+  t.max_abs_b = max_b;
+  t.max_ulp = max_ulp;
+  return t;
+}
+
+struct ChunkResult {
+  std::int64_t count = 0, mismatches = 0, nan_a = 0, nan_b = 0, inf_a = 0, inf_b = 0, unequal_nonfinite = 0;
+  double max_abs = -1, max_rel = -1, max_abs_b = 0;
+  std::int64_t max_abs_index = -1, max_rel_index = -1, first_mismatch_index = -1;
+  NeumaierSum sum_sq_diff, sum_sq_a, sum_sq_b, dot_ab;
+  std::uint64_t max_ulp = 0;
+};
+
+double relative_difference(double x, double y) {
+  const double ad = std::fabs(x - y), ay = std::fabs(y);
+  return ay > 0 ? ad / ay : (ad > 0 ? kInf : 0);
+}
+
+bool both_finite(double x, double y) { return std::fabs(x) < kInf && std::fabs(y) < kInf; }
+
+ChunkResult compare_chunk(const tensor::Tensor& a, const tensor::Tensor& b, std::int64_t begin, std::int64_t end,
+                          const Settings& s) {
+  ChunkResult r;
+  std::vector<double> x(kBlock), y(kBlock);
+  std::vector<std::uint64_t> ulp(kBlock);
+  for (std::int64_t start = begin; start < end; start += kBlock) {
+    const std::int64_t n = std::min(kBlock, end - start);
+    tensor::decode_block(a, start, n, x.data());
+    tensor::decode_block(b, start, n, y.data());
+    ulp_block(a.dtype(), x.data(), y.data(), n, ulp.data());
+    const BlockTotals t = block_totals(x.data(), y.data(), ulp.data(), n, s);
+    r.count += n;
+    r.nan_a += t.nan_a;
+    r.nan_b += t.nan_b;
+    r.inf_a += t.inf_a;
+    r.inf_b += t.inf_b;
+    r.unequal_nonfinite += t.unequal_nonfinite;
+    r.sum_sq_diff.add(t.sum_sq_diff);
+    r.sum_sq_a.add(t.sum_sq_a);
+    r.sum_sq_b.add(t.sum_sq_b);
+    r.dot_ab.add(t.dot_ab);
+    if (t.max_abs_b > r.max_abs_b) r.max_abs_b = t.max_abs_b;
+    if (t.max_ulp > r.max_ulp) r.max_ulp = t.max_ulp;
+    // Indices are found by rescanning the block (still in L1) only when its maximum is new.
+    if (t.max_abs > r.max_abs) {
+      r.max_abs = t.max_abs;
+      for (std::int64_t k = 0; k < n; ++k) {
+        if (both_finite(x[k], y[k]) && std::fabs(x[k] - y[k]) == t.max_abs) {
+          r.max_abs_index = start + k;
+          break;
+        }
+      }
+    }
+    if (t.max_rel > r.max_rel) {
+      r.max_rel = t.max_rel;
+      for (std::int64_t k = 0; k < n; ++k) {
+        if (both_finite(x[k], y[k]) && relative_difference(x[k], y[k]) == t.max_rel) {
+          r.max_rel_index = start + k;
+          break;
+        }
+      }
+    }
+    if (t.mismatches > 0 && r.first_mismatch_index < 0) {
+      for (std::int64_t k = 0; k < n; ++k) {
+        if (!is_close(x[k], y[k], ulp[k], s)) {
+          r.first_mismatch_index = start + k;
+          break;
+        }
+      }
+    }
+    r.mismatches += t.mismatches;
+  }
+  return r;
+}
+
+}  // namespace
+
+void require_same_shape(const tensor::Tensor& a, const tensor::Tensor& b) {
+  if (a.shape() != b.shape()) {
+    throw ShapeMismatchError(fmt::format("shapes differ: {} in {} vs {} in {} (no broadcasting)",
+                                         tensor::format_shape(a.shape()), a.source(),
+                                         tensor::format_shape(b.shape()), b.source()));
+  }
+}
+
+CompareStats compare(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol, unsigned threads) {
+  require_same_shape(a, b);
+  if (tol.rtol < 0 || tol.atol < 0 || tol.ulp < 0 || std::isnan(tol.rtol) || std::isnan(tol.atol)) {
+    throw OperatorError(fmt::format("tolerance must be non-negative (rtol {}, atol {}, ulp {})", tol.rtol, tol.atol, tol.ulp));
+  }
+  const Settings s{tol.rtol, tol.atol, static_cast<std::uint64_t>(tol.ulp)};
+  const std::int64_t n = a.size();
+  const unsigned workers = threads > 0 ? threads : tensor::worker_count(n);
+  std::vector<ChunkResult> parts(workers);
+  tensor::parallel_chunks(n, workers, [&](unsigned w, std::int64_t begin, std::int64_t end) {
+    parts[w] = compare_chunk(a, b, begin, end, s);
+  });
+  // Merge in chunk order so ties keep the lowest index.
+  CompareStats out;
+  NeumaierSum sdd, saa, sbb, sab;
+  double max_abs = -1, max_rel = -1;
+  for (const ChunkResult& p : parts) {
+    out.count += p.count;
+    out.mismatches += p.mismatches;
+    out.nan_a += p.nan_a;
+    out.nan_b += p.nan_b;
+    out.inf_a += p.inf_a;
+    out.inf_b += p.inf_b;
+    out.unequal_nonfinite += p.unequal_nonfinite;
+    sdd.add(p.sum_sq_diff);
+    saa.add(p.sum_sq_a);
+    sbb.add(p.sum_sq_b);
+    sab.add(p.dot_ab);
+    if (p.max_abs > max_abs) {
+      max_abs = p.max_abs;
+      out.max_abs_index = p.max_abs_index;
+    }
+    if (p.max_rel > max_rel) {
+      max_rel = p.max_rel;
+      out.max_rel_index = p.max_rel_index;
+    }
+    if (out.first_mismatch_index < 0) out.first_mismatch_index = p.first_mismatch_index;
+    if (p.max_abs_b > out.max_abs_b) out.max_abs_b = p.max_abs_b;
+    if (p.max_ulp > out.max_ulp) out.max_ulp = p.max_ulp;
+  }
+  out.max_abs = max_abs < 0 ? 0 : max_abs;
+  out.max_rel = max_rel < 0 ? 0 : max_rel;
+  out.sum_sq_diff = sdd.value();
+  out.sum_sq_a = saa.value();
+  out.sum_sq_b = sbb.value();
+  out.dot_ab = sab.value();
+  return out;
+}
+
+}  // namespace rubric::numerics

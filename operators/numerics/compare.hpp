@@ -1,0 +1,29 @@
+#pragma once
+// The fused elementwise comparison: one pass over both tensors, on every core, filling every
+// field of CompareStats at once. Half and 8-bit formats are converted block by block on the fly.
+#include "operators/error.hpp"
+#include "operators/numerics/compare_stats.hpp"
+#include "operators/tensor/tensor.hpp"
+
+namespace rubric::numerics {
+
+// Thrown by compare() when the shapes differ (no broadcasting). The binding should report it
+// as the submission's failure; the message names both shapes.
+struct ShapeMismatchError : OperatorError {
+  using OperatorError::OperatorError;
+};
+
+// Compares `a` (the answer) with `b` (the reference), both widened to double:
+//  - close(x, y) = both finite and |x − y| ≤ atol + rtol·|y|   (or, when tol.ulp > 0,
+//    ulp_distance(x, y) ≤ tol.ulp), or x == y (the same infinity). NaN is never close.
+//  - max_abs, max_rel, the sums and max_ulp cover pairs where both are finite; indices are
+//    flat C-order and the first (lowest) index wins a tie.
+//  - ULP distances are measured in a's dtype (numpy nulp_diff): b is rounded to a's dtype;
+//    for integer dtypes the distance is |x − y|.
+// `threads` = 0 uses every core.
+CompareStats compare(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol, unsigned threads = 0);
+
+// Throws ShapeMismatchError unless a and b have equal shapes.
+void require_same_shape(const tensor::Tensor& a, const tensor::Tensor& b);
+
+}  // namespace rubric::numerics

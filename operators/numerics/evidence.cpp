@@ -1,0 +1,61 @@
+#include "operators/numerics/evidence.hpp"
+
+#include <fmt/format.h>
+
+#include "operators/numerics/compare_metrics.hpp"
+#include "operators/tensor/index_format.hpp"
+
+namespace rubric::numerics {
+namespace {
+
+std::string percent(std::int64_t part, std::int64_t whole) {
+  if (whole == 0 || part == 0) return "0%";
+  const double p = 100.0 * static_cast<double>(part) / static_cast<double>(whole);
+  if (p >= 1) return fmt::format("{:.1f}%", p);
+  if (p < 0.001) return "<0.001%";
+  return fmt::format("{:.3f}%", p);
+}
+
+std::string number(double v) { return fmt::format("{:.6g}", v); }
+
+}  // namespace
+
+std::vector<std::string> comparison_evidence(const CompareStats& s, const tensor::Shape& shape, const Tolerance& tol,
+                                             const EvidenceLabels& labels) {
+  std::vector<std::string> lines;
+  lines.push_back(fmt::format("Mismatched elements: {} / {} ({})", s.mismatches, s.count, percent(s.mismatches, s.count)));
+  if (tol.ulp > 0) {
+    lines.push_back(fmt::format("Greatest ULP difference: {} (up to {} allowed)", s.max_ulp, tol.ulp));
+  }
+  if (s.max_abs_index >= 0) {
+    const std::string allowed =
+        tol.ulp > 0 ? "" : fmt::format(" (up to {} + {}·|{}| allowed)", number(tol.atol), number(tol.rtol), labels.expected);
+    lines.push_back(fmt::format("Greatest absolute difference: {} at {}{}", number(s.max_abs),
+                                tensor::format_index(shape, s.max_abs_index), allowed));
+  }
+  if (s.max_rel_index >= 0) {
+    const std::string allowed = tol.ulp > 0 ? "" : fmt::format(" (up to {} allowed)", number(tol.rtol));
+    lines.push_back(fmt::format("Greatest relative difference: {} at {}{}", number(s.max_rel),
+                                tensor::format_index(shape, s.max_rel_index), allowed));
+  }
+  lines.push_back(fmt::format("NaN: {} in {}, {} in {}", s.nan_a, labels.actual, s.nan_b, labels.expected));
+  if (s.inf_a > 0 || s.inf_b > 0) {
+    lines.push_back(fmt::format("Inf: {} in {}, {} in {}", s.inf_a, labels.actual, s.inf_b, labels.expected));
+  }
+  if (s.mismatches > 0 && s.first_mismatch_index >= 0) {
+    lines.push_back(fmt::format("First mismatch at {}", tensor::format_index(shape, s.first_mismatch_index)));
+  }
+  if (tolerance_admits_zeros(s, tol)) {
+    lines.push_back(fmt::format("Warning: atol {} ≥ max|{}| {}: the tolerance admits an all-zero answer",
+                                number(tol.atol), labels.expected, number(s.max_abs_b)));
+  }
+  return lines;
+}
+
+std::string shape_mismatch_evidence(const tensor::Shape& actual, const tensor::Shape& expected,
+                                    const EvidenceLabels& labels) {
+  return fmt::format("Shapes differ: {} in {}, {} in {} (no broadcasting)", tensor::format_shape(actual), labels.actual,
+                     tensor::format_shape(expected), labels.expected);
+}
+
+}  // namespace rubric::numerics
