@@ -1,0 +1,223 @@
+#include "operators/json/json_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+
+#include "operators/error.hpp"
+
+namespace rubric::json {
+namespace {
+
+// Nesting deeper than this is rejected so hostile input cannot exhaust the stack.
+constexpr int kMaxDepth = 512;
+
+class Reader {
+ public:
+  Reader(std::string_view text, std::string_view name) : text_(text), name_(name) {}
+
+  Value document() {
+    skip_ws();
+    Value v = value(0);
+    skip_ws();
+    if (pos_ != text_.size()) fail("unexpected text after the JSON value");
+    return v;
+  }
+
+ private:
+  [[noreturn]] void fail(std::string_view what) const {
+    std::size_t line = 1, col = 1;
+    for (std::size_t i = 0; i < pos_ && i < text_.size(); ++i) {
+      if (text_[i] == '\n') { ++line; col = 1; } else { ++col; }
+    }
+    throw OperatorError(fmt::format("{}:{}:{}: {}", name_, line, col, what));
+  }
+
+  bool at_end() const { return pos_ >= text_.size(); }
+  char peek() const { return at_end() ? '\0' : text_[pos_]; }
+
+  void skip_ws() {
+    while (!at_end() && (text_[pos_] == ' ' || text_[pos_] == '\t' || text_[pos_] == '\n' || text_[pos_] == '\r')) ++pos_;
+  }
+
+  void expect_word(std::string_view word) {
+    if (text_.substr(pos_, word.size()) != word) fail(fmt::format("invalid literal (expected '{}')", word));
+    pos_ += word.size();
+  }
+
+  Value value(int depth) {
+    if (depth > kMaxDepth) fail("nesting deeper than 512 levels");
+    if (at_end()) fail("unexpected end of input, expected a value");
+    char c = peek();
+    switch (c) {
+      case '{': return object(depth);
+      case '[': return array(depth);
+      case '"': return Value{string()};
+      case 't': expect_word("true"); return Value{true};
+      case 'f': expect_word("false"); return Value{false};
+      case 'n': expect_word("null"); return Value{nullptr};
+      default:
+        if (c == '-' || (c >= '0' && c <= '9')) return Value{number()};
+        fail(fmt::format("unexpected character '{}', expected a value", printable(c)));
+    }
+  }
+
+  static std::string printable(char c) {
+    unsigned char u = static_cast<unsigned char>(c);
+    return (u >= 0x20 && u < 0x7f) ? std::string(1, c) : fmt::format("\\x{:02x}", u);
+  }
+
+  Value object(int depth) {
+    ++pos_;  // '{'
+    Object members;
+    skip_ws();
+    if (peek() == '}') { ++pos_; return Value{std::move(members)}; }
+    for (;;) {
+      skip_ws();
+      if (peek() != '"') fail("expected a string key in object");
+      std::size_t key_pos = pos_;
+      std::string key = string();
+      for (const Member& m : members)
+        if (m.first == key) { pos_ = key_pos; fail(fmt::format("duplicate key '{}'", key)); }
+      skip_ws();
+      if (peek() != ':') fail("expected ':' after object key");
+      ++pos_;
+      skip_ws();
+      Value v = value(depth + 1);
+      members.emplace_back(std::move(key), std::move(v));
+      skip_ws();
+      if (peek() == ',') { ++pos_; continue; }
+      if (peek() == '}') { ++pos_; return Value{std::move(members)}; }
+      fail("expected ',' or '}' in object");
+    }
+  }
+
+  Value array(int depth) {
+    ++pos_;  // '['
+    Array items;
+    skip_ws();
+    if (peek() == ']') { ++pos_; return Value{std::move(items)}; }
+    for (;;) {
+      skip_ws();
+      items.push_back(value(depth + 1));
+      skip_ws();
+      if (peek() == ',') { ++pos_; continue; }
+      if (peek() == ']') { ++pos_; return Value{std::move(items)}; }
+      fail("expected ',' or ']' in array");
+    }
+  }
+
+  unsigned hex4() {
+    unsigned v = 0;
+    for (int i = 0; i < 4; ++i) {
+      char c = peek();
+      v <<= 4;
+      if (c >= '0' && c <= '9') v |= unsigned(c - '0');
+      else if (c >= 'a' && c <= 'f') v |= unsigned(c - 'a' + 10);
+      else if (c >= 'A' && c <= 'F') v |= unsigned(c - 'A' + 10);
+      else fail("invalid \\u escape (expected 4 hex digits)");
+      ++pos_;
+    }
+    return v;
+  }
+
+  static void put_utf8(std::string& out, unsigned cp) {
+    if (cp < 0x80) { out += char(cp); }
+    else if (cp < 0x800) { out += char(0xC0 | (cp >> 6)); out += char(0x80 | (cp & 0x3F)); }
+    else if (cp < 0x10000) { out += char(0xE0 | (cp >> 12)); out += char(0x80 | ((cp >> 6) & 0x3F)); out += char(0x80 | (cp & 0x3F)); }
+    else { out += char(0xF0 | (cp >> 18)); out += char(0x80 | ((cp >> 12) & 0x3F)); out += char(0x80 | ((cp >> 6) & 0x3F)); out += char(0x80 | (cp & 0x3F)); }
+  }
+
+  std::string string() {
+    ++pos_;  // opening quote
+    std::string out;
+    for (;;) {
+      if (at_end()) fail("unterminated string");
+      char c = text_[pos_];
+      if (c == '"') { ++pos_; return out; }
+      if (static_cast<unsigned char>(c) < 0x20) fail("control character in string (must be escaped)");
+      if (c != '\\') { out += c; ++pos_; continue; }
+      ++pos_;
+      char e = peek();
+      ++pos_;
+      switch (e) {
+        case '"': out += '"'; break;
+        case '\\': out += '\\'; break;
+        case '/': out += '/'; break;
+        case 'b': out += '\b'; break;
+        case 'f': out += '\f'; break;
+        case 'n': out += '\n'; break;
+        case 'r': out += '\r'; break;
+        case 't': out += '\t'; break;
+        case 'u': {
+          unsigned cp = hex4();
+          if (cp >= 0xD800 && cp <= 0xDBFF) {
+            if (text_.substr(pos_, 2) != "\\u") fail("high surrogate not followed by a low surrogate");
+            pos_ += 2;
+            unsigned lo = hex4();
+            if (lo < 0xDC00 || lo > 0xDFFF) fail("high surrogate not followed by a low surrogate");
+            cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+          } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
+            fail("lone low surrogate in \\u escape");
+          }
+          put_utf8(out, cp);
+          break;
+        }
+        default: --pos_; fail(fmt::format("invalid escape '\\{}'", printable(e)));
+      }
+    }
+  }
+
+  static bool digit(char c) { return c >= '0' && c <= '9'; }
+
+  double number() {
+    std::size_t start = pos_;
+    if (peek() == '-') ++pos_;
+    if (peek() == '0') {
+      ++pos_;
+      if (digit(peek())) fail("leading zero in number");
+    } else if (digit(peek())) {
+      while (digit(peek())) ++pos_;
+    } else {
+      fail("expected a digit in number");
+    }
+    if (peek() == '.') {
+      ++pos_;
+      if (!digit(peek())) fail("expected a digit after '.' in number");
+      while (digit(peek())) ++pos_;
+    }
+    if (peek() == 'e' || peek() == 'E') {
+      ++pos_;
+      if (peek() == '+' || peek() == '-') ++pos_;
+      if (!digit(peek())) fail("expected a digit in exponent");
+      while (digit(peek())) ++pos_;
+    }
+    std::string lexeme(text_.substr(start, pos_ - start));
+    errno = 0;
+    double v = std::strtod(lexeme.c_str(), nullptr);
+    if (errno == ERANGE && (v == HUGE_VAL || v == -HUGE_VAL)) { pos_ = start; fail(fmt::format("number {} out of range", lexeme)); }
+    return v;
+  }
+
+  std::string_view text_;
+  std::string_view name_;
+  std::size_t pos_ = 0;
+};
+
+}  // namespace
+
+Value parse(std::string_view text, std::string_view source_name) { return Reader(text, source_name).document(); }
+
+Value read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  if (!in) throw OperatorError(fmt::format("{}: cannot read file: {}", path, std::strerror(errno)));
+  std::ostringstream buf;
+  buf << in.rdbuf();
+  return parse(buf.str(), path);
+}
+
+}  // namespace rubric::json

@@ -1,0 +1,52 @@
+#pragma once
+// What a run produced and which isolation it actually had.
+#include <string>
+#include <vector>
+
+namespace rubric::process {
+
+struct Isolation {
+  bool process_group = false;
+  bool rlimits = false;
+  bool pid_namespace = false;   // else: a subreaper supervisor kills every descendant it inherits
+  bool subreaper = false;
+  bool no_network = false;
+  bool hidden_paths = false;    // every requested hidden path was covered
+  bool scratch_copy = false;
+  bool unprivileged = false;    // ran under IsolationRequest::uid (or was never root)
+  std::vector<std::string> notes;  // what was requested but not available, and why
+
+  // "process group, rlimits, pid namespace, no network, hidden paths, scratch copy, unprivileged"
+  // followed by "; not available: ..." notes when there are any.
+  std::string describe() const;
+};
+
+struct RunResult {
+  bool exited = false;      // exited normally (then exit_code is valid)
+  int exit_code = -1;
+  int signal = 0;           // the signal that ended it, else 0
+  std::string signal_name;  // "SIGSEGV"
+  bool timed_out = false;   // killed at the timeout
+  bool launch_failed = false;
+  std::string launch_error; // e.g. "cannot execute 'prog': No such file or directory"
+
+  std::string stdout_text, stderr_text;
+  bool stdout_truncated = false, stderr_truncated = false;
+
+  double wall_seconds = 0;  // fork of the candidate to its exit
+  double user_cpu_seconds = 0, system_cpu_seconds = 0;
+
+  Isolation isolation;
+  std::string scratch_dir;  // set when RunSpec::keep_scratch
+
+  bool succeeded() const { return exited && exit_code == 0 && !timed_out && !launch_failed; }
+  // "exit code 0", "killed by SIGSEGV (signal 11)", "timed out after 2 s (killed)", "could not start: ..."
+  std::string status_text() const;
+  // The last `max_lines` lines of stderr (at most 2000 bytes), for failure messages.
+  std::string stderr_tail(int max_lines = 10) const;
+};
+
+// "SIGSEGV" for 11; "signal 77" for unknown numbers.
+std::string signal_name(int sig);
+
+}  // namespace rubric::process

@@ -1,0 +1,65 @@
+#include "operators/process/scratch_dir.hpp"
+
+#include <fmt/format.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <system_error>
+#include <vector>
+
+#include "operators/error.hpp"
+
+namespace fs = std::filesystem;
+
+namespace rubric::process {
+
+ScratchDir::ScratchDir() {
+  const char* base = std::getenv("TMPDIR");
+  std::string pattern = fmt::format("{}/rubric-run-XXXXXX", base && *base ? base : "/tmp");
+  std::vector<char> buf(pattern.begin(), pattern.end());
+  buf.push_back('\0');
+  if (!mkdtemp(buf.data()))
+    throw OperatorError(fmt::format("cannot create a scratch directory {}: {}", pattern, std::strerror(errno)));
+  root_ = buf.data();
+  // Others may traverse (an unprivileged candidate must reach tmp/ and work/) but not list it.
+  ::chmod(root_.c_str(), 0711);
+  std::error_code ec;
+  fs::create_directory(tmp(), ec);
+  if (ec) throw OperatorError(fmt::format("cannot create {}: {}", tmp(), ec.message()));
+}
+
+ScratchDir::~ScratchDir() {
+  if (keep_ || root_.empty()) return;
+  std::error_code ec;
+  fs::remove_all(root_, ec);  // best effort: a destructor must not throw
+}
+
+std::string ScratchDir::copy_tree(const std::string& source) {
+  const std::string work = root_ + "/work";
+  std::error_code ec;
+  if (!fs::is_directory(source, ec))
+    throw OperatorError(fmt::format("run directory {} is not a directory", source));
+  fs::copy(source, work, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
+  if (ec) throw OperatorError(fmt::format("cannot copy {} to the scratch directory {}: {}", source, work, ec.message()));
+  has_work_ = true;
+  return work;
+}
+
+void ScratchDir::give_to(unsigned uid, unsigned gid) {
+  std::vector<std::string> tops = {tmp()};
+  if (has_work_) tops.push_back(root_ + "/work");
+  for (const std::string& top : tops) {
+    if (::lchown(top.c_str(), uid, gid) != 0)
+      throw OperatorError(fmt::format("cannot hand {} to uid {}: {}", top, uid, std::strerror(errno)));
+    std::error_code ec;
+    for (fs::recursive_directory_iterator it(top, ec), end; !ec && it != end; it.increment(ec))
+      ::lchown(it->path().c_str(), uid, gid);
+    if (ec) throw OperatorError(fmt::format("cannot hand {} to uid {}: {}", top, uid, ec.message()));
+  }
+}
+
+}  // namespace rubric::process
