@@ -1,0 +1,138 @@
+#include "report/junit_report.hpp"
+
+#include <fmt/format.h>
+
+#include "report/number_format.hpp"
+#include "report/terminal_style.hpp"
+#include "report/utf8.hpp"
+#include "report/verdict_summary.hpp"
+
+namespace rubric::report {
+namespace {
+
+struct Case {
+  const CriterionResult* criterion;
+  std::string classname;
+};
+
+void collect(const std::vector<CriterionResult>& list, const std::string& prefix, std::vector<Case>& out) {
+  for (const CriterionResult& c : list) {
+    if (c.is_group) collect(c.children, prefix + "." + c.id, out);
+    else out.push_back({&c, prefix});
+  }
+}
+
+// The body of a <failure>/<error>/<skipped>: every check with its evidence, as in the text report.
+std::string case_details(const CriterionResult& c) {
+  std::string out;
+  if (!c.reason.empty()) out += "reason: " + c.reason + "\n";
+  for (const std::string& note : c.notes) out += "note: " + note + "\n";
+  for (const CheckResult& check : c.checks) {
+    out += fmt::format("{} {} {}", verdict_marker(check.verdict), verdict_name(check.verdict),
+                       fold_whitespace(check.source_text));
+    if (!check.label.empty()) out += fmt::format("  [{}]", check.label);
+    if (check.location.known()) {
+      out += fmt::format("  ({}:{}:{})", check.location.file, check.location.line, check.location.column);
+    }
+    out += '\n';
+    for (const std::string& e : check.evidence) out += "    " + e + "\n";
+    if (!check.explanation.empty()) out += "    → " + check.explanation + "\n";
+    if (!check.message.empty()) out += "    else: " + check.message + "\n";
+  }
+  return out;
+}
+
+// The one-line message attribute: the criterion's reason, else its first undecided/failed check.
+std::string case_message(const CriterionResult& c) {
+  if (!c.reason.empty()) return c.reason;
+  for (const CheckResult& check : c.checks) {
+    if (check.verdict != c.verdict) continue;
+    if (!check.message.empty()) return check.message;
+    if (!check.explanation.empty()) return check.explanation;
+    return fold_whitespace(check.source_text);
+  }
+  return verdict_name(c.verdict);
+}
+
+}  // namespace
+
+std::string xml_escape(std::string_view raw) {
+  const std::string text = sanitize_utf8(raw);
+  std::string out;
+  out.reserve(text.size());
+  for (char ch : text) {
+    const auto c = static_cast<unsigned char>(ch);
+    switch (c) {
+      case '&': out += "&amp;"; break;
+      case '<': out += "&lt;"; break;
+      case '>': out += "&gt;"; break;
+      case '"': out += "&quot;"; break;
+      case '\'': out += "&apos;"; break;
+      default:
+        if (c < 0x20 && c != '\n' && c != '\t' && c != '\r') out += "\xEF\xBF\xBD";
+        else out += ch;
+    }
+  }
+  return out;
+}
+
+std::string format_junit(const Report& report) {
+  std::vector<Case> cases;
+  collect(report.criteria, "rubric", cases);
+  std::size_t failures = 0, errors = 0, skipped = 0;
+  for (const Case& c : cases) {
+    switch (c.criterion->verdict) {
+      case Verdict::fail: ++failures; break;
+      case Verdict::error: ++errors; break;
+      case Verdict::skip:
+      case Verdict::inconclusive: ++skipped; break;
+      case Verdict::pass: break;
+    }
+  }
+  const Provenance& p = report.provenance;
+  std::string out = "<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n";
+  out += fmt::format("<testsuites name=\"rubric\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\">\n",
+                     cases.size(), failures, errors, skipped, p.seconds);
+  out += fmt::format("  <testsuite name=\"{}\" tests=\"{}\" failures=\"{}\" errors=\"{}\" skipped=\"{}\" time=\"{:.3f}\"{}>\n",
+                     xml_escape(report.title), cases.size(), failures, errors, skipped, p.seconds,
+                     p.started_at.empty() ? "" : fmt::format(" timestamp=\"{}\"", xml_escape(p.started_at)));
+  out += "    <properties>\n";
+  const auto property = [&](std::string_view name, std::string_view value) {
+    out += fmt::format("      <property name=\"{}\" value=\"{}\"/>\n", xml_escape(name), xml_escape(value));
+  };
+  property("verdict", overall_verdict_name(report.verdict));
+  property("verdict_reason", overall_reason(report));
+  property("score", report.score ? format_percent(*report.score) : "null");
+  property("pass_mark", format_percent(report.pass_mark));
+  property("version", report.version);
+  for (const auto& [k, v] : report.metadata) property("metadata." + k, v);
+  for (const auto& [k, v] : p.params) property("param." + k, v);
+  out += "    </properties>\n";
+  for (const Case& c : cases) {
+    const CriterionResult& cr = *c.criterion;
+    out += fmt::format("    <testcase name=\"{}\" classname=\"{}\" time=\"{:.3f}\"",
+                       xml_escape(fmt::format("{}: {}", cr.id, cr.title)), xml_escape(c.classname), cr.seconds);
+    const std::string details = xml_escape(case_details(cr));
+    const std::string message = xml_escape(case_message(cr));
+    switch (cr.verdict) {
+      case Verdict::pass:
+        out += fmt::format(">\n      <system-out>{}</system-out>\n    </testcase>\n", details);
+        break;
+      case Verdict::fail:
+        out += fmt::format(">\n      <failure message=\"{}\" type=\"FAIL\">{}</failure>\n    </testcase>\n", message, details);
+        break;
+      case Verdict::error:
+        out += fmt::format(">\n      <error message=\"{}\" type=\"ERROR\">{}</error>\n    </testcase>\n", message, details);
+        break;
+      case Verdict::skip:
+      case Verdict::inconclusive:
+        out += fmt::format(">\n      <skipped message=\"{}: {}\"/>\n      <system-out>{}</system-out>\n    </testcase>\n",
+                           verdict_name(cr.verdict), message, details);
+        break;
+    }
+  }
+  out += "  </testsuite>\n</testsuites>\n";
+  return out;
+}
+
+}  // namespace rubric::report

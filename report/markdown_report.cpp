@@ -1,0 +1,113 @@
+#include "report/markdown_report.hpp"
+
+#include <fmt/format.h>
+
+#include "report/number_format.hpp"
+#include "report/terminal_style.hpp"
+#include "report/utf8.hpp"
+#include "report/verdict_summary.hpp"
+
+namespace rubric::report {
+namespace {
+
+// Text safe inside a table cell: no pipes or newlines breaking the row.
+std::string cell(std::string_view raw) {
+  std::string out;
+  for (char c : fold_whitespace(sanitize_utf8(raw))) {
+    if (c == '|') out += "\\|";
+    else out += c;
+  }
+  return out;
+}
+
+// An inline code span that survives backticks inside the text.
+std::string code_span(std::string_view raw) {
+  const std::string text = fold_whitespace(sanitize_utf8(raw));
+  std::size_t longest = 0, run = 0;
+  for (char c : text) {
+    run = c == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  const std::string fence(longest + 1, '`');
+  const bool pad = !text.empty() && (text.front() == '`' || text.back() == '`');
+  return fence + (pad ? " " : "") + text + (pad ? " " : "") + fence;
+}
+
+std::string weight_text(const CriterionResult& c) {
+  std::string w = c.penalty ? "penalty " + format_number(*c.penalty) : format_number(c.weight);
+  if (c.required) w += ", required";
+  return w;
+}
+
+void table_rows(std::string& out, const std::vector<CriterionResult>& list, int depth) {
+  for (const CriterionResult& c : list) {
+    out += fmt::format("| {}{}{} | {} | {} {} | {} | {} |\n", depth > 0 ? "↳ " : "", c.is_group ? "group " : "",
+                       cell(c.id), cell(c.title), verdict_marker(c.verdict), verdict_name(c.verdict),
+                       weight_text(c), c.score ? format_percent(*c.score) : "–");
+    if (c.is_group) table_rows(out, c.children, depth + 1);
+  }
+}
+
+void details(std::string& out, const CriterionResult& c, int depth) {
+  const std::string hashes(static_cast<std::size_t>(std::min(depth + 3, 6)), '#');
+  out += fmt::format("\n{} {} {} {} — {}\n\n", hashes, verdict_marker(c.verdict), verdict_name(c.verdict),
+                     cell(c.id), cell(c.title));
+  if (!c.reason.empty()) out += fmt::format("*Reason:* {}\n\n", cell(c.reason));
+  for (const std::string& note : c.notes) out += fmt::format("> {}\n\n", cell(note));
+  for (const CheckResult& check : c.checks) {
+    out += fmt::format("- {} {} {}", verdict_marker(check.verdict), verdict_name(check.verdict),
+                       code_span(check.source_text));
+    if (!check.label.empty()) out += fmt::format(" [{}]", cell(check.label));
+    if (check.location.known()) {
+      out += fmt::format(" — `{}:{}:{}`", check.location.file, check.location.line, check.location.column);
+    }
+    out += '\n';
+    std::string block;
+    for (const std::string& e : check.evidence) block += sanitize_utf8(e) + "\n";
+    if (!check.explanation.empty()) block += "→ " + sanitize_utf8(check.explanation) + "\n";
+    if (!check.message.empty()) block += "else: " + sanitize_utf8(check.message) + "\n";
+    if (!block.empty()) {
+      // A fence longer than any backtick run inside the block.
+      std::size_t longest = 0, run = 0;
+      for (char ch : block) {
+        run = ch == '`' ? run + 1 : 0;
+        longest = std::max(longest, run);
+      }
+      const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+      out += fmt::format("\n  {}\n", fence);
+      std::size_t start = 0;
+      while (start < block.size()) {
+        const std::size_t end = block.find('\n', start);
+        out += "  " + block.substr(start, end - start) + "\n";
+        start = end + 1;
+      }
+      out += fmt::format("  {}\n\n", fence);
+    }
+  }
+  for (const CriterionResult& child : c.children) details(out, child, depth + 1);
+}
+
+}  // namespace
+
+std::string format_markdown(const Report& report) {
+  std::string out = fmt::format("# {}{}\n\n", cell(report.title),
+                                report.version.empty() ? "" : fmt::format(" (version {})", cell(report.version)));
+  out += fmt::format("**Verdict: {}** — {}\n\n", overall_verdict_name(report.verdict), cell(overall_reason(report)));
+  out += fmt::format("{}; criteria: {}; checks: {}\n\n", describe_score(report),
+                     describe_counts(count_criteria(report)), describe_counts(count_checks(report)));
+  if (!report.provenance.params.empty()) {
+    out += "Params:";
+    for (const auto& [k, v] : report.provenance.params) out += fmt::format(" {} = {}", code_span(k), code_span(v));
+    out += "\n\n";
+  }
+  out += "| criterion | title | verdict | weight | score |\n|---|---|---|---|---|\n";
+  table_rows(out, report.criteria, 0);
+  if (!report.warnings.empty()) {
+    out += "\n## Warnings\n\n```\n" + sanitize_utf8(format_diagnostics(report.warnings, false)) + "```\n";
+  }
+  out += "\n## Details\n";
+  for (const CriterionResult& c : report.criteria) details(out, c, 0);
+  return out;
+}
+
+}  // namespace rubric::report

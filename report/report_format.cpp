@@ -1,0 +1,37 @@
+#include "report/report_format.hpp"
+
+#include "report/json_report.hpp"
+#include "report/junit_report.hpp"
+#include "report/markdown_report.hpp"
+
+namespace rubric::report {
+
+std::optional<ReportFormat> parse_report_format(std::string_view name) {
+  if (name == "text") return ReportFormat::text;
+  if (name == "json") return ReportFormat::json;
+  if (name == "junit") return ReportFormat::junit;
+  if (name == "markdown" || name == "md") return ReportFormat::markdown;
+  return std::nullopt;
+}
+
+const char* report_format_name(ReportFormat f) {
+  switch (f) {
+    case ReportFormat::text: return "text";
+    case ReportFormat::json: return "json";
+    case ReportFormat::junit: return "junit";
+    case ReportFormat::markdown: return "markdown";
+  }
+  return "text";
+}
+
+std::string render_report(const Report& report, ReportFormat format, const TextOptions& text_options) {
+  switch (format) {
+    case ReportFormat::text: return format_text(report, text_options);
+    case ReportFormat::json: return format_json(report);
+    case ReportFormat::junit: return format_junit(report);
+    case ReportFormat::markdown: return format_markdown(report);
+  }
+  return format_text(report, text_options);
+}
+
+}  // namespace rubric::report

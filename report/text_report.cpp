@@ -1,0 +1,143 @@
+#include "report/text_report.hpp"
+
+#include <fmt/format.h>
+
+#include "report/number_format.hpp"
+#include "report/terminal_style.hpp"
+#include "report/utf8.hpp"
+#include "report/verdict_summary.hpp"
+
+namespace rubric::report {
+namespace {
+
+constexpr std::size_t kEvidenceIndent = 4;  // evidence sits 4 columns right of its check's marker
+
+std::string location_text(const SourceLocation& loc) {
+  if (!loc.known()) return loc.file;
+  return fmt::format("{}:{}:{}", loc.file, loc.line, loc.column);
+}
+
+// "weight 4 · required · after numerics · needs gpu · score 100%"
+std::string criterion_facts(const CriterionResult& c) {
+  std::vector<std::string> facts;
+  if (c.penalty) facts.push_back("penalty " + format_number(*c.penalty));
+  else facts.push_back("weight " + format_number(c.weight));
+  if (c.required) facts.push_back("required");
+  if (!c.after.empty()) {
+    std::string after = "after ";
+    for (std::size_t i = 0; i < c.after.size(); ++i) after += (i ? ", " : "") + c.after[i];
+    facts.push_back(after);
+  }
+  for (const std::string& n : c.needs) facts.push_back("needs " + n);
+  facts.push_back(c.score ? "score " + format_percent(*c.score) : "not scored");
+  std::string out;
+  for (const std::string& f : facts) out += (out.empty() ? "" : " · ") + f;
+  return out;
+}
+
+class TextWriter {
+ public:
+  TextWriter(const Report& report, const TextOptions& options)
+      : report_(report), options_(options), style_(options.colour) {}
+
+  std::string write() {
+    header();
+    warnings();
+    for (const CriterionResult& c : report_.criteria) criterion(c, 0);
+    summary();
+    return std::move(out_);
+  }
+
+ private:
+  void line(std::size_t indent, std::string_view text) {
+    out_.append(indent, ' ');
+    out_ += text;
+    out_ += '\n';
+  }
+
+  void header() {
+    std::string title = style_.paint(sanitize_utf8(report_.title), Colour::bold);
+    if (!report_.version.empty()) title += fmt::format(" (version {})", sanitize_utf8(report_.version));
+    line(0, title);
+    for (const auto& [key, value] : report_.metadata) {
+      line(0, fmt::format("{}: {}", sanitize_utf8(key), sanitize_utf8(value)));
+    }
+    if (!report_.provenance.params.empty()) {
+      std::string params;
+      for (const auto& [name, value] : report_.provenance.params) {
+        params += fmt::format("{}{} = {}", params.empty() ? "" : ", ", name, sanitize_utf8(value));
+      }
+      line(0, "params: " + params);
+    }
+  }
+
+  void warnings() {
+    if (report_.warnings.empty()) return;
+    out_ += '\n';
+    out_ += sanitize_utf8(format_diagnostics(report_.warnings, options_.colour));
+  }
+
+  void criterion(const CriterionResult& c, std::size_t depth) {
+    const std::size_t indent = 2 * depth;
+    const std::string bracketed = fmt::format("[{}]", verdict_name(c.verdict));
+    const std::size_t detail_indent = indent + bracketed.size() + 1;  // under the id, past "[FAIL] "
+    out_ += '\n';
+    const std::string verdict = style_.paint(bracketed, c.verdict);
+    line(indent, fmt::format("{} {}{} — {}", verdict, c.is_group ? "group " : "", c.id,
+                             sanitize_utf8(c.title)));
+    line(detail_indent, style_.paint(criterion_facts(c), Colour::grey));
+    if (!c.reason.empty()) line(detail_indent, "reason: " + sanitize_utf8(c.reason));
+    for (const std::string& note : c.notes) line(detail_indent, "note: " + sanitize_utf8(note));
+    for (const CheckResult& check : c.checks) check_entry(check, indent + 2);
+    for (const CriterionResult& child : c.children) criterion(child, depth + 1);
+  }
+
+  void check_entry(const CheckResult& check, std::size_t indent) {
+    std::string head = fmt::format("{} {}", verdict_marker(check.verdict),
+                                   fold_whitespace(sanitize_utf8(check.source_text)));
+    if (!check.label.empty()) head += fmt::format("  [{}]", sanitize_utf8(check.label));
+    const std::string location = location_text(check.location);
+    const std::size_t used = indent + display_width(head) + display_width(location);
+    const std::size_t gap = used + 2 <= options_.location_column ? options_.location_column - used : 2;
+    // Only the marker is coloured so that alignment is computed on plain text.
+    const std::string marker = verdict_marker(check.verdict);
+    std::string painted = style_.paint(marker, check.verdict) + head.substr(marker.size());
+    line(indent, painted + std::string(gap, ' ') + style_.paint(location, Colour::grey));
+    const std::size_t detail = indent + kEvidenceIndent;
+    for (const std::string& e : check.evidence) line(detail, sanitize_utf8(e));
+    if (!check.explanation.empty()) line(detail, "→ " + sanitize_utf8(check.explanation));
+    if (!check.message.empty()) line(detail, "else: " + sanitize_utf8(check.message));
+  }
+
+  void summary() {
+    out_ += '\n';
+    out_ += std::string(40, '-');
+    out_ += '\n';
+    line(0, fmt::format("criteria: {} · checks: {}", describe_counts(count_criteria(report_)),
+                        describe_counts(count_checks(report_))));
+    line(0, describe_score(report_));
+    line(0, fmt::format("verdict: {} — {}",
+                        style_.paint(overall_verdict_name(report_.verdict), report_.verdict),
+                        sanitize_utf8(overall_reason(report_))));
+    if (options_.verbose) {
+      const Provenance& p = report_.provenance;
+      line(0, style_.paint(fmt::format("checked in {} · started {} · {} files read · {} program runs · seed {}",
+                                       format_seconds(p.seconds), p.started_at.empty() ? "-" : p.started_at,
+                                       p.files.size(), p.runs.size(), p.seed),
+                           Colour::grey));
+    }
+  }
+
+  const Report& report_;
+  const TextOptions& options_;
+  TerminalStyle style_;
+  std::string out_;
+};
+
+}  // namespace
+
+std::string format_text(const Report& report, const TextOptions& options) {
+  return TextWriter(report, options).write();
+}
+
+}  // namespace rubric::report

@@ -1,0 +1,23 @@
+#pragma once
+// UTF-8 helpers for the printers: evidence can hold arbitrary bytes from a candidate's output, and
+// column alignment must count characters, not bytes.
+#include <cstddef>
+#include <string>
+#include <string_view>
+
+namespace rubric::report {
+
+// Valid UTF-8 passes through unchanged; each invalid byte becomes U+FFFD.
+std::string sanitize_utf8(std::string_view text);
+
+// Number of code points (a fair terminal width for the text the reports hold).
+std::size_t display_width(std::string_view text);
+
+// At most `width` code points of `text`; ends with "…" when something was cut.
+std::string truncate_to_width(std::string_view text, std::size_t width);
+
+// Runs of white space (newlines included) folded to one space, ends trimmed: a multi-line
+// source text shown on one report line.
+std::string fold_whitespace(std::string_view text);
+
+}  // namespace rubric::report
