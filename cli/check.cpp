@@ -1,0 +1,164 @@
+// `rubric check RUBRIC --submission DIR ...`: evaluate a rubric and print the report; the exit code
+// is the overall verdict's.
+#include <cctype>
+#include <cstdio>
+#include <filesystem>
+#include <map>
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "cli/cli_support.hpp"
+#include "cli/verbs.hpp"
+#include "interpreter/engine.hpp"
+#include "report/report_format.hpp"
+#include "report/terminal_progress.hpp"
+#include "report/terminal_style.hpp"
+
+namespace rubric::cli {
+namespace {
+
+namespace po = boost::program_options;
+namespace fs = std::filesystem;
+
+constexpr const char* kUsage =
+    "rubric check RUBRIC --submission DIR [--reference DIR] [--format text|json|junit|markdown]\n"
+    "                    [--output FILE] [--set NAME=VALUE]... [--only ID]... [-I DIR]... [--seed N] [--no-color]";
+
+struct CheckArgs {
+  std::string rubric;
+  std::string submission;
+  std::string reference;
+  std::string format = "text";
+  std::string output;
+  std::vector<std::string> sets;
+  std::vector<std::string> only;
+  std::vector<std::string> include_dirs;
+  std::string seed;
+  bool no_color = false;
+  bool verbose = false;
+};
+
+bool is_identifier(const std::string& s) {
+  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
+  for (char c : s)
+    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
+  return true;
+}
+
+// "--set context=16Ki" → {"context", "16Ki"}; the value is a rubric literal the engine parses.
+std::map<std::string, std::string> parse_sets(const std::vector<std::string>& sets) {
+  std::map<std::string, std::string> params;
+  for (const std::string& s : sets) {
+    const auto eq = s.find('=');
+    if (eq == std::string::npos) throw UsageError(fmt::format("--set '{}' must be NAME=VALUE", s));
+    const std::string name = s.substr(0, eq);
+    const std::string value = s.substr(eq + 1);
+    if (!is_identifier(name)) throw UsageError(fmt::format("--set '{}': '{}' is not a parameter name", s, name));
+    if (value.empty()) throw UsageError(fmt::format("--set '{}': the value is empty", s));
+    params[name] = value;
+  }
+  return params;
+}
+
+std::uint64_t parse_seed(const std::string& text) {
+  std::size_t used = 0;
+  unsigned long long seed = 0;
+  try {
+    if (!text.empty() && text[0] != '-') seed = std::stoull(text, &used, 10);
+  } catch (const std::exception&) {
+    used = 0;
+  }
+  if (used == 0 || used != text.size()) throw UsageError(fmt::format("--seed '{}' is not a non-negative integer", text));
+  return seed;
+}
+
+void require_directory(const std::string& option, const std::string& dir) {
+  std::error_code ec;
+  if (!fs::exists(dir, ec)) throw UsageError(fmt::format("{} directory '{}' does not exist", option, dir));
+  if (!fs::is_directory(dir, ec)) throw UsageError(fmt::format("{} '{}' is not a directory", option, dir));
+}
+
+}  // namespace
+
+int run_check(const std::vector<std::string>& args) {
+  CheckArgs a;
+  po::options_description options("options");
+  options.add_options()
+      ("help,h", "show this help")
+      ("submission,s", po::value(&a.submission)->value_name("DIR"), "the submission to grade (required)")
+      ("reference,r", po::value(&a.reference)->value_name("DIR"), "reference files (default: the rubric's folder)")
+      ("format,f", po::value(&a.format)->value_name("FMT"), "report format: text (default), json, junit, markdown")
+      ("output,o", po::value(&a.output)->value_name("FILE"),
+       "write the report in --format to FILE; the text report still goes to stdout")
+      ("set", po::value(&a.sets)->value_name("NAME=VALUE")->composing(), "override a param (repeatable)")
+      ("only", po::value(&a.only)->value_name("ID")->composing(),
+       "evaluate only this criterion and what it runs after (repeatable)")
+      ("include,I", po::value(&a.include_dirs)->value_name("DIR")->composing(), "module search folder (repeatable)")
+      ("seed", po::value(&a.seed)->value_name("N"), "override the rubric's seed")
+      ("no-color", po::bool_switch(&a.no_color), "no colours (also when NO_COLOR is set)")
+      ("verbose,v", po::bool_switch(&a.verbose), "add timings and provenance counts to the text report");
+  po::options_description hidden;
+  hidden.add_options()("rubric", po::value<std::vector<std::string>>(), "");
+  po::options_description all;
+  all.add(options).add(hidden);
+  po::positional_options_description positional;
+  positional.add("rubric", -1);
+
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+  if (vm.count("help")) {
+    print_help(kUsage, "Evaluates RUBRIC against the submission and prints a verdict with evidence for every\n"
+                       "criterion. Exit code: 0 PASS, 1 FAIL, 2 ERROR or usage error, 3 INCOMPLETE.",
+               options);
+    return 0;
+  }
+  po::notify(vm);
+
+  if (!vm.count("rubric")) throw UsageError("no rubric file given");
+  const auto rubrics = vm["rubric"].as<std::vector<std::string>>();
+  if (rubrics.size() > 1) throw UsageError(fmt::format("one rubric file at a time (got '{}' and '{}')", rubrics[0], rubrics[1]));
+  a.rubric = rubrics[0];
+  if (a.submission.empty()) throw UsageError("--submission DIR is required");
+  const auto format = report::parse_report_format(a.format);
+  if (!format) throw UsageError(fmt::format("unknown --format '{}' (expected text, json, junit or markdown)", a.format));
+  std::error_code ec;
+  if (!fs::is_regular_file(a.rubric, ec)) throw UsageError(fmt::format("cannot read rubric file '{}'", a.rubric));
+  require_directory("--submission", a.submission);
+  if (!a.reference.empty()) require_directory("--reference", a.reference);
+
+  report::TerminalProgress progress = report::TerminalProgress::for_stderr();
+  EngineOptions engine_options;
+  engine_options.include_dirs = a.include_dirs;
+  engine_options.set_params = parse_sets(a.sets);
+  engine_options.only = a.only;
+  if (!a.seed.empty()) engine_options.seed = parse_seed(a.seed);
+  engine_options.progress = &progress;
+
+  Engine engine(engine_options);
+  const std::vector<Diagnostic> diagnostics = engine.load(a.rubric);
+  print_diagnostics(diagnostics, a.no_color);
+  if (has_errors(diagnostics)) return kExitUsage;
+
+  const Report result = engine.check(a.submission, a.reference);
+  progress.finish();
+
+  report::TextOptions text_options;
+  text_options.colour = report::colour_wanted(STDOUT_FILENO, a.no_color);
+  text_options.verbose = a.verbose;
+  if (!a.output.empty()) {
+    report::TextOptions file_options = text_options;
+    file_options.colour = false;  // a file never gets escape codes
+    write_file(a.output, report::render_report(result, *format, file_options));
+    fmt::print("{}", report::format_text(result, text_options));
+  } else {
+    fmt::print("{}", report::render_report(result, *format, text_options));
+  }
+  std::fflush(stdout);
+  return exit_code(result.verdict);
+}
+
+}  // namespace rubric::cli

@@ -1,0 +1,40 @@
+#include "cli/cli_support.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstring>
+#include <sstream>
+
+#include <fmt/format.h>
+#include <unistd.h>
+
+#include "report/terminal_style.hpp"
+
+namespace rubric::cli {
+
+const char* tool_version() { return RUBRIC_VERSION; }
+
+void print_diagnostics(const std::vector<Diagnostic>& diagnostics, bool no_color_flag) {
+  if (diagnostics.empty()) return;
+  const bool colour = report::colour_wanted(STDERR_FILENO, no_color_flag);
+  std::fflush(stdout);
+  fmt::print(stderr, "{}", format_diagnostics(diagnostics, colour));
+  std::fflush(stderr);
+}
+
+void print_help(const std::string& usage, const std::string& summary,
+                const boost::program_options::options_description& options) {
+  std::ostringstream described;  // program_options only renders to a stream
+  described << options;
+  fmt::print("usage: {}\n\n{}\n\n{}", usage, summary, described.str());
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (f == nullptr) throw std::runtime_error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+  const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
+  const bool closed = std::fclose(f) == 0;
+  if (!written || !closed) throw std::runtime_error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+}
+
+}  // namespace rubric::cli

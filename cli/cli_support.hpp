@@ -1,0 +1,33 @@
+#pragma once
+// What the verbs share: usage errors, printing diagnostics, the tool version.
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+#include <boost/program_options/options_description.hpp>
+
+#include "grammar/diagnostic.hpp"
+
+namespace rubric::cli {
+
+// Exit code for usage errors, rubrics that do not parse, and ERROR verdicts.
+inline constexpr int kExitUsage = 2;
+
+// A mistake on the command line; main prints "rubric VERB: message" and a hint, and exits 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+const char* tool_version();
+
+// Prints `diagnostics` to stderr (coloured when stderr is a terminal and colour is not disabled).
+void print_diagnostics(const std::vector<Diagnostic>& diagnostics, bool no_color_flag);
+
+// Prints "usage: ...", the verb's summary and its options to stdout (for --help).
+void print_help(const std::string& usage, const std::string& summary,
+                const boost::program_options::options_description& options);
+
+// Writes `text` to `path`; throws std::runtime_error naming the file when it cannot.
+void write_file(const std::string& path, const std::string& text);
+
+}  // namespace rubric::cli

@@ -1,0 +1,50 @@
+// `rubric doc [MODULE]`: builtins and stdlib modules with their signatures and `##` docs.
+#include <string>
+#include <vector>
+
+#include <boost/program_options.hpp>
+#include <fmt/format.h>
+
+#include "cli/cli_support.hpp"
+#include "cli/verbs.hpp"
+#include "interpreter/engine.hpp"
+
+namespace rubric::cli {
+
+int run_doc(const std::vector<std::string>& args) {
+  namespace po = boost::program_options;
+  std::vector<std::string> include_dirs;
+  po::options_description options("options");
+  options.add_options()
+      ("help,h", "show this help")
+      ("include,I", po::value(&include_dirs)->value_name("DIR")->composing(), "module search folder (repeatable)");
+  po::options_description hidden;
+  hidden.add_options()("module", po::value<std::vector<std::string>>(), "");
+  po::options_description all;
+  all.add(options).add(hidden);
+  po::positional_options_description positional;
+  positional.add("module", -1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+  if (vm.count("help")) {
+    print_help("rubric doc [MODULE] [-I DIR]...",
+               "Without MODULE: the builtins and the list of modules. With MODULE (std.numerics, team.serving):\n"
+               "that module's functions and checks with their signatures and documentation.",
+               options);
+    return 0;
+  }
+  po::notify(vm);
+  std::string module;
+  if (vm.count("module")) {
+    const auto modules = vm["module"].as<std::vector<std::string>>();
+    if (modules.size() > 1) throw UsageError("one module at a time");
+    module = modules[0];
+  }
+  EngineOptions engine_options;
+  engine_options.include_dirs = include_dirs;
+  const Engine engine(engine_options);
+  fmt::print("{}", engine.doc(module));
+  return 0;
+}
+
+}  // namespace rubric::cli

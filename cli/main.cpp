@@ -1,0 +1,64 @@
+// `rubric`: dispatches to one verb per file (check, lint, doc); --version and --help.
+#include <cstdio>
+#include <exception>
+#include <string>
+#include <vector>
+
+#include <boost/program_options/errors.hpp>
+#include <fmt/format.h>
+
+#include "cli/cli_support.hpp"
+#include "cli/verbs.hpp"
+
+namespace {
+
+constexpr const char* kOverview =
+    "usage: rubric <command> [options]\n"
+    "\n"
+    "Grades a submission against a .rubric file and explains every verdict.\n"
+    "\n"
+    "commands:\n"
+    "  check RUBRIC --submission DIR   evaluate the rubric; exit 0 PASS, 1 FAIL, 2 ERROR, 3 INCOMPLETE\n"
+    "  lint RUBRIC...                  parse and check statically, evaluate nothing\n"
+    "  doc [MODULE]                    builtins and stdlib modules with signatures and docs\n"
+    "\n"
+    "options:\n"
+    "  --help, -h                      this text; `rubric <command> --help` for a command's options\n"
+    "  --version                       the tool version\n";
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  namespace cli = rubric::cli;
+  const std::vector<std::string> args(argv + 1, argv + argc);
+  if (args.empty()) {
+    fmt::print(stderr, "{}", kOverview);
+    return cli::kExitUsage;
+  }
+  const std::string& verb = args[0];
+  if (verb == "--help" || verb == "-h" || verb == "help") {
+    fmt::print("{}", kOverview);
+    return 0;
+  }
+  if (verb == "--version") {
+    fmt::print("rubric {}\n", cli::tool_version());
+    return 0;
+  }
+  const std::vector<std::string> rest(args.begin() + 1, args.end());
+  try {
+    if (verb == "check") return cli::run_check(rest);
+    if (verb == "lint") return cli::run_lint(rest);
+    if (verb == "doc") return cli::run_doc(rest);
+    fmt::print(stderr, "rubric: unknown command '{}'\nRun 'rubric --help' for the commands.\n", verb);
+    return cli::kExitUsage;
+  } catch (const cli::UsageError& e) {
+    fmt::print(stderr, "rubric {}: {}\nRun 'rubric {} --help' for usage.\n", verb, e.what(), verb);
+    return cli::kExitUsage;
+  } catch (const boost::program_options::error& e) {
+    fmt::print(stderr, "rubric {}: {}\nRun 'rubric {} --help' for usage.\n", verb, e.what(), verb);
+    return cli::kExitUsage;
+  } catch (const std::exception& e) {
+    fmt::print(stderr, "rubric {}: error: {}\n", verb, e.what());
+    return cli::kExitUsage;
+  }
+}
