@@ -142,6 +142,8 @@ void kill_every_descendant(int candidate_pgid) {
 
 [[noreturn]] void run_candidate(const SupervisorPlan& p) {
   setpgid(0, 0);
+  const struct rlimit no_core{0, 0};  // a crashing candidate must not fill the scratch dir with cores
+  setrlimit(RLIMIT_CORE, &no_core);
   if (p.cpu.rlim_cur && setrlimit(RLIMIT_CPU, &p.cpu) != 0) send_stage(p.report_fd, 'W', Stage::Rlimit, errno);
   if (p.address_space.rlim_cur && setrlimit(RLIMIT_AS, &p.address_space) != 0) send_stage(p.report_fd, 'W', Stage::Rlimit, errno);
   if (p.file_size.rlim_cur && setrlimit(RLIMIT_FSIZE, &p.file_size) != 0) send_stage(p.report_fd, 'W', Stage::Rlimit, errno);
@@ -183,7 +185,8 @@ void kill_every_descendant(int candidate_pgid) {
 int supervisor_main(void* arg) {
   const SupervisorPlan& p = *static_cast<const SupervisorPlan*>(arg);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
-  if (getppid() != p.parent_pid) _exit(1);  // the host died before the line above
+  // The host died before the line above (in a PID namespace the parent is outside it: ppid 0).
+  if (!p.pid_namespace && getppid() != p.parent_pid) _exit(1);
   for (int fd : p.parent_fds)
     if (fd >= 0) close(fd);
 

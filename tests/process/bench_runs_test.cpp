@@ -1,0 +1,100 @@
+// bench(): samples from repeated runs, and a failing run failing the whole bench with its reason.
+#include "operators/process/bench_runs.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include "operators/error.hpp"
+
+using rubric::process::BenchSpec;
+using rubric::process::RunSpec;
+using rubric::process::bench;
+
+namespace {
+BenchSpec shell_bench(const std::string& command, int warmup, int repeat, std::string metric) {
+  BenchSpec spec;
+  spec.run = RunSpec::shell(command);
+  spec.warmup = warmup;
+  spec.repeat = repeat;
+  spec.metric = std::move(metric);
+  return spec;
+}
+}  // namespace
+
+TEST_CASE("good JSON gives one sample per recorded run, warm-ups excluded") {
+  auto spec = shell_bench("echo '{\"metrics\": {\"output_throughput\": 1000.5, \"n\": 1}, \"ok\": true}'", 2, 4,
+                          "metrics.output_throughput");
+  auto r = bench(spec);
+  REQUIRE(r.ok);
+  CHECK(r.failure.empty());
+  CHECK(r.samples == std::vector<double>{1000.5, 1000.5, 1000.5, 1000.5});
+  CHECK(r.runs.size() == 6);
+  CHECK(r.unit.empty());
+}
+
+TEST_CASE("wall-time samples are in seconds") {
+  auto r = bench(shell_bench("sleep 0.05", 1, 3, ""));
+  REQUIRE(r.ok);
+  CHECK(r.unit == "s");
+  REQUIRE(r.samples.size() == 3);
+  for (double s : r.samples) {
+    CHECK(s >= 0.05);
+    CHECK(s < 0.5);
+  }
+}
+
+TEST_CASE("malformed JSON fails the bench with the run number and the parse position") {
+  auto r = bench(shell_bench("echo '{\"output_throughput\": 12,}'; echo 'warning: cache cold' >&2", 1, 3,
+                             "output_throughput"));
+  CHECK_FALSE(r.ok);
+  CHECK(r.failure.rfind("warm-up run 1 of 1: stdout is not valid JSON: stdout of warm-up run 1 of 1:1:26: ", 0) == 0);
+  CHECK(r.failure.find("stderr tail:\nwarning: cache cold") != std::string::npos);
+  CHECK(r.runs.size() == 1);
+}
+
+TEST_CASE("a missing field names the field and the keys present") {
+  auto r = bench(shell_bench("echo '{\"duration\": 1, \"completed\": 5}'", 0, 2, "output_throughput"));
+  CHECK_FALSE(r.ok);
+  CHECK(r.failure.rfind("run 1 of 2: no field 'output_throughput' in its JSON output (top-level keys: duration, completed)", 0) == 0);
+}
+
+TEST_CASE("a non-numeric field is a failure") {
+  auto r = bench(shell_bench("echo '{\"output_throughput\": \"fast\"}'", 0, 1, "output_throughput"));
+  CHECK_FALSE(r.ok);
+  CHECK(r.failure.find("field 'output_throughput' is a string, not a number") != std::string::npos);
+}
+
+TEST_CASE("a run that exits non-zero fails the bench at that run, with the stderr tail") {
+  // The third process started (run 2 after one warm-up) fails: a counter in TMPDIR would be
+  // private per run, so count in a shared file.
+  const std::string counter = "/tmp/rubric-bench-test-counter-" + std::to_string(::rand());
+  std::remove(counter.c_str());
+  auto spec = shell_bench("n=$(cat " + counter + " 2>/dev/null || echo 0); n=$((n+1)); echo $n > " + counter +
+                              "; if [ $n -eq 3 ]; then echo 'line one' >&2; echo 'CUDA error: out of memory' >&2; exit 2; fi; "
+                              "echo '{\"x\": 1}'",
+                          1, 5, "x");
+  spec.run.isolation.drop_privileges = false;  // the counter file lives outside the scratch copy
+  auto r = bench(spec);
+  std::remove(counter.c_str());
+  CHECK_FALSE(r.ok);
+  CHECK(r.failure == "run 2 of 5: exit code 2; stderr tail:\nline one\nCUDA error: out of memory");
+  CHECK(r.runs.size() == 3);
+}
+
+TEST_CASE("a run that times out or crashes fails the bench") {
+  auto spec = shell_bench("sleep 10", 0, 3, "");
+  spec.run.timeout_seconds = 0.3;
+  auto r = bench(spec);
+  CHECK_FALSE(r.ok);
+  CHECK(r.failure == "run 1 of 3: timed out (killed); stderr was empty");
+  auto crash = bench(shell_bench("kill -SEGV $$", 0, 2, ""));
+  CHECK(crash.failure.rfind("run 1 of 2: killed by SIGSEGV (signal 11)", 0) == 0);
+}
+
+TEST_CASE("bad bench specs are OperatorErrors") {
+  CHECK_THROWS_AS(bench(shell_bench("true", 0, 0, "")), rubric::OperatorError);
+  CHECK_THROWS_AS(bench(shell_bench("true", -1, 1, "")), rubric::OperatorError);
+}

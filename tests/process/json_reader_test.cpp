@@ -1,0 +1,69 @@
+// The strict JSON reader: values, key order, dotted paths, and errors with line:column.
+#include "operators/json/json_reader.hpp"
+
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <fstream>
+
+#include "operators/error.hpp"
+
+namespace json = rubric::json;
+
+TEST_CASE("parses every kind of value and keeps key order") {
+  auto v = json::parse(R"( {"b": 1, "a": [true, false, null, -0.5e2, "x\u00e9\ud83d\ude00\n"], "c": {}} )", "t.json");
+  REQUIRE(v.is_object());
+  CHECK(json::key_list(v) == "b, a, c");
+  const auto& arr = v.find("a")->as_array();
+  REQUIRE(arr.size() == 5);
+  CHECK(arr[0].as_bool());
+  CHECK(arr[2].is_null());
+  CHECK(arr[3].as_number() == -50.0);
+  CHECK(arr[4].as_string() == "x\xc3\xa9\xf0\x9f\x98\x80\n");
+  CHECK(v.find("c")->as_object().empty());
+}
+
+TEST_CASE("dotted paths reach nested fields and array elements") {
+  auto v = json::parse(R"({"metrics": {"output_throughput": 2210.5, "runs": [{"t": 1}, {"t": 2}]}})", "t.json");
+  CHECK(json::find_path(v, "metrics.output_throughput")->as_number() == 2210.5);
+  CHECK(json::find_path(v, "metrics.runs.1.t")->as_number() == 2.0);
+  CHECK(json::find_path(v, "metrics.missing") == nullptr);
+  CHECK(json::find_path(v, "metrics.runs.7") == nullptr);
+}
+
+TEST_CASE("malformed JSON names the source, line and column") {
+  auto error_of = [](const char* text) {
+    try {
+      json::parse(text, "bench.json");
+    } catch (const rubric::OperatorError& e) {
+      return std::string(e.what());
+    }
+    return std::string("no error");
+  };
+  CHECK(error_of("{\"a\": 1,}") == "bench.json:1:9: expected a string key in object");
+  CHECK(error_of("{\n  \"a\": 01\n}") == "bench.json:2:9: leading zero in number");
+  CHECK(error_of("[1, 2") == "bench.json:1:6: expected ',' or ']' in array");
+  CHECK(error_of("{\"a\": NaN}") == "bench.json:1:7: unexpected character 'N', expected a value");
+  CHECK(error_of("{\"a\": 1} x") == "bench.json:1:10: unexpected text after the JSON value");
+  CHECK(error_of("\"tab\there\"") == "bench.json:1:5: control character in string (must be escaped)");
+  CHECK(error_of("{\"a\": 1, \"a\": 2}") == "bench.json:1:10: duplicate key 'a'");
+  CHECK(error_of("") == "bench.json:1:1: unexpected end of input, expected a value");
+  CHECK(error_of("tru") == "bench.json:1:1: invalid literal (expected 'true')");
+  CHECK(error_of("\"\\ud800\"") == "bench.json:1:8: high surrogate not followed by a low surrogate");
+  CHECK(error_of("1e999") == "bench.json:1:1: number 1e999 out of range");
+  CHECK(error_of(std::string(600, '[').c_str()).find("nesting deeper than 512 levels") != std::string::npos);
+}
+
+TEST_CASE("read_file parses a file and names an unreadable one") {
+  const char* path = "/tmp/rubric-json-test.json";
+  { std::ofstream(path) << "{\"duration\": 12.5}\n"; }
+  CHECK(json::read_file(path).find("duration")->as_number() == 12.5);
+  std::remove(path);
+  CHECK_THROWS_WITH_AS(json::read_file("/nonexistent/x.json"), "/nonexistent/x.json: cannot read file: No such file or directory",
+                       rubric::OperatorError);
+}
+
+TEST_CASE("accessors name the expected and actual kinds") {
+  auto v = json::parse("[1]", "t");
+  CHECK_THROWS_WITH_AS(v.as_object(), "expected a JSON object, found array", rubric::OperatorError);
+}

@@ -1,0 +1,267 @@
+// Real child programs under run_isolated(): each outcome, its reason, and nothing left behind.
+#include "operators/process/run_isolated.hpp"
+
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <signal.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+
+#include "operators/error.hpp"
+#include "test_support.hpp"
+
+using rubric::process::RunResult;
+using rubric::process::RunSpec;
+using rubric::process::run_isolated;
+namespace t = rubric::process::testing;
+
+namespace {
+
+// Full isolation (PID namespace, no network) and the fallback (subreaper supervisor only).
+RunSpec in_mode(RunSpec spec, bool namespaces) {
+  spec.isolation.pid_namespace = namespaces;
+  spec.isolation.no_network = namespaces;
+  return spec;
+}
+
+std::string unique_marker(const char* what) {
+  static int counter = 0;
+  return fmt::format("rubric-marker-{}-{}-{}", what, ::getpid(), ++counter);
+}
+
+}  // namespace
+
+TEST_CASE("a program that exits non-zero gives its code and stderr") {
+  RunSpec spec = RunSpec::shell("echo out; echo 'something broke' >&2; exit 3");
+  RunResult r = run_isolated(spec);
+  CHECK(r.exited);
+  CHECK(r.exit_code == 3);
+  CHECK_FALSE(r.succeeded());
+  CHECK(r.stdout_text == "out\n");
+  CHECK(r.stderr_text == "something broke\n");
+  CHECK(r.status_text() == "exit code 3");
+  CHECK(r.isolation.process_group);
+  CHECK(r.isolation.rlimits);
+}
+
+TEST_CASE("a crashing program is reported with the signal's name") {
+  for (bool ns : {true, false}) {
+    RunSpec spec;
+    spec.argv = {t::programs_dir() + "/segfault"};
+    RunResult r = run_isolated(in_mode(spec, ns));
+    CHECK_FALSE(r.exited);
+    CHECK(r.signal == SIGSEGV);
+    CHECK(r.signal_name == "SIGSEGV");
+    CHECK(r.status_text() == "killed by SIGSEGV (signal 11)");
+  }
+}
+
+TEST_CASE("a hanging program is killed at the timeout, with the sleeper it forked") {
+  for (bool ns : {true, false}) {
+    const std::string marker = unique_marker("hang");
+    RunSpec spec = in_mode(RunSpec::shell(fmt::format("sh -c 'sleep 1000; : {0}' & sleep 1000; : {0}", marker)), ns);
+    spec.timeout_seconds = 0.5;
+    auto t0 = std::chrono::steady_clock::now();
+    RunResult r = run_isolated(spec);
+    double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(r.timed_out);
+    CHECK_FALSE(r.succeeded());
+    CHECK(r.status_text() == "timed out (killed)");
+    CHECK(took >= 0.5);
+    CHECK(took < 3.0);
+    CHECK(t::count_processes_with(marker) == 0);
+  }
+}
+
+TEST_CASE("a program that exits but leaves a forked sleeper behind: the sleeper is killed") {
+  for (bool ns : {true, false}) {
+    const std::string marker = unique_marker("sleeper");
+    RunSpec spec = in_mode(RunSpec::shell(fmt::format("sh -c 'sleep 1000; : {}' & echo started", marker)), ns);
+    RunResult r = run_isolated(spec);
+    CHECK(r.succeeded());
+    CHECK(r.stdout_text == "started\n");
+    CHECK(r.wall_seconds < 2.0);  // the run ends when the program does, not when the sleeper would
+    CHECK(t::count_processes_with(marker) == 0);
+  }
+}
+
+TEST_CASE("a daemon (setsid and double fork) does not outlive the run") {
+  for (bool ns : {true, false}) {
+    const std::string pid_file = t::make_temp_dir() + "/" + unique_marker("daemon");
+    RunSpec spec;
+    spec.argv = {t::programs_dir() + "/daemonize", pid_file};
+    RunResult r = run_isolated(in_mode(spec, ns));
+    CHECK(r.succeeded());
+    const std::string written = t::read_file(pid_file);
+    REQUIRE_FALSE(written.empty());  // the daemon did start
+    // The pid file's name is in the daemon's command line: no live process may carry it.
+    CHECK(t::count_processes_with(pid_file) == 0);
+    if (!ns) {
+      // Without a PID namespace the daemon wrote its host pid: it must be gone.
+      const int pid = std::atoi(written.c_str());
+      bool gone = false;
+      for (int i = 0; i < 200 && !gone; ++i) {
+        gone = ::kill(pid, 0) != 0;
+        if (!gone) ::usleep(10000);
+      }
+      CHECK(gone);
+    }
+  }
+}
+
+TEST_CASE("a fork bomb is bounded by the process-count limit and cleaned up") {
+  RunSpec spec;
+  spec.argv = {t::programs_dir() + "/fork_many"};
+  spec.limits.processes = 24;
+  spec.timeout_seconds = 20;
+  RunResult r = run_isolated(spec);
+  CHECK(r.exited);
+  CHECK(r.exit_code == 3);
+  CHECK(r.stdout_text.find("fork refused after") == 0);
+  CHECK(r.isolation.unprivileged);
+  CHECK(t::count_processes_with(t::programs_dir() + "/fork_many") == 0);
+}
+
+TEST_CASE("flooding stdout is capped, flagged, and never blocks the child") {
+  RunSpec spec = RunSpec::shell("head -c 20000000 /dev/zero | tr '\\0' x; echo done >&2");
+  spec.output_cap_bytes = 1 << 20;
+  spec.timeout_seconds = 30;
+  RunResult r = run_isolated(spec);
+  CHECK(r.succeeded());
+  CHECK(r.stdout_truncated);
+  CHECK(r.stdout_text.size() == std::size_t(1 << 20));
+  CHECK(r.stdout_text.find_first_not_of('x') == std::string::npos);
+  CHECK_FALSE(r.stderr_truncated);
+  CHECK(r.stderr_text == "done\n");
+}
+
+TEST_CASE("the environment is scrubbed and the caller's variables are added") {
+  ::setenv("RUBRIC_HOST_SECRET", "leaked", 1);
+  RunSpec spec = RunSpec::shell("env | sort");
+  spec.env = {{"FOO", "bar"}, {"LANG", "en_US.UTF-8"}};
+  RunResult r = run_isolated(spec);
+  REQUIRE(r.succeeded());
+  CHECK(r.stdout_text.find("RUBRIC_HOST_SECRET") == std::string::npos);
+  CHECK(r.stdout_text.find("FOO=bar\n") != std::string::npos);
+  CHECK(r.stdout_text.find("LANG=en_US.UTF-8\n") != std::string::npos);
+  CHECK(r.stdout_text.find("PATH=/usr/local/sbin:") != std::string::npos);
+  CHECK(r.stdout_text.find("TMPDIR=/") != std::string::npos);
+  CHECK(r.stdout_text.find("HOME=/") != std::string::npos);
+}
+
+TEST_CASE("stdin is /dev/null: a program reading stdin gets EOF at once") {
+  RunSpec spec = RunSpec::shell("cat; echo eof");
+  spec.timeout_seconds = 5;
+  RunResult r = run_isolated(spec);
+  CHECK(r.succeeded());
+  CHECK(r.stdout_text == "eof\n");
+}
+
+TEST_CASE("writes go to a scratch copy, the original directory is untouched") {
+  const std::string dir = t::make_temp_dir();
+  t::write_file(dir + "/input.txt", "original\n");
+  RunSpec spec = RunSpec::shell("cat input.txt; echo changed > input.txt; echo new > created.txt; cat input.txt; pwd");
+  spec.cwd = dir;
+  RunResult r = run_isolated(spec);
+  REQUIRE(r.succeeded());
+  CHECK(r.stdout_text.rfind("original\nchanged\n", 0) == 0);
+  CHECK(r.stdout_text.find(dir + "\n") == std::string::npos);  // it ran elsewhere
+  CHECK(t::read_file(dir + "/input.txt") == "original\n");
+  struct stat st;
+  CHECK(::stat((dir + "/created.txt").c_str(), &st) != 0);
+  CHECK(r.isolation.scratch_copy);
+}
+
+TEST_CASE("a hidden path (the reference root) cannot be read") {
+  const std::string reference = t::make_temp_dir();
+  t::write_file(reference + "/secret.txt", "expected answer\n");
+  ::chmod((reference + "/secret.txt").c_str(), 0644);
+  RunSpec spec = RunSpec::shell(fmt::format("cat {}/secret.txt", reference));
+  // Visible without hiding, so the test below means something.
+  RunResult visible = run_isolated(spec);
+  CHECK(visible.stdout_text == "expected answer\n");
+  spec.isolation.hidden_paths = {reference};
+  RunResult r = run_isolated(spec);
+  CHECK_FALSE(r.succeeded());
+  CHECK(r.stdout_text.empty());
+  CHECK(r.isolation.hidden_paths);
+  CHECK(r.isolation.describe().find("hidden paths") != std::string::npos);
+  // The host still sees it: the mount stayed inside the run.
+  CHECK(t::read_file(reference + "/secret.txt") == "expected answer\n");
+}
+
+TEST_CASE("no network: only loopback exists, and it is up") {
+  RunSpec spec = RunSpec::shell("cat /proc/net/dev");
+  RunResult r = run_isolated(spec);
+  REQUIRE(r.succeeded());
+  CHECK(r.isolation.no_network);
+  CHECK(r.stdout_text.find("lo:") != std::string::npos);
+  int interfaces = 0;
+  for (std::size_t pos = 0; (pos = r.stdout_text.find(':', pos)) != std::string::npos; ++pos) ++interfaces;
+  CHECK(interfaces == 1);
+}
+
+TEST_CASE("the isolation each run had is reported") {
+  RunResult full = run_isolated(RunSpec::shell("true"));
+  CHECK(full.isolation.pid_namespace);
+  CHECK(full.isolation.describe().find("process group, rlimits, pid namespace, no network") == 0);
+  RunSpec plain = RunSpec::shell("true");
+  plain.isolation.pid_namespace = false;
+  plain.isolation.no_network = false;
+  plain.isolation.scratch_copy = false;
+  RunResult fallback = run_isolated(plain);
+  CHECK(fallback.succeeded());
+  CHECK_FALSE(fallback.isolation.pid_namespace);
+  CHECK(fallback.isolation.subreaper);
+  CHECK_FALSE(fallback.isolation.scratch_copy);
+}
+
+TEST_CASE("resource limits: file size and address space") {
+  RunSpec big_file = RunSpec::shell("exec head -c 2000000 /dev/zero > big.bin");
+  big_file.limits.file_size_bytes = 100000;
+  RunResult r = run_isolated(big_file);
+  CHECK_FALSE(r.succeeded());
+  // head gets SIGXFSZ when it writes past the limit.
+  CHECK(r.signal_name == "SIGXFSZ");
+
+  RunSpec memory = RunSpec::shell("exec /usr/bin/python3 -c 'x = bytearray(400 * 1024 * 1024)'");
+  memory.limits.address_space_bytes = 200ull << 20;
+  RunResult m = run_isolated(memory);
+  CHECK_FALSE(m.succeeded());
+  CHECK(m.stderr_text.find("MemoryError") != std::string::npos);
+}
+
+TEST_CASE("wall time and CPU time are measured") {
+  RunResult r = run_isolated(RunSpec::shell("sleep 0.2"));
+  CHECK(r.wall_seconds >= 0.2);
+  CHECK(r.wall_seconds < 1.0);
+  RunResult busy = run_isolated(RunSpec::shell("i=0; while [ $i -lt 200000 ]; do i=$((i+1)); done"));
+  CHECK(busy.user_cpu_seconds + busy.system_cpu_seconds > 0.01);
+}
+
+TEST_CASE("programs that cannot start say why") {
+  RunSpec missing;
+  missing.argv = {"/nonexistent/prog"};
+  RunResult r = run_isolated(missing);
+  CHECK(r.launch_failed);
+  CHECK(r.launch_error == "cannot execute '/nonexistent/prog': No such file or directory");
+  CHECK(r.status_text().rfind("could not start: ", 0) == 0);
+
+  RunSpec not_in_path;
+  not_in_path.argv = {"no-such-program-rubric"};
+  RunResult p = run_isolated(not_in_path);
+  CHECK(p.launch_failed);
+  CHECK(p.launch_error == "cannot execute 'no-such-program-rubric': not found in PATH");
+}
+
+TEST_CASE("a bad spec is an OperatorError naming what is wrong") {
+  RunSpec empty;
+  CHECK_THROWS_WITH_AS(run_isolated(empty), "run: the command is empty", rubric::OperatorError);
+  RunSpec bad_dir = RunSpec::shell("true");
+  bad_dir.cwd = "/nonexistent/dir";
+  CHECK_THROWS_WITH_AS(run_isolated(bad_dir), "run: directory /nonexistent/dir does not exist or is not a directory",
+                       rubric::OperatorError);
+}

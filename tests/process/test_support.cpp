@@ -1,0 +1,77 @@
+#include "test_support.hpp"
+
+#include <dirent.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <chrono>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+namespace rubric::process::testing {
+
+std::string make_temp_dir() {
+  std::string pattern = "/tmp/rubric-proc-test-XXXXXX";
+  std::vector<char> buf(pattern.begin(), pattern.end());
+  buf.push_back('\0');
+  if (!mkdtemp(buf.data())) throw std::runtime_error("mkdtemp failed");
+  ::chmod(buf.data(), 0777);
+  return buf.data();
+}
+
+const std::string& programs_dir() {
+  static const std::string dir = [] {
+    std::string d = make_temp_dir();
+    for (const char* name : {"segfault", "daemonize", "fork_many"}) {
+      std::string cmd = std::string("cc -O1 -o ") + d + "/" + name + " " RUBRIC_PROCESS_TEST_DIR "/programs/" + name + ".c";
+      if (std::system(cmd.c_str()) != 0) throw std::runtime_error("cannot compile " + std::string(name));
+    }
+    return d;
+  }();
+  return dir;
+}
+
+namespace {
+int count_once(const std::string& marker) {
+  int count = 0;
+  DIR* proc = opendir("/proc");
+  if (!proc) return 0;
+  while (dirent* e = readdir(proc)) {
+    if (e->d_name[0] < '1' || e->d_name[0] > '9') continue;
+    std::ifstream in(std::string("/proc/") + e->d_name + "/cmdline", std::ios::binary);
+    std::stringstream ss;
+    ss << in.rdbuf();
+    if (ss.str().find(marker) != std::string::npos) ++count;
+  }
+  closedir(proc);
+  return count;
+}
+}  // namespace
+
+int count_processes_with(const std::string& marker) {
+  int n = 0;
+  for (int i = 0; i < 200; ++i) {
+    n = count_once(marker);
+    if (n == 0) return 0;
+    std::this_thread::sleep_for(std::chrono::milliseconds(10));
+  }
+  return n;
+}
+
+void write_file(const std::string& path, const std::string& text) {
+  std::ofstream out(path, std::ios::binary);
+  out << text;
+}
+
+std::string read_file(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str();
+}
+
+}  // namespace rubric::process::testing

@@ -1,0 +1,22 @@
+#pragma once
+// Helpers for the process tests: a world-readable temporary directory with the compiled test
+// programs, and a scan of /proc for processes that a run left behind.
+#include <string>
+
+namespace rubric::process::testing {
+
+// A fresh directory (mode 0777 so an unprivileged candidate can write pid files) holding
+// segfault, daemonize and fork_many, compiled once per test binary with `cc`.
+const std::string& programs_dir();
+
+// A fresh empty directory under /tmp, mode 0777.
+std::string make_temp_dir();
+
+// Pids of live (non-zombie) processes whose command line contains `marker`, after waiting up to
+// 2 s for them to disappear.
+int count_processes_with(const std::string& marker);
+
+void write_file(const std::string& path, const std::string& text);
+std::string read_file(const std::string& path);
+
+}  // namespace rubric::process::testing
