@@ -1,0 +1,141 @@
+// Closeness rules, shapes, default tolerances and accumulation accuracy.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <limits>
+#include <vector>
+
+#include "operators/numerics/compare.hpp"
+#include "operators/numerics/compare_metrics.hpp"
+#include "operators/numerics/summary.hpp"
+#include "operators/numerics/tolerance.hpp"
+#include "operators/numerics/logits.hpp"
+#include "operators/tensor/cast.hpp"
+#include "operators/tensor/random.hpp"
+
+using namespace rubric::numerics;
+using rubric::tensor::DType;
+using rubric::tensor::Shape;
+using rubric::tensor::Tensor;
+
+namespace {
+
+Tensor f64(const Shape& shape, const std::vector<double>& v) {
+  std::vector<std::byte> bytes(v.size() * 8);
+  std::memcpy(bytes.data(), v.data(), bytes.size());
+  return Tensor::from_bytes(DType::f64, shape, std::move(bytes), "test");
+}
+
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+
+}  // namespace
+
+TEST_CASE("NaN is never close; an infinity only to the same infinity") {
+  const Tensor a = f64({6}, {kNaN, kInf, kInf, 1.0, -kInf, 2.0});
+  const Tensor b = f64({6}, {kNaN, kInf, -kInf, kInf, -kInf, 2.0});
+  const CompareStats s = compare(a, b, {1.0, 1.0, 0});
+  CHECK(s.mismatches == 3);  // NaN/NaN, inf/-inf, 1/inf (even though rtol·|inf| = inf)
+  CHECK(s.first_mismatch_index == 0);
+  CHECK(s.nan_a == 1);
+  CHECK(s.nan_b == 1);
+  CHECK(s.inf_a == 3);
+  CHECK(s.inf_b == 4);
+  CHECK(s.unequal_nonfinite == 3);
+  CHECK(s.max_abs == 0);  // only the finite pair 2 vs 2
+  CHECK(std::isnan(max_abs_err(s)));
+  CHECK(std::isnan(cosine(s)));
+  CHECK(frac_close(s) == doctest::Approx(0.5));
+  const CompareStats u = compare(a, b, {0, 0, 4});
+  CHECK(u.mismatches == 3);
+}
+
+TEST_CASE("shapes must be equal: (N, 1) against (N,) is refused") {
+  const Tensor a = f64({4, 1}, {1, 2, 3, 4});
+  const Tensor b = f64({4}, {1, 2, 3, 4});
+  CHECK_THROWS_AS(compare(a, b, {}), ShapeMismatchError);
+  try {
+    compare(a, b, {});
+  } catch (const ShapeMismatchError& e) {
+    CHECK(std::string(e.what()).find("(4, 1)") != std::string::npos);
+    CHECK(std::string(e.what()).find("(4,)") != std::string::npos);
+  }
+  CHECK_THROWS_AS(topk_agree(a, b, 1), ShapeMismatchError);
+  CHECK_THROWS_AS(compare(a, a, {-1, 0, 0}), rubric::OperatorError);
+}
+
+TEST_CASE("default tolerances follow the less precise dtype") {
+  CHECK(default_tolerance(DType::f32).rtol == 1.3e-6);
+  CHECK(default_tolerance(DType::f32).atol == 1e-5);
+  CHECK(default_tolerance(DType::f64, DType::f64).rtol == 1e-7);
+  CHECK(default_tolerance(DType::f16, DType::f32).rtol == 1e-3);
+  CHECK(default_tolerance(DType::bf16, DType::f16).rtol == 1.6e-2);
+  CHECK(default_tolerance(DType::bf16, DType::f16).atol == 1e-5);
+  CHECK(default_tolerance(DType::i32, DType::i32).rtol == 0);
+  CHECK(default_tolerance(DType::f8e4m3, DType::f8e4m3).atol == 0);
+  CHECK(default_tolerance(DType::boolean, DType::u8).atol == 0);
+}
+
+TEST_CASE("mixed dtypes compare after widening; narrow formats are decoded on the fly") {
+  const Tensor ref = rubric::tensor::random_tensor({257, 31}, DType::f32, 5);
+  const Tensor half = rubric::tensor::cast(ref, DType::f16);
+  const Tensor bf = rubric::tensor::cast(ref, DType::bf16);
+  CHECK(compare(half, ref, default_tolerance(DType::f16, DType::f32)).mismatches == 0);
+  CHECK(compare(bf, ref, default_tolerance(DType::bf16, DType::f32)).mismatches == 0);
+  CHECK(compare(bf, ref, {0, 0, 0}).mismatches > 0);
+  // Rounding to f16 moves each value at most half an f16 ulp: ≤ 1 ulp in a's dtype after rounding b.
+  CHECK(compare(half, ref, {0, 0, 1}).mismatches == 0);
+  CHECK(compare(half, ref, {0, 0, 1}).max_ulp <= 1);
+}
+
+TEST_CASE("sums over many elements keep full precision") {
+  const std::int64_t n = 10'000'000;
+  std::vector<double> v(n, 0.1);
+  const Tensor a = f64({n}, v);
+  const CompareStats s = compare(a, a, {0, 0, 0});
+  CHECK(std::fabs(s.sum_sq_a - 0.01 * n) <= 1e-13 * 0.01 * n);
+  CHECK(std::fabs(s.dot_ab - 0.01 * n) <= 1e-13 * 0.01 * n);
+  CHECK(rel_l2(s) == 0);
+  CHECK(cosine(s) == doctest::Approx(1.0).epsilon(1e-15));
+  for (std::int64_t i = 0; i < n; ++i) v[i] = 1e9 + static_cast<double>(i % 2);
+  const TensorSummary t = summarize(f64({n}, v));
+  CHECK(t.mean == doctest::Approx(1e9 + 0.5).epsilon(1e-15));
+  CHECK(t.std == doctest::Approx(0.5).epsilon(1e-9));  // E[x²] − mean² would cancel to garbage
+}
+
+TEST_CASE("summary follows numpy for NaN, infinities and empty tensors") {
+  const TensorSummary nan = summarize(f64({3}, {1, kNaN, 2}));
+  CHECK(std::isnan(nan.min));
+  CHECK(std::isnan(nan.mean));
+  CHECK(nan.nan_count == 1);
+  const TensorSummary inf = summarize(f64({3}, {1, kInf, 2}));
+  CHECK(inf.max == kInf);
+  CHECK(inf.min == 1);
+  CHECK(inf.mean == kInf);
+  CHECK(std::isnan(inf.std));
+  const TensorSummary both = summarize(f64({2}, {-kInf, kInf}));
+  CHECK(std::isnan(both.mean));
+  CHECK(std::isnan(summarize(f64({0}, {})).mean));
+  const TensorSummary plain = summarize(f64({4}, {1, 2, 3, 4}));
+  CHECK(plain.mean == 2.5);
+  CHECK(plain.std == doctest::Approx(std::sqrt(1.25)));
+}
+
+TEST_CASE("top-k agreement and KL divergence on hand-made rows") {
+  const Tensor p = f64({2, 4}, {1, 5, 3, 0, 9, 1, 1, 8});
+  const Tensor q = f64({2, 4}, {2, 6, 4, 1, 1, 9, 1, 8});
+  CHECK(topk_agree(p, q, 1) == 0.5);
+  CHECK(topk_agree(p, q, 2) == 0.5);
+  CHECK(topk_agree(p, q, 4) == 1.0);
+  CHECK_THROWS_AS(topk_agree(p, q, 5), rubric::OperatorError);
+  CHECK(kl_div(p, q) > 0);
+  // Row 0 of q is row 0 of p shifted by +1: softmax is unchanged, so that row contributes 0.
+  const Tensor p0 = f64({1, 4}, {1, 5, 3, 0}), q0 = f64({1, 4}, {2, 6, 4, 1});
+  CHECK(std::fabs(kl_div(p0, q0)) < 1e-15);
+  // Large logits do not overflow: log-sum-exp.
+  const Tensor big = f64({1, 3}, {1000, 999, -1000}), big2 = f64({1, 3}, {999, 1000, -1000});
+  const double e = std::exp(-1.0);
+  const double p1 = 1 / (1 + e), p2 = e / (1 + e);
+  CHECK(kl_div(big, big2) == doctest::Approx(p1 * std::log(p1 / p2) + p2 * std::log(p2 / p1)));
+}

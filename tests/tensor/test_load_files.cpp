@@ -1,0 +1,80 @@
+// Every file numpy (or the small safetensors writer) produced loads with the right dtype,
+// shape and values, whatever its version, order or byte order.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <sstream>
+#include <vector>
+
+#include "operators/tensor/npy.hpp"
+#include "operators/tensor/safetensors.hpp"
+#include "scratch_dir.hpp"
+
+using namespace rubric::tensor;
+
+namespace {
+
+std::vector<double> read_doubles(const std::string& path) {
+  std::ifstream in(path, std::ios::binary);
+  std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  std::vector<double> out(bytes.size() / 8);
+  std::memcpy(out.data(), bytes.data(), out.size() * 8);
+  return out;
+}
+
+bool same_value(double x, double y) { return (std::isnan(x) && std::isnan(y)) || x == y; }
+
+}  // namespace
+
+TEST_CASE("numpy-written .npy and safetensors files load with exact values") {
+  rubric::testing::ScratchDir dir("rubric_tensor_files");
+  const std::string cmd = std::string("/usr/bin/python3 ") + RUBRIC_TENSOR_TEST_DIR + "/gen_tensor_files.py " + dir.path().string();
+  REQUIRE(std::system(cmd.c_str()) == 0);
+  std::ifstream manifest(dir.file("manifest.txt"));
+  std::string line;
+  int files = 0, big_endian = 0, fortran = 0, versions[4] = {0, 0, 0, 0}, safetensors = 0;
+  while (std::getline(manifest, line)) {
+    std::istringstream words(line);
+    std::string file, dtype, expected, name;
+    words >> file >> dtype;
+    if (dtype.rfind("name=", 0) == 0) {
+      name = dtype.substr(5);
+      words >> dtype;
+    }
+    words >> expected;
+    Shape shape;
+    for (std::int64_t d; words >> d;) shape.push_back(d);
+    CAPTURE(line);
+    const Tensor t = name.empty() ? load_npy(dir.file(file)) : load_safetensors(dir.file(file), name);
+    CHECK(dtype_name(t.dtype()) == dtype);
+    CHECK(t.shape() == shape);
+    const auto want = read_doubles(dir.file(expected));
+    REQUIRE(static_cast<std::int64_t>(want.size()) == t.size());
+    int wrong = 0;
+    for (std::int64_t i = 0; i < t.size(); ++i) wrong += same_value(t.at(i), want[i]) ? 0 : 1;
+    CHECK(wrong == 0);
+    ++files;
+    if (name.empty()) {
+      big_endian += file.find("_be_") != std::string::npos;
+      fortran += file.find("_F_") != std::string::npos;
+      versions[file.find("_v1") != std::string::npos ? 1 : file.find("_v2") != std::string::npos ? 2 : file.find("_v3") != std::string::npos ? 3 : 0]++;
+      if (file.find("_be_") != std::string::npos) CHECK(t.byte_swapped());
+      if (file.find("_F_") != std::string::npos) CHECK_FALSE(t.is_contiguous());
+    } else {
+      ++safetensors;
+    }
+  }
+  CHECK(files == 74);
+  CHECK(big_endian == 24);  // 6 multi-byte dtypes × 2 orders × 2 versions
+  CHECK(fortran == 30);
+  CHECK(versions[3] == 1);
+  CHECK(safetensors == 9);
+
+  const auto index = read_safetensors_index(dir.file("model.safetensors"));
+  CHECK(index.names() == std::vector<std::string>{"empty", "w_bf16", "w_bool", "w_e4m3", "w_e5m2", "w_f16", "w_f32", "w_i64", "w_u8"});
+  CHECK(index.metadata.at("format") == "pt");
+  CHECK(index.metadata.at("note") == "made by gen_tensor_files.py");
+}
