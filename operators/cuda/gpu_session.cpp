@@ -1,0 +1,327 @@
+#include "operators/cuda/gpu_session.hpp"
+
+#include <stdlib.h>
+
+#include <cmath>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <limits>
+
+#include <fmt/format.h>
+
+#include "operators/cuda/dtype_info.hpp"
+#include "operators/error.hpp"
+
+namespace fs = std::filesystem;
+
+namespace rubric::cuda {
+
+namespace {
+
+std::string num(double v) { return fmt::format("{:.17g}", v); }
+
+std::string shape_text(const std::vector<std::int64_t>& s) { return "[" + join_shape(s) + "]"; }
+
+void write_bytes(const std::string& path, const void* data, std::size_t bytes) {
+  std::FILE* f = std::fopen(path.c_str(), "wb");
+  if (!f) throw OperatorError(fmt::format("cannot create {}", path));
+  std::size_t done = bytes ? std::fwrite(data, 1, bytes, f) : 0;
+  bool ok = std::fclose(f) == 0 && done == bytes;
+  if (!ok) throw OperatorError(fmt::format("cannot write {}", path));
+}
+
+std::vector<unsigned char> read_bytes(const std::string& path, std::size_t expected) {
+  std::vector<unsigned char> out(expected);
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (!f) throw OperatorError(fmt::format("the worker left no output file {}", path));
+  std::size_t got = expected ? std::fread(out.data(), 1, expected, f) : 0;
+  std::fclose(f);
+  if (got != expected) throw OperatorError(fmt::format("{}: {} bytes, expected {}", path, got, expected));
+  return out;
+}
+
+double double_field(const Message& m, const char* key) {
+  try {
+    return std::stod(m.get_or(key, "0"));
+  } catch (...) {
+    return 0;
+  }
+}
+
+}  // namespace
+
+std::uint64_t element_count(const std::vector<std::int64_t>& shape) {
+  std::uint64_t n = 1;
+  for (std::int64_t d : shape) {
+    if (d < 0) throw OperatorError(fmt::format("shape {} has a negative extent", shape_text(shape)));
+    if (d != 0 && n > std::numeric_limits<std::uint64_t>::max() / static_cast<std::uint64_t>(d))
+      throw OperatorError(fmt::format("shape {} is too large", shape_text(shape)));
+    n *= static_cast<std::uint64_t>(d);
+  }
+  return n;
+}
+
+GpuSession::GpuSession(SessionOptions options) : options_(std::move(options)) {
+  if (options_.worker_executable.empty()) options_.worker_executable = find_worker_executable();
+  std::string parent = options_.scratch_parent;
+  if (parent.empty()) {
+    const char* t = std::getenv("TMPDIR");
+    parent = t && *t ? t : "/tmp";
+  }
+  std::string templ = parent + "/rubric-gpu-XXXXXX";
+  if (!::mkdtemp(templ.data())) throw OperatorError(fmt::format("cannot create a scratch folder in {}", parent));
+  scratch_ = templ;
+}
+
+GpuSession::~GpuSession() {
+  workers_.clear();
+  std::error_code ec;
+  fs::remove_all(scratch_, ec);
+}
+
+WorkerClient& GpuSession::worker(ModuleKind kind) {
+  auto& w = workers_[kind];
+  if (!w) {
+    const char* backend = kind == ModuleKind::cuda ? "cuda" : "cpu";
+    w = std::make_unique<WorkerClient>(options_.worker_executable, backend,
+                                       (fs::path(scratch_) / fmt::format("worker-{}.log", backend)).string());
+  }
+  return *w;
+}
+
+std::string GpuSession::scratch_file(std::string_view stem) {
+  return (fs::path(scratch_) / fmt::format("{}-{}.bin", stem, next_file_++)).string();
+}
+
+const DeviceInfo& GpuSession::device_info() {
+  if (device_) return *device_;
+  device_ = std::make_unique<DeviceInfo>();
+  try {
+    WorkerReply r = worker(ModuleKind::cuda).request(Message().set("op", "info"), options_.call_timeout_s);
+    if (r.ok) *device_ = device_info_from(r.message);
+    else device_->reason = "device query failed: " + r.failure;
+  } catch (const OperatorError& e) {
+    device_->reason = e.what();
+  }
+  return *device_;
+}
+
+CompileOutcome GpuSession::cuda_fn(const std::string& source_path, std::string_view entry, std::string_view signature,
+                                   std::string_view source_name) {
+  Signature sig = parse_signature(signature);
+  return compile_module(source_path, entry, sig, module_kind_for(source_path), options_.compiler, source_name);
+}
+
+Message GpuSession::encode_args(const CompiledModule& fn, const std::vector<CallArg>& args,
+                                std::vector<std::string>& output_files, std::vector<OutputArg>& outputs) {
+  const Signature& sig = fn.signature;
+  if (args.size() != sig.caller_arity())
+    throw OperatorError(fmt::format("{} takes {} arguments ({}), got {}", fn.entry, sig.caller_arity(), sig.text,
+                                    args.size()));
+  Message m;
+  m.set("module", fn.library_path).set("nargs", std::to_string(sig.params.size()));
+  std::size_t next = 0;
+  for (std::size_t i = 0; i < sig.params.size(); ++i) {
+    const Param& p = sig.params[i];
+    std::string key = fmt::format("a{}.", i);
+    if (p.kind == ParamKind::stream) {
+      m.set(key + "kind", "stream");
+      continue;
+    }
+    std::size_t argno = next + 1;
+    const CallArg& a = args[next++];
+    auto bad = [&](std::string_view got) {
+      return OperatorError(fmt::format("argument {} of {}: parameter '{}' needs {}, got {}", argno, fn.entry, p.c_type,
+                                       p.kind == ParamKind::pointer ? "a tensor" : "a number", got));
+    };
+    if (p.kind == ParamKind::pointer) {
+      if (auto* t = std::get_if<TensorArg>(&a)) {
+        if (t->dtype != p.dtype)
+          throw bad(fmt::format("a {} tensor (the parameter is {})", dtype_label(t->dtype), dtype_label(p.dtype)));
+        std::uint64_t count = element_count(t->shape);
+        std::string file = t->file;
+        std::uint64_t offset = t->file_offset;
+        if (t->data) {
+          file = scratch_file("in");
+          offset = 0;
+          write_bytes(file, t->data, count * element_bytes(t->dtype));
+        } else if (file.empty()) {
+          throw bad("a tensor with neither data nor file");
+        }
+        m.set(key + "kind", "in").set(key + "dtype", std::string(dtype_label(t->dtype)));
+        m.set(key + "count", std::to_string(count)).set(key + "file", file).set(key + "offset", std::to_string(offset));
+      } else if (auto* o = std::get_if<OutputArg>(&a)) {
+        if (o->dtype != p.dtype)
+          throw bad(fmt::format("out({}, ...) (the parameter is {})", dtype_label(o->dtype), dtype_label(p.dtype)));
+        if (p.is_const) throw bad("an output, but the parameter is const");
+        std::string file = scratch_file("out");
+        output_files.push_back(file);
+        outputs.push_back(*o);
+        m.set(key + "kind", "out").set(key + "dtype", std::string(dtype_label(o->dtype)));
+        m.set(key + "count", std::to_string(element_count(o->shape))).set(key + "file", file);
+      } else {
+        throw bad("a number");
+      }
+      continue;
+    }
+    bool integer_param = p.kind == ParamKind::int32 || p.kind == ParamKind::int64;
+    if (std::holds_alternative<TensorArg>(a) || std::holds_alternative<OutputArg>(a)) throw bad("a tensor");
+    if (integer_param) {
+      std::int64_t v;
+      if (auto* i = std::get_if<std::int64_t>(&a)) {
+        v = *i;
+      } else {
+        double d = std::get<double>(a);
+        if (d != std::floor(d) || std::fabs(d) > 9.2e18) throw bad(fmt::format("{:g}, not an integer", d));
+        v = static_cast<std::int64_t>(d);
+      }
+      if (p.kind == ParamKind::int32 && (v < std::numeric_limits<std::int32_t>::min() || v > std::numeric_limits<std::int32_t>::max()))
+        throw bad(fmt::format("{}, outside the range of int", v));
+      m.set(key + "kind", p.kind == ParamKind::int32 ? "i32" : "i64").set(key + "value", std::to_string(v));
+    } else {
+      double v = std::holds_alternative<double>(a) ? std::get<double>(a) : static_cast<double>(std::get<std::int64_t>(a));
+      m.set(key + "kind", p.kind == ParamKind::float32 ? "f32" : "f64").set(key + "value", num(v));
+    }
+  }
+  return m;
+}
+
+CallOutcome GpuSession::call(const CompiledModule& fn, const std::vector<CallArg>& args) {
+  std::vector<std::string> files;
+  std::vector<OutputArg> outs;
+  Message m = encode_args(fn, args, files, outs);
+  m.set("op", "call");
+  CallOutcome out;
+  WorkerReply r = worker(fn.kind).request(m, options_.call_timeout_s);
+  out.ok = r.ok;
+  out.failure = r.failure;
+  if (r.ok) {
+    out.wall_seconds = double_field(r.message, "wall_s");
+    for (std::size_t i = 0; i < outs.size(); ++i) {
+      HostTensor t;
+      t.dtype = outs[i].dtype;
+      t.shape = outs[i].shape;
+      t.bytes = read_bytes(files[i], element_count(t.shape) * element_bytes(t.dtype));
+      out.outputs.push_back(std::move(t));
+    }
+  }
+  std::error_code ec;
+  for (const auto& f : fs::directory_iterator(scratch_, ec))
+    if (f.path().extension() == ".bin") fs::remove(f.path(), ec);
+  return out;
+}
+
+TimeOutcome GpuSession::time(const CompiledModule& fn, const std::vector<CallArg>& args, const TimingOptions& o) {
+  std::vector<std::string> files;
+  std::vector<OutputArg> outs;
+  Message m = encode_args(fn, args, files, outs);
+  m.set("op", "time")
+      .set("warmup_s", num(o.warmup_s))
+      .set("min_samples", std::to_string(o.min_samples))
+      .set("min_time_s", num(o.min_time_s))
+      .set("max_time_s", num(o.max_time_s))
+      .set("max_noise", num(o.max_noise))
+      .set("min_clock_fraction", num(o.min_clock_fraction))
+      .set("fresh", o.fresh ? "1" : "0")
+      .set("seed", std::to_string(o.seed))
+      .set("flush_l2", o.flush_l2 ? "1" : "0");
+  TimeOutcome out;
+  WorkerReply r = worker(fn.kind).request(m, o.max_time_s + options_.time_overhead_s);
+  std::error_code ec;
+  for (const auto& f : fs::directory_iterator(scratch_, ec))
+    if (f.path().extension() == ".bin") fs::remove(f.path(), ec);
+  if (!r.ok) {
+    out.failure = r.failure;
+    return out;
+  }
+  const Message& a = r.message;
+  std::string list = a.get_or("samples", "");
+  std::size_t start = 0;
+  while (start < list.size()) {
+    auto comma = list.find(',', start);
+    out.samples.push_back(std::stod(list.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  TimingMethod& t = out.method;
+  t.l2_flushed = a.get_or("flushed", "0") == "1";
+  t.flush_bytes = static_cast<std::uint64_t>(double_field(a, "flush_bytes"));
+  t.device_synchronized = true;
+  t.fresh_inputs = o.fresh;
+  t.warmup_calls = static_cast<int>(double_field(a, "warmup_calls"));
+  t.samples = static_cast<int>(out.samples.size());
+  t.dropped_low_clock = static_cast<int>(double_field(a, "dropped_low_clock"));
+  t.escaped_stream = static_cast<int>(double_field(a, "escaped_stream"));
+  t.clock_mhz = double_field(a, "clock_mhz");
+  t.nominal_clock_mhz = double_field(a, "nominal_clock_mhz");
+  t.noise = double_field(a, "noise");
+  t.elapsed_s = double_field(a, "elapsed_s");
+  t.stop_reason = a.get_or("stop_reason", "");
+  t.backend = fn.kind == ModuleKind::cuda ? "cuda" : "cpu";
+  out.recheck_ok = a.get_or("recheck_ok", "0") == "1";
+  out.recheck = a.get_or("recheck", "");
+  out.ok = out.recheck_ok && !out.samples.empty();
+  if (!out.recheck_ok) out.failure = out.recheck;
+  else if (out.samples.empty()) out.failure = "no sample was kept (every sample ran under 75% of the nominal SM clock)";
+  return out;
+}
+
+CompareOutcome GpuSession::compare(const TensorArg& a, const TensorArg& b, const numerics::Tolerance& tol, bool on_cpu) {
+  if (a.shape != b.shape)
+    throw OperatorError(fmt::format("shapes differ: {} and {} (no broadcasting)", shape_text(a.shape), shape_text(b.shape)));
+  Message m;
+  m.set("op", "compare").set("rtol", num(tol.rtol)).set("atol", num(tol.atol)).set("ulp", std::to_string(tol.ulp));
+  for (auto [side, t] : {std::pair<const char*, const TensorArg*>{"a", &a}, {"b", &b}}) {
+    std::uint64_t count = element_count(t->shape);
+    std::string file = t->file;
+    std::uint64_t offset = t->file_offset;
+    if (t->data) {
+      file = scratch_file(side);
+      offset = 0;
+      write_bytes(file, t->data, count * element_bytes(t->dtype));
+    } else if (file.empty()) {
+      throw OperatorError(fmt::format("compare: tensor {} has neither data nor file", side));
+    }
+    m.set(fmt::format("{}.dtype", side), std::string(dtype_label(t->dtype)))
+        .set(fmt::format("{}.count", side), std::to_string(count))
+        .set(fmt::format("{}.file", side), file)
+        .set(fmt::format("{}.offset", side), std::to_string(offset));
+  }
+  CompareOutcome out;
+  out.backend = on_cpu ? "cpu" : "cuda";
+  // Uploading 2 × 4 GiB from files takes seconds: allow for it beyond the call limit.
+  double timeout = options_.call_timeout_s + 60;
+  WorkerReply r = worker(on_cpu ? ModuleKind::cpu_standin : ModuleKind::cuda).request(m, timeout);
+  std::error_code ec;
+  for (const auto& f : fs::directory_iterator(scratch_, ec))
+    if (f.path().extension() == ".bin") fs::remove(f.path(), ec);
+  out.ok = r.ok;
+  out.failure = r.failure;
+  if (!r.ok) return out;
+  const Message& x = r.message;
+  auto i64 = [&](const char* k) { return static_cast<std::int64_t>(std::stoll(x.get_or(k, "0"))); };
+  numerics::CompareStats& s = out.stats;
+  s.count = i64("count");
+  s.mismatches = i64("mismatches");
+  s.max_abs = double_field(x, "max_abs");
+  s.max_abs_index = i64("max_abs_index");
+  s.max_rel = double_field(x, "max_rel");
+  s.max_rel_index = i64("max_rel_index");
+  s.first_mismatch_index = i64("first_mismatch_index");
+  s.nan_a = i64("nan_a");
+  s.nan_b = i64("nan_b");
+  s.inf_a = i64("inf_a");
+  s.inf_b = i64("inf_b");
+  s.sum_sq_diff = double_field(x, "sum_sq_diff");
+  s.sum_sq_a = double_field(x, "sum_sq_a");
+  s.sum_sq_b = double_field(x, "sum_sq_b");
+  s.dot_ab = double_field(x, "dot_ab");
+  s.max_abs_b = double_field(x, "max_abs_b");
+  s.max_ulp = std::stoull(x.get_or("max_ulp", "0"));
+  out.kernel_seconds = double_field(x, "kernel_s");
+  out.bytes = static_cast<std::uint64_t>(double_field(x, "bytes"));
+  return out;
+}
+
+}  // namespace rubric::cuda

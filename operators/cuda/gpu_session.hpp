@@ -1,0 +1,159 @@
+#pragma once
+// The CUDA backend's front door, what the language's gpu builtins bind to:
+//   device_info()                 → the `device` record
+//   cuda_fn(source, entry, sig)   → a compiled, type-checked module (or the compiler's complaint)
+//   call(fn, args)                → outputs, poisoned first, device synchronised, errors checked
+//   time(fn, args, options)       → cold samples with their method and an output re-check
+//   compare(a, b, tolerance)      → CompareStats computed on the device
+// Candidate code runs only in rubric-gpu-worker processes owned by the session (one per backend
+// kind); tensors travel as raw files in the session's private scratch folder.
+//
+// Failures the candidate causes (compile errors, crashes, hangs, CUDA faults, outputs that do not
+// reproduce) come back as values with ok == false and a reason; mistakes of the caller (wrong
+// argument count or dtype, unreadable reference files) throw OperatorError.
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <variant>
+#include <vector>
+
+#include "operators/cuda/device_info.hpp"
+#include "operators/cuda/module_compiler.hpp"
+#include "operators/cuda/worker_client.hpp"
+#include "operators/numerics/compare_stats.hpp"
+#include "operators/tensor/dtype.hpp"
+
+namespace rubric::cuda {
+
+// An input tensor: bytes in memory (data) or in a file (file, at file_offset), C order.
+struct TensorArg {
+  tensor::DType dtype = tensor::DType::f32;
+  std::vector<std::int64_t> shape;
+  const void* data = nullptr;   // borrowed; read during the call only
+  std::string file;             // used when data is null
+  std::uint64_t file_offset = 0;
+};
+
+// An output declared as out(dtype, shape): a fresh buffer, poisoned before the call.
+struct OutputArg {
+  tensor::DType dtype = tensor::DType::f32;
+  std::vector<std::int64_t> shape;
+};
+
+// One argument per signature parameter except cudaStream_t (the backend supplies the stream).
+// Integers go to int/int64_t parameters, numbers to float/double (an integral double is accepted
+// for an integer parameter).
+using CallArg = std::variant<TensorArg, OutputArg, std::int64_t, double>;
+
+struct HostTensor {
+  tensor::DType dtype = tensor::DType::f32;
+  std::vector<std::int64_t> shape;
+  std::vector<unsigned char> bytes;  // C order
+};
+
+struct CallOutcome {
+  bool ok = false;
+  std::string failure;               // "worker killed by SIGSEGV", "timed out after 10 s", "cudaErrorIllegalAddress: ..."
+  std::vector<HostTensor> outputs;   // one per OutputArg, in argument order
+  double wall_seconds = 0;           // host time of the call including synchronisation
+};
+
+struct TimingOptions {
+  double warmup_s = 0.025;
+  int min_samples = 10;
+  double min_time_s = 0.5;
+  double max_time_s = 15;
+  double max_noise = 0.005;
+  double min_clock_fraction = 0.75;
+  bool fresh = false;                // new device-generated inputs before every sample
+  std::uint64_t seed = 0;
+  bool flush_l2 = true;
+};
+
+// How the samples were taken: the evidence a report shows next to them.
+struct TimingMethod {
+  bool l2_flushed = false;
+  std::uint64_t flush_bytes = 0;
+  bool device_synchronized = true;
+  bool fresh_inputs = false;
+  int warmup_calls = 0;
+  int samples = 0;
+  int dropped_low_clock = 0;
+  int escaped_stream = 0;
+  double clock_mhz = 0;              // median measured SM clock (0: not measurable, CPU stand-in)
+  double nominal_clock_mhz = 0;
+  double noise = 0;
+  double elapsed_s = 0;
+  std::string stop_reason;
+  std::string backend;               // "cuda" or "cpu"
+};
+
+struct TimeOutcome {
+  bool ok = false;                   // samples were taken and the re-check passed
+  std::string failure;               // crash/hang/fault reason, or the re-check's finding
+  std::vector<double> samples;       // seconds
+  TimingMethod method;
+  bool recheck_ok = false;
+  std::string recheck;
+};
+
+struct CompareOutcome {
+  bool ok = false;
+  std::string failure;
+  numerics::CompareStats stats;
+  double kernel_seconds = 0;
+  std::uint64_t bytes = 0;           // bytes the kernel read
+  std::string backend;
+};
+
+struct SessionOptions {
+  std::string worker_executable;     // default: find_worker_executable()
+  CompilerSettings compiler = CompilerSettings::defaults();
+  double call_timeout_s = 10;        // per call/compare request (upload and download included)
+  double time_overhead_s = 30;       // time requests get max_time_s plus this
+  std::string scratch_parent;        // default: $TMPDIR or /tmp
+};
+
+class GpuSession {
+ public:
+  explicit GpuSession(SessionOptions options = {});
+  ~GpuSession();
+  GpuSession(const GpuSession&) = delete;
+  GpuSession& operator=(const GpuSession&) = delete;
+
+  // Cached after the first query.
+  const DeviceInfo& device_info();
+
+  // Parses the signature (OperatorError if malformed) and compiles (.cu with nvcc, .cpp with the
+  // host compiler for the CPU stand-in).
+  CompileOutcome cuda_fn(const std::string& source_path, std::string_view entry, std::string_view signature,
+                         std::string_view source_name = "");
+
+  CallOutcome call(const CompiledModule& fn, const std::vector<CallArg>& args);
+  TimeOutcome time(const CompiledModule& fn, const std::vector<CallArg>& args, const TimingOptions& options = {});
+  // Shapes must be equal (OperatorError otherwise). Runs on the CUDA worker; `on_cpu` uses the
+  // stand-in's host implementation of the same arithmetic.
+  CompareOutcome compare(const TensorArg& a, const TensorArg& b, const numerics::Tolerance& tol, bool on_cpu = false);
+
+  const std::string& scratch_dir() const { return scratch_; }
+  // The worker for a backend kind (started on first use); tests use it to observe restarts.
+  WorkerClient& worker(ModuleKind kind);
+
+ private:
+  Message encode_args(const CompiledModule& fn, const std::vector<CallArg>& args,
+                      std::vector<std::string>& output_files, std::vector<OutputArg>& outputs);
+  std::string scratch_file(std::string_view stem);
+
+  SessionOptions options_;
+  std::string scratch_;
+  std::uint64_t next_file_ = 0;
+  std::unique_ptr<DeviceInfo> device_;
+  std::map<ModuleKind, std::unique_ptr<WorkerClient>> workers_;
+};
+
+// Elements of a shape (OperatorError on negative extents or overflow).
+std::uint64_t element_count(const std::vector<std::int64_t>& shape);
+
+}  // namespace rubric::cuda

@@ -1,0 +1,56 @@
+#pragma once
+// cuda_fn's build step: candidate source + entry + signature → a shared object exporting
+// rubric_call (see trampoline.hpp), cached in a directory under a content hash of
+// (source bytes, signature, entry, compiler, flags). The rubric process never loads the result;
+// only the GPU worker does.
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "operators/cuda/signature.hpp"
+#include "operators/cuda/trampoline.hpp"
+
+namespace rubric::cuda {
+
+struct CompilerSettings {
+  std::string nvcc;        // default: $RUBRIC_NVCC, else the nvcc found at build time, else /usr/local/cuda/bin/nvcc
+  std::string host_cxx;    // default: $RUBRIC_CXX, else the C++ compiler used to build rubric
+  std::string cache_dir;   // default: $RUBRIC_CACHE_DIR/cuda, else $XDG_CACHE_HOME or ~/.cache, + /rubric/cuda
+  std::vector<std::string> extra_flags;  // appended to the compiler command (part of the cache key)
+  double timeout_s = 300;
+
+  static CompilerSettings defaults();
+};
+
+struct CompiledModule {
+  std::string library_path;  // the cached .so
+  std::string entry;
+  Signature signature;
+  ModuleKind kind = ModuleKind::cuda;
+  std::string source_name;   // how messages name the source
+  std::string cache_key;
+  bool from_cache = false;
+};
+
+struct CompileOutcome {
+  bool ok = false;
+  CompiledModule module;     // valid when ok
+  std::string message;       // when !ok: trimmed compiler errors, in the candidate's terms
+};
+
+// .cu → cuda; .cpp/.cc/.cxx → cpu_standin. Throws OperatorError for any other extension.
+ModuleKind module_kind_for(std::string_view source_path);
+
+// Whether the compiler for `kind` can be executed (nvcc is absent on machines without the toolkit).
+bool compiler_available(ModuleKind kind, const CompilerSettings& settings);
+
+// The exact command used (tests and docs show it). `output` is the .so, `input` the trampoline.
+std::vector<std::string> compile_command(ModuleKind kind, const CompilerSettings& settings, const std::string& input,
+                                         const std::string& output);
+
+// Compile failures (candidate errors, signature mismatches) come back as !ok with the message;
+// an unreadable source, an unusable cache directory or a missing compiler throw OperatorError.
+CompileOutcome compile_module(const std::string& source_path, std::string_view entry, const Signature& signature,
+                              ModuleKind kind, const CompilerSettings& settings, std::string_view source_name = "");
+
+}  // namespace rubric::cuda

@@ -1,0 +1,94 @@
+#pragma once
+// What the worker needs from a device: memory, a stream, calls with full synchronisation and
+// error checks, timed calls, an SM clock probe and the fused comparison. Two implementations:
+// the CUDA backend (device memory) and the CPU stand-in (host memory, streams ignored), which
+// lets the whole protocol be tested on machines without a GPU.
+#include <cstddef>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <stdexcept>
+#include <string>
+
+#include "operators/cuda/compare_kernel_math.hpp"
+#include "operators/numerics/compare_stats.hpp"
+#include "operators/tensor/dtype.hpp"
+
+namespace rubric::cuda::worker {
+
+// The device is unusable after this (a sticky CUDA error): the worker answers, then exits.
+struct DeviceFault : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+// This request failed (bad launch configuration, out of memory); the worker carries on.
+struct RequestFailure : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct TimedSample {
+  double seconds = 0;
+  bool escaped_stream = false;  // work was still running outside our stream after the stop event
+};
+
+struct ClockReading {
+  bool valid = false;
+  double mhz = 0;
+};
+
+class Backend {
+ public:
+  virtual ~Backend() = default;
+  virtual std::string name() const = 0;
+
+  virtual void* allocate(std::size_t bytes) = 0;
+  virtual void release(void* p) noexcept = 0;
+  virtual void upload(void* dst, const void* src, std::size_t bytes) = 0;
+  virtual void download(void* dst, const void* src, std::size_t bytes) = 0;
+  // `count` elements of `element_bytes` each, all set to the low bytes of `pattern`.
+  virtual void fill_pattern(void* dst, std::size_t count, std::size_t element_bytes, std::uint64_t pattern) = 0;
+  virtual void fill_random(void* dst, tensor::DType t, std::size_t count, std::uint64_t seed) = 0;
+
+  // The value passed for a cudaStream_t parameter.
+  virtual void* stream_handle() = 0;
+  // Runs `launch`, synchronises the whole device and checks for errors.
+  virtual void run_call(const std::function<void()>& launch) = 0;
+  // One cold sample: L2 flushed first when asked, events around the launch, device synchronised.
+  virtual TimedSample timed_call(const std::function<void()>& launch, bool flush_l2) = 0;
+  virtual std::size_t l2_flush_bytes() const = 0;  // 0 when there is nothing to flush
+  virtual ClockReading read_sm_clock() = 0;
+  virtual double nominal_sm_clock_mhz() const = 0;  // 0 when unknown
+
+  // The fused comparison of two resident buffers; `seconds` receives the kernel time.
+  virtual numerics::CompareStats compare(const void* a, tensor::DType ta, const void* b, tensor::DType tb,
+                                         std::size_t count, const math::Rule& rule, double& seconds) = 0;
+};
+
+std::unique_ptr<Backend> make_cpu_backend();
+// Throws RequestFailure with the reason when no device is usable (or CUDA was not built).
+std::unique_ptr<Backend> make_cuda_backend();
+
+// Device facts as protocol fields (available=0 with reason=... when unusable). Never throws.
+void describe_device(std::function<void(const std::string&, const std::string&)> put);
+
+// Owns one allocation of a backend.
+class DeviceBuffer {
+ public:
+  DeviceBuffer(Backend& b, std::size_t bytes) : backend_(&b), bytes_(bytes), ptr_(b.allocate(bytes ? bytes : 1)) {}
+  DeviceBuffer(DeviceBuffer&& o) noexcept : backend_(o.backend_), bytes_(o.bytes_), ptr_(o.ptr_) { o.ptr_ = nullptr; }
+  DeviceBuffer(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(const DeviceBuffer&) = delete;
+  DeviceBuffer& operator=(DeviceBuffer&&) = delete;
+  ~DeviceBuffer() {
+    if (ptr_) backend_->release(ptr_);
+  }
+  void* get() const { return ptr_; }
+  std::size_t bytes() const { return bytes_; }
+
+ private:
+  Backend* backend_;
+  std::size_t bytes_;
+  void* ptr_;
+};
+
+}  // namespace rubric::cuda::worker

@@ -1,0 +1,177 @@
+#include "operators/cuda/worker/request_handler.hpp"
+
+#include <dlfcn.h>
+#include <unistd.h>
+
+#include <chrono>
+
+#include <fmt/format.h>
+
+#include "operators/cuda/dtype_info.hpp"
+#include "operators/cuda/worker/prepared_call.hpp"
+#include "operators/cuda/worker/tensor_files.hpp"
+#include "operators/cuda/worker/timing_loop.hpp"
+#include "operators/error.hpp"
+
+namespace rubric::cuda::worker {
+
+namespace {
+
+Message failure(const std::string& reason) {
+  Message m;
+  m.set("status", "fail").set("reason", reason);
+  return m;
+}
+
+std::string num(double v) { return fmt::format("{:.17g}", v); }
+
+}  // namespace
+
+Backend& RequestHandler::backend() {
+  if (!backend_) {
+    if (!backend_error_.empty()) throw RequestFailure(backend_error_);
+    try {
+      backend_ = backend_name_ == "cpu" ? make_cpu_backend() : make_cuda_backend();
+    } catch (const RequestFailure& e) {
+      backend_error_ = e.what();
+      throw;
+    }
+  }
+  return *backend_;
+}
+
+RequestHandler::Entry RequestHandler::load(const std::string& module_path) {
+  auto it = modules_.find(module_path);
+  if (it != modules_.end()) return it->second;
+  // Modules stay loaded until the worker exits; a crash in a static constructor kills only us.
+  void* handle = dlopen(module_path.c_str(), RTLD_NOW | RTLD_LOCAL);
+  if (!handle) {
+    const char* why = dlerror();
+    throw RequestFailure(fmt::format("cannot load module {}: {}", module_path, why ? why : "unknown error"));
+  }
+  auto entry = reinterpret_cast<Entry>(dlsym(handle, "rubric_call"));
+  if (!entry) throw RequestFailure(fmt::format("module {} has no rubric_call entry", module_path));
+  modules_[module_path] = entry;
+  return entry;
+}
+
+Message RequestHandler::handle(const Message& request) {
+  std::string op = request.get_or("op", "");
+  try {
+    if (op == "info") {
+      Message m;
+      m.set("status", "ok").set("backend", backend_name_);
+      describe_device([&](const std::string& k, const std::string& v) { m.set(k, v); });
+      return m;
+    }
+    if (op == "ping") return Message().set("status", "ok").set("pid", std::to_string(::getpid()));
+    if (op == "call") return call(request);
+    if (op == "time") return time(request);
+    if (op == "compare") return compare(request);
+    return failure(fmt::format("unknown request '{}'", op));
+  } catch (const RequestFailure& e) {
+    return failure(e.what());
+  } catch (const OperatorError& e) {
+    return failure(e.what());
+  } catch (const std::bad_alloc&) {
+    return failure("out of host memory in the worker");
+  }
+}
+
+Message RequestHandler::call(const Message& request) {
+  Backend& b = backend();
+  Entry entry = load(request.require("module"));
+  PreparedCall prepared(b, parse_args(request));
+  auto t0 = std::chrono::steady_clock::now();
+  b.run_call([&] { entry(prepared.argv()); });
+  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  prepared.write_outputs();
+  Message m;
+  m.set("status", "ok").set("wall_s", num(wall));
+  return m;
+}
+
+Message RequestHandler::time(const Message& request) {
+  Backend& b = backend();
+  Entry entry = load(request.require("module"));
+  PreparedCall prepared(b, parse_args(request));
+  TimingSettings s;
+  s.warmup_s = std::stod(request.get_or("warmup_s", num(s.warmup_s)));
+  s.min_samples = std::stoi(request.get_or("min_samples", std::to_string(s.min_samples)));
+  s.min_time_s = std::stod(request.get_or("min_time_s", num(s.min_time_s)));
+  s.max_time_s = std::stod(request.get_or("max_time_s", num(s.max_time_s)));
+  s.max_noise = std::stod(request.get_or("max_noise", num(s.max_noise)));
+  s.min_clock_fraction = std::stod(request.get_or("min_clock_fraction", num(s.min_clock_fraction)));
+  s.fresh = request.get_or("fresh", "0") == "1";
+  s.seed = std::stoull(request.get_or("seed", "0"));
+  s.flush_l2 = request.get_or("flush_l2", "1") == "1";
+  s.max_samples = std::stoull(request.get_or("max_samples", std::to_string(s.max_samples)));
+  TimingReport r = run_timing(b, prepared, [&] { entry(prepared.argv()); }, s);
+  std::string samples;
+  for (double x : r.samples) samples += (samples.empty() ? "" : ",") + num(x);
+  Message m;
+  m.set("status", "ok")
+      .set("samples", samples)
+      .set("warmup_calls", std::to_string(r.warmup_calls))
+      .set("dropped_low_clock", std::to_string(r.dropped_low_clock))
+      .set("escaped_stream", std::to_string(r.escaped_stream))
+      .set("clock_mhz", num(r.clock_mhz))
+      .set("nominal_clock_mhz", num(r.nominal_clock_mhz))
+      .set("noise", num(r.noise))
+      .set("elapsed_s", num(r.elapsed_s))
+      .set("stop_reason", r.stop_reason)
+      .set("flushed", r.flushed ? "1" : "0")
+      .set("flush_bytes", std::to_string(r.flush_bytes))
+      .set("recheck_ok", r.recheck_ok ? "1" : "0")
+      .set("recheck", r.recheck);
+  return m;
+}
+
+Message RequestHandler::compare(const Message& request) {
+  Backend& b = backend();
+  auto side = [&](const char* p, tensor::DType& t, std::size_t& count) {
+    auto dt = dtype_from_label(request.require(fmt::format("{}.dtype", p)));
+    if (!dt) throw OperatorError(fmt::format("worker request: unknown dtype for {}", p));
+    t = *dt;
+    count = std::stoull(request.require(fmt::format("{}.count", p)));
+    std::size_t bytes = count * element_bytes(t);
+    MappedInput in(request.require(fmt::format("{}.file", p)), std::stoull(request.get_or(fmt::format("{}.offset", p), "0")),
+                   bytes);
+    DeviceBuffer buf(b, bytes);
+    if (bytes) b.upload(buf.get(), in.data(), bytes);
+    return buf;
+  };
+  tensor::DType ta, tb;
+  std::size_t na = 0, nb = 0;
+  DeviceBuffer a = side("a", ta, na);
+  DeviceBuffer bb = side("b", tb, nb);
+  if (na != nb) throw RequestFailure(fmt::format("element counts differ: {} and {}", na, nb));
+  math::Rule rule{std::stod(request.get_or("rtol", "0")), std::stod(request.get_or("atol", "0")),
+                  std::stoll(request.get_or("ulp", "0"))};
+  double seconds = 0;
+  numerics::CompareStats s = b.compare(a.get(), ta, bb.get(), tb, na, rule, seconds);
+  Message m;
+  m.set("status", "ok")
+      .set("kernel_s", num(seconds))
+      .set("bytes", std::to_string(na * element_bytes(ta) + nb * element_bytes(tb)))
+      .set("count", std::to_string(s.count))
+      .set("mismatches", std::to_string(s.mismatches))
+      .set("max_abs", num(s.max_abs))
+      .set("max_abs_index", std::to_string(s.max_abs_index))
+      .set("max_rel", num(s.max_rel))
+      .set("max_rel_index", std::to_string(s.max_rel_index))
+      .set("first_mismatch_index", std::to_string(s.first_mismatch_index))
+      .set("nan_a", std::to_string(s.nan_a))
+      .set("nan_b", std::to_string(s.nan_b))
+      .set("inf_a", std::to_string(s.inf_a))
+      .set("inf_b", std::to_string(s.inf_b))
+      .set("sum_sq_diff", num(s.sum_sq_diff))
+      .set("sum_sq_a", num(s.sum_sq_a))
+      .set("sum_sq_b", num(s.sum_sq_b))
+      .set("dot_ab", num(s.dot_ab))
+      .set("max_abs_b", num(s.max_abs_b))
+      .set("max_ulp", std::to_string(s.max_ulp));
+  return m;
+}
+
+}  // namespace rubric::cuda::worker

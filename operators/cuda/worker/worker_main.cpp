@@ -1,0 +1,45 @@
+// rubric-gpu-worker: the only process that loads candidate modules and holds a CUDA context.
+//   rubric-gpu-worker --backend cuda|cpu --fd N
+// Requests arrive on file descriptor N (a socket pair from the client); stdout is redirected to
+// stderr so a candidate's printf cannot corrupt the protocol. A sticky device error is answered
+// with fatal=1 and ends the process: the client starts a fresh worker for the next request.
+#include <unistd.h>
+
+#include <cstdlib>
+#include <cstring>
+#include <string>
+
+#include <fmt/format.h>
+
+#include "operators/cuda/protocol.hpp"
+#include "operators/cuda/worker/request_handler.hpp"
+
+int main(int argc, char** argv) {
+  std::string backend = "cuda";
+  int fd = -1;
+  for (int i = 1; i + 1 < argc; i += 2) {
+    if (std::strcmp(argv[i], "--backend") == 0) backend = argv[i + 1];
+    else if (std::strcmp(argv[i], "--fd") == 0) fd = std::atoi(argv[i + 1]);
+  }
+  if (fd < 0 || (backend != "cuda" && backend != "cpu")) {
+    fmt::print(stderr, "usage: rubric-gpu-worker --backend cuda|cpu --fd N\n");
+    return 2;
+  }
+  ::dup2(2, 1);
+  rubric::cuda::MessageReader reader(fd);
+  rubric::cuda::worker::RequestHandler handler(backend);
+  rubric::cuda::Message request;
+  while (true) {
+    rubric::cuda::ReadStatus st = reader.read(request);
+    if (st != rubric::cuda::ReadStatus::ok) return st == rubric::cuda::ReadStatus::closed ? 0 : 3;
+    if (request.get_or("op", "") == "quit") return 0;
+    try {
+      if (!rubric::cuda::write_message(fd, handler.handle(request))) return 0;
+    } catch (const rubric::cuda::worker::DeviceFault& e) {
+      rubric::cuda::Message m;
+      m.set("status", "fail").set("fatal", "1").set("reason", e.what());
+      rubric::cuda::write_message(fd, m);
+      std::_Exit(4);  // skip destructors: the context is unusable
+    }
+  }
+}
