@@ -14,7 +14,7 @@
 
 // Hot loops are compiled for AVX2 and for the baseline ISA; the loader picks one at run time.
 #if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define RUBRIC_MULTIVERSION __attribute__((target_clones("avx2", "default")))
+#define RUBRIC_MULTIVERSION __attribute__((target_clones("avx512f", "avx2", "default")))
 #else
 #define RUBRIC_MULTIVERSION
 #endif
@@ -31,22 +31,26 @@ struct Settings {
   std::uint64_t ulp;  // 0: rtol/atol rule
 };
 
-inline bool is_close(double x, double y, std::uint64_t ulp, const Settings& s) {
+inline bool is_close(double x, double y, double ulp, const Settings& s) {
   const bool both_finite = std::fabs(x) < kInf && std::fabs(y) < kInf;
-  const bool near = s.ulp > 0 ? ulp <= s.ulp : std::fabs(x - y) <= s.atol + s.rtol * std::fabs(y);
+  const bool near = s.ulp > 0 ? ulp <= static_cast<double>(s.ulp) : std::fabs(x - y) <= s.atol + s.rtol * std::fabs(y);
   return (both_finite && near) || x == y;
 }
 
-// ULP distance in a's dtype for each pair of the block (meaningful only where both are finite).
+// ULP distance in a's dtype for each pair of the block, as double (exact below 2^53, which
+// covers every format but f64); `exact_max` gets the exact greatest distance over finite pairs.
 RUBRIC_MULTIVERSION
-void ulp_block(DType dtype, const double* x, const double* y, std::int64_t n, std::uint64_t* out) {
+void ulp_block(DType dtype, const double* x, const double* y, std::int64_t n, double* out, std::uint64_t& exact_max) {
+  exact_max = 0;
   switch (dtype) {
     case DType::f64:
       for (std::int64_t k = 0; k < n; ++k) {
         std::uint64_t bx, by;
         std::memcpy(&bx, &x[k], 8);
         std::memcpy(&by, &y[k], 8);
-        out[k] = tensor::ulp_distance_bits(bx, by, 63);
+        const std::uint64_t u = tensor::ulp_distance_bits(bx, by, 63);
+        out[k] = static_cast<double>(u);
+        if (std::fabs(x[k]) < kInf && std::fabs(y[k]) < kInf && u > exact_max) exact_max = u;
       }
       return;
     case DType::f32:
@@ -56,83 +60,91 @@ void ulp_block(DType dtype, const double* x, const double* y, std::int64_t n, st
         std::uint32_t bx, by;
         std::memcpy(&bx, &fx, 4);
         std::memcpy(&by, &fy, 4);
-        const std::int64_t ox = (bx >> 31) ? -static_cast<std::int64_t>(bx & 0x7fffffffu) : static_cast<std::int64_t>(bx);
-        const std::int64_t oy = (by >> 31) ? -static_cast<std::int64_t>(by & 0x7fffffffu) : static_cast<std::int64_t>(by);
-        out[k] = static_cast<std::uint64_t>(ox > oy ? ox - oy : oy - ox);
+        // Sign-magnitude → monotonic integer order (numpy's integer_repr), branch-free:
+        // negate the magnitude when the sign bit is set.
+        const std::uint32_t sx = bx >> 31, sy = by >> 31;
+        const auto ix = static_cast<std::int32_t>(((bx & 0x7fffffffu) ^ (0u - sx)) + sx);
+        const auto iy = static_cast<std::int32_t>(((by & 0x7fffffffu) ^ (0u - sy)) + sy);
+        const double ox = ix, oy = iy;
+        out[k] = std::fabs(ox - oy);
       }
-      return;
+      break;
     case DType::f16:
-      for (std::int64_t k = 0; k < n; ++k) out[k] = tensor::ulp_distance_bits(tensor::float_to_f16(x[k]), tensor::float_to_f16(y[k]), 15);
-      return;
+      for (std::int64_t k = 0; k < n; ++k) out[k] = static_cast<double>(tensor::ulp_distance_bits(tensor::float_to_f16(x[k]), tensor::float_to_f16(y[k]), 15));
+      break;
     case DType::bf16:
-      for (std::int64_t k = 0; k < n; ++k) out[k] = tensor::ulp_distance_bits(tensor::float_to_bf16(x[k]), tensor::float_to_bf16(y[k]), 15);
-      return;
+      for (std::int64_t k = 0; k < n; ++k) out[k] = static_cast<double>(tensor::ulp_distance_bits(tensor::float_to_bf16(x[k]), tensor::float_to_bf16(y[k]), 15));
+      break;
     case DType::f8e4m3:
-      for (std::int64_t k = 0; k < n; ++k) out[k] = tensor::ulp_distance_bits(tensor::float_to_f8e4m3(x[k]), tensor::float_to_f8e4m3(y[k]), 7);
-      return;
+      for (std::int64_t k = 0; k < n; ++k) out[k] = static_cast<double>(tensor::ulp_distance_bits(tensor::float_to_f8e4m3(x[k]), tensor::float_to_f8e4m3(y[k]), 7));
+      break;
     case DType::f8e5m2:
-      for (std::int64_t k = 0; k < n; ++k) out[k] = tensor::ulp_distance_bits(tensor::float_to_f8e5m2(x[k]), tensor::float_to_f8e5m2(y[k]), 7);
-      return;
+      for (std::int64_t k = 0; k < n; ++k) out[k] = static_cast<double>(tensor::ulp_distance_bits(tensor::float_to_f8e5m2(x[k]), tensor::float_to_f8e5m2(y[k]), 7));
+      break;
     default:  // integers and bool: the distance between the integer values
-      for (std::int64_t k = 0; k < n; ++k) {
-        const double d = std::fabs(x[k] - y[k]);
-        out[k] = d < 1.8e19 ? static_cast<std::uint64_t>(d) : std::numeric_limits<std::uint64_t>::max();
-      }
-      return;
+#pragma omp simd
+      for (std::int64_t k = 0; k < n; ++k) out[k] = std::fabs(x[k] - y[k]);
+      break;
   }
+  exact_max = std::numeric_limits<std::uint64_t>::max();  // not computed here: block_totals' max is exact
 }
 
 struct BlockTotals {
   std::int64_t mismatches = 0, nan_a = 0, nan_b = 0, inf_a = 0, inf_b = 0, unequal_nonfinite = 0;
   double sum_sq_diff = 0, sum_sq_a = 0, sum_sq_b = 0, dot_ab = 0;
-  double max_abs = -1, max_rel = -1, max_abs_b = 0;
-  std::uint64_t max_ulp = 0;
+  double max_abs = -1, max_rel = -1, max_abs_b = 0, max_ulp = 0;
 };
 
-// Branch-free over the block so the compiler vectorizes every reduction at once.
+// Branch-free over the block (bitwise & and |, selects) so the compiler vectorizes every
+// reduction at once; kUlp picks the closeness rule at compile time.
+template <bool kUlp>
 RUBRIC_MULTIVERSION
-BlockTotals block_totals(const double* x, const double* y, const std::uint64_t* ulp, std::int64_t n, Settings s) {
-  std::int64_t mism = 0, nan_a = 0, nan_b = 0, inf_a = 0, inf_b = 0, unequal = 0;
-  double sdd = 0, saa = 0, sbb = 0, sab = 0, max_abs = -1, max_rel = -1, max_b = 0;
-  std::uint64_t max_ulp = 0;
-  const bool ulp_mode = s.ulp > 0;
-#pragma omp simd reduction(+ : mism, nan_a, nan_b, inf_a, inf_b, unequal, sdd, saa, sbb, sab) \
+BlockTotals block_totals(const double* x, const double* y, const double* ulp, std::int64_t n, Settings s) {
+  // Counts are kept in doubles (exact: a block has 1024 elements) so they stay in vector lanes.
+  double mism = 0, nonfinite = 0;
+  double sdd = 0, saa = 0, sbb = 0, sab = 0, max_abs = -1, max_rel = -1, max_b = 0, max_ulp = 0;
+  const double rtol = s.rtol, atol = s.atol, ulp_limit = static_cast<double>(s.ulp);
+#pragma omp simd reduction(+ : mism, nonfinite, sdd, saa, sbb, sab) \
     reduction(max : max_abs, max_rel, max_b, max_ulp)
   for (std::int64_t k = 0; k < n; ++k) {
     const double xv = x[k], yv = y[k];
     const double ax = std::fabs(xv), ay = std::fabs(yv);
-    const bool fx = ax < kInf, fy = ay < kInf, both = fx && fy, same = xv == yv;
+    const bool fx = ax < kInf, fy = ay < kInf;
+    const bool both = fx & fy, same = xv == yv;
     const double d = xv - yv, ad = std::fabs(d);
-    const bool near = ulp_mode ? ulp[k] <= s.ulp : ad <= s.atol + s.rtol * ay;
-    const bool close = (both && near) || same;
-    mism += close ? 0 : 1;
-    nan_a += xv != xv ? 1 : 0;
-    nan_b += yv != yv ? 1 : 0;
-    inf_a += ax == kInf ? 1 : 0;
-    inf_b += ay == kInf ? 1 : 0;
-    unequal += (!both && !same) ? 1 : 0;
-    const double dm = both ? d : 0, xm = both ? xv : 0, ym = both ? yv : 0;
+    bool near;
+    if constexpr (kUlp) near = ulp[k] <= ulp_limit;
+    else near = ad <= atol + rtol * ay;
+    const bool close = (both & near) | same;
+    mism += close ? 0.0 : 1.0;
+    nonfinite += both ? 0.0 : 1.0;
+    const double dm = both ? d : 0.0, xm = both ? xv : 0.0, ym = both ? yv : 0.0;
     sdd += dm * dm;
     saa += xm * xm;
     sbb += ym * ym;
     sab += xm * ym;
-    const double fa = both ? ad : -1;
+    const double fa = both ? ad : -1.0;
     max_abs = fa > max_abs ? fa : max_abs;
-    const double rel = ay > 0 ? ad / ay : (ad > 0 ? kInf : 0);
-    const double fr = both ? rel : -1;
+    const double rel = ad == 0 ? 0.0 : ad / ay;  // ad > 0 = |b| gives +inf
+    const double fr = both ? rel : -1.0;
     max_rel = fr > max_rel ? fr : max_rel;
-    const double fb = fy ? ay : 0;
+    const double fb = fy ? ay : 0.0;
     max_b = fb > max_b ? fb : max_b;
-    const std::uint64_t fu = both ? ulp[k] : 0;
+    const double fu = both ? ulp[k] : 0.0;
     max_ulp = fu > max_ulp ? fu : max_ulp;
   }
   BlockTotals t;
-  t.mismatches = mism;
-  t.nan_a = nan_a;
-  t.nan_b = nan_b;
-  t.inf_a = inf_a;
-  t.inf_b = inf_b;
-  t.unequal_nonfinite = unequal;
+  t.mismatches = static_cast<std::int64_t>(mism);
+  if (nonfinite > 0) {  // rare: count the kinds in a second look at the block (still in L1)
+    for (std::int64_t k = 0; k < n; ++k) {
+      const double xv = x[k], yv = y[k];
+      t.nan_a += std::isnan(xv);
+      t.nan_b += std::isnan(yv);
+      t.inf_a += std::isinf(xv);
+      t.inf_b += std::isinf(yv);
+      t.unequal_nonfinite += !(std::isfinite(xv) && std::isfinite(yv)) && !(xv == yv);
+    }
+  }
   t.sum_sq_diff = sdd;
   t.sum_sq_a = saa;
   t.sum_sq_b = sbb;
@@ -163,13 +175,17 @@ ChunkResult compare_chunk(const tensor::Tensor& a, const tensor::Tensor& b, std:
                           const Settings& s) {
   ChunkResult r;
   std::vector<double> x(kBlock), y(kBlock);
-  std::vector<std::uint64_t> ulp(kBlock);
+  std::vector<double> ulp(kBlock);
   for (std::int64_t start = begin; start < end; start += kBlock) {
     const std::int64_t n = std::min(kBlock, end - start);
     tensor::decode_block(a, start, n, x.data());
     tensor::decode_block(b, start, n, y.data());
-    ulp_block(a.dtype(), x.data(), y.data(), n, ulp.data());
-    const BlockTotals t = block_totals(x.data(), y.data(), ulp.data(), n, s);
+    std::uint64_t exact_max_ulp = 0;
+    ulp_block(a.dtype(), x.data(), y.data(), n, ulp.data(), exact_max_ulp);
+    const BlockTotals t = s.ulp > 0 ? block_totals<true>(x.data(), y.data(), ulp.data(), n, s)
+                                    : block_totals<false>(x.data(), y.data(), ulp.data(), n, s);
+    const std::uint64_t block_max_ulp =
+        exact_max_ulp != std::numeric_limits<std::uint64_t>::max() ? exact_max_ulp : static_cast<std::uint64_t>(t.max_ulp);
     r.count += n;
     r.nan_a += t.nan_a;
     r.nan_b += t.nan_b;
@@ -181,7 +197,7 @@ ChunkResult compare_chunk(const tensor::Tensor& a, const tensor::Tensor& b, std:
     r.sum_sq_b.add(t.sum_sq_b);
     r.dot_ab.add(t.dot_ab);
     if (t.max_abs_b > r.max_abs_b) r.max_abs_b = t.max_abs_b;
-    if (t.max_ulp > r.max_ulp) r.max_ulp = t.max_ulp;
+    if (block_max_ulp > r.max_ulp) r.max_ulp = block_max_ulp;
     // Indices are found by rescanning the block (still in L1) only when its maximum is new.
     if (t.max_abs > r.max_abs) {
       r.max_abs = t.max_abs;
