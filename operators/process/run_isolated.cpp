@@ -276,7 +276,7 @@ RunResult run_isolated(const RunSpec& spec) {
       for (std::size_t off = 0; off + sizeof(detail::ReportRecord) <= report_bytes.size(); off += sizeof(detail::ReportRecord)) {
         detail::ReportRecord rec;
         std::memcpy(&rec, report_bytes.data() + off, sizeof rec);
-        if (rec.kind == 'P') candidate_pid = rec.pid;
+        if (rec.kind == 'S') candidate_pid = rec.pid;
       }
     }
   }

@@ -24,7 +24,7 @@ enum SetupFlag : unsigned {
 
 // One fixed-size message on the report pipe (smaller than PIPE_BUF, so each write is atomic).
 struct ReportRecord {
-  char kind = 0;      // 'S' setup done (flags), 'P' candidate started (pid), 'E' launch failed,
+  char kind = 0;      // 'S' setup done (flags) and candidate started (pid), 'E' launch failed,
                       // 'W' a limit could not be applied (stage, err), 'X' candidate ended
   int stage = 0;      // Stage for 'E' and 'W'
   int err = 0;        // errno for 'E' and 'W'
