@@ -6,3 +6,6 @@ BUILD=${1:-build}
 
 # stats: deciding a comparison of two 10,000-sample sets (target < 50 ms)
 "$BUILD/bench/stats/bench_stats_decision_time" 10000
+
+# numerics: fused compare of two 1 GiB f32 tensors vs numpy.allclose vs a plain read (files under /tmp, removed after)
+"$BUILD/bench/numerics/compare_bench" "${RUBRIC_BENCH_COMPARE_MIB:-1024}" /tmp
