@@ -19,6 +19,7 @@
 #include <variant>
 #include <vector>
 
+#include "operators/error.hpp"
 #include "operators/cuda/device_info.hpp"
 #include "operators/cuda/module_compiler.hpp"
 #include "operators/cuda/worker_client.hpp"

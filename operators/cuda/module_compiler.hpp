@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "operators/error.hpp"
 #include "operators/cuda/signature.hpp"
 #include "operators/cuda/trampoline.hpp"
 

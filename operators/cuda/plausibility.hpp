@@ -3,6 +3,8 @@
 // measurement above a peak is not a fast kernel, it is a broken measurement (cached results, a
 // persisting-L2 carve-out, work escaping the timer).
 #include <optional>
+
+#include "operators/error.hpp"
 #include <string>
 #include <string_view>
 

@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "operators/error.hpp"
 #include "operators/tensor/dtype.hpp"
 
 namespace rubric::cuda {

@@ -1,0 +1,218 @@
+// The whole worker protocol with the CPU stand-in backend: build, call, poisoning, crashes, hangs,
+// timing and its re-check, and the comparison, with no GPU.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "operators/cuda/gpu_session.hpp"
+#include "temp_dir.hpp"
+#include "test_paths.hpp"
+
+using namespace rubric::cuda;
+using rubric::tensor::DType;
+
+namespace {
+
+const char* kAddSig = "void(const float*, const float*, float*, int, cudaStream_t)";
+
+struct Fixture {
+  TempDir dir;
+  GpuSession session;
+  Fixture() : session(options(dir)) {}
+  static SessionOptions options(const TempDir& d) {
+    SessionOptions o;
+    o.compiler.cache_dir = d / "cache";
+    o.call_timeout_s = 3;
+    o.time_overhead_s = 5;
+    return o;
+  }
+  CompiledModule build(const char* file) {
+    CompileOutcome c = session.cuda_fn(test_path(std::string("data/") + file), "add", kAddSig);
+    INFO(c.message);
+    REQUIRE(c.ok);
+    return c.module;
+  }
+};
+
+std::vector<float> floats(const HostTensor& t) {
+  std::vector<float> v(t.bytes.size() / 4);
+  std::memcpy(v.data(), t.bytes.data(), t.bytes.size());
+  return v;
+}
+
+std::vector<CallArg> add_args(const std::vector<float>& a, const std::vector<float>& b) {
+  std::int64_t n = static_cast<std::int64_t>(a.size());
+  return {TensorArg{DType::f32, {n}, a.data()}, TensorArg{DType::f32, {n}, b.data()}, OutputArg{DType::f32, {n}},
+          std::int64_t{n}};
+}
+
+}  // namespace
+
+TEST_CASE("call: a correct function returns its outputs") {
+  Fixture f;
+  CompiledModule m = f.build("add_good.cpp");
+  std::vector<float> a{1, 2, 3, 4, 5}, b{10, 20, 30, 40, 50};
+  CallOutcome r = f.session.call(m, add_args(a, b));
+  INFO(r.failure);
+  REQUIRE(r.ok);
+  REQUIRE(r.outputs.size() == 1);
+  CHECK(r.outputs[0].shape == std::vector<std::int64_t>{5});
+  CHECK(floats(r.outputs[0]) == std::vector<float>{11, 22, 33, 44, 55});
+}
+
+TEST_CASE("call: inputs may come from files at an offset") {
+  Fixture f;
+  CompiledModule m = f.build("add_good.cpp");
+  std::vector<float> data{0, 0, 1, 2, 3};  // 8 bytes of header, then 3 floats
+  std::string path = f.dir / "in.bin";
+  FILE* out = std::fopen(path.c_str(), "wb");
+  std::fwrite(data.data(), 4, data.size(), out);
+  std::fclose(out);
+  TensorArg x{DType::f32, {3}, nullptr, path, 8};
+  CallOutcome r = f.session.call(m, {x, x, OutputArg{DType::f32, {3}}, std::int64_t{3}});
+  INFO(r.failure);
+  REQUIRE(r.ok);
+  CHECK(floats(r.outputs[0]) == std::vector<float>{2, 4, 6});
+  TensorArg short_file{DType::f32, {30}, nullptr, path, 8};
+  CallOutcome bad = f.session.call(m, {short_file, short_file, OutputArg{DType::f32, {30}}, std::int64_t{30}});
+  CHECK_FALSE(bad.ok);
+  CHECK(bad.failure.find("holds 20 bytes; 120 are needed from offset 8") != std::string::npos);
+}
+
+TEST_CASE("call: an output element the function never writes is NaN") {
+  Fixture f;
+  CompiledModule m = f.build("add_half_written.cpp");
+  std::vector<float> a{1, 2, 3, 4}, b{1, 1, 1, 1};
+  CallOutcome r = f.session.call(m, add_args(a, b));
+  REQUIRE(r.ok);
+  auto out = floats(r.outputs[0]);
+  CHECK(out[0] == 2);
+  CHECK(out[1] == 3);
+  CHECK(std::isnan(out[2]));
+  CHECK(std::isnan(out[3]));
+}
+
+TEST_CASE("call: a crash kills only the worker, with the signal as the reason; the next call works") {
+  Fixture f;
+  CompiledModule m = f.build("add_crash.cpp");
+  std::vector<float> ok_a(4, 1.f), ok_b(4, 2.f), bad(13, 1.f);
+  REQUIRE(f.session.call(m, add_args(ok_a, ok_b)).ok);
+  pid_t before = f.session.worker(ModuleKind::cpu_standin).pid();
+  CallOutcome crashed = f.session.call(m, add_args(bad, bad));
+  CHECK_FALSE(crashed.ok);
+  CHECK(crashed.failure == "worker killed by SIGSEGV");
+  CHECK_FALSE(f.session.worker(ModuleKind::cpu_standin).running());
+  CallOutcome again = f.session.call(m, add_args(ok_a, ok_b));
+  INFO(again.failure);
+  REQUIRE(again.ok);
+  CHECK(floats(again.outputs[0]) == std::vector<float>(4, 3.f));
+  CHECK(f.session.worker(ModuleKind::cpu_standin).pid() != before);
+}
+
+TEST_CASE("call: a hang times out and the worker is replaced") {
+  Fixture f;
+  CompiledModule m = f.build("add_hang.cpp");
+  std::vector<float> seven(7, 1.f), four(4, 1.f);
+  CallOutcome hung = f.session.call(m, add_args(seven, seven));
+  CHECK_FALSE(hung.ok);
+  CHECK(hung.failure == "timed out after 3 s");
+  CallOutcome next = f.session.call(m, add_args(four, four));
+  INFO(next.failure);
+  CHECK(next.ok);
+}
+
+TEST_CASE("call: argument mistakes are the caller's and throw before anything runs") {
+  Fixture f;
+  CompiledModule m = f.build("add_good.cpp");
+  std::vector<float> a(4, 1.f);
+  std::vector<double> d(4, 1.0);
+  CHECK_THROWS_WITH_AS(f.session.call(m, {TensorArg{DType::f32, {4}, a.data()}}), doctest::Contains("takes 4 arguments"),
+                       rubric::OperatorError);
+  CHECK_THROWS_WITH_AS(f.session.call(m, {TensorArg{DType::f64, {4}, d.data()}, TensorArg{DType::f32, {4}, a.data()},
+                                          OutputArg{DType::f32, {4}}, std::int64_t{4}}),
+                       doctest::Contains("argument 1 of add: parameter 'const float*' needs a tensor, got a f64 tensor"),
+                       rubric::OperatorError);
+  CHECK_THROWS_WITH_AS(f.session.call(m, {OutputArg{DType::f32, {4}}, TensorArg{DType::f32, {4}, a.data()},
+                                          OutputArg{DType::f32, {4}}, std::int64_t{4}}),
+                       doctest::Contains("the parameter is const"), rubric::OperatorError);
+  CHECK_THROWS_WITH_AS(f.session.call(m, {TensorArg{DType::f32, {4}, a.data()}, TensorArg{DType::f32, {4}, a.data()},
+                                          OutputArg{DType::f32, {4}}, 4.5}),
+                       doctest::Contains("not an integer"), rubric::OperatorError);
+}
+
+TEST_CASE("time: samples with their method; a correct function passes the re-check") {
+  Fixture f;
+  CompiledModule m = f.build("add_good.cpp");
+  std::vector<float> a(1 << 16, 1.f), b(1 << 16, 2.f);
+  TimingOptions o;
+  o.min_time_s = 0.01;
+  o.max_time_s = 2;
+  o.fresh = true;
+  TimeOutcome t = f.session.time(m, add_args(a, b), o);
+  INFO(t.failure);
+  REQUIRE(t.ok);
+  CHECK(t.samples.size() >= 10);
+  for (double s : t.samples) CHECK(s > 0);
+  CHECK(t.method.samples == static_cast<int>(t.samples.size()));
+  CHECK(t.method.warmup_calls >= 1);
+  CHECK(t.method.fresh_inputs);
+  CHECK_FALSE(t.method.l2_flushed);  // nothing to flush on the stand-in
+  CHECK(t.method.backend == "cpu");
+  CHECK_FALSE(t.method.stop_reason.empty());
+  CHECK(t.recheck.find("change with fresh inputs") != std::string::npos);
+}
+
+TEST_CASE("time: a function that only works once fails the re-check") {
+  Fixture f;
+  CompiledModule m = f.build("add_works_once.cpp");
+  std::vector<float> a(256, 1.f), b(256, 2.f);
+  TimingOptions o;
+  o.min_time_s = 0.001;
+  o.max_time_s = 1;
+  TimeOutcome t = f.session.time(m, add_args(a, b), o);
+  CHECK_FALSE(t.ok);
+  CHECK_FALSE(t.recheck_ok);
+  CHECK(t.failure.find("after timing, output 0 differs from the first call's: 256 of 256 elements") != std::string::npos);
+}
+
+TEST_CASE("time: cached results are caught with fresh inputs") {
+  Fixture f;
+  CompiledModule m = f.build("add_cached.cpp");
+  std::vector<float> a(256, 1.f), b(256, 2.f);
+  TimingOptions o;
+  o.min_time_s = 0.001;
+  o.max_time_s = 1;
+  o.fresh = true;
+  TimeOutcome t = f.session.time(m, add_args(a, b), o);
+  CHECK_FALSE(t.ok);
+  CHECK(t.failure.find("outputs did not change when the inputs were redrawn") != std::string::npos);
+}
+
+TEST_CASE("compare on the stand-in: the fused statistics and the closeness rule") {
+  Fixture f;
+  float nan = std::nanf(""), inf = INFINITY;
+  std::vector<float> a{1.0f, 2.0f, 3.5f, nan, inf, -inf, 0.0f, 1e-6f};
+  std::vector<float> b{1.0f, 2.1f, 3.0f, nan, inf, inf, 0.0f, 0.0f};
+  TensorArg ta{DType::f32, {2, 4}, a.data()}, tb{DType::f32, {2, 4}, b.data()};
+  CompareOutcome r = f.session.compare(ta, tb, {0.01, 1e-5, 0}, true);
+  INFO(r.failure);
+  REQUIRE(r.ok);
+  const auto& s = r.stats;
+  CHECK(s.count == 8);
+  // 2.0 vs 2.1 and 3.5 vs 3.0 exceed the tolerance; NaN never matches; -inf vs inf differs.
+  CHECK(s.mismatches == 4);
+  CHECK(s.first_mismatch_index == 1);
+  CHECK(s.max_abs == doctest::Approx(0.5));
+  CHECK(s.max_abs_index == 2);
+  CHECK(std::isinf(s.max_rel));  // 1e-6 vs 0
+  CHECK(s.max_rel_index == 7);
+  CHECK(s.nan_a == 1);
+  CHECK(s.nan_b == 1);
+  CHECK(s.inf_a == 2);
+  CHECK(s.inf_b == 2);
+  CHECK(s.max_abs_b == doctest::Approx(3.0));
+  CHECK_THROWS_WITH_AS(f.session.compare(ta, TensorArg{DType::f32, {8}, b.data()}, {}, true),
+                       doctest::Contains("no broadcasting"), rubric::OperatorError);
+}
