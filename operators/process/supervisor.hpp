@@ -2,8 +2,9 @@
 // The code that runs in the child processes of one isolated run, and the records they send back.
 // run_isolated() clones a supervisor (init of a new PID namespace where allowed, else a subreaper);
 // the supervisor starts the candidate, waits for it, kills whatever it left behind, and reports.
-// Everything here runs after clone() in a copy of a possibly multi-threaded process, so it uses
-// only raw system calls: no allocation, no locks, no formatting.
+// Everything here runs after clone(CLONE_VM) in the memory of a possibly multi-threaded host, so
+// it uses only system calls and its own stack: no allocation, no locks, no formatting, and no
+// writes to memory the host owns.
 #include <sys/resource.h>
 
 #include <cstdint>
