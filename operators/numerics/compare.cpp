@@ -6,18 +6,13 @@
 #include <limits>
 #include <vector>
 
+#include "operators/numerics/multiversion.hpp"
 #include "operators/numerics/neumaier_sum.hpp"
 #include "operators/tensor/element_decode.hpp"
 #include "operators/tensor/index_format.hpp"
 #include "operators/tensor/minifloat.hpp"
 #include "operators/tensor/parallel.hpp"
 
-// Hot loops are compiled for AVX2 and for the baseline ISA; the loader picks one at run time.
-#if defined(__x86_64__) && defined(__GNUC__) && !defined(__clang__)
-#define RUBRIC_MULTIVERSION __attribute__((target_clones("avx512f", "avx2", "default")))
-#else
-#define RUBRIC_MULTIVERSION
-#endif
 
 namespace rubric::numerics {
 namespace {
@@ -95,65 +90,127 @@ struct BlockTotals {
   double max_abs = -1, max_rel = -1, max_abs_b = 0, max_ulp = 0;
 };
 
-// Branch-free over the block (bitwise & and |, selects) so the compiler vectorizes every
-// reduction at once; kUlp picks the closeness rule at compile time.
+// The exact rules, element by element: used for blocks that hold a NaN or an infinity (rare).
+template <bool kUlp>
+BlockTotals block_totals_careful(const double* x, const double* y, const double* ulp, std::int64_t n, Settings s) {
+  BlockTotals t;
+  for (std::int64_t k = 0; k < n; ++k) {
+    const double xv = x[k], yv = y[k], ax = std::fabs(xv), ay = std::fabs(yv);
+    const bool fx = ax < kInf, fy = ay < kInf, both = fx && fy;
+    t.mismatches += !is_close(xv, yv, ulp[k], s);
+    t.nan_a += std::isnan(xv);
+    t.nan_b += std::isnan(yv);
+    t.inf_a += std::isinf(xv);
+    t.inf_b += std::isinf(yv);
+    t.unequal_nonfinite += !both && !(xv == yv);
+    if (fy && ay > t.max_abs_b) t.max_abs_b = ay;
+    if (!both) continue;
+    const double d = xv - yv, ad = std::fabs(d);
+    t.sum_sq_diff += d * d;
+    t.sum_sq_a += xv * xv;
+    t.sum_sq_b += yv * yv;
+    t.dot_ab += xv * yv;
+    if (ad > t.max_abs) t.max_abs = ad;
+    const double rel = ad == 0 ? 0.0 : ad / ay;
+    if (rel > t.max_rel) t.max_rel = rel;
+    if (ulp[k] > t.max_ulp) t.max_ulp = ulp[k];
+  }
+  return t;
+}
+
+// The fast path assumes every pair is finite, which makes it branch- and select-free so the
+// compiler vectorizes all reductions at once. A NaN or infinity anywhere in the block makes
+// the sums of squares non-finite; the block is then redone by block_totals_careful.
 template <bool kUlp>
 RUBRIC_MULTIVERSION
 BlockTotals block_totals(const double* x, const double* y, const double* ulp, std::int64_t n, Settings s) {
-  // Counts are kept in doubles (exact: a block has 1024 elements) so they stay in vector lanes.
-  double mism = 0, nonfinite = 0;
+  double mism = 0;  // counts in doubles (exact: 1024 per block) so they stay in vector lanes
   double sdd = 0, saa = 0, sbb = 0, sab = 0, max_abs = -1, max_rel = -1, max_b = 0, max_ulp = 0;
   const double rtol = s.rtol, atol = s.atol, ulp_limit = static_cast<double>(s.ulp);
-#pragma omp simd reduction(+ : mism, nonfinite, sdd, saa, sbb, sab) \
-    reduction(max : max_abs, max_rel, max_b, max_ulp)
+#pragma omp simd reduction(+ : mism, sdd, saa, sbb, sab) reduction(max : max_abs, max_rel, max_b, max_ulp)
   for (std::int64_t k = 0; k < n; ++k) {
     const double xv = x[k], yv = y[k];
-    const double ax = std::fabs(xv), ay = std::fabs(yv);
-    const bool fx = ax < kInf, fy = ay < kInf;
-    const bool both = fx & fy, same = xv == yv;
-    const double d = xv - yv, ad = std::fabs(d);
+    const double d = xv - yv, ad = std::fabs(d), ay = std::fabs(yv);
     bool near;
     if constexpr (kUlp) near = ulp[k] <= ulp_limit;
     else near = ad <= atol + rtol * ay;
-    const bool close = (both & near) | same;
-    mism += close ? 0.0 : 1.0;
-    nonfinite += both ? 0.0 : 1.0;
-    const double dm = both ? d : 0.0, xm = both ? xv : 0.0, ym = both ? yv : 0.0;
-    sdd += dm * dm;
-    saa += xm * xm;
-    sbb += ym * ym;
-    sab += xm * ym;
-    const double fa = both ? ad : -1.0;
-    max_abs = fa > max_abs ? fa : max_abs;
-    const double rel = ad == 0 ? 0.0 : ad / ay;  // ad > 0 = |b| gives +inf
-    const double fr = both ? rel : -1.0;
-    max_rel = fr > max_rel ? fr : max_rel;
-    const double fb = fy ? ay : 0.0;
-    max_b = fb > max_b ? fb : max_b;
-    const double fu = both ? ulp[k] : 0.0;
-    max_ulp = fu > max_ulp ? fu : max_ulp;
+    mism += near ? 0.0 : 1.0;
+    sdd += d * d;
+    saa += xv * xv;
+    sbb += yv * yv;
+    sab += xv * yv;
+    max_abs = ad > max_abs ? ad : max_abs;
+    const double rel = ad / ay;  // 0/0 is NaN and never wins the max: same as rel = 0
+    max_rel = rel > max_rel ? rel : max_rel;
+    max_b = ay > max_b ? ay : max_b;
+    max_ulp = ulp[k] > max_ulp ? ulp[k] : max_ulp;
+  }
+  if (!(std::fabs(saa) < kInf && std::fabs(sbb) < kInf && std::fabs(sdd) < kInf)) {
+    return block_totals_careful<kUlp>(x, y, ulp, n, s);
   }
   BlockTotals t;
   t.mismatches = static_cast<std::int64_t>(mism);
-  if (nonfinite > 0) {  // rare: count the kinds in a second look at the block (still in L1)
-    for (std::int64_t k = 0; k < n; ++k) {
-      const double xv = x[k], yv = y[k];
-      t.nan_a += std::isnan(xv);
-      t.nan_b += std::isnan(yv);
-      t.inf_a += std::isinf(xv);
-      t.inf_b += std::isinf(yv);
-      t.unequal_nonfinite += !(std::isfinite(xv) && std::isfinite(yv)) && !(xv == yv);
-    }
-  }
   t.sum_sq_diff = sdd;
   t.sum_sq_a = saa;
   t.sum_sq_b = sbb;
   t.dot_ab = sab;
   t.max_abs = max_abs;
-  t.max_rel = max_rel;
+  t.max_rel = max_rel < 0 && n > 0 ? 0.0 : max_rel;
   t.max_abs_b = max_b;
   t.max_ulp = max_ulp;
   return t;
+}
+
+// The same fast path reading two contiguous f32 arrays directly: no decode pass, ULPs from the
+// float bits. Returns false (and leaves `out` alone) when the block holds a NaN or infinity.
+template <bool kUlp>
+RUBRIC_MULTIVERSION
+bool block_totals_f32(const float* x, const float* y, std::int64_t n, Settings s, BlockTotals& out) {
+  double mism = 0;
+  double sdd = 0, saa = 0, sbb = 0, sab = 0, max_abs = -1, max_rel = -1, max_b = 0, max_ulp = 0;
+  const double rtol = s.rtol, atol = s.atol, ulp_limit = static_cast<double>(s.ulp);
+#pragma omp simd reduction(+ : mism, sdd, saa, sbb, sab) reduction(max : max_abs, max_rel, max_b, max_ulp)
+  for (std::int64_t k = 0; k < n; ++k) {
+    const float fx = x[k], fy = y[k];
+    std::uint32_t bx, by;
+    std::memcpy(&bx, &fx, 4);
+    std::memcpy(&by, &fy, 4);
+    const std::uint32_t sx = bx >> 31, sy = by >> 31;
+    const double ox = static_cast<std::int32_t>(((bx & 0x7fffffffu) ^ (0u - sx)) + sx);
+    const double oy = static_cast<std::int32_t>(((by & 0x7fffffffu) ^ (0u - sy)) + sy);
+    const double ulp = std::fabs(ox - oy);
+    const double xv = fx, yv = fy;
+    const double d = xv - yv, ad = std::fabs(d), ay = std::fabs(yv);
+    bool near;
+    if constexpr (kUlp) near = ulp <= ulp_limit;
+    else near = ad <= atol + rtol * ay;
+    mism += near ? 0.0 : 1.0;
+    sdd += d * d;
+    saa += xv * xv;
+    sbb += yv * yv;
+    sab += xv * yv;
+    max_abs = ad > max_abs ? ad : max_abs;
+    const double rel = ad / ay;
+    max_rel = rel > max_rel ? rel : max_rel;
+    max_b = ay > max_b ? ay : max_b;
+    max_ulp = ulp > max_ulp ? ulp : max_ulp;
+  }
+  if (!(std::fabs(saa) < kInf && std::fabs(sbb) < kInf && std::fabs(sdd) < kInf)) return false;
+  out = BlockTotals{};
+  out.mismatches = static_cast<std::int64_t>(mism);
+  out.sum_sq_diff = sdd;
+  out.sum_sq_a = saa;
+  out.sum_sq_b = sbb;
+  out.dot_ab = sab;
+  out.max_abs = max_abs;
+  out.max_rel = max_rel < 0 && n > 0 ? 0.0 : max_rel;
+  out.max_abs_b = max_b;
+  out.max_ulp = max_ulp;
+  return true;
+}
+
+bool is_aligned_f32(const tensor::Tensor& t) {
+  return t.dtype() == DType::f32 && t.is_contiguous() && reinterpret_cast<std::uintptr_t>(t.data()) % alignof(float) == 0;
 }
 
 struct ChunkResult {
@@ -176,14 +233,29 @@ ChunkResult compare_chunk(const tensor::Tensor& a, const tensor::Tensor& b, std:
   ChunkResult r;
   std::vector<double> x(kBlock), y(kBlock);
   std::vector<double> ulp(kBlock);
+  const bool f32_pair = is_aligned_f32(a) && is_aligned_f32(b);
+  const auto* fa = reinterpret_cast<const float*>(a.data());
+  const auto* fb = reinterpret_cast<const float*>(b.data());
   for (std::int64_t start = begin; start < end; start += kBlock) {
     const std::int64_t n = std::min(kBlock, end - start);
-    tensor::decode_block(a, start, n, x.data());
-    tensor::decode_block(b, start, n, y.data());
-    std::uint64_t exact_max_ulp = 0;
-    ulp_block(a.dtype(), x.data(), y.data(), n, ulp.data(), exact_max_ulp);
-    const BlockTotals t = s.ulp > 0 ? block_totals<true>(x.data(), y.data(), ulp.data(), n, s)
-                                    : block_totals<false>(x.data(), y.data(), ulp.data(), n, s);
+    BlockTotals t;
+    std::uint64_t exact_max_ulp = std::numeric_limits<std::uint64_t>::max();
+    bool decoded = false;
+    // Widened copies of the block, made only when the generic path or an index search needs them.
+    auto decode = [&] {
+      if (decoded) return;
+      tensor::decode_block(a, start, n, x.data());
+      tensor::decode_block(b, start, n, y.data());
+      ulp_block(a.dtype(), x.data(), y.data(), n, ulp.data(), exact_max_ulp);
+      decoded = true;
+    };
+    const bool fast = f32_pair && (s.ulp > 0 ? block_totals_f32<true>(fa + start, fb + start, n, s, t)
+                                             : block_totals_f32<false>(fa + start, fb + start, n, s, t));
+    if (!fast) {
+      decode();
+      t = s.ulp > 0 ? block_totals<true>(x.data(), y.data(), ulp.data(), n, s)
+                    : block_totals<false>(x.data(), y.data(), ulp.data(), n, s);
+    }
     const std::uint64_t block_max_ulp =
         exact_max_ulp != std::numeric_limits<std::uint64_t>::max() ? exact_max_ulp : static_cast<std::uint64_t>(t.max_ulp);
     r.count += n;
@@ -201,6 +273,7 @@ ChunkResult compare_chunk(const tensor::Tensor& a, const tensor::Tensor& b, std:
     // Indices are found by rescanning the block (still in L1) only when its maximum is new.
     if (t.max_abs > r.max_abs) {
       r.max_abs = t.max_abs;
+      decode();
       for (std::int64_t k = 0; k < n; ++k) {
         if (both_finite(x[k], y[k]) && std::fabs(x[k] - y[k]) == t.max_abs) {
           r.max_abs_index = start + k;
@@ -210,6 +283,7 @@ ChunkResult compare_chunk(const tensor::Tensor& a, const tensor::Tensor& b, std:
     }
     if (t.max_rel > r.max_rel) {
       r.max_rel = t.max_rel;
+      decode();
       for (std::int64_t k = 0; k < n; ++k) {
         if (both_finite(x[k], y[k]) && relative_difference(x[k], y[k]) == t.max_rel) {
           r.max_rel_index = start + k;
@@ -218,6 +292,7 @@ ChunkResult compare_chunk(const tensor::Tensor& a, const tensor::Tensor& b, std:
       }
     }
     if (t.mismatches > 0 && r.first_mismatch_index < 0) {
+      decode();
       for (std::int64_t k = 0; k < n; ++k) {
         if (!is_close(x[k], y[k], ulp[k], s)) {
           r.first_mismatch_index = start + k;

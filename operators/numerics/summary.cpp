@@ -4,6 +4,7 @@
 #include <limits>
 #include <vector>
 
+#include "operators/numerics/multiversion.hpp"
 #include "operators/tensor/element_decode.hpp"
 #include "operators/tensor/parallel.hpp"
 
@@ -35,7 +36,7 @@ struct Moments {
   }
 };
 
-Moments block_moments(const double* x, std::int64_t count) {
+Moments block_moments_careful(const double* x, std::int64_t count) {
   Moments m;
   double sum = 0;
   for (std::int64_t k = 0; k < count; ++k) {
@@ -58,6 +59,32 @@ Moments block_moments(const double* x, std::int64_t count) {
   for (std::int64_t k = 0; k < count; ++k) {
     if (std::fabs(x[k]) < kInf) m.m2 += (x[k] - m.mean) * (x[k] - m.mean);
   }
+  return m;
+}
+
+// Fast path for blocks of finite values (vectorized); a NaN or infinity makes the sum
+// non-finite and sends the block to the careful version.
+RUBRIC_MULTIVERSION
+Moments block_moments(const double* x, std::int64_t count) {
+  double sum = 0, lo = kInf, hi = -kInf;
+#pragma omp simd reduction(+ : sum) reduction(min : lo) reduction(max : hi)
+  for (std::int64_t k = 0; k < count; ++k) {
+    sum += x[k];
+    lo = x[k] < lo ? x[k] : lo;
+    hi = x[k] > hi ? x[k] : hi;
+  }
+  if (!(std::fabs(sum) < kInf)) return block_moments_careful(x, count);
+  Moments m;
+  m.n = count;
+  m.min = lo;
+  m.max = hi;
+  if (count == 0) return m;
+  m.mean = sum / static_cast<double>(count);
+  const double mean = m.mean;
+  double m2 = 0;
+#pragma omp simd reduction(+ : m2)
+  for (std::int64_t k = 0; k < count; ++k) m2 += (x[k] - mean) * (x[k] - mean);
+  m.m2 = m2;
   return m;
 }
 
