@@ -40,14 +40,30 @@ double kth_pairwise_difference(const std::vector<double>& x, const std::vector<d
   const std::uint64_t total = std::uint64_t(x.size()) * y.size();
   if (k < 1 || k > total) throw OperatorError(fmt::format("pairwise difference rank {} outside 1..{}", k, total));
   double lo = x.front() - y.back(), hi = x.back() - y.front();
-  if (count_at_most(x, y, lo) >= k) return lo;
-  // Invariant: count(lo) < k <= count(hi).
-  for (int iter = 0; iter < 200; ++iter) {
+  std::uint64_t below = count_at_most(x, y, lo), upto = total;
+  if (below >= k) return lo;
+  // Invariant: count(lo) < k <= count(hi). Bisect until few differences remain in (lo, hi].
+  const std::uint64_t few = std::max<std::uint64_t>(1024, x.size() + y.size());
+  bool adjacent = false;
+  for (int iter = 0; iter < 200 && upto - below > few; ++iter) {
     double mid = lo + (hi - lo) / 2;
-    if (mid <= lo || mid >= hi) break;
-    (count_at_most(x, y, mid) >= k ? hi : lo) = mid;
+    if (mid <= lo || mid >= hi) { adjacent = true; break; }
+    std::uint64_t c = count_at_most(x, y, mid);
+    if (c >= k) { hi = mid; upto = c; } else { lo = mid; below = c; }
   }
-  return largest_at_most(x, y, hi);
+  if (adjacent || upto - below > few) return largest_at_most(x, y, hi);  // (lo, hi] holds one value
+  // Select among the differences in (lo, hi]: for each x_i they are a run of consecutive y_j.
+  std::vector<double> window;
+  window.reserve(upto - below);
+  std::size_t first = 0, last = 0;  // y_j with x_i - y_j <= hi starts at first; > lo ends before last
+  for (double xi : x) {
+    while (first < y.size() && xi - y[first] > hi) ++first;
+    while (last < y.size() && xi - y[last] > lo) ++last;
+    for (std::size_t j = first; j < last; ++j) window.push_back(xi - y[j]);
+  }
+  auto nth = window.begin() + (k - below - 1);
+  std::nth_element(window.begin(), nth, window.end());
+  return *nth;
 }
 
 Interval hodges_lehmann_shift(const std::vector<double>& x, const std::vector<double>& y, double confidence) {
