@@ -234,6 +234,38 @@ struct unit_token : x3::parser<unit_token> {
   }
 };
 
+// ---- lambda_ahead: a cheap look for `x =>` or `(a, b) =>` -----------------------------------
+// Without it every name and parenthesis would be parsed twice: once as lambda parameters.
+
+struct lambda_ahead : x3::parser<lambda_ahead> {
+  using attribute_type = x3::unused_type;
+  static bool const has_attribute = false;
+  template <typename It, typename Ctx, typename RCtx, typename Attr>
+  bool parse(It& first, It const& last, Ctx const& ctx, RCtx&, Attr&) const {
+    x3::skip_over(first, last, ctx);
+    It p = first;
+    auto skip_blank = [&] {
+      while (p != last && (*p == ' ' || *p == '\t' || *p == '\n' || *p == '\r')) ++p;
+    };
+    if (p != last && *p == '(') {
+      ++p;
+      for (;;) {
+        skip_blank();
+        if (p == last) return false;
+        if (*p == ')') break;
+        if (!is_ident_char(*p) && *p != ',') return false;
+        ++p;
+      }
+      ++p;
+    } else {
+      if (p == last || !is_ident_char(*p) || (*p >= '0' && *p <= '9')) return false;
+      while (p != last && is_ident_char(*p)) ++p;
+    }
+    skip_blank();
+    return last - p >= 2 && p[0] == '=' && p[1] == '>';
+  }
+};
+
 // ---- keywords ---------------------------------------------------------------------------------
 
 inline const auto ident_char = x3::char_("a-zA-Z0-9_");

@@ -314,8 +314,7 @@ const auto string_part = ('\\' >> expect_that(escape_char, "an escape (\\n \\t \
                                             expect_that('}', "'}' to close the interpolation")])[append_expr]
                          | (x3::char_ - x3::char_("\"\\{\n"))[append_char];
 const auto string_lit_def =
-    located[x3::eps[init_string] >>
-            x3::lexeme['"' >> *string_part >> expect_that('"', "'\"' to close the string (strings end on their line)")]];
+    located[x3::lexeme[x3::lit('"')[init_string] >> *string_part >> expect_that('"', "'\"' to close the string (strings end on their line)")]];
 
 const auto raw_string_def =
     located[x3::lexeme['r' >> x3::lit('"') >> x3::raw[*(x3::char_ - x3::char_("\"\n"))] >>
@@ -355,7 +354,7 @@ const auto as_expr_def =
     located[postfix[assign] >> *(kw("as") >> expect_that(unit_token{}, "a unit after 'as' (ms, GB/s, tok/s, ...)"))[make_as]];
 
 const auto unary_def =
-    nested[located[('-' >> expect_that(unary, "an operand after '-'"))[make_negate] | as_expr[assign]]];
+    located[nested['-' >> expect_that(unary, "an operand after '-'")][make_negate] | as_expr[assign]];
 
 const auto multiplicative_def =
     located[unary[assign] >> *(multiplicative_op >> expect_that(unary, "an operand after '*' or '/'"))[fold_binary]];
@@ -394,7 +393,7 @@ const auto comparison_def =
               error_here("!comparisons do not chain: combine them with 'and'"))];
 
 const auto not_expr_def =
-    nested[located[(kw("not") >> expect_that(not_expr, "an operand after 'not'"))[make_not] | comparison[assign]]];
+    located[nested[kw("not") >> expect_that(not_expr, "an operand after 'not'")][make_not] | comparison[assign]];
 
 const auto and_expr_def =
     located[not_expr[assign] >> *(kw("and") >> expect_that(not_expr, "an operand after 'and'"))[fold_and]];
@@ -406,16 +405,18 @@ const auto lambda_params_def =
     identifier[push_param] | ('(' >> -(identifier[push_param] % ',') >> ')');
 
 const auto lambda_def =
-    nested[located[(lambda_params >> "=>" >> expect_that(expression, "a body after '=>'"))[make_lambda]]];
+    located[(&lambda_ahead{} >> lambda_params >> "=>" >> expect_that(expression, "a body after '=>'"))[make_lambda]];
 
 const auto if_expr_def =
-    nested[located[(kw("if") >> expect_that(expression, "a condition after 'if'") >>
+    located[(kw("if") >> expect_that(expression, "a condition after 'if'") >>
                     expect_that(kw("then"), "'then' after the condition (if c then a else b)") >>
                     expect_that(expression, "a value after 'then'") >>
                     expect_that(kw("else"), "'else' in 'if c then a else b'") >>
-                    expect_that(expression, "a value after 'else'"))[make_if]]];
+                    expect_that(expression, "a value after 'else'"))[make_if]];
 
-const auto expression_def = if_expr | lambda | or_expr;
+// Nesting is counted here (every bracket, argument, body and interpolation goes through it) and
+// at the self-recursive prefix operators `-` and `not`.
+const auto expression_def = nested[if_expr | lambda | or_expr];
 
 BOOST_SPIRIT_DEFINE(expression, unary, identifier, string_lit, record, number, raw_string, keyword_lit, list,
                     record_key, record_field, paren, name, primary, argument, call_args, postfix, as_expr,

@@ -95,7 +95,8 @@ std::optional<ScannedNumber> scan_number(const char*& p, const char* end) {
     std::size_t len = s.text.size();
     if (static_cast<std::size_t>(end - q) < len || std::memcmp(q, s.text.data(), len) != 0) continue;
     if (q + len < end && is_ident_char(q[len])) continue;  // `2GB`: a unit, not G then B
-    n.value *= s.scale;
+    // Percent divides so that 70% is exactly 0.7 (70 * 0.01 is not).
+    n.value = s.text == "%" ? n.value / 100.0 : n.value * s.scale;
     q += len;
     break;
   }
