@@ -113,16 +113,30 @@ TEST_CASE("a daemon (setsid and double fork) does not outlive the run") {
 }
 
 TEST_CASE("a fork bomb is bounded by the process-count limit and cleaned up") {
-  RunSpec spec;
-  spec.argv = {t::programs_dir() + "/fork_many"};
-  spec.limits.processes = 24;
-  spec.timeout_seconds = 20;
-  RunResult r = run_isolated(spec);
-  CHECK(r.exited);
-  CHECK(r.exit_code == 3);
-  CHECK(r.stdout_text.find("fork refused after") == 0);
-  CHECK(r.isolation.unprivileged);
-  CHECK(t::count_processes_with(t::programs_dir() + "/fork_many") == 0);
+  for (bool ns : {true, false}) {
+    RunSpec spec;
+    spec.argv = {t::programs_dir() + "/fork_many"};
+    spec.limits.processes = 24;
+    spec.timeout_seconds = 20;
+    RunResult r = run_isolated(in_mode(spec, ns));
+    CHECK(r.exited);
+    CHECK(r.exit_code == 3);
+    CHECK(r.stdout_text.find("fork refused after") == 0);
+    CHECK(r.isolation.unprivileged);
+    CHECK(t::count_processes_with(t::programs_dir() + "/fork_many") == 0);
+  }
+}
+
+TEST_CASE("a program that closes its output and hangs still times out") {
+  for (bool ns : {true, false}) {
+    const std::string marker = unique_marker("closed");
+    RunSpec spec = in_mode(RunSpec::shell(fmt::format("echo bye; exec >&- 2>&-; sleep 1000; : {}", marker)), ns);
+    spec.timeout_seconds = 0.5;
+    RunResult r = run_isolated(spec);
+    CHECK(r.timed_out);
+    CHECK(r.stdout_text == "bye\n");
+    CHECK(t::count_processes_with(marker) == 0);
+  }
 }
 
 TEST_CASE("flooding stdout is capped, flagged, and never blocks the child") {
