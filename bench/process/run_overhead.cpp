@@ -85,6 +85,7 @@ int main(int argc, char** argv) {
       cpu_isolated += cpu_ms() - c1;
       if (!r.succeeded()) {
         fmt::print("run failed: {}\n", r.status_text());
+        std::system(fmt::format("rm -rf {}", dir).c_str());
         return 1;
       }
     }

@@ -6,6 +6,7 @@
 
 #include <chrono>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <sstream>
 #include <stdexcept>
@@ -14,12 +15,28 @@
 
 namespace rubric::process::testing {
 
+namespace {
+// Every directory the tests made, removed when the test binary exits.
+struct TempDirs {
+  std::vector<std::string> paths;
+  ~TempDirs() {
+    std::error_code ec;
+    for (const auto& p : paths) std::filesystem::remove_all(p, ec);
+  }
+};
+TempDirs& temp_dirs() {
+  static TempDirs dirs;
+  return dirs;
+}
+}  // namespace
+
 std::string make_temp_dir() {
   std::string pattern = "/tmp/rubric-proc-test-XXXXXX";
   std::vector<char> buf(pattern.begin(), pattern.end());
   buf.push_back('\0');
   if (!mkdtemp(buf.data())) throw std::runtime_error("mkdtemp failed");
   ::chmod(buf.data(), 0777);
+  temp_dirs().paths.push_back(buf.data());
   return buf.data();
 }
 
