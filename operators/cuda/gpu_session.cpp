@@ -324,4 +324,12 @@ CompareOutcome GpuSession::compare(const TensorArg& a, const TensorArg& b, const
   return out;
 }
 
+double GpuSession::copy_bandwidth(std::uint64_t bytes, bool on_cpu) {
+  WorkerReply r = worker(on_cpu ? ModuleKind::cpu_standin : ModuleKind::cuda)
+                      .request(Message().set("op", "copy_bandwidth").set("bytes", std::to_string(bytes)),
+                               options_.call_timeout_s + 30);
+  if (!r.ok) throw OperatorError("measuring the copy bandwidth failed: " + r.failure);
+  return double_field(r.message, "bandwidth");
+}
+
 }  // namespace rubric::cuda

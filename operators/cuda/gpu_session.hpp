@@ -138,6 +138,10 @@ class GpuSession {
   // stand-in's host implementation of the same arithmetic.
   CompareOutcome compare(const TensorArg& a, const TensorArg& b, const numerics::Tolerance& tol, bool on_cpu = false);
 
+  // Measured device-to-device copy bandwidth (bytes read + written per second, best of 3 copies of
+  // `bytes`): the yardstick for "runs at memory bandwidth". Throws OperatorError on failure.
+  double copy_bandwidth(std::uint64_t bytes, bool on_cpu = false);
+
   const std::string& scratch_dir() const { return scratch_; }
   // The worker for a backend kind (started on first use); tests use it to observe restarts.
   WorkerClient& worker(ModuleKind kind);

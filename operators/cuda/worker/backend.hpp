@@ -59,6 +59,9 @@ class Backend {
   virtual ClockReading read_sm_clock() = 0;
   virtual double nominal_sm_clock_mhz() const = 0;  // 0 when unknown
 
+  // Seconds for one device-to-device copy of `bytes` (best of a few): the bandwidth yardstick.
+  virtual double copy_seconds(std::size_t bytes) = 0;
+
   // The fused comparison of two resident buffers; `seconds` receives the kernel time.
   virtual numerics::CompareStats compare(const void* a, tensor::DType ta, const void* b, tensor::DType tb,
                                          std::size_t count, const math::Rule& rule, double& seconds) = 0;

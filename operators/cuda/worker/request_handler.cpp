@@ -68,6 +68,12 @@ Message RequestHandler::handle(const Message& request) {
     if (op == "call") return call(request);
     if (op == "time") return time(request);
     if (op == "compare") return compare(request);
+    if (op == "copy_bandwidth") {
+      std::size_t bytes = std::stoull(request.require("bytes"));
+      double seconds = backend().copy_seconds(bytes);
+      // A copy reads and writes every byte.
+      return Message().set("status", "ok").set("seconds", num(seconds)).set("bandwidth", num(2.0 * bytes / seconds));
+    }
     return failure(fmt::format("unknown request '{}'", op));
   } catch (const RequestFailure& e) {
     return failure(e.what());

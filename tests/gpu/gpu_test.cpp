@@ -1,0 +1,297 @@
+// GPU checks of the CUDA backend (label `gpu`): run by tests/gpu/run.sh on a machine with a device.
+// Each case appends a row to $RUBRIC_GPU_TABLE for the summary table.
+#include <doctest/doctest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <fstream>
+#include <string>
+#include <vector>
+
+#include <fmt/format.h>
+
+#include "operators/cuda/gpu_session.hpp"
+#include "operators/cuda/plausibility.hpp"
+
+using namespace rubric::cuda;
+using rubric::tensor::DType;
+
+namespace {
+
+const char* kAffineSig = "void(const float*, float*, int64_t, cudaStream_t)";
+
+std::string kernel(const char* name) { return std::string(RUBRIC_GPU_TEST_DIR) + "/kernels/" + name; }
+
+void record(const std::string& name, bool ok, const std::string& detail) {
+  const char* path = std::getenv("RUBRIC_GPU_TABLE");
+  if (!path) return;
+  std::ofstream out(path, std::ios::app);
+  out << name << "\t" << (ok ? "PASS" : "FAIL") << "\t" << detail << "\n";
+}
+
+SessionOptions options(double call_timeout = 10) {
+  SessionOptions o;
+  o.call_timeout_s = call_timeout;
+  if (const char* c = std::getenv("RUBRIC_CACHE_DIR")) o.compiler.cache_dir = std::string(c) + "/cuda";
+  return o;
+}
+
+CompiledModule build(GpuSession& s, const char* file, const char* entry = "affine") {
+  CompileOutcome c = s.cuda_fn(kernel(file), entry, kAffineSig);
+  INFO(c.message);
+  REQUIRE(c.ok);
+  return c.module;
+}
+
+std::vector<float> ramp(std::size_t n) {
+  std::vector<float> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<float>(static_cast<double>(i % 1000) / 1000.0 - 0.5);
+  return v;
+}
+
+std::vector<CallArg> affine_args(const std::vector<float>& x) {
+  auto n = static_cast<std::int64_t>(x.size());
+  return {TensorArg{DType::f32, {n}, x.data()}, OutputArg{DType::f32, {n}}, std::int64_t{n}};
+}
+
+std::vector<float> floats(const HostTensor& t) {
+  std::vector<float> v(t.bytes.size() / 4);
+  std::memcpy(v.data(), t.bytes.data(), t.bytes.size());
+  return v;
+}
+
+// Elements of y that are not 2x + 1; NaN counts separately.
+std::pair<std::size_t, std::size_t> wrong_and_nan(const std::vector<float>& x, const std::vector<float>& y) {
+  std::size_t wrong = 0, nan = 0;
+  for (std::size_t i = 0; i < x.size(); ++i) {
+    if (std::isnan(y[i])) ++nan;
+    else if (y[i] != 2.0f * x[i] + 1.0f) ++wrong;
+  }
+  return {wrong, nan};
+}
+
+double triton_ms(const CompiledModule& m, std::int64_t n) {
+  const char* py = std::getenv("RUBRIC_PYTHON");
+  std::string out = m.library_path + ".triton.txt";
+  std::string cmd = fmt::format("{} {}/do_bench.py {} {} > {} 2>&1", py ? py : "python3", RUBRIC_GPU_TEST_DIR,
+                                m.library_path, n, out);
+  int rc = std::system(cmd.c_str());
+  std::ifstream in(out);
+  std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  INFO("triton do_bench output: " << text);
+  REQUIRE(rc == 0);
+  return std::stod(text);
+}
+
+double median(std::vector<double> v) {
+  std::nth_element(v.begin(), v.begin() + v.size() / 2, v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+TEST_CASE("device: available with sane facts") {
+  GpuSession s(options());
+  const DeviceInfo& d = s.device_info();
+  INFO(d.reason);
+  REQUIRE(d.available);
+  CHECK(d.sm_count > 0);
+  CHECK(d.l2_bytes > 0);
+  CHECK(d.peak_bandwidth > 1e12);
+  CHECK(!d.driver.empty());
+  record("device info", d.available && d.peak_bandwidth > 1e12,
+         fmt::format("{} cc {} {} SMs L2 {} MiB peak {:.2f} TB/s clock {} MHz driver {} runtime {}", d.name, d.cc,
+                     d.sm_count, d.l2_bytes >> 20, d.peak_bandwidth / 1e12, d.clock_mhz, d.driver, d.runtime));
+}
+
+TEST_CASE("call: a correct kernel") {
+  GpuSession s(options());
+  CompiledModule m = build(s, "affine_good.cu");
+  auto x = ramp(1 << 20);
+  CallOutcome r = s.call(m, affine_args(x));
+  INFO(r.failure);
+  REQUIRE(r.ok);
+  auto [wrong, nan] = wrong_and_nan(x, floats(r.outputs[0]));
+  CHECK(wrong == 0);
+  CHECK(nan == 0);
+  record("call correct kernel", r.ok && wrong == 0 && nan == 0, fmt::format("{} elements exact", x.size()));
+}
+
+TEST_CASE("call: unwritten outputs stay NaN") {
+  GpuSession s(options());
+  CompiledModule m = build(s, "affine_unwritten.cu");
+  auto x = ramp(1 << 20);
+  CallOutcome r = s.call(m, affine_args(x));
+  REQUIRE(r.ok);
+  auto [wrong, nan] = wrong_and_nan(x, floats(r.outputs[0]));
+  CHECK(nan == x.size() / 2);
+  record("unwritten output -> NaN", nan == x.size() / 2, fmt::format("{} of {} NaN", nan, x.size()));
+}
+
+TEST_CASE("call: a kernel relying on a stale buffer sees poison, not the previous answer") {
+  GpuSession s(options());
+  CompiledModule good = build(s, "affine_good.cu");
+  CompiledModule stale = build(s, "affine_stale.cu");
+  auto x = ramp(1 << 22);
+  REQUIRE(s.call(good, affine_args(x)).ok);  // leaves the right answer in freed device memory
+  CallOutcome r = s.call(stale, affine_args(x));
+  REQUIRE(r.ok);
+  auto [wrong, nan] = wrong_and_nan(x, floats(r.outputs[0]));
+  CHECK(nan == x.size());
+  record("stale buffer -> NaN", nan == x.size(), fmt::format("{} of {} NaN", nan, x.size()));
+}
+
+TEST_CASE("call and time: work on another stream is waited for and timed") {
+  GpuSession s(options());
+  CompiledModule good = build(s, "affine_good.cu");
+  CompiledModule hidden = build(s, "affine_other_stream.cu");
+  auto x = ramp(std::size_t(1) << 26);
+  CallOutcome r = s.call(hidden, affine_args(x));
+  REQUIRE(r.ok);
+  auto [wrong, nan] = wrong_and_nan(x, floats(r.outputs[0]));
+  CHECK(wrong + nan == 0);
+  TimingOptions o;
+  o.max_time_s = 5;
+  TimeOutcome tg = s.time(good, affine_args(x), o);
+  TimeOutcome th = s.time(hidden, affine_args(x), o);
+  INFO(th.failure);
+  REQUIRE(tg.ok);
+  REQUIRE(th.ok);
+  double ratio = median(th.samples) / median(tg.samples);
+  CHECK(th.method.escaped_stream > 0);
+  CHECK(ratio > 0.9);
+  record("other stream: synced and timed", wrong + nan == 0 && ratio > 0.9 && th.method.escaped_stream > 0,
+         fmt::format("hidden/good median {:.2f}, {} of {} samples escaped", ratio, th.method.escaped_stream,
+                     th.samples.size()));
+}
+
+TEST_CASE("call: an out-of-bounds read fails with the CUDA error, and the next call works") {
+  GpuSession s(options());
+  CompiledModule bad = build(s, "affine_out_of_bounds.cu");
+  CompiledModule good = build(s, "affine_good.cu");
+  auto x = ramp(1 << 16);
+  CallOutcome r = s.call(bad, affine_args(x));
+  CHECK_FALSE(r.ok);
+  CHECK(r.failure == "cudaErrorIllegalAddress: an illegal memory access was encountered");
+  CallOutcome next = s.call(good, affine_args(x));
+  CHECK(next.ok);
+  record("out-of-bounds read", !r.ok && next.ok, r.failure + (next.ok ? "; next call ok" : "; next call FAILED"));
+}
+
+TEST_CASE("call: a hanging kernel times out, and the next call works") {
+  GpuSession s(options(5));
+  CompiledModule bad = build(s, "affine_hang.cu");
+  CompiledModule good = build(s, "affine_good.cu");
+  auto x = ramp(1 << 16);
+  CallOutcome r = s.call(bad, affine_args(x));
+  CHECK_FALSE(r.ok);
+  CHECK(r.failure == "timed out after 5 s");
+  CallOutcome next = s.call(good, affine_args(x));
+  CHECK(next.ok);
+  record("hang", !r.ok && next.ok, r.failure + (next.ok ? "; next call ok" : "; next call FAILED"));
+}
+
+TEST_CASE("call and time: cached results are caught") {
+  GpuSession s(options());
+  CompiledModule cached = build(s, "affine_cached.cu");
+  auto x1 = ramp(1 << 20);
+  std::vector<float> x2(x1.size());
+  for (std::size_t i = 0; i < x2.size(); ++i) x2[i] = x1[i] * 3.0f;
+  REQUIRE(s.call(cached, affine_args(x1)).ok);
+  CallOutcome second = s.call(cached, affine_args(x2));
+  REQUIRE(second.ok);
+  auto [wrong, nan] = wrong_and_nan(x2, floats(second.outputs[0]));
+  CHECK(wrong > 0);
+  TimingOptions o;
+  o.fresh = true;
+  o.max_time_s = 3;
+  TimeOutcome t = s.time(cached, affine_args(x1), o);
+  CHECK_FALSE(t.ok);
+  CHECK(t.failure.find("did not change when the inputs were redrawn") != std::string::npos);
+  record("cached results", wrong > 0 && !t.ok,
+         fmt::format("second call: {} wrong elements; time(fresh): {}", wrong, t.failure));
+}
+
+TEST_CASE("time: memory-bound kernel (2 GiB traffic) agrees with triton do_bench within 5%") {
+  GpuSession s(options(60));
+  CompiledModule m = build(s, "affine_good.cu");
+  std::int64_t n = std::int64_t(1) << 28;  // 1 GiB in, 1 GiB out
+  std::vector<float> x = ramp(static_cast<std::size_t>(n));
+  TimeOutcome t = s.time(m, affine_args(x));
+  INFO(t.failure);
+  REQUIRE(t.ok);
+  double ours = median(t.samples) * 1e3;
+  double theirs = triton_ms(m, n);
+  double ratio = ours / theirs;
+  CHECK(std::fabs(ratio - 1) <= 0.05);
+  CHECK(t.method.l2_flushed);
+  CHECK(t.method.clock_mhz > 0);
+  const DeviceInfo& d = s.device_info();
+  PlausibilityVerdict v = check_plausibility({median(t.samples), 2.0 * n * 4, 0, d.peak_bandwidth, 0, 1.0});
+  CHECK(v.plausible);
+  record("time memory-bound vs triton", std::fabs(ratio - 1) <= 0.05 && t.ok,
+         fmt::format("ours {:.4f} ms, do_bench {:.4f} ms ({:+.1f}%), {} samples, {}, clock {:.0f}/{:.0f} MHz, {} dropped; {}",
+                     ours, theirs, (ratio - 1) * 100, t.samples.size(), t.method.stop_reason, t.method.clock_mhz,
+                     t.method.nominal_clock_mhz, t.method.dropped_low_clock, v.explanation));
+}
+
+TEST_CASE("time: compute-bound kernel agrees with triton do_bench within 5%") {
+  GpuSession s(options(60));
+  CompileOutcome c = s.cuda_fn(kernel("fma_compute.cu"), "fma_chain", kAffineSig);
+  INFO(c.message);
+  REQUIRE(c.ok);
+  std::int64_t n = std::int64_t(1) << 24;
+  std::vector<float> x = ramp(static_cast<std::size_t>(n));
+  TimeOutcome t = s.time(c.module, affine_args(x));
+  INFO(t.failure);
+  REQUIRE(t.ok);
+  double ours = median(t.samples) * 1e3;
+  double theirs = triton_ms(c.module, n);
+  double ratio = ours / theirs;
+  CHECK(std::fabs(ratio - 1) <= 0.05);
+  double flops = 2.0 * 4096 * static_cast<double>(n);
+  record("time compute-bound vs triton", std::fabs(ratio - 1) <= 0.05,
+         fmt::format("ours {:.4f} ms, do_bench {:.4f} ms ({:+.1f}%), {:.1f} TFLOP/s, {} samples, {}", ours, theirs,
+                     (ratio - 1) * 100, flops / median(t.samples) / 1e12, t.samples.size(), t.method.stop_reason));
+}
+
+TEST_CASE("compare: 4 GiB tensors at >= 70% of copy bandwidth, agreeing with the CPU path") {
+  GpuSession s(options(120));
+  std::size_t n = std::size_t(1) << 30;  // 4 GiB of f32 each
+  std::vector<float> a(n), b(n);
+  std::uint64_t r = 12345;
+  for (std::size_t i = 0; i < n; ++i) {
+    r = r * 6364136223846793005ull + 1442695040888963407ull;
+    float v = static_cast<float>((r >> 40) * (1.0 / 16777216.0) - 0.5);
+    b[i] = v;
+    a[i] = (i % 1000003 == 0) ? v + 0.01f : v;
+  }
+  a[7] = NAN;
+  b[11] = INFINITY;
+  TensorArg ta{DType::f32, {static_cast<std::int64_t>(n)}, a.data()};
+  TensorArg tb{DType::f32, {static_cast<std::int64_t>(n)}, b.data()};
+  rubric::numerics::Tolerance tol{1.3e-6, 1e-5, 0};
+  CompareOutcome gpu = s.compare(ta, tb, tol);
+  INFO(gpu.failure);
+  REQUIRE(gpu.ok);
+  CompareOutcome cpu = s.compare(ta, tb, tol, true);
+  REQUIRE(cpu.ok);
+  double copy = s.copy_bandwidth(n * 4);
+  double achieved = static_cast<double>(gpu.bytes) / gpu.kernel_seconds;
+  CHECK(achieved >= 0.7 * copy);
+  const auto &g = gpu.stats, &c = cpu.stats;
+  bool agree = g.count == c.count && g.mismatches == c.mismatches && g.first_mismatch_index == c.first_mismatch_index &&
+               g.max_abs == c.max_abs && g.max_abs_index == c.max_abs_index && g.max_rel == c.max_rel &&
+               g.max_rel_index == c.max_rel_index && g.nan_a == c.nan_a && g.inf_b == c.inf_b &&
+               g.max_ulp == c.max_ulp && std::fabs(g.sum_sq_diff - c.sum_sq_diff) <= 1e-9 * c.sum_sq_diff &&
+               std::fabs(g.dot_ab - c.dot_ab) <= 1e-9 * std::fabs(c.dot_ab);
+  CHECK(agree);
+  CHECK(g.mismatches == 1076);  // 1074 perturbed elements, the NaN at 7 and the inf at 11
+  record("compare 4 GiB", agree && achieved >= 0.7 * copy,
+         fmt::format("{:.0f} GB/s = {:.0f}% of copy {:.0f} GB/s; kernel {:.2f} ms; CPU path agrees: {}; {} mismatches",
+                     achieved / 1e9, 100 * achieved / copy, copy / 1e9, gpu.kernel_seconds * 1e3, agree ? "yes" : "NO",
+                     g.mismatches));
+}

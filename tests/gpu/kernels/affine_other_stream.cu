@@ -1,0 +1,13 @@
+// Correct results, but launched on a private stream the caller's events do not see.
+__global__ void affine_kernel(const float* __restrict__ x, float* __restrict__ y, long long n) {
+  for (long long i = blockIdx.x * (long long)blockDim.x + threadIdx.x; i < n; i += (long long)gridDim.x * blockDim.x)
+    y[i] = 2.0f * x[i] + 1.0f;
+}
+
+void affine(const float* x, float* y, int64_t n, cudaStream_t) {
+  static cudaStream_t hidden = nullptr;
+  if (!hidden) cudaStreamCreateWithFlags(&hidden, cudaStreamNonBlocking);
+  int sms = 0;
+  cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0);
+  affine_kernel<<<sms * 8, 512, 0, hidden>>>(x, y, n);
+}
