@@ -223,13 +223,15 @@ RunResult run_isolated(const RunSpec& spec) {
   plan.hidden = hidden_ptrs.data();
   plan.hidden_is_dir = hidden_is_dir.get();
   plan.hidden_count = int(hidden.size());
+  plan.private_tmp = req.private_tmp;
+  plan.scratch_root = scratch.root().c_str();
 
   void* stack = ::mmap(nullptr, kSupervisorStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
   if (stack == MAP_FAILED) throw OperatorError(fmt::format("cannot map a stack: {}", std::strerror(errno)));
   struct StackGuard { void* p; ~StackGuard() { ::munmap(p, kSupervisorStack); } } stack_guard{stack};
 
   const auto started = Clock::now();
-  const bool need_mounts = !hidden.empty() || req.pid_namespace;
+  const bool need_mounts = !hidden.empty() || req.pid_namespace || req.private_tmp;
   const pid_t supervisor = start_supervisor(plan, req, need_mounts, iso, static_cast<char*>(stack) + kSupervisorStack);
   out.close_write();
   err.close_write();
@@ -304,6 +306,7 @@ RunResult run_isolated(const RunSpec& spec) {
       case 'S':
         iso.hidden_paths = !req.hidden_paths.empty() && (rec.flags & detail::kHiddenPathsCovered);
         iso.subreaper = rec.flags & detail::kSubreaper;
+        iso.private_tmp = rec.flags & detail::kPrivateTmp;
         break;
       case 'W':
         if (stage == detail::Stage::Rlimit) iso.rlimits = false;
@@ -331,6 +334,7 @@ RunResult run_isolated(const RunSpec& spec) {
   }
   if (!req.hidden_paths.empty() && !iso.hidden_paths)
     iso.notes.push_back(plan.mount_namespace ? "hidden paths (a mount failed)" : "hidden paths (no mount namespace)");
+  if (req.private_tmp && !iso.private_tmp) iso.notes.push_back("private tmp (no mount namespace, or a mount failed)");
   if (req.no_network && !iso.no_network)
     iso.notes.push_back("no network (no network namespace)");
   if (result.timed_out) {

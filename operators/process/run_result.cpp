@@ -22,6 +22,7 @@ std::string Isolation::describe() const {
   if (subreaper) parts.push_back("subreaper");
   if (no_network) parts.push_back("no network");
   if (hidden_paths) parts.push_back("hidden paths");
+  if (private_tmp) parts.push_back("private tmp");
   if (scratch_copy) parts.push_back("scratch copy");
   if (unprivileged) parts.push_back("unprivileged");
   std::string out = fmt::format("{}", fmt::join(parts, ", "));

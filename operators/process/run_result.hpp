@@ -12,11 +12,12 @@ struct Isolation {
   bool subreaper = false;
   bool no_network = false;
   bool hidden_paths = false;    // every requested hidden path was covered
+  bool private_tmp = false;     // fresh /tmp, /var/tmp, /dev/shm
   bool scratch_copy = false;
   bool unprivileged = false;    // ran under IsolationRequest::uid (or was never root)
   std::vector<std::string> notes;  // what was requested but not available, and why
 
-  // "process group, rlimits, pid namespace, no network, hidden paths, scratch copy, unprivileged"
+  // "process group, rlimits, pid namespace, no network, hidden paths, private tmp, scratch copy, unprivileged"
   // followed by "; not available: ..." notes when there are any.
   std::string describe() const;
 };

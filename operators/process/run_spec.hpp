@@ -22,6 +22,10 @@ struct IsolationRequest {
   bool no_network = true;      // a new network namespace holding only loopback
   bool scratch_copy = true;    // run in a fresh temporary copy of cwd; the original is never written
   std::vector<std::string> hidden_paths;  // made empty/unreadable in a private mount namespace (e.g. the reference root)
+  // Fresh empty /tmp, /var/tmp and /dev/shm per run (needs the mount namespace): a run cannot
+  // read the host's temp files or leave results there for a later run. Programs and files the
+  // run needs must then not live in those directories.
+  bool private_tmp = true;
   // When rubric runs as root, run the candidate as this uid/gid: root is exempt from RLIMIT_NPROC,
   // and an unprivileged candidate cannot undo the mounts. The scratch copy is chowned to it.
   bool drop_privileges = true;

@@ -8,6 +8,7 @@
 #include <sys/mount.h>
 #include <sys/prctl.h>
 #include <sys/socket.h>
+#include <sys/stat.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 #include <time.h>
@@ -15,6 +16,7 @@
 
 #include <cerrno>
 #include <cstring>
+#include <initializer_list>
 
 namespace rubric::process::detail {
 
@@ -143,6 +145,49 @@ void kill_every_descendant(int candidate_pgid) {
   }
 }
 
+// mkdir -p for an absolute path, without allocating.
+bool make_dirs(const char* path) {
+  char buf[4096];
+  std::size_t len = strlen(path);
+  if (len >= sizeof buf) return false;
+  memcpy(buf, path, len + 1);
+  for (std::size_t i = 1; i <= len; ++i) {
+    if (buf[i] != '/' && buf[i] != '\0') continue;
+    char saved = buf[i];
+    buf[i] = '\0';
+    if (mkdir(buf, 0711) != 0 && errno != EEXIST) return false;
+    buf[i] = saved;
+  }
+  return true;
+}
+
+// Gives the run empty world-writable temp dirs, so nothing a run leaves there reaches later runs
+// (results cached between runs) and nothing of the host's is there to read. The scratch root is
+// held open across the mounts and bound back at the same path.
+bool make_private_tmp(const char* scratch_root) {
+  int keep = open(scratch_root, O_PATH | O_DIRECTORY | O_CLOEXEC);
+  if (keep < 0) return false;
+  bool ok = true;
+  for (const char* dir : {"/tmp", "/var/tmp", "/dev/shm"}) {
+    struct stat st;
+    if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) continue;
+    ok = mount("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") == 0 && ok;
+  }
+  struct stat st;
+  if (stat(scratch_root, &st) != 0) {  // it was under one of them: put it back
+    char fd_path[64] = "/proc/self/fd/";
+    std::size_t n = 14;
+    char digits[16];
+    int d = 0, fd = keep;
+    do { digits[d++] = char('0' + fd % 10); fd /= 10; } while (fd);
+    while (d) fd_path[n++] = digits[--d];
+    fd_path[n] = '\0';
+    ok = make_dirs(scratch_root) && mount(fd_path, scratch_root, nullptr, MS_BIND, nullptr) == 0 && ok;
+  }
+  close(keep);
+  return ok;
+}
+
 [[noreturn]] void run_candidate(const SupervisorPlan& p) {
   setpgid(0, 0);
   const struct rlimit no_core{0, 0};  // a crashing candidate must not fill the scratch dir with cores
@@ -215,6 +260,7 @@ int supervisor_main(void* arg) {
         all = all && r == 0;
       }
       if (all) setup.flags |= kHiddenPathsCovered;
+      if (p.private_tmp && make_private_tmp(p.scratch_root)) setup.flags |= kPrivateTmp;
       if (p.pid_namespace && mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) == 0)
         setup.flags |= kProcMounted;
     }

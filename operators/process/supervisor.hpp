@@ -21,6 +21,7 @@ enum SetupFlag : unsigned {
   kLoopbackUp = 1u << 2,
   kSubreaper = 1u << 3,
   kPrivilegesDropped = 1u << 4,
+  kPrivateTmp = 1u << 5,
 };
 
 // One fixed-size message on the report pipe (smaller than PIPE_BUF, so each write is atomic).
@@ -53,6 +54,10 @@ struct SupervisorPlan {
   const char* const* hidden = nullptr;    // absolute paths to cover
   const bool* hidden_is_dir = nullptr;
   int hidden_count = 0;
+  // Fresh tmpfs over /tmp, /var/tmp and /dev/shm; scratch_root (which may live under one of
+  // them) is bound back at its path so the run's cwd and TMPDIR stay where the plan says.
+  bool private_tmp = false;
+  const char* scratch_root = nullptr;
 };
 
 // Entry point of the cloned supervisor; never returns (it _exits).

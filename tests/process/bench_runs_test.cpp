@@ -8,6 +8,7 @@
 #include <string>
 
 #include "operators/error.hpp"
+#include "test_support.hpp"
 
 using rubric::process::BenchSpec;
 using rubric::process::RunSpec;
@@ -68,17 +69,14 @@ TEST_CASE("a non-numeric field is a failure") {
 }
 
 TEST_CASE("a run that exits non-zero fails the bench at that run, with the stderr tail") {
-  // The third process started (run 2 after one warm-up) fails: a counter in TMPDIR would be
-  // private per run, so count in a shared file.
-  const std::string counter = "/tmp/rubric-bench-test-counter-" + std::to_string(::rand());
-  std::remove(counter.c_str());
+  // The third process started (run 2 after one warm-up) fails: TMPDIR and /tmp are private per
+  // run, so count in a shared directory.
+  const std::string counter = rubric::process::testing::make_temp_dir() + "/counter";
   auto spec = shell_bench("n=$(cat " + counter + " 2>/dev/null || echo 0); n=$((n+1)); echo $n > " + counter +
                               "; if [ $n -eq 3 ]; then echo 'line one' >&2; echo 'CUDA error: out of memory' >&2; exit 2; fi; "
                               "echo '{\"x\": 1}'",
                           1, 5, "x");
-  spec.run.isolation.drop_privileges = false;  // the counter file lives outside the scratch copy
   auto r = bench(spec);
-  std::remove(counter.c_str());
   CHECK_FALSE(r.ok);
   CHECK(r.failure == "run 2 of 5: exit code 2; stderr tail:\nline one\nCUDA error: out of memory");
   CHECK(r.runs.size() == 3);

@@ -8,6 +8,7 @@
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdio>
 #include <cstdlib>
 
 #include "operators/error.hpp"
@@ -205,6 +206,21 @@ TEST_CASE("a hidden path (the reference root) cannot be read") {
   CHECK(r.isolation.describe().find("hidden paths") != std::string::npos);
   // The host still sees it: the mount stayed inside the run.
   CHECK(t::read_file(reference + "/secret.txt") == "expected answer\n");
+}
+
+TEST_CASE("each run gets its own empty /tmp: nothing read from the host, nothing left for the next run") {
+  const std::string host_file = fmt::format("/tmp/rubric-host-file-{}", ::getpid());
+  t::write_file(host_file, "host\n");
+  RunSpec first = RunSpec::shell(fmt::format("ls {} 2>&1; echo cached > /tmp/result.txt; ls /tmp | wc -l", host_file));
+  RunResult r = run_isolated(first);
+  REQUIRE(r.succeeded());
+  CHECK(r.stdout_text.find("No such file or directory") != std::string::npos);
+  CHECK(r.isolation.private_tmp);
+  CHECK(r.isolation.describe().find("private tmp") != std::string::npos);
+  RunResult second = run_isolated(RunSpec::shell("cat /tmp/result.txt"));
+  CHECK_FALSE(second.succeeded());
+  CHECK(t::read_file("/tmp/result.txt").empty());
+  std::remove(host_file.c_str());
 }
 
 TEST_CASE("no network: only loopback exists, and it is up") {

@@ -31,7 +31,8 @@ TempDirs& temp_dirs() {
 }  // namespace
 
 std::string make_temp_dir() {
-  std::string pattern = "/tmp/rubric-proc-test-XXXXXX";
+  // Outside /tmp: runs get a private /tmp, and the programs and pid files must be shared.
+  std::string pattern = RUBRIC_PROCESS_TEST_SCRATCH "/rubric-proc-test-XXXXXX";
   std::vector<char> buf(pattern.begin(), pattern.end());
   buf.push_back('\0');
   if (!mkdtemp(buf.data())) throw std::runtime_error("mkdtemp failed");

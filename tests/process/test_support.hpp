@@ -9,7 +9,7 @@ namespace rubric::process::testing {
 // segfault, daemonize and fork_many, compiled once per test binary with `cc`.
 const std::string& programs_dir();
 
-// A fresh empty directory under /tmp, mode 0777.
+// A fresh empty directory in the test's build folder (not /tmp, which runs do not share), mode 0777.
 std::string make_temp_dir();
 
 // Pids of live (non-zombie) processes whose command line contains `marker`, after waiting up to
