@@ -224,7 +224,13 @@ RunResult run_isolated(const RunSpec& spec) {
   plan.hidden_is_dir = hidden_is_dir.get();
   plan.hidden_count = int(hidden.size());
   plan.private_tmp = req.private_tmp;
-  plan.scratch_root = scratch.root().c_str();
+  // Directories the run needs that may live under a temp dir the private /tmp would cover.
+  std::vector<std::string> keep_dirs = {scratch.root(), run_dir};
+  if (exe->front() == '/') keep_dirs.push_back(std::filesystem::path(*exe).parent_path().string());
+  std::vector<const char*> keep_ptrs;
+  for (const auto& k : keep_dirs) keep_ptrs.push_back(k.c_str());
+  plan.keep_dirs = keep_ptrs.data();
+  plan.keep_count = int(keep_ptrs.size());
 
   void* stack = ::mmap(nullptr, kSupervisorStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
   if (stack == MAP_FAILED) throw OperatorError(fmt::format("cannot map a stack: {}", std::strerror(errno)));

@@ -162,29 +162,32 @@ bool make_dirs(const char* path) {
 }
 
 // Gives the run empty world-writable temp dirs, so nothing a run leaves there reaches later runs
-// (results cached between runs) and nothing of the host's is there to read. The scratch root is
-// held open across the mounts and bound back at the same path.
-bool make_private_tmp(const char* scratch_root) {
-  int keep = open(scratch_root, O_PATH | O_DIRECTORY | O_CLOEXEC);
-  if (keep < 0) return false;
+// (results cached between runs) and nothing of the host's is there to read. The kept directories
+// are held open across the mounts and bound back at the same paths.
+bool make_private_tmp(const char* const* keep_dirs, int keep_count) {
+  int kept[4];
+  const int n_keep = keep_count < 4 ? keep_count : 4;
+  for (int i = 0; i < n_keep; ++i) kept[i] = open(keep_dirs[i], O_PATH | O_DIRECTORY | O_CLOEXEC);
   bool ok = true;
   for (const char* dir : {"/tmp", "/var/tmp", "/dev/shm"}) {
     struct stat st;
     if (stat(dir, &st) != 0 || !S_ISDIR(st.st_mode)) continue;
     ok = mount("tmpfs", dir, "tmpfs", MS_NOSUID | MS_NODEV, "mode=1777") == 0 && ok;
   }
-  struct stat st;
-  if (stat(scratch_root, &st) != 0) {  // it was under one of them: put it back
+  for (int i = 0; i < n_keep; ++i) {
+    struct stat st;
+    if (kept[i] < 0 || stat(keep_dirs[i], &st) == 0) continue;  // absent before, or not under a temp dir
     char fd_path[64] = "/proc/self/fd/";
     std::size_t n = 14;
     char digits[16];
-    int d = 0, fd = keep;
+    int d = 0, fd = kept[i];
     do { digits[d++] = char('0' + fd % 10); fd /= 10; } while (fd);
     while (d) fd_path[n++] = digits[--d];
     fd_path[n] = '\0';
-    ok = make_dirs(scratch_root) && mount(fd_path, scratch_root, nullptr, MS_BIND, nullptr) == 0 && ok;
+    ok = make_dirs(keep_dirs[i]) && mount(fd_path, keep_dirs[i], nullptr, MS_BIND, nullptr) == 0 && ok;
   }
-  close(keep);
+  for (int i = 0; i < n_keep; ++i)
+    if (kept[i] >= 0) close(kept[i]);
   return ok;
 }
 
@@ -260,7 +263,7 @@ int supervisor_main(void* arg) {
         all = all && r == 0;
       }
       if (all) setup.flags |= kHiddenPathsCovered;
-      if (p.private_tmp && make_private_tmp(p.scratch_root)) setup.flags |= kPrivateTmp;
+      if (p.private_tmp && make_private_tmp(p.keep_dirs, p.keep_count)) setup.flags |= kPrivateTmp;
       if (p.pid_namespace && mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) == 0)
         setup.flags |= kProcMounted;
     }

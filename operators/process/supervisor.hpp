@@ -54,10 +54,12 @@ struct SupervisorPlan {
   const char* const* hidden = nullptr;    // absolute paths to cover
   const bool* hidden_is_dir = nullptr;
   int hidden_count = 0;
-  // Fresh tmpfs over /tmp, /var/tmp and /dev/shm; scratch_root (which may live under one of
-  // them) is bound back at its path so the run's cwd and TMPDIR stay where the plan says.
+  // Fresh tmpfs over /tmp, /var/tmp and /dev/shm; the kept directories (the scratch root, the
+  // run directory, the executable's directory) that lived under one of them are bound back at
+  // their paths, so the run's cwd, TMPDIR and program stay where the plan says.
   bool private_tmp = false;
-  const char* scratch_root = nullptr;
+  const char* const* keep_dirs = nullptr;
+  int keep_count = 0;
 };
 
 // Entry point of the cloned supervisor; never returns (it _exits).

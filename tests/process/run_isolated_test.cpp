@@ -223,6 +223,26 @@ TEST_CASE("each run gets its own empty /tmp: nothing read from the host, nothing
   std::remove(host_file.c_str());
 }
 
+TEST_CASE("a run directory and program under /tmp stay reachable with a private /tmp") {
+  char pattern[] = "/tmp/rubric-in-tmp-XXXXXX";
+  const std::string dir = ::mkdtemp(pattern);
+  ::chmod(dir.c_str(), 0777);
+  t::write_file(dir + "/prog.sh", "#!/bin/sh\necho ran in $(pwd)\n");
+  ::chmod((dir + "/prog.sh").c_str(), 0755);
+  t::write_file(dir + "/neighbour.txt", "x");
+  RunSpec spec;
+  spec.argv = {dir + "/prog.sh"};
+  spec.cwd = dir;
+  spec.isolation.scratch_copy = false;
+  RunResult r = run_isolated(spec);
+  CHECK(r.succeeded());
+  CHECK(r.stdout_text == "ran in " + dir + "\n");
+  CHECK(r.isolation.private_tmp);
+  std::remove((dir + "/prog.sh").c_str());
+  std::remove((dir + "/neighbour.txt").c_str());
+  ::rmdir(dir.c_str());
+}
+
 TEST_CASE("no network: only loopback exists, and it is up") {
   RunSpec spec = RunSpec::shell("cat /proc/net/dev");
   RunResult r = run_isolated(spec);
