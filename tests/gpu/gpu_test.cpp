@@ -295,3 +295,64 @@ TEST_CASE("compare: 4 GiB tensors at >= 70% of copy bandwidth, agreeing with the
                      achieved / 1e9, 100 * achieved / copy, copy / 1e9, gpu.kernel_seconds * 1e3, agree ? "yes" : "NO",
                      g.mismatches));
 }
+
+TEST_CASE("examples/transpose: padded beats the conflicted reference; cheats are caught") {
+  GpuSession s(options(60));
+  std::string root = std::string(RUBRIC_GPU_TEST_DIR) + "/../../examples/transpose/";
+  const char* sig = "void(const float*, float*, int, int, cudaStream_t)";
+  auto build_at = [&](const std::string& path, const char* entry) {
+    CompileOutcome c = s.cuda_fn(root + path, entry, sig);
+    INFO(c.message);
+    REQUIRE(c.ok);
+    return c.module;
+  };
+  CompiledModule ref = build_at("reference/transpose_ref.cu", "transpose_ref");
+  CompiledModule good = build_at("submissions/good/transpose.cu", "transpose");
+  CompiledModule conflicted = build_at("submissions/conflicted/transpose.cu", "transpose");
+  CompiledModule cached = build_at("submissions/cached/transpose.cu", "transpose");
+  CompiledModule unwritten = build_at("submissions/unwritten/transpose.cu", "transpose");
+  auto args = [](const std::vector<float>& x, int rows, int cols) -> std::vector<CallArg> {
+    return {TensorArg{DType::f32, {rows, cols}, x.data()}, OutputArg{DType::f32, {cols, rows}}, std::int64_t{rows},
+            std::int64_t{cols}};
+  };
+  // Correctness on an edge shape: the unwritten submission leaves NaN, the others are exact.
+  int rows = 1000, cols = 777;
+  std::vector<float> x = ramp(static_cast<std::size_t>(rows) * cols);
+  std::size_t unwritten_nan = 0;
+  for (CompiledModule* m : {&ref, &good, &unwritten}) {
+    CallOutcome r = s.call(*m, args(x, rows, cols));
+    REQUIRE(r.ok);
+    auto y = floats(r.outputs[0]);
+    std::size_t bad = 0;
+    for (int i = 0; i < rows; ++i)
+      for (int j = 0; j < cols; ++j) bad += !(y[static_cast<std::size_t>(j) * rows + i] == x[static_cast<std::size_t>(i) * cols + j]);
+    if (m == &unwritten) unwritten_nan = bad;
+    else CHECK(bad == 0);
+  }
+  CHECK(unwritten_nan > 0);
+  // Speed at 8192 x 8192.
+  int n = 8192;
+  std::vector<float> big = ramp(static_cast<std::size_t>(n) * n);
+  TimingOptions fresh;
+  fresh.fresh = true;
+  fresh.max_time_s = 5;
+  TimingOptions plain;
+  plain.max_time_s = 5;
+  TimeOutcome t_ref = s.time(ref, args(big, n, n), plain);
+  TimeOutcome t_good = s.time(good, args(big, n, n), fresh);
+  TimeOutcome t_conf = s.time(conflicted, args(big, n, n), fresh);
+  TimeOutcome t_cached = s.time(cached, args(big, n, n), fresh);
+  REQUIRE(t_ref.ok);
+  REQUIRE(t_good.ok);
+  REQUIRE(t_conf.ok);
+  double good_speedup = median(t_ref.samples) / median(t_good.samples);
+  double conf_speedup = median(t_ref.samples) / median(t_conf.samples);
+  CHECK(good_speedup >= 1.2);
+  CHECK(conf_speedup < 1.2);
+  CHECK_FALSE(t_cached.ok);
+  double bw = 2.0 * n * n * 4 / median(t_good.samples);
+  record("transpose example", good_speedup >= 1.2 && conf_speedup < 1.2 && !t_cached.ok && unwritten_nan > 0,
+         fmt::format("ref {:.3f} ms; padded {:.2f}x ({:.0f} GB/s); conflicted {:.2f}x; cached: {}; unwritten: {} bad",
+                     median(t_ref.samples) * 1e3, good_speedup, bw / 1e9, conf_speedup,
+                     t_cached.ok ? "NOT caught" : t_cached.failure, unwritten_nan));
+}
