@@ -149,6 +149,7 @@ RunResult run_isolated(const RunSpec& spec) {
   }
 
   RunResult result;
+  result.timeout_seconds = spec.timeout_seconds;
   Isolation& iso = result.isolation;
   ScratchDir scratch;
   if (spec.keep_scratch) {

@@ -32,7 +32,7 @@ std::string Isolation::describe() const {
 
 std::string RunResult::status_text() const {
   if (launch_failed) return fmt::format("could not start: {}", launch_error);
-  if (timed_out) return "timed out (killed)";
+  if (timed_out) return fmt::format("timed out after {:g} s (killed)", timeout_seconds);
   if (exited) return fmt::format("exit code {}", exit_code);
   return fmt::format("killed by {} (signal {})", signal_name, signal);
 }

@@ -28,6 +28,7 @@ struct RunResult {
   int signal = 0;           // the signal that ended it, else 0
   std::string signal_name;  // "SIGSEGV"
   bool timed_out = false;   // killed at the timeout
+  double timeout_seconds = 0;  // the timeout the run had
   bool launch_failed = false;
   std::string launch_error; // e.g. "cannot execute 'prog': No such file or directory"
 

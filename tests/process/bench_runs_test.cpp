@@ -87,7 +87,7 @@ TEST_CASE("a run that times out or crashes fails the bench") {
   spec.run.timeout_seconds = 0.3;
   auto r = bench(spec);
   CHECK_FALSE(r.ok);
-  CHECK(r.failure == "run 1 of 3: timed out (killed); stderr was empty");
+  CHECK(r.failure == "run 1 of 3: timed out after 0.3 s (killed); stderr was empty");
   auto crash = bench(shell_bench("kill -SEGV $$", 0, 2, ""));
   CHECK(crash.failure.rfind("run 1 of 2: killed by SIGSEGV (signal 11)", 0) == 0);
 }

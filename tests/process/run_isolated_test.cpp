@@ -70,7 +70,8 @@ TEST_CASE("a hanging program is killed at the timeout, with the sleeper it forke
     double took = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     CHECK(r.timed_out);
     CHECK_FALSE(r.succeeded());
-    CHECK(r.status_text() == "timed out (killed)");
+    CHECK(r.status_text() == "timed out after 0.5 s (killed)");
+    CHECK(r.signal_name == "SIGKILL");
     CHECK(took >= 0.5);
     CHECK(took < 3.0);
     CHECK(t::count_processes_with(marker) == 0);
@@ -267,6 +268,14 @@ TEST_CASE("the isolation each run had is reported") {
   CHECK_FALSE(fallback.isolation.pid_namespace);
   CHECK(fallback.isolation.subreaper);
   CHECK_FALSE(fallback.isolation.scratch_copy);
+}
+
+TEST_CASE("probe_isolation says what this machine grants") {
+  auto iso = rubric::process::probe_isolation();
+  CHECK(iso.process_group);
+  CHECK(iso.rlimits);
+  CHECK((iso.pid_namespace || iso.subreaper));
+  if (::geteuid() == 0) CHECK(iso.pid_namespace);  // this project's machines allow namespaces to root
 }
 
 TEST_CASE("resource limits: file size and address space") {
