@@ -9,7 +9,7 @@
 namespace rubric::tensor {
 Tensor cast(const Tensor& t, DType to) {
   const std::size_t item = dtype_size(to);
-  std::vector<std::byte> bytes(static_cast<std::size_t>(t.size()) * item);
+  std::vector<std::byte> bytes = allocate_elements(t.size(), item, fmt::format("cast({}, {})", t.source(), dtype_name(to)));
   parallel_chunks(t.size(), worker_count(t.size()), [&](unsigned, std::int64_t begin, std::int64_t end) {
     constexpr std::int64_t kBlock = 1024;
     double values[kBlock];

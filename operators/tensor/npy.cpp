@@ -98,6 +98,9 @@ Tensor load_npy(const std::string& path) {
   const DescrInfo info = parse_descr(header.descr, path);
   const std::int64_t count = shape_element_count(header.shape, path);
   const std::size_t offset = prefix + header_len;
+  if (static_cast<std::uint64_t>(count) > UINT64_MAX / dtype_size(info.dtype)) {
+    throw OperatorError(fmt::format("{}: shape {} is too large", path, shape_text(header.shape)));
+  }
   const std::uint64_t needed = static_cast<std::uint64_t>(count) * dtype_size(info.dtype);
   const std::uint64_t have = size - offset;
   if (have < needed) {

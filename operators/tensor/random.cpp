@@ -46,7 +46,7 @@ Tensor random_tensor(const Shape& shape, DType dtype, std::uint64_t seed) {
   const std::string source = fmt::format("random([{}], {}, seed = {})", shape_text, dtype_name(dtype), seed);
   const std::int64_t n = shape_element_count(shape, source);
   const std::size_t item = dtype_size(dtype);
-  std::vector<std::byte> bytes(static_cast<std::size_t>(n) * item);
+  std::vector<std::byte> bytes = allocate_elements(n, item, source);
   const int p = significand_bits(dtype);
   parallel_chunks(n, worker_count(n), [&](unsigned, std::int64_t begin, std::int64_t end) {
     for (std::int64_t i = begin; i < end; ++i) {

@@ -17,6 +17,9 @@ namespace rubric::tensor {
 Tensor load_raw(const std::string& path, DType dtype, const Shape& shape, bool big_endian) {
   auto file = MappedFile::open(path);
   const std::int64_t count = shape_element_count(shape, path);
+  if (static_cast<std::uint64_t>(count) > UINT64_MAX / dtype_size(dtype)) {
+    throw OperatorError(fmt::format("{}: shape is too large", path));
+  }
   const std::uint64_t needed = static_cast<std::uint64_t>(count) * dtype_size(dtype);
   if (file->size() != needed) {
     throw OperatorError(fmt::format("{}: {} elements of {} need {} bytes, the file has {}", path, count,

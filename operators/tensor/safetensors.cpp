@@ -80,6 +80,9 @@ SafetensorsEntry parse_entry(const std::string& name, const json_lite::Value& v,
   e.end = non_negative_integer(offsets->array[1], path, fmt::format("data_offsets of '{}'", name));
   if (e.end < e.begin) throw OperatorError(fmt::format("{}: tensor '{}' has data_offsets [{}, {}] that end before they begin", path, name, e.begin, e.end));
   const std::int64_t count = shape_element_count(e.shape, fmt::format("{}: tensor '{}'", path, name));
+  if (static_cast<std::uint64_t>(count) > UINT64_MAX / info->itemsize) {
+    throw OperatorError(fmt::format("{}: tensor '{}' has a shape too large to address", path, name));
+  }
   const std::uint64_t needed = static_cast<std::uint64_t>(count) * info->itemsize;
   if (e.end - e.begin != needed) {
     throw OperatorError(fmt::format("{}: tensor '{}' has data_offsets [{}, {}] ({} bytes) but {} elements of {} need {}",

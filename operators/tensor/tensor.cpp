@@ -1,6 +1,8 @@
 #include "operators/tensor/tensor.hpp"
 
 #include <cassert>
+#include <cstdint>
+#include <new>
 #include <fmt/format.h>
 
 #include "operators/error.hpp"
@@ -16,6 +18,17 @@ std::int64_t shape_element_count(const Shape& shape, const std::string& what) {
     n *= d;
   }
   return n;
+}
+
+std::vector<std::byte> allocate_elements(std::int64_t count, std::size_t itemsize, const std::string& what) {
+  if (count < 0 || static_cast<std::uint64_t>(count) > SIZE_MAX / itemsize) {
+    throw OperatorError(fmt::format("{}: {} elements are too many to allocate", what, count));
+  }
+  try {
+    return std::vector<std::byte>(static_cast<std::size_t>(count) * itemsize);
+  } catch (const std::bad_alloc&) {
+    throw OperatorError(fmt::format("{}: cannot allocate {} bytes", what, static_cast<std::uint64_t>(count) * itemsize));
+  }
 }
 
 std::vector<std::int64_t> c_order_strides(const Shape& shape, std::size_t itemsize) {

@@ -59,6 +59,10 @@ class Tensor {
   std::string source_;
 };
 
+// A zeroed buffer for `count` elements of `itemsize` bytes; OperatorError naming `what` when
+// the size overflows or the memory cannot be had (instead of std::bad_alloc).
+std::vector<std::byte> allocate_elements(std::int64_t count, std::size_t itemsize, const std::string& what);
+
 // C-order byte strides for a shape.
 std::vector<std::int64_t> c_order_strides(const Shape& shape, std::size_t itemsize);
 // Fortran-order byte strides for a shape.

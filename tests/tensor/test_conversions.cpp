@@ -115,6 +115,7 @@ TEST_CASE("random is deterministic, seeded and on the documented grid") {
   for (std::int64_t i = 0; i < bits.size(); ++i) ones += bits.at(i);
   CHECK(std::fabs(ones / 4096 - 0.5) < 0.05);
   CHECK_THROWS_AS(random_tensor({-1, 3}, DType::f32, 0), rubric::OperatorError);
+  CHECK_THROWS_AS(random_tensor({1 << 30, 1 << 30, 1 << 30}, DType::f32, 0), rubric::OperatorError);
 }
 
 TEST_CASE("flat indices print as Python tuples") {

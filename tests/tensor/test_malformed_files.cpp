@@ -3,7 +3,9 @@
 
 #include <cstdint>
 #include <fstream>
+#include <iterator>
 #include <string>
+#include <vector>
 
 #include "operators/error.hpp"
 #include "operators/tensor/npy.hpp"
@@ -134,4 +136,38 @@ TEST_CASE("raw files must hold exactly shape × itemsize bytes") {
   expect_error(path, [&] { load_raw(path, DType::f32, {3}); }, "3 elements of f32 need 12 bytes, the file has 10");
   CHECK(load_raw(path, DType::i16, {5}).size() == 5);
   CHECK(load_raw(path, DType::u8, {2, 5}).shape() == Shape{2, 5});
+}
+
+TEST_CASE("every truncation and random header corruption is an error or a valid load, never a crash") {
+  rubric::testing::ScratchDir dir("rubric_fuzz_files");
+  const Tensor a = Tensor::from_bytes(DType::f32, {3, 2}, std::vector<std::byte>(24, std::byte{0x3f}), "a");
+  save_npy(dir.file("v.npy"), a);
+  save_safetensors(dir.file("v.safetensors"), {{"a", a}, {"b", a}}, {{"k", "v"}});
+  for (const std::string name : {"v.npy", "v.safetensors"}) {
+    std::ifstream in(dir.file(name), std::ios::binary);
+    const std::string bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    auto load = [&](const std::string& path) {
+      if (name == "v.npy") load_npy(path);
+      else load_safetensors(path, "a");
+    };
+    const std::string path = dir.file("mutant_" + name);
+    for (std::size_t len = 0; len < bytes.size(); ++len) {
+      write_file(path, bytes.substr(0, len));
+      CHECK_THROWS_AS(load(path), rubric::OperatorError);
+    }
+    std::uint64_t state = 12345;
+    for (int trial = 0; trial < 2000; ++trial) {
+      std::string mutant = bytes;
+      for (int flips = 0; flips < 3; ++flips) {
+        state = state * 6364136223846793005ull + 1442695040888963407ull;
+        const std::size_t at = (state >> 33) % std::min<std::size_t>(mutant.size(), 128);
+        mutant[at] = static_cast<char>(state >> 56);
+      }
+      write_file(path, mutant);
+      try {
+        load(path);
+      } catch (const rubric::OperatorError&) {
+      }
+    }
+  }
 }
