@@ -3,6 +3,7 @@
 // stand-in backend): decoding every tensor::DType to double, the closeness rule, ULP distance and
 // the partial statistics with their combine step. Compiled by nvcc (host + device) and by the host
 // compiler, so both paths apply literally the same rule.
+#include <cmath>
 #include <cstdint>
 #include <cstring>
 
@@ -117,21 +118,60 @@ RUBRIC_HD int float_width(DType t) {
   }
 }
 
-// ULP distance in a's dtype, from the raw bits. Defined when both have the same float dtype, or
-// when a is f32/f64 (b is rounded to a's type first); otherwise 0.
-RUBRIC_HD std::uint64_t ulp_distance(std::uint64_t bits_a, DType ta, std::uint64_t bits_b, DType tb, double vb) {
-  int w = float_width(ta);
-  if (w == 0) return 0;
-  std::int64_t ia = ordered_bits(bits_a, w), ib;
-  if (ta == tb) {
-    ib = ordered_bits(bits_b, w);
-  } else if (ta == DType::f32) {
-    float f = static_cast<float>(vb); std::uint32_t u; memcpy(&u, &f, 4); ib = ordered_bits(u, 32);
-  } else if (ta == DType::f64) {
-    std::uint64_t u; memcpy(&u, &vb, 8); ib = ordered_bits(u, 64);
+// Rounds a finite double to the nearest (ties to even) value of a small float format and returns
+// its bits. Out of range: infinity for IEEE-style formats, NaN (0x7F) for e4m3 (no infinity).
+RUBRIC_HD std::uint64_t encode_minifloat(double v, int exp_bits, int man_bits, bool ieee_special) {
+  std::uint64_t sign = v < 0 ? 1ull << (exp_bits + man_bits) : 0;
+  double a = v < 0 ? -v : v;
+  if (a == 0) return sign;
+  int bias = (1 << (exp_bits - 1)) - 1, emin = 1 - bias, ex = 0;
+  frexp(a, &ex);
+  int e = ex - 1;  // a = 1.f × 2^e
+  std::uint64_t bits;
+  if (e < emin) {
+    bits = static_cast<std::uint64_t>(rint(ldexp(a, man_bits - emin)));  // 2^man_bits here is the smallest normal
   } else {
-    return 0;
+    std::uint64_t q = static_cast<std::uint64_t>(rint(ldexp(a, man_bits - e)));
+    if (q == (2ull << man_bits)) {
+      q >>= 1;
+      ++e;
+    }
+    bits = (static_cast<std::uint64_t>(e + bias) << man_bits) | (q - (1ull << man_bits));
   }
+  std::uint64_t top = (1ull << exp_bits) - 1;
+  if (ieee_special) {
+    if ((bits >> man_bits) >= top) bits = top << man_bits;  // infinity
+  } else if (bits > ((top << man_bits) | ((1ull << man_bits) - 2))) {
+    bits = (top << man_bits) | ((1ull << man_bits) - 1);  // e4m3: beyond 448 is NaN
+  }
+  return sign | bits;
+}
+
+// b's value rounded into dtype t, as t's raw bits.
+RUBRIC_HD std::uint64_t encode_bits(double v, DType t) {
+  switch (t) {
+    case DType::f64: { std::uint64_t u; memcpy(&u, &v, 8); return u; }
+    case DType::f32: { float f = static_cast<float>(v); std::uint32_t u; memcpy(&u, &f, 4); return u; }
+    case DType::f16: return encode_minifloat(v, 5, 10, true);
+    case DType::bf16: return encode_minifloat(v, 8, 7, true);
+    case DType::f8e4m3: return encode_minifloat(v, 4, 3, false);
+    case DType::f8e5m2: return encode_minifloat(v, 5, 2, true);
+    default: return 0;
+  }
+}
+
+// ULP distance in a's dtype (numpy nulp_diff) for a finite pair: b is rounded to a's dtype first;
+// for integer and bool dtypes it is the distance between the values.
+RUBRIC_HD std::uint64_t ulp_distance(std::uint64_t bits_a, DType ta, std::uint64_t bits_b, DType tb, double va,
+                                     double vb) {
+  int w = float_width(ta);
+  if (w == 0) {
+    double d = va > vb ? va - vb : vb - va;
+    return d >= 1.8e19 ? ~0ull : static_cast<std::uint64_t>(d);
+  }
+  std::uint64_t mask = w == 64 ? ~0ull : (1ull << w) - 1;
+  std::int64_t ia = ordered_bits(bits_a & mask, w);
+  std::int64_t ib = ordered_bits((ta == tb ? bits_b : encode_bits(vb, ta)) & mask, w);
   return static_cast<std::uint64_t>(ia > ib ? ia - ib : ib - ia);
 }
 
@@ -165,6 +205,10 @@ RUBRIC_HD void accumulate_bits(Partial& p, std::uint64_t bits_a, DType ta, std::
   ++p.count;
   bool nan_a = is_nan(va), nan_b = is_nan(vb), inf_a = is_inf(va), inf_b = is_inf(vb);
   p.nan_a += nan_a; p.nan_b += nan_b; p.inf_a += inf_a; p.inf_b += inf_b;
+  if (!nan_b && !inf_b) {  // max |b| over finite b, whatever a holds
+    double abs_b = vb < 0 ? -vb : vb;
+    if (abs_b > p.max_abs_b) p.max_abs_b = abs_b;
+  }
   bool close;
   if (nan_a || nan_b) {
     close = false;
@@ -173,10 +217,9 @@ RUBRIC_HD void accumulate_bits(Partial& p, std::uint64_t bits_a, DType ta, std::
   } else {
     double diff = va > vb ? va - vb : vb - va;
     double abs_b = vb < 0 ? -vb : vb;
-    std::uint64_t ulps = ulp_distance(bits_a, ta, bits_b, tb, vb);
+    std::uint64_t ulps = ulp_distance(bits_a, ta, bits_b, tb, va, vb);
     close = rule.ulp > 0 ? ulps <= static_cast<std::uint64_t>(rule.ulp) : diff <= rule.atol + rule.rtol * abs_b;
     p.sum_sq_diff += diff * diff; p.sum_sq_a += va * va; p.sum_sq_b += vb * vb; p.dot_ab += va * vb;
-    if (abs_b > p.max_abs_b) p.max_abs_b = abs_b;
     if (diff > 0 || p.max_abs_index < 0) take_max(p.max_abs, p.max_abs_index, diff, static_cast<std::int64_t>(i));
     double rel = abs_b > 0 ? diff / abs_b : (diff == 0 ? 0.0 : inf_value());
     if (rel > 0 || p.max_rel_index < 0) take_max(p.max_rel, p.max_rel_index, rel, static_cast<std::int64_t>(i));

@@ -1,0 +1,108 @@
+// The device comparison's arithmetic (run here through the CPU stand-in, which executes the same
+// code as the kernel) against operators/numerics' CPU compare: every field, every dtype pair that
+// matters, both closeness rules. Only the floating-point sums may differ (summation order).
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "operators/cuda/compare_kernel_math.hpp"
+#include "operators/cuda/dtype_info.hpp"
+#include "operators/numerics/compare.hpp"
+#include "operators/tensor/tensor.hpp"
+
+using namespace rubric;
+using tensor::DType;
+
+namespace {
+
+std::vector<unsigned char> draw(DType t, std::size_t n, std::uint64_t seed) {
+  std::vector<unsigned char> bytes(n * cuda::element_bytes(t));
+  for (std::size_t i = 0; i < n; ++i) cuda::math::store_random(bytes.data(), t, i, seed);
+  return bytes;
+}
+
+// b: a perturbed copy of a's values (so most pairs are close and some are not), with NaN and inf.
+std::vector<unsigned char> near_copy(const std::vector<unsigned char>& a, DType ta, DType tb, std::size_t n) {
+  std::vector<unsigned char> b(n * cuda::element_bytes(tb));
+  for (std::size_t i = 0; i < n; ++i) {
+    double v = cuda::math::load_as_double(a.data(), ta, i);
+    if (i % 5 == 1) v += cuda::is_floating(tb) ? 1e-3 * v : 1;
+    if (i % 11 == 3) v = -v * 1.5;
+    std::uint64_t bits;
+    if (cuda::is_floating(tb)) {
+      if (i == 17) v = NAN;
+      if (i == 23) v = INFINITY;
+      bits = cuda::math::encode_bits(v, tb);
+    } else {
+      bits = static_cast<std::uint64_t>(static_cast<std::int64_t>(v));
+      if (tb == DType::boolean) bits = v != 0;
+    }
+    std::memcpy(b.data() + i * cuda::element_bytes(tb), &bits, cuda::element_bytes(tb));
+  }
+  return b;
+}
+
+tensor::Tensor as_tensor(DType t, const std::vector<unsigned char>& bytes, std::size_t n) {
+  std::vector<std::byte> copy(bytes.size());
+  std::memcpy(copy.data(), bytes.data(), bytes.size());
+  return tensor::Tensor::from_bytes(t, {static_cast<std::int64_t>(n)}, std::move(copy), "test");
+}
+
+void agree(DType ta, DType tb, numerics::Tolerance tol) {
+  const std::size_t n = 4099;
+  auto a = draw(ta, n, 3);
+  if (cuda::is_floating(ta)) {
+    std::uint64_t nan = cuda::poison_pattern(ta);
+    std::memcpy(a.data() + 29 * cuda::element_bytes(ta), &nan, cuda::element_bytes(ta));
+  }
+  auto b = near_copy(a, ta, tb, n);
+  numerics::CompareStats cpu = numerics::compare(as_tensor(ta, a, n), as_tensor(tb, b, n), tol, 1);
+  cuda::math::Partial p;
+  cuda::math::Rule rule{tol.rtol, tol.atol, tol.ulp};
+  for (std::size_t i = 0; i < n; ++i) cuda::math::accumulate(p, a.data(), ta, b.data(), tb, i, rule);
+  numerics::CompareStats dev = cuda::math::to_stats(p);
+  INFO(cuda::dtype_label(ta) << " vs " << cuda::dtype_label(tb) << " rtol " << tol.rtol << " atol " << tol.atol
+                             << " ulp " << tol.ulp);
+  CHECK(dev.count == cpu.count);
+  CHECK(dev.mismatches == cpu.mismatches);
+  CHECK(dev.first_mismatch_index == cpu.first_mismatch_index);
+  CHECK(dev.max_abs == cpu.max_abs);
+  CHECK(dev.max_abs_index == cpu.max_abs_index);
+  CHECK(dev.max_rel == cpu.max_rel);
+  CHECK(dev.max_rel_index == cpu.max_rel_index);
+  CHECK(dev.nan_a == cpu.nan_a);
+  CHECK(dev.nan_b == cpu.nan_b);
+  CHECK(dev.inf_a == cpu.inf_a);
+  CHECK(dev.inf_b == cpu.inf_b);
+  CHECK(dev.max_abs_b == cpu.max_abs_b);
+  CHECK(dev.max_ulp == cpu.max_ulp);
+  CHECK(dev.sum_sq_diff == doctest::Approx(cpu.sum_sq_diff).epsilon(1e-12));
+  CHECK(dev.sum_sq_a == doctest::Approx(cpu.sum_sq_a).epsilon(1e-12));
+  CHECK(dev.sum_sq_b == doctest::Approx(cpu.sum_sq_b).epsilon(1e-12));
+  CHECK(dev.dot_ab == doctest::Approx(cpu.dot_ab).epsilon(1e-12));
+}
+
+}  // namespace
+
+TEST_CASE("device arithmetic agrees with operators/numerics, same dtype") {
+  for (DType t : {DType::f64, DType::f32, DType::f16, DType::bf16, DType::f8e4m3, DType::f8e5m2}) {
+    agree(t, t, {1e-3, 1e-5, 0});
+    agree(t, t, {0, 0, 2});
+  }
+  for (DType t : {DType::i64, DType::i32, DType::i16, DType::i8, DType::u8, DType::boolean}) {
+    agree(t, t, {0, 0, 0});
+    agree(t, t, {0, 0, 1});
+  }
+}
+
+TEST_CASE("device arithmetic agrees with operators/numerics, mixed dtypes (b rounded to a's for ULPs)") {
+  agree(DType::f16, DType::f32, {1e-3, 1e-5, 0});
+  agree(DType::f16, DType::f32, {0, 0, 1});
+  agree(DType::bf16, DType::f64, {0, 0, 1});
+  agree(DType::f32, DType::f64, {0, 0, 3});
+  agree(DType::f8e4m3, DType::f32, {0, 0, 1});
+  agree(DType::f8e5m2, DType::f16, {0, 0, 1});
+  agree(DType::i32, DType::f32, {0, 0, 0});
+}
