@@ -32,6 +32,49 @@ inline bool is_close(double x, double y, double ulp, const Settings& s) {
   return (both_finite && near) || x == y;
 }
 
+// Signed position of v, rounded to nearest even into a narrow float format (kManBits, kEmin),
+// in that format's monotonic integer order: magnitude ordinal = ((E − emin) << m) + q, E being
+// max(exponent, emin) and q the rounded significand. It equals the encoded bits' sign-magnitude
+// order (tested against the encoders) but is plain integer and double arithmetic, so the loop
+// vectorizes. Magnitudes past the largest finite value clamp to kMaxOrdinal (inf, or 448 for
+// e4m3, which saturates).
+template <int kManBits, int kEmin, int kMaxOrdinal>
+inline std::int64_t narrow_ordinal(double v) {
+  std::uint64_t bits;
+  std::memcpy(&bits, &v, 8);
+  const std::int64_t e = static_cast<std::int64_t>((bits >> 52) & 0x7ff) - 1023;
+  const std::int64_t big_e = e > kEmin ? e : kEmin;
+  const std::uint64_t scale_bits = static_cast<std::uint64_t>(1023 - (big_e - kManBits)) << 52;  // 2^-(E-m)
+  double scale;
+  std::memcpy(&scale, &scale_bits, 8);
+  const double shifted = std::fabs(v) * scale + 0x1p52;  // adding 2^52 rounds to nearest even
+  std::uint64_t q;
+  std::memcpy(&q, &shifted, 8);
+  q &= (std::uint64_t{1} << 52) - 1;  // the rounded significand, as an integer
+  std::int64_t magnitude = ((big_e - kEmin) << kManBits) + static_cast<std::int64_t>(q);
+  magnitude = magnitude < kMaxOrdinal ? magnitude : kMaxOrdinal;
+  const auto sign = static_cast<std::int64_t>(bits >> 63);
+  return (magnitude ^ -sign) + sign;
+}
+
+// A small non-negative integer (< 2^52) as double without an int→float instruction (AVX2 has none).
+inline double small_integer_to_double(std::int64_t v) {
+  const std::uint64_t bits = static_cast<std::uint64_t>(v) | 0x4330000000000000ull;  // 2^52 + v
+  double d;
+  std::memcpy(&d, &bits, 8);
+  return d - 0x1p52;
+}
+
+template <int kManBits, int kEmin, int kMaxOrdinal>
+RUBRIC_MULTIVERSION
+void narrow_ulp_block(const double* x, const double* y, std::int64_t n, double* out) {
+#pragma omp simd
+  for (std::int64_t k = 0; k < n; ++k) {
+    const std::int64_t d = narrow_ordinal<kManBits, kEmin, kMaxOrdinal>(x[k]) - narrow_ordinal<kManBits, kEmin, kMaxOrdinal>(y[k]);
+    out[k] = small_integer_to_double(d < 0 ? -d : d);
+  }
+}
+
 // ULP distance in a's dtype for each pair of the block, as double (exact below 2^53, which
 // covers every format but f64); `exact_max` gets the exact greatest distance over finite pairs.
 RUBRIC_MULTIVERSION
@@ -64,18 +107,10 @@ void ulp_block(DType dtype, const double* x, const double* y, std::int64_t n, do
         out[k] = std::fabs(ox - oy);
       }
       break;
-    case DType::f16:
-      for (std::int64_t k = 0; k < n; ++k) out[k] = static_cast<double>(tensor::ulp_distance_bits(tensor::float_to_f16(x[k]), tensor::float_to_f16(y[k]), 15));
-      break;
-    case DType::bf16:
-      for (std::int64_t k = 0; k < n; ++k) out[k] = static_cast<double>(tensor::ulp_distance_bits(tensor::float_to_bf16(x[k]), tensor::float_to_bf16(y[k]), 15));
-      break;
-    case DType::f8e4m3:
-      for (std::int64_t k = 0; k < n; ++k) out[k] = static_cast<double>(tensor::ulp_distance_bits(tensor::float_to_f8e4m3(x[k]), tensor::float_to_f8e4m3(y[k]), 7));
-      break;
-    case DType::f8e5m2:
-      for (std::int64_t k = 0; k < n; ++k) out[k] = static_cast<double>(tensor::ulp_distance_bits(tensor::float_to_f8e5m2(x[k]), tensor::float_to_f8e5m2(y[k]), 7));
-      break;
+    case DType::f16: narrow_ulp_block<10, -14, 0x7c00>(x, y, n, out); break;
+    case DType::bf16: narrow_ulp_block<7, -126, 0x7f80>(x, y, n, out); break;
+    case DType::f8e4m3: narrow_ulp_block<3, -6, 0x7e>(x, y, n, out); break;  // saturating: no inf
+    case DType::f8e5m2: narrow_ulp_block<2, -14, 0x7c>(x, y, n, out); break;
     default:  // integers and bool: the distance between the integer values
 #pragma omp simd
       for (std::int64_t k = 0; k < n; ++k) out[k] = std::fabs(x[k] - y[k]);

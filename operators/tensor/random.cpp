@@ -48,6 +48,7 @@ Tensor random_tensor(const Shape& shape, DType dtype, std::uint64_t seed) {
   const std::size_t item = dtype_size(dtype);
   std::vector<std::byte> bytes = allocate_elements(n, item, source);
   const int p = significand_bits(dtype);
+  const double step = std::ldexp(1.0, 1 - p);  // grid spacing 2^(1-p)
   parallel_chunks(n, worker_count(n), [&](unsigned, std::int64_t begin, std::int64_t end) {
     for (std::int64_t i = begin; i < end; ++i) {
       const std::uint64_t z = random_word(seed, static_cast<std::uint64_t>(i));
@@ -61,12 +62,12 @@ Tensor random_tensor(const Shape& shape, DType dtype, std::uint64_t seed) {
         case DType::boolean: put(static_cast<std::uint8_t>(z >> 63), out); break;
         case DType::f32: {
           const auto k = static_cast<std::int64_t>(z >> (64 - p));
-          put(static_cast<float>(static_cast<double>(k) * std::ldexp(1.0, 1 - p) - 1.0), out);
+          put(static_cast<float>(static_cast<double>(k) * step - 1.0), out);
           break;
         }
         default: {
           const auto k = static_cast<std::int64_t>(z >> (64 - p));
-          encode_element(static_cast<double>(k) * std::ldexp(1.0, 1 - p) - 1.0, dtype, out);
+          encode_element(static_cast<double>(k) * step - 1.0, dtype, out);
         }
       }
     }

@@ -12,6 +12,7 @@
 #include "operators/numerics/tolerance.hpp"
 #include "operators/numerics/logits.hpp"
 #include "operators/tensor/cast.hpp"
+#include "operators/tensor/minifloat.hpp"
 #include "operators/tensor/random.hpp"
 
 using namespace rubric::numerics;
@@ -138,4 +139,45 @@ TEST_CASE("top-k agreement and KL divergence on hand-made rows") {
   const double e = std::exp(-1.0);
   const double p1 = 1 / (1 + e), p2 = e / (1 + e);
   CHECK(kl_div(big, big2) == doctest::Approx(p1 * std::log(p1 / p2) + p2 * std::log(p2 / p1)));
+}
+
+TEST_CASE("ULP distances in narrow formats agree with the encoders, subnormals and overflow included") {
+  using rubric::tensor::ulp_distance_bits;
+  // Wide-range references: tiny (subnormal in every format), ordinary, and past each maximum.
+  std::vector<double> ref_values;
+  const Tensor r = rubric::tensor::random_tensor({6000}, DType::f64, 11);
+  for (std::int64_t i = 0; i < r.size(); ++i) ref_values.push_back(r.at(i) * std::ldexp(1.0, static_cast<int>(i % 40) - 24 + static_cast<int>(i % 7) * 4));
+  const Tensor ref = f64({static_cast<std::int64_t>(ref_values.size())}, ref_values);
+  struct Format {
+    DType dtype;
+    int sign_bit;
+    std::uint32_t (*encode)(double);
+  } formats[] = {
+      {DType::f16, 15, [](double v) { return static_cast<std::uint32_t>(rubric::tensor::float_to_f16(v)); }},
+      {DType::bf16, 15, [](double v) { return static_cast<std::uint32_t>(rubric::tensor::float_to_bf16(v)); }},
+      {DType::f8e4m3, 7, [](double v) { return static_cast<std::uint32_t>(rubric::tensor::float_to_f8e4m3(v)); }},
+      {DType::f8e5m2, 7, [](double v) { return static_cast<std::uint32_t>(rubric::tensor::float_to_f8e5m2(v)); }},
+  };
+  for (const Format& f : formats) {
+    CAPTURE(rubric::tensor::dtype_name(f.dtype));
+    // a: the reference shifted a little, then rounded into the narrow format.
+    std::vector<double> shifted(ref_values);
+    for (std::size_t i = 0; i < shifted.size(); ++i) shifted[i] *= 1.0 + 0.01 * static_cast<double>(i % 5);
+    const Tensor a = rubric::tensor::cast(f64({static_cast<std::int64_t>(shifted.size())}, shifted), f.dtype);
+    std::uint64_t want_max = 0;
+    std::int64_t want_over_2 = 0;
+    for (std::int64_t i = 0; i < a.size(); ++i) {
+      if (!std::isfinite(a.at(i))) {
+        ++want_over_2;  // an infinite answer never matches a finite reference
+        continue;
+      }
+      const std::uint64_t d = ulp_distance_bits(f.encode(a.at(i)), f.encode(ref.at(i)), f.sign_bit);
+      want_max = std::max(want_max, d);
+      want_over_2 += d > 2;
+    }
+    const CompareStats s = compare(a, ref, {0, 0, 2});
+    CHECK(s.max_ulp == want_max);
+    CHECK(s.mismatches == want_over_2);
+    CHECK(want_over_2 > 100);  // the case is not trivial
+  }
 }
