@@ -7,6 +7,7 @@
 
 #include "operators/error.hpp"
 #include "operators/tensor/cast.hpp"
+#include "operators/tensor/element_decode.hpp"
 #include "operators/tensor/index_format.hpp"
 #include "operators/tensor/minifloat.hpp"
 #include "operators/tensor/random.hpp"
@@ -125,4 +126,21 @@ TEST_CASE("flat indices print as Python tuples") {
   CHECK(format_index({2, 3, 4}, 23) == "(1, 2, 3)");
   CHECK(format_shape({256, 1}) == "(256, 1)");
   CHECK_THROWS_AS(format_index({2, 2}, 4), rubric::OperatorError);
+}
+
+TEST_CASE("block decoding gives the same values as element decoding for every f16 and bf16 pattern") {
+  for (DType t : {DType::f16, DType::bf16}) {
+    std::vector<std::byte> bytes(65536 * 2);
+    for (std::uint32_t b = 0; b < 65536; ++b) {
+      const auto v = static_cast<std::uint16_t>(b);
+      std::memcpy(bytes.data() + 2 * b, &v, 2);
+    }
+    const Tensor all = Tensor::from_bytes(t, {65536}, bytes, "all patterns");
+    std::vector<double> block(65536);
+    decode_block(all, 0, 65536, block.data());
+    for (std::uint32_t b = 0; b < 65536; ++b) {
+      const double want = t == DType::f16 ? f16_to_float(static_cast<std::uint16_t>(b)) : bf16_to_float(static_cast<std::uint16_t>(b));
+      REQUIRE(((std::isnan(want) && std::isnan(block[b])) || (want == block[b] && std::signbit(want) == std::signbit(block[b]))));
+    }
+  }
 }
