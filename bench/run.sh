@@ -9,3 +9,6 @@ BUILD=${1:-build}
 
 # numerics: fused compare of two 1 GiB f32 tensors vs numpy.allclose vs a plain read (files under /tmp, removed after)
 "$BUILD/bench/numerics/compare_bench" "${RUBRIC_BENCH_COMPARE_MIB:-1024}" /tmp
+
+# cuda: module build cold vs cached, worker call round trip vs bare protocol, fused compare vs copy bandwidth
+"$BUILD/bench/cuda/bench_cuda" "${RUBRIC_BENCH_CUDA_MIB:-256}"
