@@ -16,6 +16,34 @@ namespace rubric::cuda::worker {
 
 namespace {
 
+template <typename WA, typename WB>
+void compare_words(math::Partial& p, const WA* a, tensor::DType ta, const WB* b, tensor::DType tb, std::size_t begin,
+                   std::size_t end, const math::Rule& rule) {
+  for (std::size_t i = begin; i < end; ++i) math::accumulate_bits(p, a[i], ta, b[i], tb, i, rule);
+}
+
+template <typename WA>
+void compare_b(math::Partial& p, const WA* a, tensor::DType ta, const void* b, tensor::DType tb, std::size_t begin,
+               std::size_t end, const math::Rule& rule) {
+  switch (math::dtype_width_bits(tb)) {
+    case 8: compare_words(p, a, ta, static_cast<const std::uint8_t*>(b), tb, begin, end, rule); break;
+    case 16: compare_words(p, a, ta, static_cast<const std::uint16_t*>(b), tb, begin, end, rule); break;
+    case 32: compare_words(p, a, ta, static_cast<const std::uint32_t*>(b), tb, begin, end, rule); break;
+    default: compare_words(p, a, ta, static_cast<const std::uint64_t*>(b), tb, begin, end, rule); break;
+  }
+}
+
+// Typed loads per element width, as the device kernel does (no per-element memcpy).
+void compare_range(math::Partial& p, const void* a, tensor::DType ta, const void* b, tensor::DType tb,
+                   std::size_t begin, std::size_t end, const math::Rule& rule) {
+  switch (math::dtype_width_bits(ta)) {
+    case 8: compare_b(p, static_cast<const std::uint8_t*>(a), ta, b, tb, begin, end, rule); break;
+    case 16: compare_b(p, static_cast<const std::uint16_t*>(a), ta, b, tb, begin, end, rule); break;
+    case 32: compare_b(p, static_cast<const std::uint32_t*>(a), ta, b, tb, begin, end, rule); break;
+    default: compare_b(p, static_cast<const std::uint64_t*>(a), ta, b, tb, begin, end, rule); break;
+  }
+}
+
 class CpuBackend final : public Backend {
  public:
   std::string name() const override { return "cpu"; }
@@ -74,9 +102,7 @@ class CpuBackend final : public Backend {
     for (unsigned t = 0; t < threads; ++t) {
       pool.emplace_back([&, t] {
         std::size_t begin = count * t / threads, end = count * (t + 1) / threads;
-        for (std::size_t i = begin; i < end; ++i)
-          math::accumulate(parts[t], static_cast<const unsigned char*>(a), ta, static_cast<const unsigned char*>(b), tb,
-                           i, rule);
+        compare_range(parts[t], a, ta, b, tb, begin, end, rule);
       });
     }
     for (std::thread& th : pool) th.join();
