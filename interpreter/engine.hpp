@@ -15,6 +15,8 @@
 
 namespace rubric {
 
+class Registry;
+
 struct EngineOptions {
   std::vector<std::string> include_dirs;        // -I DIR, searched before RUBRIC_PATH for `use a.b`
   std::map<std::string, std::string> set_params;  // --set NAME=VALUE (VALUE is a rubric literal)
@@ -42,6 +44,9 @@ class Engine {
   void register_operator(HostOperator op);
   // Binds a global name (visible like a builtin) to a value.
   void bind(const std::string& name, Value value);
+  // The builtin registry, for hosts that add whole families (interpreter/builtins/registry.hpp:
+  // builtins with defaults and overloads, and the matches/field/operator hooks for new value kinds).
+  Registry& registry();
 
   // Parses, resolves modules and checks statically. Returns every diagnostic (errors and
   // warnings); the rubric can be checked only when none is an error.

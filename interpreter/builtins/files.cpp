@@ -1,0 +1,211 @@
+// Files: json text csv exists files. Every read is confined to its root and hashed into the
+// provenance; parsed JSON is cached by real path for the whole check run.
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fmt/format.h>
+#include <fnmatch.h>
+#include <sys/stat.h>
+
+#include "interpreter/builtins/args.hpp"
+#include "interpreter/builtins/registry.hpp"
+#include "interpreter/paths.hpp"
+#include "operators/error.hpp"
+#include "interpreter/builtins/json_value.hpp"
+#include "operators/json/json_reader.hpp"
+
+namespace rubric {
+
+namespace builtins {
+
+Value value_from_json(const json::Value& j, const std::string& origin) {
+  switch (j.data.index()) {
+    case 0: return Value();
+    case 1: return Value::boolean(j.as_bool());
+    case 2: return Value::number(j.as_number());
+    case 3: return Value::string(j.as_string());
+    case 4: {
+      List items;
+      const auto& arr = j.as_array();
+      items.reserve(arr.size());
+      for (std::size_t i = 0; i < arr.size(); ++i) items.push_back(value_from_json(arr[i], fmt::format("{}[{}]", origin, i)));
+      return Value::list(std::move(items));
+    }
+    default: {
+      Record r;
+      r.origin = origin;
+      for (const auto& m : j.as_object()) r.fields.emplace_back(m.first, value_from_json(m.second, origin + "." + m.first));
+      return Value::record(std::move(r));
+    }
+  }
+}
+
+}  // namespace builtins
+
+namespace {
+
+using builtins::want;
+
+// A CSV field that is wholly a number becomes a number; anything else stays text.
+Value csv_field(const std::string& f, bool quoted) {
+  if (!quoted && !f.empty()) {
+    std::size_t b = f.find_first_not_of(" \t"), e = f.find_last_not_of(" \t");
+    if (b != std::string::npos) {
+      std::string t = f.substr(b, e - b + 1);
+      char* end = nullptr;
+      double d = std::strtod(t.c_str(), &end);
+      if (end && *end == 0 && t.find_first_of("xXpP") == std::string::npos && t != "inf" && t != "nan") return Value::number(d);
+    }
+  }
+  return Value::string(f);
+}
+
+// RFC 4180 rows: quoted fields with "" escapes and embedded newlines. Returns an error message
+// for an unterminated quote.
+std::optional<std::string> parse_csv(const std::string& s, std::vector<std::vector<std::pair<std::string, bool>>>& rows) {
+  std::vector<std::pair<std::string, bool>> row;
+  std::string field;
+  bool quoted = false, in_quotes = false, any = false;
+  std::size_t line = 1, quote_line = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    char c = s[i];
+    if (in_quotes) {
+      if (c == '"') {
+        if (i + 1 < s.size() && s[i + 1] == '"') {
+          field += '"';
+          ++i;
+        } else {
+          in_quotes = false;
+        }
+      } else {
+        if (c == '\n') ++line;
+        field += c;
+      }
+      continue;
+    }
+    if (c == '"' && field.empty()) {
+      in_quotes = quoted = any = true;
+      quote_line = line;
+    } else if (c == ',') {
+      row.emplace_back(std::move(field), quoted);
+      field.clear();
+      quoted = false;
+      any = true;
+    } else if (c == '\n' || c == '\r') {
+      if (c == '\r' && i + 1 < s.size() && s[i + 1] == '\n') ++i;
+      ++line;
+      if (any || !field.empty()) {
+        row.emplace_back(std::move(field), quoted);
+        rows.push_back(std::move(row));
+      }
+      row.clear();
+      field.clear();
+      quoted = any = false;
+    } else {
+      field += c;
+      any = true;
+    }
+  }
+  if (in_quotes) return fmt::format("line {}: a quoted field is not closed", quote_line);
+  if (any || !field.empty()) {
+    row.emplace_back(std::move(field), quoted);
+    rows.push_back(std::move(row));
+  }
+  return std::nullopt;
+}
+
+}  // namespace
+
+void open_files(Registry& r) {
+  const std::string fam = "files";
+  r.add("json", {P("p")}, false,
+         "The JSON file at p: objects become records (keys in file order), arrays lists, numbers plain numbers. "
+         "A missing or malformed file under `submission` FAILs the check; under `reference`, it is an ERROR.",
+         fam, [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::path, "a path")) return *e;
+           const PathValue& p = a[0].as_path();
+           std::string key = "json:" + p.full();
+           if (auto hit = ctx.cached(key)) return *std::static_pointer_cast<const Value>(hit);
+           Value err;
+           auto text = ctx.read_file(p, &err);
+           if (!text) return err;
+           Value v;
+           try {
+             v = builtins::value_from_json(json::parse(*text, p.display()), p.display());
+           } catch (const OperatorError& e) {
+             return ctx.file_error(p, fmt::format("malformed JSON: {}", e.what()));
+           }
+           ctx.store(key, std::make_shared<const Value>(v));
+           return v;
+         });
+  r.add("text", {P("p")}, false, "The file at p as a string.", fam, [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::path, "a path")) return *e;
+           Value err;
+           auto text = ctx.read_file(a[0].as_path(), &err);
+           if (!text) return err;
+           return Value::string(std::move(*text));
+         });
+  r.add("csv", {P("p")}, false,
+         "The CSV file at p (first row: column names) as a list of records; a field that is wholly a number "
+         "becomes a number.",
+         fam, [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::path, "a path")) return *e;
+           const PathValue& p = a[0].as_path();
+           Value err;
+           auto text = ctx.read_file(p, &err);
+           if (!text) return err;
+           std::vector<std::vector<std::pair<std::string, bool>>> rows;
+           if (auto why = parse_csv(*text, rows)) return ctx.file_error(p, fmt::format("{}: malformed CSV: {}", p.display(), *why));
+           if (rows.empty()) return ctx.file_error(p, fmt::format("{}: empty CSV (no header row)", p.display()));
+           const auto& header = rows.front();
+           List out;
+           for (std::size_t i = 1; i < rows.size(); ++i) {
+             if (rows[i].size() != header.size())
+               return ctx.file_error(p, fmt::format("{}: row {} has {} fields, the header has {}", p.display(), i + 1,
+                                                    rows[i].size(), header.size()));
+             Record rec;
+             rec.origin = fmt::format("{} row {}", p.display(), i + 1);
+             for (std::size_t c = 0; c < header.size(); ++c)
+               rec.fields.emplace_back(header[c].first, csv_field(rows[i][c].first, rows[i][c].second));
+             out.push_back(Value::record(std::move(rec)));
+           }
+           return Value::list(std::move(out));
+         });
+  r.add("exists", {P("p")}, false, "True when a file or folder exists at p (inside its root).", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::path, "a path")) return *e;
+           ResolvedPath rp = resolve_confined(a[0].as_path());
+           if (rp.status == PathStatus::escapes) return ctx.file_error(a[0].as_path(), rp.message);
+           return Value::boolean(rp.status == PathStatus::ok);
+         });
+  r.add("files", {P("p"), P("pattern", Value::string("*"))}, false,
+         "The files under the folder p (recursively) whose path relative to p matches the glob pattern, sorted.", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::path, "a path")) return *e;
+           if (auto e = want(ctx, a, 1, ValueKind::string, "a string (a glob such as \"*.cu\")")) return *e;
+           const PathValue& p = a[0].as_path();
+           ResolvedPath rp = resolve_confined(p);
+           if (rp.status != PathStatus::ok) return ctx.file_error(p, rp.message);
+           namespace fs = std::filesystem;
+           std::error_code ec;
+           if (!fs::is_directory(rp.real, ec)) return ctx.file_error(p, fmt::format("{}: not a folder", p.display()));
+           std::vector<std::string> rels;
+           for (auto it = fs::recursive_directory_iterator(rp.real, fs::directory_options::skip_permission_denied, ec);
+                !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+             if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
+             std::string rel = fs::relative(it->path(), rp.real, ec).generic_string();
+             if (::fnmatch(a[1].as_string().c_str(), rel.c_str(), 0) == 0) rels.push_back(rel);
+             if (rels.size() > 100000) return ctx.error(fmt::format("'files': more than 100000 files under {}", p.display()));
+           }
+           std::sort(rels.begin(), rels.end());
+           List out;
+           for (const auto& rel : rels) {
+             std::string why;
+             auto joined = join_path(p, rel, &why);
+             if (joined) out.push_back(Value::path(*joined));
+           }
+           return Value::list(std::move(out));
+         });
+}
+
+}  // namespace rubric

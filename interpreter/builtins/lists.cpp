@@ -1,0 +1,198 @@
+// Lists: len sum all any count map filter range sort keys.
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+
+#include "interpreter/builtins/args.hpp"
+#include "interpreter/builtins/registry.hpp"
+
+namespace rubric {
+
+namespace {
+
+using builtins::want;
+
+// Calls `f` on an item and requires a bool; returns the bool or sets `err`.
+std::optional<bool> predicate(CallContext& ctx, const Value& f, const Value& item, Value& err) {
+  Value r = ctx.call(f, {item});
+  if (r.is_error()) {
+    err = r;
+    return std::nullopt;
+  }
+  if (!r.is(ValueKind::boolean)) {
+    err = ctx.error(fmt::format("the predicate given to '{}' returned a {} ({}), not a bool", ctx.function_name(),
+                                r.kind_name(), r.repr(5)));
+    return std::nullopt;
+  }
+  return r.as_bool();
+}
+
+// all/any: over a list of bools, or of items with a predicate.
+Value quantify(CallContext& ctx, const std::vector<Value>& a, bool want_all) {
+  if (auto e = want(ctx, a, 0, ValueKind::list, "a list")) return *e;
+  bool has_pred = a.size() > 1 && !a[1].is_null();
+  if (has_pred && !a[1].is(ValueKind::function)) return ctx.bad_argument(2, "a function", a[1]);
+  for (const Value& item : a[0].as_list()) {
+    bool b;
+    if (has_pred) {
+      Value err;
+      auto r = predicate(ctx, a[1], item, err);
+      if (!r) return err;
+      b = *r;
+    } else {
+      if (item.is_error()) return item;
+      if (!item.is(ValueKind::boolean))
+        return ctx.error(fmt::format("'{}' of a list holding a {} ({}); give a predicate: {}(xs, x => ...)",
+                                     ctx.function_name(), item.kind_name(), item.repr(5), ctx.function_name()));
+      b = item.as_bool();
+    }
+    if (b != want_all) return Value::boolean(!want_all);
+  }
+  return Value::boolean(want_all);
+}
+
+// Ordering for sort: numbers (same unit) or strings.
+std::optional<std::string> comparable(const Value& a, const Value& b) {
+  if (a.is(ValueKind::number) && b.is(ValueKind::number)) {
+    if (a.as_quantity().dim != b.as_quantity().dim) return fmt::format("{} and {} have different units", a.to_string(), b.to_string());
+    return std::nullopt;
+  }
+  if (a.is(ValueKind::string) && b.is(ValueKind::string)) return std::nullopt;
+  return fmt::format("cannot order a {} and a {}", a.kind_name(), b.kind_name());
+}
+
+bool less(const Value& a, const Value& b) {
+  if (a.is(ValueKind::number)) return a.as_number() < b.as_number();
+  return a.as_string() < b.as_string();
+}
+
+}  // namespace
+
+void open_lists(Registry& r) {
+  const std::string fam = "lists";
+  r.add("len", {P("x")}, false, "The length of a list, string (bytes), record (fields) or samples (count).", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           switch (a[0].kind()) {
+             case ValueKind::list: return Value::number(static_cast<double>(a[0].as_list().size()));
+             case ValueKind::string: return Value::number(static_cast<double>(a[0].as_string().size()));
+             case ValueKind::record: return Value::number(static_cast<double>(a[0].as_record().fields.size()));
+             case ValueKind::samples: {
+               std::size_t n = SIZE_MAX;
+               for (const auto& l : a[0].as_samples().leaves()) n = std::min(n, l->values.size());
+               return Value::number(n == SIZE_MAX ? 0.0 : static_cast<double>(n));
+             }
+             default: return ctx.bad_argument(1, "a list, string, record or samples", a[0]);
+           }
+         });
+  r.add("sum", {P("xs")}, false, "The sum of a list of numbers (of one unit); 0 for an empty list.", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           std::vector<double> xs;
+           Dimension d;
+           if (auto e = builtins::numbers_of(ctx, a[0], 1, xs, d)) return *e;
+           double s = 0;
+           for (double x : xs) s += x;
+           return Value::number(s, d);
+         });
+  r.add("all", {P("xs"), P("pred", Value())}, false,
+         "True when every item is true, or satisfies `pred`; true for an empty list.", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) { return quantify(ctx, a, true); });
+  r.add("any", {P("xs"), P("pred", Value())}, false,
+         "True when some item is true, or satisfies `pred`; false for an empty list.", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) { return quantify(ctx, a, false); });
+  r.add("count", {P("xs"), P("pred", Value())}, false,
+         "How many items satisfy `pred` (a function), or equal it (any other value); without it, how many are true.", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::list, "a list")) return *e;
+           double n = 0;
+           for (const Value& item : a[0].as_list()) {
+             if (a[1].is(ValueKind::function)) {
+               Value err;
+               auto r = predicate(ctx, a[1], item, err);
+               if (!r) return err;
+               n += *r ? 1 : 0;
+             } else if (a[1].is_null()) {
+               n += item.is(ValueKind::boolean) && item.as_bool() ? 1 : 0;
+             } else if (structurally_equal(item, a[1])) {
+               n += 1;
+             }
+           }
+           return Value::number(n);
+         });
+  r.add("map", {P("xs"), P("f")}, false, "The list of f(x) for each item.", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::list, "a list")) return *e;
+           if (auto e = want(ctx, a, 1, ValueKind::function, "a function")) return *e;
+           List out;
+           out.reserve(a[0].as_list().size());
+           for (const Value& item : a[0].as_list()) {
+             Value v = ctx.call(a[1], {item});
+             if (v.is_error()) return v;
+             out.push_back(std::move(v));
+           }
+           return Value::list(std::move(out));
+         });
+  r.add("filter", {P("xs"), P("pred")}, false, "The items satisfying `pred`, in order.", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::list, "a list")) return *e;
+           if (auto e = want(ctx, a, 1, ValueKind::function, "a function")) return *e;
+           List out;
+           for (const Value& item : a[0].as_list()) {
+             Value err;
+             auto r = predicate(ctx, a[1], item, err);
+             if (!r) return err;
+             if (*r) out.push_back(item);
+           }
+           return Value::list(std::move(out));
+         });
+  r.add("range", {P("a"), P("b", Value()), P("step", Value::number(1))}, false,
+         "range(n) is [0, 1, .., n-1]; range(a, b) is [a, .., b-1]; range(a, b, step).", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           for (std::size_t i = 0; i < 3; ++i)
+             if (!(i == 1 && a[1].is_null()))
+               if (auto e = builtins::want_plain(ctx, a, i)) return *e;
+           double lo = 0, hi = a[0].as_number(), step = a[2].as_number();
+           if (!a[1].is_null()) {
+             lo = a[0].as_number();
+             hi = a[1].as_number();
+           }
+           if (step == 0) return ctx.error("'range' with a step of 0");
+           double n = std::ceil((hi - lo) / step);
+           if (n > 10'000'000) return ctx.error(fmt::format("'range' of {} items is too long (limit 10000000)", n));
+           List out;
+           for (double i = 0; i < n; ++i) out.push_back(Value::number(lo + i * step));
+           return Value::list(std::move(out));
+         });
+  r.add("sort", {P("xs"), P("key", Value())}, false, "The items in ascending order (numbers of one unit, or strings), by `key(x)` when given.",
+         fam, [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::list, "a list")) return *e;
+           const List& xs = a[0].as_list();
+           std::vector<std::pair<Value, std::size_t>> keyed;
+           for (std::size_t i = 0; i < xs.size(); ++i) {
+             Value k = a[1].is_null() ? xs[i] : ctx.call(a[1], {xs[i]});
+             if (k.is_error()) return k;
+             if (!keyed.empty())
+               if (auto why = comparable(keyed.front().first, k)) return ctx.error(fmt::format("'sort': {}", *why));
+             if (keyed.empty())
+               if (auto why = comparable(k, k)) return ctx.error(fmt::format("'sort': {}", *why));
+             keyed.emplace_back(std::move(k), i);
+           }
+           std::stable_sort(keyed.begin(), keyed.end(), [](const auto& x, const auto& y) { return less(x.first, y.first); });
+           List out;
+           for (const auto& k : keyed) out.push_back(xs[k.second]);
+           return Value::list(std::move(out));
+         });
+  r.add("keys", {P("r")}, false, "The keys of a record, in order.", fam, [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::record, "a record")) return *e;
+           List out;
+           for (const auto& f : a[0].as_record().fields) out.push_back(Value::string(f.first));
+           return Value::list(std::move(out));
+         });
+  r.add("has", {P("r"), P("key")}, false, "True when the record has the key.", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::record, "a record")) return *e;
+           if (auto e = want(ctx, a, 1, ValueKind::string, "a string")) return *e;
+           return Value::boolean(a[0].as_record().find(a[1].as_string()) != nullptr);
+         });
+}
+
+}  // namespace rubric

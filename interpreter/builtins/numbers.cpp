@@ -1,0 +1,112 @@
+// Numbers: abs min max clamp round sqrt log exp geomean, and the dtype names.
+#include <cmath>
+#include <fmt/format.h>
+
+#include "interpreter/builtins/args.hpp"
+#include "interpreter/builtins/registry.hpp"
+
+namespace rubric {
+
+namespace {
+
+using builtins::want;
+using builtins::want_plain;
+
+// min/max over either one list or several arguments.
+Value extremum(CallContext& ctx, const std::vector<Value>& args, bool want_max) {
+  std::vector<Value> items;
+  if (args.size() == 1 && args[0].is(ValueKind::list)) items = args[0].as_list();
+  else items = args;
+  if (items.empty()) return ctx.error(fmt::format("'{}' of an empty list", ctx.function_name()));
+  const Value* best = nullptr;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    const Value& v = items[i];
+    if (v.is_error()) return v;
+    if (!v.is(ValueKind::number)) return ctx.bad_argument(static_cast<int>(args.size() == 1 ? 1 : i + 1), "numbers", v);
+    if (best && best->as_quantity().dim != v.as_quantity().dim)
+      return ctx.error(fmt::format("'{}' of numbers with different dimensions ({} and {})", ctx.function_name(),
+                                   best->to_string(), v.to_string()));
+    if (std::isnan(v.as_number())) return v;
+    if (!best || (want_max ? v.as_number() > best->as_number() : v.as_number() < best->as_number())) best = &v;
+  }
+  return *best;
+}
+
+Value unary_plain(CallContext& ctx, const std::vector<Value>& a, double (*f)(double), const char* domain_note) {
+  if (auto e = want_plain(ctx, a, 0)) return *e;
+  double r = f(a[0].as_number());
+  if (std::isnan(r) && !std::isnan(a[0].as_number()))
+    return ctx.error(fmt::format("'{}' of {}: {}", ctx.function_name(), a[0].to_string(), domain_note));
+  return Value::number(r);
+}
+
+}  // namespace
+
+void open_numbers(Registry& r) {
+  const std::string fam = "numbers";
+  r.add("abs", {P("x")}, false, "The absolute value; keeps the unit.", fam, [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::number, "a number")) return *e;
+           return Value::number(std::fabs(a[0].as_number()), a[0].as_quantity().dim);
+         });
+  r.add("min", {P("x")}, true, "The least of a list, or of several arguments (same unit).", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) { return extremum(ctx, a, false); });
+  r.add("max", {P("x")}, true, "The greatest of a list, or of several arguments (same unit).", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) { return extremum(ctx, a, true); });
+  r.add("clamp", {P("x"), P("lo"), P("hi")}, false, "x limited to [lo, hi] (all of one unit).", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           for (std::size_t i = 0; i < 3; ++i)
+             if (auto e = want(ctx, a, i, ValueKind::number, "a number")) return *e;
+           const Dimension& d = a[0].as_quantity().dim;
+           if (a[1].as_quantity().dim != d || a[2].as_quantity().dim != d)
+             return ctx.error(fmt::format("'clamp' of {} to [{}, {}]: different dimensions", a[0].to_string(),
+                                          a[1].to_string(), a[2].to_string()));
+           return Value::number(std::min(std::max(a[0].as_number(), a[1].as_number()), a[2].as_number()), d);
+         });
+  r.add("round", {P("x"), P("digits", Value::number(0))}, false,
+         "x rounded to `digits` decimals (of its value in base units: s, B, tok, ...).", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::number, "a number")) return *e;
+           if (auto e = want_plain(ctx, a, 1)) return *e;
+           double m = std::pow(10.0, std::round(a[1].as_number()));
+           return Value::number(std::round(a[0].as_number() * m) / m, a[0].as_quantity().dim);
+         });
+  r.add("sqrt", {P("x")}, false, "The square root; a unit must have even powers (sqrt of s^2 is s).", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::number, "a number")) return *e;
+           Dimension d = a[0].as_quantity().dim, half;
+           for (int i = 0; i < Dimension::count; ++i) {
+             if (d.exp[i] % 2) return ctx.error(fmt::format("'sqrt' of {}: its unit has an odd power", a[0].to_string()));
+             half.exp[i] = static_cast<std::int8_t>(d.exp[i] / 2);
+           }
+           if (a[0].as_number() < 0) return ctx.error(fmt::format("'sqrt' of a negative number ({})", a[0].to_string()));
+           return Value::number(std::sqrt(a[0].as_number()), half);
+         });
+  r.add("log", {P("x")}, false, "The natural logarithm of a plain number.", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want_plain(ctx, a, 0)) return *e;
+           if (a[0].as_number() <= 0) return ctx.error(fmt::format("'log' of {} (needs a positive number)", a[0].to_string()));
+           return Value::number(std::log(a[0].as_number()));
+         });
+  r.add("exp", {P("x")}, false, "e raised to a plain number.", fam, [](CallContext& ctx, const std::vector<Value>& a) {
+           return unary_plain(ctx, a, [](double x) { return std::exp(x); }, "out of range");
+         });
+  r.add("geomean", {P("xs")}, false, "The geometric mean of a list of positive numbers (keeps their unit).", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           std::vector<double> xs;
+           Dimension d;
+           if (auto e = builtins::numbers_of(ctx, a[0], 1, xs, d)) return *e;
+           if (xs.empty()) return ctx.error("'geomean' of an empty list");
+           double s = 0;
+           for (double x : xs) {
+             if (x <= 0) return ctx.error(fmt::format("'geomean' needs positive numbers, got {}", format_quantity(x, d)));
+             s += std::log(x);
+           }
+           return Value::number(std::exp(s / static_cast<double>(xs.size())), d);
+         });
+
+  // dtype names are values so rubrics can pass them around; tensor operators read them by name.
+  for (const char* name : {"f64", "f32", "f16", "bf16", "f8e4m3", "f8e5m2", "i64", "i32", "i16", "i8", "u8"})
+    r.bind(name, Value::string(name), "the element type name");
+}
+
+}  // namespace rubric

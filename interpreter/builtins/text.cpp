@@ -1,0 +1,141 @@
+// Text: regex find lines numbers lower upper trim split join contains.
+#include <fmt/format.h>
+#include <regex>
+
+#include "interpreter/builtins/args.hpp"
+#include "interpreter/builtins/registry.hpp"
+#include "interpreter/text_match.hpp"
+
+namespace rubric {
+
+namespace {
+
+using builtins::want;
+
+// Compiles an ECMAScript pattern; a bad pattern is the rubric's error.
+std::optional<std::regex> compile(CallContext& ctx, const std::string& pattern, Value& err) {
+  try {
+    return std::regex(pattern, std::regex::ECMAScript);
+  } catch (const std::regex_error& e) {
+    err = ctx.error(fmt::format("bad argument #2 to '{}' (invalid regular expression \"{}\": {})", ctx.function_name(),
+                                pattern, e.what()));
+    return std::nullopt;
+  }
+}
+
+std::optional<Value> want_text(CallContext& ctx, const std::vector<Value>& a) {
+  if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return e;
+  return want(ctx, a, 1, ValueKind::string, "a string (the pattern)");
+}
+
+}  // namespace
+
+void open_text(Registry& r) {
+  const std::string fam = "text";
+  r.add("regex", {P("t"), P("pattern")}, false,
+         "True when the ECMAScript regular expression matches somewhere in t. Use raw strings: r\"\\d+ tok/s\".", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want_text(ctx, a)) return *e;
+           Value err;
+           auto re = compile(ctx, a[1].as_string(), err);
+           if (!re) return err;
+           return Value::boolean(std::regex_search(a[0].as_string(), *re));
+         });
+  r.add("find", {P("t"), P("pattern")}, false,
+         "Every match of the pattern in t: a list of strings, or, when the pattern has groups, a list of capture lists.",
+         fam, [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want_text(ctx, a)) return *e;
+           Value err;
+           auto re = compile(ctx, a[1].as_string(), err);
+           if (!re) return err;
+           const std::string& t = a[0].as_string();
+           List out;
+           for (auto it = std::sregex_iterator(t.begin(), t.end(), *re); it != std::sregex_iterator(); ++it) {
+             const std::smatch& m = *it;
+             if (m.size() <= 1) {
+               out.push_back(Value::string(m.str(0)));
+             } else {
+               List groups;
+               for (std::size_t g = 1; g < m.size(); ++g)
+                 groups.push_back(m[g].matched ? Value::string(m.str(g)) : Value());
+               out.push_back(Value::list(std::move(groups)));
+             }
+             if (out.size() > 1'000'000) return ctx.error("'find': more than 1000000 matches");
+           }
+           return Value::list(std::move(out));
+         });
+  r.add("lines", {P("t")}, false, "The lines of t, without their line ends (\\n or \\r\\n).", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
+           const std::string& t = a[0].as_string();
+           List out;
+           std::size_t pos = 0;
+           while (pos < t.size()) {
+             std::size_t nl = t.find('\n', pos);
+             std::size_t end = nl == std::string::npos ? t.size() : nl;
+             std::size_t e2 = end > pos && t[end - 1] == '\r' ? end - 1 : end;
+             out.push_back(Value::string(t.substr(pos, e2 - pos)));
+             if (nl == std::string::npos) break;
+             pos = nl + 1;
+           }
+           return Value::list(std::move(out));
+         });
+  r.add("numbers", {P("t")}, false,
+         "The numbers written in t, in order, as plain numbers (\"11,234.5\" counts as 11234.5; \"fp32\" has none).", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
+           List out;
+           for (double x : scan_numbers(a[0].as_string())) out.push_back(Value::number(x));
+           return Value::list(std::move(out));
+         });
+  r.add("lower", {P("t")}, false, "t in lower case (ASCII).", fam, [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
+           std::string s = a[0].as_string();
+           for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+           return Value::string(std::move(s));
+         });
+  r.add("upper", {P("t")}, false, "t in upper case (ASCII).", fam, [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
+           std::string s = a[0].as_string();
+           for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
+           return Value::string(std::move(s));
+         });
+  r.add("trim", {P("t")}, false, "t without leading and trailing white space.", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
+           const std::string& s = a[0].as_string();
+           std::size_t b = s.find_first_not_of(" \t\r\n"), e = s.find_last_not_of(" \t\r\n");
+           return Value::string(b == std::string::npos ? "" : s.substr(b, e - b + 1));
+         });
+  r.add("split", {P("t"), P("sep")}, false, "t cut at every occurrence of the separator string.", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want_text(ctx, a)) return *e;
+           const std::string &t = a[0].as_string(), &sep = a[1].as_string();
+           if (sep.empty()) return ctx.error("'split' with an empty separator");
+           List out;
+           std::size_t pos = 0;
+           for (;;) {
+             std::size_t k = t.find(sep, pos);
+             out.push_back(Value::string(t.substr(pos, k == std::string::npos ? std::string::npos : k - pos)));
+             if (k == std::string::npos) break;
+             pos = k + sep.size();
+           }
+           return Value::list(std::move(out));
+         });
+  r.add("join", {P("xs"), P("sep", Value::string(", "))}, false, "The items printed and joined with the separator.", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::list, "a list")) return *e;
+           if (auto e = want(ctx, a, 1, ValueKind::string, "a string")) return *e;
+           std::string s;
+           for (std::size_t i = 0; i < a[0].as_list().size(); ++i) s += (i ? a[1].as_string() : "") + a[0].as_list()[i].to_string();
+           return Value::string(std::move(s));
+         });
+  r.add("contains", {P("t"), P("s")}, false, "True when t contains s exactly (case-sensitive; see `mentions` for prose).",
+         fam, [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
+           if (auto e = want(ctx, a, 1, ValueKind::string, "a string")) return *e;
+           return Value::boolean(a[0].as_string().find(a[1].as_string()) != std::string::npos);
+         });
+}
+
+}  // namespace rubric

@@ -1,0 +1,45 @@
+// Units: unit_of convert.
+#include <fmt/format.h>
+
+#include "interpreter/builtins/args.hpp"
+#include "interpreter/builtins/registry.hpp"
+
+namespace rubric {
+
+void open_units(Registry& r) {
+  const std::string fam = "units";
+  r.add("unit_of", {P("x")}, false, "The base-unit name of a number's dimension (\"tok/s\", \"s\", \"\" when plain).", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           if (a[0].is(ValueKind::samples)) return Value::string(dimension_name(a[0].as_samples().dim()));
+           if (auto e = builtins::want(ctx, a, 0, ValueKind::number, "a number")) return *e;
+           return Value::string(dimension_name(a[0].as_quantity().dim));
+         });
+  r.add("convert", {P("x"), P("unit")}, false,
+         "x as a plain number in the given unit: convert(2.5 ms, \"us\") is 2500. The unit must match x's dimension.", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = builtins::want(ctx, a, 0, ValueKind::number, "a number")) return *e;
+           if (auto e = builtins::want(ctx, a, 1, ValueKind::string, "a unit string")) return *e;
+           std::string why;
+           auto u = parse_unit(a[1].as_string(), &why);
+           if (!u) return ctx.error(fmt::format("bad argument #2 to 'convert' ({})", why));
+           if (u->dim != a[0].as_quantity().dim)
+             return ctx.error(fmt::format("cannot convert {} ({}) to {} ({})", a[0].to_string(),
+                                          dimension_description(a[0].as_quantity().dim), a[1].as_string(),
+                                          dimension_description(u->dim)));
+           return Value::number(a[0].as_number() / u->scale);
+         });
+}
+
+void open_device_placeholder(Registry& r) {
+  // Replaced by the gpu family when the CUDA backend is bound.
+  Record d;
+  d.origin = "device";
+  d.fields = {{"available", Value::boolean(false)}, {"name", Value()},         {"cc", Value()},
+              {"sm_count", Value()},                {"memory", Value()},       {"l2", Value()},
+              {"peak_bandwidth", Value()},          {"clock_mhz", Value()},    {"driver", Value()},
+              {"runtime", Value()},                 {"reason", Value::string("built without GPU support")}};
+  r.bind("device", Value::record(std::move(d)), "The CUDA device: {available, name, cc, sm_count, memory, l2, peak_bandwidth, "
+                                                 "clock_mhz, driver, runtime, reason}.");
+}
+
+}  // namespace rubric

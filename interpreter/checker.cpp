@@ -1,0 +1,660 @@
+#include "interpreter/checker.hpp"
+
+#include <algorithm>
+#include <fmt/format.h>
+#include <map>
+#include <set>
+#include <unordered_set>
+
+#include "interpreter/builtins/registry.hpp"
+
+namespace rubric {
+
+std::size_t edit_distance(const std::string& a, const std::string& b) {
+  std::vector<std::size_t> prev(b.size() + 1), cur(b.size() + 1);
+  for (std::size_t j = 0; j <= b.size(); ++j) prev[j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i) {
+    cur[0] = i;
+    for (std::size_t j = 1; j <= b.size(); ++j)
+      cur[j] = std::min({prev[j] + 1, cur[j - 1] + 1, prev[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
+    std::swap(prev, cur);
+  }
+  return prev[b.size()];
+}
+
+namespace {
+
+using K = StaticType::Kind;
+
+StaticType of(K k) { return StaticType{k, std::nullopt}; }
+StaticType number(Dimension d) { return StaticType{K::number, d}; }
+
+const char* kind_text(K k) {
+  switch (k) {
+    case K::unknown: return "value";
+    case K::null: return "null";
+    case K::boolean: return "bool";
+    case K::number: return "number";
+    case K::string: return "string";
+    case K::list: return "list";
+    case K::record: return "record";
+    case K::path: return "path";
+    case K::function: return "function";
+    case K::samples: return "samples";
+  }
+  return "value";
+}
+
+struct Local {
+  NameKind kind = NameKind::local;
+  StaticType type;
+  const ast::Def* def = nullptr;
+};
+
+struct Scope {
+  const Scope* parent = nullptr;
+  std::map<std::string, Local> names;
+};
+
+class ModuleChecker {
+ public:
+  ModuleChecker(const Module& m, const Registry& reg, CheckerResult& out, bool is_root)
+      : m_(m), reg_(reg), out_(out), is_root_(is_root) {
+    for (const auto& u : m.uses)
+      if (u.alias.empty()) unqualified_.push_back(u.module);
+  }
+
+  void run() {
+    check_clashes();
+    for (const auto& item : m_.file->items) {
+      if (auto* p = std::get_if<ast::Param>(&item)) {
+        Scope s;
+        expr(*p->value, s);
+      } else if (auto* l = std::get_if<ast::LetDecl>(&item)) {
+        Scope s;
+        let_type(l->name.name, *l->value);
+      } else if (auto* d = std::get_if<ast::Def>(&item)) {
+        def(*d);
+      }
+    }
+    if (m_.file->header) {
+      Scope s;
+      if (m_.file->header->title) expr(*m_.file->header->title, s);
+      if (m_.file->header->fields) expr(*m_.file->header->fields, s);
+    }
+    bool is_module = !is_root_;
+    std::map<std::string, SourceRange> seen;
+    for (const auto& item : m_.file->items) {
+      if (auto* c = std::get_if<ast::Criterion>(&item)) {
+        if (is_module) module_holds_criteria(c->range);
+        criterion(*c, nullptr, seen);
+      } else if (auto* g = std::get_if<std::shared_ptr<const ast::Group>>(&item)) {
+        if (is_module) module_holds_criteria((*g)->range);
+        group(**g, nullptr, seen);
+      }
+    }
+  }
+
+ private:
+  void error(SourceRange r, std::string msg, std::vector<std::string> notes = {}) {
+    out_.diagnostics.push_back(Diagnostic{Severity::error, m_.file->source, r, std::move(msg), std::move(notes)});
+  }
+  void warning(SourceRange r, std::string msg) {
+    out_.diagnostics.push_back(Diagnostic{Severity::warning, m_.file->source, r, std::move(msg), {}});
+  }
+  std::string text(const ast::Expr& e) const { return std::string(m_.file->source->slice(e.range)); }
+
+  void module_holds_criteria(SourceRange r) { error(r, fmt::format("module '{}' holds a criterion; only rubric files (with a header) may", m_.name)); }
+
+  void check_clashes() {
+    std::map<std::string, const Module*> owner;
+    for (const auto& u : m_.uses) {
+      if (!u.alias.empty()) continue;
+      for (const auto& d : u.module->decls) {
+        if (m_.decls.count(d.first)) continue;  // the module's own declaration shadows both
+        auto [it, inserted] = owner.emplace(d.first, u.module);
+        if (!inserted && it->second != u.module)
+          error(u.range, fmt::format("'{}' is defined by both '{}' and '{}', both used unqualified", d.first, it->second->name, u.module->name),
+                {fmt::format("use one of them with an alias: use {} as {}", u.module->name, u.module->name.substr(u.module->name.rfind('.') + 1))});
+      }
+    }
+  }
+
+  // ---- names ----
+
+  struct Found {
+    NameKind kind;
+    StaticType type;
+    const ast::Def* def = nullptr;
+    const Module* module = nullptr;
+    const Builtin* builtin = nullptr;
+  };
+
+  std::optional<Found> resolve(const std::string& name, const Scope& scope) {
+    for (const Scope* s = &scope; s; s = s->parent) {
+      auto it = s->names.find(name);
+      if (it != s->names.end()) return Found{it->second.kind, it->second.type, it->second.def, nullptr, nullptr};
+    }
+    if (auto f = resolve_in(m_, name, true)) return f;
+    for (const Module* u : unqualified_)
+      if (auto f = resolve_in(*u, name, false)) return f;
+    for (const auto& u : m_.uses)
+      if (u.alias == name) return Found{NameKind::module_alias, of(K::unknown), nullptr, u.module, nullptr};
+    if (name == "submission" || name == "reference") return Found{NameKind::root, of(K::path), nullptr, nullptr, nullptr};
+    if (reg_.has_binding(name)) return Found{NameKind::binding, of(K::unknown), nullptr, nullptr, nullptr};
+    if (auto b = reg_.find(name)) return Found{NameKind::builtin, of(K::function), nullptr, nullptr, b.get()};
+    if (reg_.is_planned_only(name)) return Found{NameKind::builtin, of(K::function), nullptr, nullptr, nullptr};
+    return std::nullopt;
+  }
+
+  std::optional<Found> resolve_in(const Module& m, const std::string& name, bool own) {
+    auto it = m.decls.find(name);
+    if (it == m.decls.end()) return std::nullopt;
+    const Decl& d = it->second;
+    switch (d.kind) {
+      case Decl::Kind::def:
+        return Found{d.def->is_check() ? NameKind::check_def : NameKind::def, of(K::function), d.def, &m, nullptr};
+      case Decl::Kind::param:
+        return Found{NameKind::param, own ? let_type(name, *d.param->value) : of(K::unknown), nullptr, &m, nullptr};
+      case Decl::Kind::let:
+        return Found{NameKind::let, own ? let_type(name, *d.let->value) : of(K::unknown), nullptr, &m, nullptr};
+    }
+    return std::nullopt;
+  }
+
+  // Top-level lets and params are typed once, on demand (they are lazy: order does not matter).
+  StaticType let_type(const std::string& name, const ast::Expr& e) {
+    auto it = let_types_.find(name);
+    if (it != let_types_.end()) return it->second;
+    if (in_progress_.count(name)) return of(K::unknown);
+    in_progress_.insert(name);
+    Scope s;
+    StaticType t = expr(e, s);
+    in_progress_.erase(name);
+    let_types_[name] = t;
+    return t;
+  }
+
+  void undefined(const std::string& name, SourceRange r, const Scope& scope) {
+    std::vector<std::string> candidates;
+    for (const Scope* s = &scope; s; s = s->parent)
+      for (const auto& n : s->names) candidates.push_back(n.first);
+    for (const auto& d : m_.decls) candidates.push_back(d.first);
+    for (const Module* u : unqualified_)
+      for (const auto& d : u->decls) candidates.push_back(d.first);
+    for (const auto& n : reg_.names()) candidates.push_back(n);
+    candidates.push_back("submission");
+    candidates.push_back("reference");
+    std::string best;
+    std::size_t best_d = SIZE_MAX;
+    for (const auto& c : candidates) {
+      std::size_t d = edit_distance(name, c);
+      if (d < best_d) {
+        best_d = d;
+        best = c;
+      }
+    }
+    std::vector<std::string> notes;
+    if (!best.empty() && best_d <= std::max<std::size_t>(1, name.size() / 3)) notes.push_back(fmt::format("did you mean '{}'?", best));
+    error(r, fmt::format("undefined name '{}'", name), notes);
+  }
+
+  // ---- units ----
+
+  std::optional<Dimension> dim(const StaticType& t) {
+    if (t.kind == K::number || t.kind == K::samples) return t.dim;
+    return std::nullopt;
+  }
+
+  void need_same(const ast::Expr& whole, const StaticType& a, const StaticType& b, const char* what) {
+    auto da = dim(a), db = dim(b);
+    if (da && db && *da != *db)
+      error(whole.range, fmt::format("{} needs equal dimensions: {} vs {}", what, dimension_description(*da), dimension_description(*db)),
+            {fmt::format("in '{}'", text(whole))});
+  }
+
+  // ---- expressions ----
+
+  StaticType record_type(const ast::Expr& e, StaticType t) {
+    if (t.kind != K::unknown) out_.types[&e] = t;
+    return t;
+  }
+
+  StaticType expr(const ast::Expr& e, const Scope& scope) { return record_type(e, expr_inner(e, scope)); }
+
+  StaticType expr_inner(const ast::Expr& e, const Scope& scope) {
+    return std::visit(
+        [&](const auto& n) -> StaticType {
+          using T = std::decay_t<decltype(n)>;
+          if constexpr (std::is_same_v<T, ast::NullLit>) {
+            return of(K::null);
+          } else if constexpr (std::is_same_v<T, ast::BoolLit>) {
+            return of(K::boolean);
+          } else if constexpr (std::is_same_v<T, ast::NumberLit>) {
+            if (n.unit.empty()) return number(Dimension{});
+            std::string why;
+            auto u = parse_unit(n.unit, &why);
+            if (!u) {
+              error(e.range, why, {unit_note()});
+              return of(K::number);
+            }
+            return number(u->dim);
+          } else if constexpr (std::is_same_v<T, ast::StringLit>) {
+            for (const auto& p : n.parts)
+              if (auto* x = std::get_if<ast::ExprPtr>(&p)) expr(**x, scope);
+            return of(K::string);
+          } else if constexpr (std::is_same_v<T, ast::Name>) {
+            auto f = resolve(n.name, scope);
+            if (!f) {
+              undefined(n.name, e.range, scope);
+              return of(K::unknown);
+            }
+            out_.names[&e] = f->kind;
+            if (f->kind == NameKind::module_alias) error(e.range, fmt::format("'{}' names a module; use '{}.name'", n.name, n.name));
+            return f->type;
+          } else if constexpr (std::is_same_v<T, ast::ListLit>) {
+            for (const auto& i : n.items) expr(*i, scope);
+            return of(K::list);
+          } else if constexpr (std::is_same_v<T, ast::RecordLit>) {
+            for (const auto& f : n.fields) expr(*f.value, scope);
+            return of(K::record);
+          } else if constexpr (std::is_same_v<T, ast::Unary>) {
+            StaticType t = expr(*n.operand, scope);
+            if (n.op == ast::UnaryOp::logical_not) {
+              not_bool(*n.operand, t, "'not'");
+              return of(K::boolean);
+            }
+            return t.kind == K::number || t.kind == K::samples ? t : of(K::unknown);
+          } else if constexpr (std::is_same_v<T, ast::Binary>) {
+            return binary(e, n, scope);
+          } else if constexpr (std::is_same_v<T, ast::Within>) {
+            StaticType a = expr(*n.value, scope), t = expr(*n.tolerance, scope), b = expr(*n.reference, scope);
+            need_same(e, a, b, "'within'");
+            auto dt = dim(t), da = dim(a);
+            if (dt && !dt->dimensionless() && da && *dt != *da)
+              error(n.tolerance->range, fmt::format("the tolerance has dimension {} but the values have {}", dimension_description(*dt),
+                                                    dimension_description(*da)),
+                    {"a plain tolerance (5%, 0.05) is relative; one with a unit is absolute"});
+            return of(K::boolean);
+          } else if constexpr (std::is_same_v<T, ast::Matches>) {
+            StaticType a = expr(*n.value, scope), b = expr(*n.reference, scope);
+            if (a.kind == K::number && b.kind == K::number) need_same(e, a, b, "'matches'");
+            for (const auto* x : {&n.both, &n.rtol, &n.atol, &n.ulp})
+              if (*x) {
+                StaticType t = expr(**x, scope);
+                if (auto d = dim(t); d && !d->dimensionless())
+                  error((*x)->range, fmt::format("a 'matches' tolerance is a plain number, not {}", dimension_description(*d)));
+              }
+            return of(K::boolean);
+          } else if constexpr (std::is_same_v<T, ast::Mentions>) {
+            StaticType t = expr(*n.text, scope), p = expr(*n.phrases, scope);
+            if (t.kind != K::unknown && t.kind != K::string)
+              error(n.text->range, fmt::format("'mentions' searches a string, not a {}", kind_text(t.kind)));
+            if (n.mode == ast::MentionMode::one && p.kind != K::unknown && p.kind != K::string)
+              error(n.phrases->range, fmt::format("'mentions' needs a string phrase; use 'mentions any [...]' for a list"));
+            if (n.mode != ast::MentionMode::one && p.kind != K::unknown && p.kind != K::list)
+              error(n.phrases->range, "'mentions any' and 'mentions all' take a list of phrases");
+            return of(K::boolean);
+          } else if constexpr (std::is_same_v<T, ast::As>) {
+            StaticType v = expr(*n.value, scope);
+            std::string why;
+            auto u = parse_unit(n.unit, &why);
+            if (!u) {
+              error(n.unit_range.known() ? n.unit_range : e.range, why, {unit_note()});
+              return of(K::unknown);
+            }
+            if (auto d = dim(v); d && !d->dimensionless())
+              error(e.range, fmt::format("'as {}' gives a unit to a plain number, but '{}' already has dimension {}", n.unit,
+                                         text(*n.value), dimension_description(*d)));
+            return StaticType{v.kind == K::samples ? K::samples : K::number, u->dim};
+          } else if constexpr (std::is_same_v<T, ast::Call>) {
+            return call(e, n, scope, false);
+          } else if constexpr (std::is_same_v<T, ast::Field>) {
+            if (auto* nm = std::get_if<ast::Name>(&n.object->node)) {
+              auto f = resolve(nm->name, scope);
+              if (f && f->kind == NameKind::module_alias) {
+                out_.names[n.object.get()] = NameKind::module_alias;
+                if (!f->module->decls.count(n.name.name)) {
+                  std::vector<std::string> notes;
+                  std::string best;
+                  std::size_t bd = SIZE_MAX;
+                  for (const auto& d : f->module->decls)
+                    if (std::size_t x = edit_distance(d.first, n.name.name); x < bd) {
+                      bd = x;
+                      best = d.first;
+                    }
+                  if (!best.empty() && bd <= std::max<std::size_t>(1, n.name.name.size() / 3))
+                    notes.push_back(fmt::format("did you mean '{}'?", best));
+                  error(n.name.range.known() ? n.name.range : e.range,
+                        fmt::format("module '{}' has no '{}'", f->module->name, n.name.name), notes);
+                }
+                return of(K::unknown);
+              }
+            }
+            expr(*n.object, scope);
+            return of(K::unknown);
+          } else if constexpr (std::is_same_v<T, ast::Index>) {
+            expr(*n.object, scope);
+            expr(*n.index, scope);
+            return of(K::unknown);
+          } else if constexpr (std::is_same_v<T, ast::IfExpr>) {
+            StaticType c = expr(*n.condition, scope);
+            not_bool(*n.condition, c, "'if'");
+            StaticType a = expr(*n.then_value, scope), b = expr(*n.else_value, scope);
+            if (a.kind == b.kind && (a.kind != K::number || (a.dim && b.dim && *a.dim == *b.dim))) return a;
+            return of(K::unknown);
+          } else if constexpr (std::is_same_v<T, ast::Lambda>) {
+            Scope inner{&scope, {}};
+            for (const auto& p : n.params) inner.names[p.name] = Local{};
+            expr(*n.body, inner);
+            return of(K::function);
+          } else {
+            return of(K::unknown);
+          }
+        },
+        e.node);
+  }
+
+  static std::string unit_note() {
+    std::string s = "known units:";
+    for (auto u : unit_atoms()) s += fmt::format(" {}", u);
+    return s;
+  }
+
+  void not_bool(const ast::Expr& e, const StaticType& t, const char* what) {
+    if (t.kind != K::unknown && t.kind != K::boolean)
+      error(e.range, fmt::format("{} needs a bool, but '{}' is a {}", what, text(e), kind_text(t.kind)));
+  }
+
+  StaticType binary(const ast::Expr& e, const ast::Binary& n, const Scope& scope) {
+    using ast::BinaryOp;
+    StaticType a = expr(*n.lhs, scope), b = expr(*n.rhs, scope);
+    switch (n.op) {
+      case BinaryOp::logical_and:
+      case BinaryOp::logical_or:
+        not_bool(*n.lhs, a, n.op == BinaryOp::logical_and ? "'and'" : "'or'");
+        not_bool(*n.rhs, b, n.op == BinaryOp::logical_and ? "'and'" : "'or'");
+        return of(K::boolean);
+      case BinaryOp::eq:
+      case BinaryOp::ne:
+        if (a.kind == K::number && b.kind == K::number) need_same(e, a, b, "comparison");
+        return of(K::boolean);
+      case BinaryOp::lt:
+      case BinaryOp::le:
+      case BinaryOp::gt:
+      case BinaryOp::ge:
+        need_same(e, a, b, "comparison");
+        return of(K::boolean);
+      case BinaryOp::in: return of(K::boolean);
+      case BinaryOp::add:
+      case BinaryOp::sub: {
+        if (a.kind == K::string || a.kind == K::list) return a;
+        need_same(e, a, b, n.op == BinaryOp::add ? "'+'" : "'-'");
+        auto da = dim(a), db = dim(b);
+        K k = a.kind == K::samples || b.kind == K::samples ? K::samples : K::number;
+        if ((a.kind == K::number || a.kind == K::samples) && (b.kind == K::number || b.kind == K::samples))
+          return StaticType{k, da ? da : db};
+        return of(K::unknown);
+      }
+      case BinaryOp::mul:
+      case BinaryOp::div: {
+        if (a.kind == K::path) return of(K::path);
+        auto da = dim(a), db = dim(b);
+        bool nums = (a.kind == K::number || a.kind == K::samples) && (b.kind == K::number || b.kind == K::samples);
+        if (!nums) return of(K::unknown);
+        K k = a.kind == K::samples || b.kind == K::samples ? K::samples : K::number;
+        if (da && db) return StaticType{k, n.op == BinaryOp::mul ? *da * *db : *da / *db};
+        return StaticType{k, std::nullopt};
+      }
+    }
+    return of(K::unknown);
+  }
+
+  // Arity of builtins and defs; `in_check` when this is the call of a `check` statement.
+  StaticType call(const ast::Expr& e, const ast::Call& n, const Scope& scope, bool in_check) {
+    for (const auto& a : n.args) expr(*a, scope);
+    for (const auto& a : n.named) expr(*a.value, scope);
+    const ast::Def* def = nullptr;
+    const Builtin* builtin = nullptr;
+    std::string name;
+    if (auto* nm = std::get_if<ast::Name>(&n.callee->node)) {
+      name = nm->name;
+      auto f = resolve(nm->name, scope);
+      if (!f) {
+        undefined(nm->name, n.callee->range, scope);
+        return of(K::unknown);
+      }
+      out_.names[n.callee.get()] = f->kind;
+      def = f->def;
+      builtin = f->builtin;
+      if (f->kind == NameKind::local || f->kind == NameKind::let || f->kind == NameKind::param) {
+        if (f->type.kind != K::unknown && f->type.kind != K::function)
+          error(n.callee->range, fmt::format("'{}' is a {}, not a function", nm->name, kind_text(f->type.kind)));
+      }
+    } else if (auto* fld = std::get_if<ast::Field>(&n.callee->node)) {
+      expr(*n.callee, scope);
+      if (auto* mn = std::get_if<ast::Name>(&fld->object->node)) {
+        auto f = resolve(mn->name, scope);
+        if (f && f->kind == NameKind::module_alias) {
+          auto it = f->module->decls.find(fld->name.name);
+          if (it != f->module->decls.end() && it->second.kind == Decl::Kind::def) def = it->second.def;
+          name = mn->name + "." + fld->name.name;
+        }
+      }
+    } else {
+      expr(*n.callee, scope);
+    }
+    if (in_check) {
+      if (builtin || (def && !def->is_check()))
+        error(e.range, fmt::format("'check' runs a check def (one with a {{ }} body); '{}' is a {}", name,
+                                   builtin ? "builtin" : "function def"),
+              {"call a function in an expression instead: expect f(...)"});
+    } else if (def && def->is_check()) {
+      error(e.range, fmt::format("'{}' is a check def: run it with 'check {}(...)' inside a criterion", name, name));
+    }
+    if (def) {
+      std::size_t required = 0;
+      for (const auto& p : def->params) required += p.default_value ? 0 : 1;
+      if (n.args.size() > def->params.size())
+        error(e.range, fmt::format("too many arguments to '{}': {} given, it takes {}", name, n.args.size(), def->params.size()));
+      std::set<std::string> given;
+      for (std::size_t i = 0; i < n.args.size() && i < def->params.size(); ++i) given.insert(def->params[i].name.name);
+      for (const auto& na : n.named) {
+        bool known = std::any_of(def->params.begin(), def->params.end(), [&](const ast::DefParam& p) { return p.name.name == na.name.name; });
+        if (!known) error(na.name.range.known() ? na.name.range : e.range, fmt::format("'{}' has no parameter '{}'", name, na.name.name));
+        else if (!given.insert(na.name.name).second) error(e.range, fmt::format("argument '{}' to '{}' given twice", na.name.name, name));
+      }
+      for (const auto& p : def->params)
+        if (!p.default_value && !given.count(p.name.name))
+          error(e.range, fmt::format("missing argument '{}' to '{}'", p.name.name, name));
+    } else if (builtin) {
+      std::size_t positional_max = builtin->variadic ? SIZE_MAX : builtin->params.size();
+      std::size_t required = builtin->required_count();
+      if (n.args.size() > positional_max)
+        error(e.range, fmt::format("too many arguments to '{}': {} given, it takes at most {} ({})", name, n.args.size(),
+                                   positional_max, builtin->signature()));
+      std::size_t named_required = 0;
+      for (const auto& na : n.named) {
+        auto it = std::find_if(builtin->params.begin(), builtin->params.end(), [&](const ParamSpec& p) { return p.name == na.name.name; });
+        if (it == builtin->params.end())
+          error(na.name.range.known() ? na.name.range : e.range,
+                fmt::format("'{}' has no parameter '{}' ({})", name, na.name.name, builtin->signature()));
+        else if (!it->default_value)
+          ++named_required;
+      }
+      if (n.args.size() + named_required < required)
+        error(e.range, fmt::format("too few arguments to '{}': {} given, it needs {} ({})", name, n.args.size() + named_required,
+                                   required, builtin->signature()));
+    }
+    return of(K::unknown);
+  }
+
+  // ---- declarations and statements ----
+
+  void def(const ast::Def& d) {
+    Scope s;
+    std::set<std::string> seen;
+    for (const auto& p : d.params) {
+      if (!seen.insert(p.name.name).second) error(p.name.range, fmt::format("parameter '{}' appears twice", p.name.name));
+      if (p.default_value) expr(*p.default_value, s);
+      s.names[p.name.name] = Local{};
+    }
+    if (d.body_expr) expr(*d.body_expr, s);
+    if (d.body_stmts) block(*d.body_stmts, s);
+  }
+
+  void block(const ast::Block& stmts, const Scope& parent) {
+    Scope s{&parent, {}};
+    for (const auto& st : stmts) stmt(st, s);
+  }
+
+  void stmt(const ast::Stmt& st, Scope& s) {
+    std::visit(
+        [&](const auto& n) {
+          using T = std::decay_t<decltype(n)>;
+          if constexpr (std::is_same_v<T, ast::LetStmt>) {
+            StaticType t = expr(*n.value, s);
+            s.names[n.name.name] = Local{NameKind::local, t, nullptr};
+          } else if constexpr (std::is_same_v<T, ast::ExpectStmt>) {
+            StaticType t = expr(*n.condition, s);
+            if (t.kind != K::unknown && t.kind != K::boolean)
+              error(n.condition->range, fmt::format("'expect' needs a bool, but '{}' is a {}", text(*n.condition), kind_text(t.kind)));
+            if (n.message) expr(*n.message, s);
+          } else if constexpr (std::is_same_v<T, ast::CheckStmt>) {
+            if (auto* c = std::get_if<ast::Call>(&n.call->node)) call(*n.call, *c, s, true);
+            else error(n.call->range, "'check' needs a call: check f(args)");
+          } else if constexpr (std::is_same_v<T, ast::NoteStmt>) {
+            expr(*n.text, s);
+          } else if constexpr (std::is_same_v<T, ast::ScoreStmt>) {
+            StaticType t = expr(*n.value, s);
+            if (t.kind != K::unknown && t.kind != K::number)
+              error(n.value->range, fmt::format("'score' needs a number in [0, 1], got a {}", kind_text(t.kind)));
+            else if (t.dim && !t.dim->dimensionless())
+              error(n.value->range, fmt::format("'score' needs a plain number, got dimension {}", dimension_description(*t.dim)));
+          } else if constexpr (std::is_same_v<T, ast::ForStmt>) {
+            StaticType t = expr(*n.iterable, s);
+            if (t.kind != K::unknown && t.kind != K::list)
+              error(n.iterable->range, fmt::format("'for' needs a list, got a {}", kind_text(t.kind)));
+            Scope inner{&s, {}};
+            inner.names[n.var.name] = Local{};
+            block(*n.body, inner);
+          } else if constexpr (std::is_same_v<T, ast::IfStmt>) {
+            StaticType t = expr(*n.condition, s);
+            not_bool(*n.condition, t, "'if'");
+            block(*n.then_body, s);
+            if (n.else_body) block(*n.else_body, s);
+          }
+        },
+        st.node);
+  }
+
+  void weight(const ast::ExprPtr& w, const Scope& s, const char* what) {
+    if (!w) return;
+    StaticType t = expr(*w, s);
+    if (t.kind != K::unknown && t.kind != K::number) error(w->range, fmt::format("{} must be a number, got a {}", what, kind_text(t.kind)));
+    else if (t.dim && !t.dim->dimensionless())
+      error(w->range, fmt::format("{} must be a plain number, got dimension {}", what, dimension_description(*t.dim)));
+  }
+
+  void id_seen(const ast::Ident& id, std::map<std::string, SourceRange>& seen) {
+    auto [it, inserted] = seen.emplace(id.name, id.range);
+    if (!inserted)
+      error(id.range, fmt::format("duplicate criterion id '{}'", id.name), {fmt::format("first used at {}", m_.file->source->location(it->second.begin))});
+  }
+
+  void after(const ast::Criterion& c, const std::map<std::string, SourceRange>& seen) {
+    for (const auto& a : c.after) {
+      if (a.name == c.id.name) {
+        error(a.range, fmt::format("criterion '{}' is after itself (a cycle)", a.name));
+      } else if (!seen.count(a.name)) {
+        all_ids();
+        if (ids_.count(a.name)) {
+          error(a.range, fmt::format("'after {}' refers forward: '{}' is declared later", a.name, a.name),
+                {"'after' must point to a criterion declared earlier (this also rules out cycles)"});
+        } else {
+          std::vector<std::string> notes;
+          std::string best;
+          std::size_t bd = SIZE_MAX;
+          for (const auto& id : ids_)
+            if (std::size_t d = edit_distance(id, a.name); d < bd) {
+              bd = d;
+              best = id;
+            }
+          if (!best.empty() && bd <= std::max<std::size_t>(1, a.name.size() / 3)) notes.push_back(fmt::format("did you mean '{}'?", best));
+          error(a.range, fmt::format("'after {}': no criterion or group with that id", a.name), notes);
+        }
+      }
+    }
+  }
+
+  void all_ids() {
+    if (ids_done_) return;
+    ids_done_ = true;
+    std::function<void(const ast::Group&)> g = [&](const ast::Group& gr) {
+      ids_.insert(gr.id.name);
+      for (const auto& item : gr.items) {
+        if (auto* c = std::get_if<ast::Criterion>(&item)) ids_.insert(c->id.name);
+        else if (auto* sg = std::get_if<std::shared_ptr<const ast::Group>>(&item)) g(**sg);
+      }
+    };
+    for (const auto& item : m_.file->items) {
+      if (auto* c = std::get_if<ast::Criterion>(&item)) ids_.insert(c->id.name);
+      else if (auto* sg = std::get_if<std::shared_ptr<const ast::Group>>(&item)) g(**sg);
+    }
+  }
+
+  void criterion(const ast::Criterion& c, const Scope* parent, std::map<std::string, SourceRange>& seen) {
+    Scope top;
+    const Scope& s = parent ? *parent : top;
+    after(c, seen);
+    id_seen(c.id, seen);
+    if (c.title) expr(*c.title, s);
+    weight(c.weight, s, "weight");
+    weight(c.penalty, s, "penalty");
+    for (const auto& n : c.needs)
+      if (n.name != "gpu") error(n.range, fmt::format("unknown need '{}' (known: gpu)", n.name));
+    block(c.body, s);
+  }
+
+  void group(const ast::Group& g, const Scope* parent, std::map<std::string, SourceRange>& seen) {
+    id_seen(g.id, seen);
+    Scope s{parent, {}};
+    if (g.title) expr(*g.title, s);
+    weight(g.weight, s, "weight");
+    for (const auto& item : g.items)
+      if (auto* l = std::get_if<ast::LetDecl>(&item)) s.names[l->name.name] = Local{NameKind::let, of(K::unknown), nullptr};
+    for (const auto& item : g.items) {
+      if (auto* l = std::get_if<ast::LetDecl>(&item)) {
+        StaticType t = expr(*l->value, s);
+        s.names[l->name.name].type = t;
+      }
+    }
+    for (const auto& item : g.items) {
+      if (auto* c = std::get_if<ast::Criterion>(&item)) criterion(*c, &s, seen);
+      else if (auto* sg = std::get_if<std::shared_ptr<const ast::Group>>(&item)) group(**sg, &s, seen);
+    }
+  }
+
+  const Module& m_;
+  const Registry& reg_;
+  CheckerResult& out_;
+  std::vector<const Module*> unqualified_;
+  std::unordered_map<std::string, StaticType> let_types_;
+  std::unordered_set<std::string> in_progress_;
+  std::set<std::string> ids_;
+  bool ids_done_ = false;
+  bool is_root_ = false;
+};
+
+}  // namespace
+
+CheckerResult check_program(const Program& program, const Registry& registry) {
+  CheckerResult out;
+  for (const auto& m : program.modules) {
+    if (!m->file) continue;
+    ModuleChecker(*m, registry, out, m.get() == program.root).run();
+  }
+  return out;
+}
+
+}  // namespace rubric

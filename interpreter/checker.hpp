@@ -1,0 +1,41 @@
+#pragma once
+// The static checker (`rubric lint`): names (with "did you mean"), arity of builtins and defs,
+// duplicate criterion ids, `after` order, unit dimensions wherever both sides are known, `expect`
+// of a non-bool, `check` of a non-check def and calls of check defs outside `check`, and name
+// clashes between modules used unqualified. Evaluates nothing; its results live in side tables
+// keyed by node, never in the syntax tree.
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "grammar/ast.hpp"
+#include "grammar/diagnostic.hpp"
+#include "interpreter/modules.hpp"
+#include "interpreter/units.hpp"
+
+namespace rubric {
+
+class Registry;
+
+struct StaticType {
+  enum class Kind { unknown, null, boolean, number, string, list, record, path, function, samples };
+  Kind kind = Kind::unknown;
+  std::optional<Dimension> dim;  // number / samples, when known
+};
+
+// What a name refers to.
+enum class NameKind { local, let, param, def, check_def, module_alias, builtin, binding, root };
+
+struct CheckerResult {
+  std::vector<Diagnostic> diagnostics;
+  std::unordered_map<const ast::Expr*, StaticType> types;   // every expression whose type is known
+  std::unordered_map<const ast::Expr*, NameKind> names;     // every resolved Name
+};
+
+CheckerResult check_program(const Program& program, const Registry& registry);
+
+// Levenshtein distance, for "did you mean".
+std::size_t edit_distance(const std::string& a, const std::string& b);
+
+}  // namespace rubric

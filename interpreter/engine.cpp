@@ -1,0 +1,181 @@
+#include "interpreter/engine.hpp"
+
+#include <cstdlib>
+#include <fmt/format.h>
+#include <set>
+
+#include "grammar/parse.hpp"
+#include "interpreter/builtins/registry.hpp"
+#include "interpreter/checker.hpp"
+#include "interpreter/evaluator.hpp"
+#include "interpreter/literal.hpp"
+#include "interpreter/modules.hpp"
+#include "interpreter/paths.hpp"
+#include "interpreter/sha256.hpp"
+
+#ifndef RUBRIC_VERSION
+#define RUBRIC_VERSION "0.0.0"
+#endif
+
+namespace rubric {
+
+struct Engine::Impl {
+  EngineOptions options;
+  Registry registry;
+  std::unique_ptr<Program> program;
+  std::map<std::string, ast::ExprPtr> overrides;
+  std::vector<SourcePtr> override_sources;
+  bool loadable = false;
+  std::vector<Diagnostic> load_diagnostics;
+};
+
+Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>()) {
+  impl_->options = std::move(options);
+  open_core(impl_->registry);
+}
+
+Engine::~Engine() = default;
+Engine::Engine(Engine&&) noexcept = default;
+Engine& Engine::operator=(Engine&&) noexcept = default;
+
+Registry& Engine::registry() { return impl_->registry; }
+
+void Engine::register_operator(HostOperator op) {
+  Builtin b;
+  b.name = op.name;
+  b.doc = op.doc;
+  b.family = "host";
+  for (const auto& p : op.params) {
+    auto eq = p.find('=');
+    std::string name = p.substr(0, eq);
+    while (!name.empty() && name.back() == ' ') name.pop_back();
+    if (name.size() > 3 && name.compare(name.size() - 3, 3, "...") == 0) {
+      b.variadic = true;
+      continue;
+    }
+    ParamSpec spec{name, std::nullopt};
+    if (eq != std::string::npos) {
+      std::string why;
+      auto v = parse_literal(p.substr(eq + 1), &why);
+      if (!v) throw std::invalid_argument(fmt::format("operator '{}': default of '{}' is not a literal: {}", op.name, name, why));
+      spec.default_value = *v;
+    }
+    b.params.push_back(std::move(spec));
+  }
+  b.fn = std::move(op.fn);
+  impl_->registry.add(std::move(b));
+}
+
+void Engine::bind(const std::string& name, Value value) { impl_->registry.bind(name, std::move(value)); }
+
+std::vector<Diagnostic> Engine::load(const std::string& rubric_path) {
+  SourcePtr src;
+  try {
+    src = SourceFile::read(rubric_path);
+  } catch (const std::exception& e) {
+    impl_->loadable = false;
+    impl_->program.reset();
+    return {Diagnostic{Severity::error, nullptr, {}, e.what(), {}}};
+  }
+  return load_source(src);
+}
+
+std::vector<Diagnostic> Engine::load_source(SourcePtr source) {
+  ModuleSearch search;
+  search.include_dirs = impl_->options.include_dirs;
+  if (const char* rp = std::getenv("RUBRIC_PATH")) {
+    std::string s = rp;
+    std::size_t pos = 0;
+    while (pos <= s.size()) {
+      std::size_t c = s.find(':', pos);
+      std::string d = s.substr(pos, c == std::string::npos ? std::string::npos : c - pos);
+      if (!d.empty()) search.rubric_path.push_back(d);
+      if (c == std::string::npos) break;
+      pos = c + 1;
+    }
+  }
+  impl_->program = std::make_unique<Program>(load_program(source, search));
+  std::vector<Diagnostic> diags = impl_->program->diagnostics;
+  impl_->overrides.clear();
+  impl_->override_sources.clear();
+
+  // --set NAME=VALUE: a rubric literal for a param of the rubric itself.
+  const Module* root = impl_->program->root;
+  for (const auto& [name, text] : impl_->options.set_params) {
+    auto it = root && root->file ? root->decls.find(name) : decltype(root->decls.end()){};
+    if (!root || !root->file || it == root->decls.end() || it->second.kind != Decl::Kind::param) {
+      std::string params;
+      if (root)
+        for (const auto& d : root->decls)
+          if (d.second.kind == Decl::Kind::param) params += (params.empty() ? "" : ", ") + d.first;
+      diags.push_back(Diagnostic{Severity::error, nullptr, {}, fmt::format("--set {}: the rubric has no param '{}'", name, name),
+                                 {params.empty() ? std::string("it declares no params") : "params: " + params}});
+      continue;
+    }
+    auto src = std::make_shared<const SourceFile>(fmt::format("--set {}", name), text);
+    ExpressionParseResult r = parse_expression(src);
+    std::string why;
+    if (!r.expr || !literal_value(*r.expr, &why)) {
+      Diagnostic d{Severity::error, src, {}, fmt::format("--set {}={}: the value must be a rubric literal (16Ki, 5 ms, \"x\", [1, 2])", name, text), {}};
+      if (!r.diagnostics.empty()) d.notes.push_back(r.diagnostics.front().message);
+      else if (!why.empty()) d.notes.push_back(why);
+      diags.push_back(std::move(d));
+      continue;
+    }
+    impl_->override_sources.push_back(src);
+    impl_->overrides[name] = r.expr;
+  }
+
+  if (!has_errors(diags) && root && root->file) {
+    CheckerResult checked = check_program(*impl_->program, impl_->registry);
+    for (auto& d : checked.diagnostics) diags.push_back(std::move(d));
+  }
+  impl_->loadable = root && root->file && !has_errors(diags);
+  impl_->load_diagnostics = diags;
+  return diags;
+}
+
+Report Engine::check(const std::string& submission_dir, const std::string& reference_dir) {
+  Report report;
+  report.provenance.tool_version = RUBRIC_VERSION;
+  if (!impl_->program || !impl_->loadable) {
+    report.verdict = OverallVerdict::error;
+    report.warnings = impl_->load_diagnostics;
+    if (report.warnings.empty())
+      report.warnings.push_back(Diagnostic{Severity::error, nullptr, {}, "no rubric is loaded (or it did not pass the checker)", {}});
+    return report;
+  }
+  const Module* root = impl_->program->root;
+  EvalSettings settings;
+  settings.submission_dir = make_root("submission", submission_dir).root_dir;
+  std::string ref = reference_dir;
+  if (ref.empty()) {
+    const std::string& p = root->path;
+    auto slash = p.rfind('/');
+    ref = slash == std::string::npos ? "." : p.substr(0, slash == 0 ? 1 : slash);
+  }
+  settings.reference_dir = make_root("reference", ref).root_dir;
+  settings.param_overrides = impl_->overrides;
+  settings.only = impl_->options.only;
+  settings.seed_override = impl_->options.seed;
+  settings.progress = impl_->options.progress;
+  Evaluator ev(*impl_->program, impl_->registry, settings);
+  report = ev.run();
+  report.provenance.tool_version = RUBRIC_VERSION;
+  report.provenance.rubric_file = root->path;
+  report.provenance.rubric_sha256 = root->sha256;
+  // Rubric sources and modules read from disk belong to the provenance too.
+  std::vector<FileRecord> sources;
+  for (const auto& m : impl_->program->modules) {
+    if (m->is_stdlib || !m->file || !m->file->source) continue;
+    sources.push_back(FileRecord{m->path, "rubric", m->sha256, m->file->source->text().size()});
+  }
+  report.provenance.files.insert(report.provenance.files.begin(), sources.begin(), sources.end());
+  for (auto& d : impl_->load_diagnostics)
+    if (d.severity == Severity::warning) report.warnings.insert(report.warnings.begin(), d);
+  if (const Value* dev = impl_->registry.evaluated_binding("device"); dev && dev->is(ValueKind::record))
+    for (const auto& f : dev->as_record().fields) report.provenance.device[f.first] = f.second.to_string();
+  return report;
+}
+
+}  // namespace rubric

@@ -1,0 +1,106 @@
+#pragma once
+// Evaluation of a loaded program against one submission: expressions (values, units, samples,
+// calls), conditions with their evidence, statements, criteria and groups, verdicts and scores.
+#include <chrono>
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <optional>
+#include <set>
+#include <stdexcept>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include "interpreter/builtins/registry.hpp"
+#include "interpreter/check_outcome.hpp"
+#include "interpreter/environment.hpp"
+#include "interpreter/modules.hpp"
+#include "interpreter/report_model.hpp"
+
+namespace rubric {
+
+struct EvalLimits {
+  std::uint64_t steps = 20'000'000;  // evaluation steps per criterion (each expression node is one)
+  int call_depth = 200;              // nested function calls
+  int expr_depth = 3000;             // nested expressions (guards the native stack)
+};
+
+// Exceeding a limit aborts the criterion being evaluated with an ERROR naming the limit.
+struct LimitExceeded : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+struct EvalSettings {
+  std::string submission_dir;
+  std::string reference_dir;
+  std::uint64_t seed = 0;
+  std::optional<std::uint64_t> seed_override;
+  std::map<std::string, ast::ExprPtr> param_overrides;  // --set, parsed
+  std::vector<std::string> only;
+  ProgressSink* progress = nullptr;
+  EvalLimits limits;
+};
+
+class Evaluator {
+ public:
+  Evaluator(const Program& program, const Registry& registry, EvalSettings settings);
+  ~Evaluator();
+
+  // Evaluates the whole rubric into a report (criteria, score, verdict, provenance files).
+  Report run();
+
+  // ---- used by builtins through CallContext and by the condition/statement code ----
+  Value eval(const ast::Expr& e, const EnvPtr& env);
+  CheckOutcome decide(const ast::Expr& e, const EnvPtr& env);
+  Value call_value(const Value& fn, std::vector<Value> positional, std::vector<std::pair<std::string, Value>> named,
+                   const ast::Expr* site, const EnvPtr& env);
+
+  const Registry& registry() const { return registry_; }
+  SourceLocation location_of(const ast::Expr& e, const EnvPtr& env) const;
+  SourceLocation location_of(SourceRange r, const Module* m) const;
+  const Module* module_of(const EnvPtr& env) const;
+  std::string source_text(const ast::Expr& e, const EnvPtr& env) const;
+  Value error_at(const ast::Expr& e, const EnvPtr& env, std::string message, Blame blame = Blame::rubric) const;
+
+  // Session state shared with builtins.
+  std::map<std::string, std::shared_ptr<const void>> cache;
+  std::vector<FileRecord> files;
+  std::set<std::string> file_keys;
+  std::vector<RunRecord> runs;
+  std::uint64_t seed() const { return seed_; }
+  double confidence() const { return confidence_; }
+  ProgressSink* progress() const { return settings_.progress; }
+  std::optional<std::string> root_dir(const std::string& root) const;
+
+ private:
+  friend struct StatementRunner;
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+  const Program& program_;
+  const Registry& registry_;
+  EvalSettings settings_;
+  std::uint64_t seed_ = 0;
+  double confidence_ = 0.95;
+  std::uint64_t steps_ = 0;
+  int call_depth_ = 0;
+  int expr_depth_ = 0;
+
+ public:
+  // Internal helpers (defined across evaluator*.cpp).
+  Value lookup(const std::string& name, const ast::Expr& at, const EnvPtr& env);
+  Value force(const std::shared_ptr<LazyCell>& cell);
+  ModuleRuntime* runtime_of(const Module* m);
+  void reset_steps() { steps_ = 0; }
+  void count_step();
+  Value apply_binary(ast::BinaryOp op, const Value& a, const Value& b, const ast::Expr& at, const EnvPtr& env);
+  Value interpolate(const ast::StringLit& s, const ast::Expr& at, const EnvPtr& env);
+  std::optional<Value> try_binary_hooks(ast::BinaryOp op, const Value& a, const Value& b, const ast::Expr& at, const EnvPtr& env);
+  std::optional<Value> try_field_hooks(const Value& obj, const std::string& field, const ast::Expr& at, const EnvPtr& env);
+  std::optional<CheckOutcome> try_matches_hooks(const Value& a, const Value& b, const MatchTolerance& tol, const ast::Expr& at,
+                                                const EnvPtr& env);
+  const EvalLimits& limits() const { return settings_.limits; }
+  int& call_depth() { return call_depth_; }
+};
+
+}  // namespace rubric

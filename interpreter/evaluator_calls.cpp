@@ -1,0 +1,313 @@
+// Names, lazy cells, modules at run time, calls (builtins, defs, lambdas) and the CallContext
+// that builtins see.
+#include <fmt/format.h>
+
+#include "interpreter/evaluator.hpp"
+#include "interpreter/paths.hpp"
+#include "operators/error.hpp"
+
+namespace rubric {
+
+namespace {
+
+class EvalCallContext final : public CallContext {
+ public:
+  EvalCallContext(Evaluator& ev, std::string name, SourceLocation where, EnvPtr env)
+      : ev_(ev), name_(std::move(name)), where_(std::move(where)), env_(std::move(env)) {}
+
+  const std::string& function_name() const override { return name_; }
+  SourceLocation location() const override { return where_; }
+  std::optional<std::string> root_dir(const std::string& root) const override { return ev_.root_dir(root); }
+  void record_file(const FileRecord& r) override {
+    if (ev_.file_keys.insert(r.root + "/" + r.path).second) ev_.files.push_back(r);
+  }
+  void record_run(const RunRecord& r) override { ev_.runs.push_back(r); }
+  std::uint64_t seed() const override { return ev_.seed(); }
+  double confidence() const override { return ev_.confidence(); }
+  ProgressSink* progress() override { return ev_.progress(); }
+  Value call(const Value& fn, const std::vector<Value>& args) override { return ev_.call_value(fn, args, {}, nullptr, env_); }
+  std::shared_ptr<const void> cached(const std::string& key) const override {
+    auto it = ev_.cache.find(key);
+    return it == ev_.cache.end() ? nullptr : it->second;
+  }
+  void store(const std::string& key, std::shared_ptr<const void> value) override { ev_.cache[key] = std::move(value); }
+
+ private:
+  Evaluator& ev_;
+  std::string name_;
+  SourceLocation where_;
+  EnvPtr env_;
+};
+
+Value def_function(const ast::Def& d, ModuleRuntime* m) {
+  Function f;
+  f.kind = Function::Kind::def;
+  f.name = d.name.name;
+  f.def = &d;
+  f.closure = m->globals;
+  return Value::function(std::move(f));
+}
+
+}  // namespace
+
+const Module* Evaluator::module_of(const EnvPtr& env) const {
+  return env && env->module() ? env->module()->module : program_.root;
+}
+
+SourceLocation Evaluator::location_of(SourceRange r, const Module* m) const {
+  SourceLocation loc;
+  if (!m || !m->file || !m->file->source) return loc;
+  const SourceFile& src = *m->file->source;
+  loc.file = src.name();
+  if (!r.known()) return loc;
+  LineColumn lc = src.position(r.begin);
+  loc.line = lc.line;
+  loc.column = lc.column;
+  return loc;
+}
+
+SourceLocation Evaluator::location_of(const ast::Expr& e, const EnvPtr& env) const { return location_of(e.range, module_of(env)); }
+
+std::string Evaluator::source_text(const ast::Expr& e, const EnvPtr& env) const {
+  const Module* m = module_of(env);
+  if (!m || !m->file || !m->file->source || !e.range.known()) return "";
+  return std::string(m->file->source->slice(e.range));
+}
+
+Value Evaluator::error_at(const ast::Expr& e, const EnvPtr& env, std::string message, Blame blame) const {
+  return Value::error(std::move(message), blame, location_of(e, env));
+}
+
+Value Evaluator::force(const std::shared_ptr<LazyCell>& cell) {
+  if (cell->state == LazyCell::State::done) return cell->value;
+  if (cell->state == LazyCell::State::running)
+    return Value::error(fmt::format("'{}' is defined in terms of itself", cell->name), Blame::rubric);
+  cell->state = LazyCell::State::running;
+  EnvPtr env;
+  // The cell's environment is owned elsewhere; wrap it without ownership for evaluation.
+  env = EnvPtr(EnvPtr(), cell->env);
+  try {
+    Value v = eval(*cell->expr, env);
+    if (v.is_error()) {
+      const ErrorInfo& info = v.as_error();
+      v = Value::error(fmt::format("'{}' could not be evaluated: {}", cell->name, info.message), info.blame, info.location);
+    }
+    cell->value = std::move(v);
+  } catch (const LimitExceeded& ex) {
+    cell->value = Value::error(fmt::format("'{}' could not be evaluated: {}", cell->name, ex.what()), Blame::rubric,
+                               location_of(*cell->expr, env));
+    cell->state = LazyCell::State::done;
+    throw;
+  }
+  cell->state = LazyCell::State::done;
+  return cell->value;
+}
+
+
+Value Evaluator::lookup(const std::string& name, const ast::Expr& at, const EnvPtr& env) {
+  for (Environment* s = env.get(); s; s = s->parent().get()) {
+    const Environment::Slot* slot = s->find_local(name);
+    if (!slot) continue;
+    if (slot->lazy) {
+      std::shared_ptr<LazyCell> cell = slot->lazy;
+      return force(cell);
+    }
+    if (slot->alias) return error_at(at, env, fmt::format("'{}' names a module; use '{}.name'", name, name));
+    return slot->value;
+  }
+  // The module's own defs, then modules used unqualified.
+  ModuleRuntime* mr = env ? env->module() : nullptr;
+  if (mr) {
+    auto it = mr->module->decls.find(name);
+    if (it != mr->module->decls.end() && it->second.kind == Decl::Kind::def) return def_function(*it->second.def, mr);
+    for (ModuleRuntime* used : mr->unqualified) {
+      auto d = used->module->decls.find(name);
+      if (d == used->module->decls.end()) continue;
+      if (d->second.kind == Decl::Kind::def) return def_function(*d->second.def, used);
+      return lookup(name, at, used->globals);
+    }
+  }
+  if (name == "submission" || name == "reference") {
+    auto dir = root_dir(name);
+    if (!dir) return error_at(at, env, fmt::format("no {} directory was given", name));
+    return Value::path(make_root(name, *dir));
+  }
+  if (const Value* v = registry_.find_binding(name)) return *v;
+  if (auto b = registry_.find(name)) {
+    Function f;
+    f.kind = Function::Kind::builtin;
+    f.name = name;
+    f.builtin = b;
+    return Value::function(std::move(f));
+  }
+  if (registry_.is_planned_only(name))
+    return error_at(at, env, fmt::format("'{}' is not available in this build (its operator family is not bound)", name));
+  return error_at(at, env, fmt::format("undefined name '{}'", name));
+}
+
+std::optional<Value> Evaluator::try_binary_hooks(ast::BinaryOp op, const Value& a, const Value& b, const ast::Expr& at,
+                                                 const EnvPtr& env) {
+  const auto& hooks = registry_.binary_hooks();
+  EvalCallContext ctx(*this, "operator", location_of(at, env), env);
+  for (auto it = hooks.rbegin(); it != hooks.rend(); ++it) {
+    try {
+      if (auto r = (*it)(ctx, op, a, b)) return r;
+    } catch (const std::exception& ex) {
+      return error_at(at, env, ex.what());
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Value> Evaluator::try_field_hooks(const Value& obj, const std::string& field, const ast::Expr& at, const EnvPtr& env) {
+  const auto& hooks = registry_.field_hooks();
+  EvalCallContext ctx(*this, "." + field, location_of(at, env), env);
+  for (auto it = hooks.rbegin(); it != hooks.rend(); ++it) {
+    try {
+      if (auto r = (*it)(ctx, obj, field)) return r;
+    } catch (const std::exception& ex) {
+      return error_at(at, env, ex.what());
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<CheckOutcome> Evaluator::try_matches_hooks(const Value& a, const Value& b, const MatchTolerance& tol,
+                                                         const ast::Expr& at, const EnvPtr& env) {
+  const auto& hooks = registry_.matches_hooks();
+  EvalCallContext ctx(*this, "matches", location_of(at, env), env);
+  for (auto it = hooks.rbegin(); it != hooks.rend(); ++it) {
+    try {
+      if (auto r = (*it)(ctx, a, b, tol)) return r;
+    } catch (const std::exception& ex) {
+      CheckOutcome o;
+      o.verdict = Verdict::error;
+      o.blame = Blame::rubric;
+      o.explanation = ex.what();
+      return o;
+    }
+  }
+  return std::nullopt;
+}
+
+namespace {
+
+struct CallDepth {
+  int& depth;
+  CallDepth(int& d, int limit) : depth(d) {
+    if (++depth > limit) {
+      --depth;
+      throw LimitExceeded(fmt::format("call depth limit exceeded ({} nested calls)", limit));
+    }
+  }
+  ~CallDepth() { --depth; }
+};
+
+}  // namespace
+
+Value Evaluator::call_value(const Value& fn, std::vector<Value> pos, std::vector<std::pair<std::string, Value>> named,
+                            const ast::Expr* site, const EnvPtr& env) {
+  auto err = [&](std::string msg) {
+    return site ? error_at(*site, env, std::move(msg)) : Value::error(std::move(msg), Blame::rubric);
+  };
+  if (fn.is_error()) return fn;
+  if (!fn.is(ValueKind::function)) return err(fmt::format("cannot call a {} ({})", fn.kind_name(), fn.repr(5)));
+  const Function& f = fn.as_function();
+  CallDepth depth(call_depth_, settings_.limits.call_depth);
+
+  // Errors in arguments propagate: a failed let fails the call that uses it.
+  for (const auto& v : pos)
+    if (v.is_error()) return v;
+  for (const auto& nv : named)
+    if (nv.second.is_error()) return nv.second;
+
+  if (f.kind == Function::Kind::builtin) {
+    const Builtin& b = *f.builtin;
+    std::vector<std::optional<Value>> bound(b.params.size());
+    std::vector<Value> rest;
+    std::size_t fill = b.variadic ? b.required_count() : b.params.size();
+    std::size_t pi = 0;
+    for (std::size_t i = 0; i < pos.size(); ++i) {
+      while (pi < b.params.size() && b.variadic && b.params[pi].default_value) ++pi;  // defaults only by name
+      if (i < fill && pi < b.params.size()) {
+        bound[pi++] = pos[i];
+      } else if (b.variadic) {
+        rest.push_back(pos[i]);
+      } else {
+        return err(fmt::format("too many arguments to '{}': it takes {} ({})", b.name, b.params.size(), b.signature()));
+      }
+    }
+    for (auto& nv : named) {
+      std::size_t k = 0;
+      while (k < b.params.size() && b.params[k].name != nv.first) ++k;
+      if (k == b.params.size()) return err(fmt::format("'{}' has no parameter '{}' ({})", b.name, nv.first, b.signature()));
+      if (bound[k]) return err(fmt::format("argument '{}' to '{}' given twice", nv.first, b.name));
+      bound[k] = nv.second;
+    }
+    std::vector<Value> args;
+    args.reserve(bound.size() + rest.size());
+    for (std::size_t k = 0; k < bound.size(); ++k) {
+      if (bound[k]) args.push_back(*bound[k]);
+      else if (b.params[k].default_value) args.push_back(*b.params[k].default_value);
+      else return err(fmt::format("missing argument '{}' to '{}' ({})", b.params[k].name, b.name, b.signature()));
+    }
+    for (auto& v : rest) args.push_back(std::move(v));
+    const Builtin* chosen = select_overload(b, args);
+    if (!chosen) return err(fmt::format("no version of '{}' takes these arguments", b.name));
+    EvalCallContext ctx(*this, b.name, site ? location_of(*site, env) : SourceLocation{}, env);
+    try {
+      Value r = chosen->fn(ctx, args);
+      return r;
+    } catch (const LimitExceeded&) {
+      throw;
+    } catch (const OperatorError& ex) {
+      return err(fmt::format("'{}': {}", b.name, ex.what()));
+    } catch (const std::exception& ex) {
+      return err(fmt::format("'{}' failed: {}", b.name, ex.what()));
+    }
+  }
+
+  if (f.kind == Function::Kind::lambda) {
+    const ast::Lambda& l = *f.lambda;
+    if (!named.empty()) return err("a lambda takes positional arguments only");
+    if (pos.size() != l.params.size())
+      return err(fmt::format("the lambda takes {} argument{}, got {}", l.params.size(), l.params.size() == 1 ? "" : "s", pos.size()));
+    auto scope = std::make_shared<Environment>(f.closure, f.closure->module());
+    for (std::size_t i = 0; i < pos.size(); ++i) scope->define(l.params[i].name, pos[i]);
+    return eval(*l.body, scope);
+  }
+
+  // A def.
+  const ast::Def& d = *f.def;
+  if (d.is_check())
+    return err(fmt::format("'{}' is a check: run it with `check {}(...)` inside a criterion", d.name.name, d.name.name));
+  auto scope = std::make_shared<Environment>(f.closure, f.closure->module());
+  std::vector<std::optional<Value>> bound(d.params.size());
+  if (pos.size() > d.params.size())
+    return err(fmt::format("too many arguments to '{}': it takes {}", d.name.name, d.params.size()));
+  for (std::size_t i = 0; i < pos.size(); ++i) bound[i] = pos[i];
+  for (auto& nv : named) {
+    std::size_t k = 0;
+    while (k < d.params.size() && d.params[k].name.name != nv.first) ++k;
+    if (k == d.params.size()) return err(fmt::format("'{}' has no parameter '{}'", d.name.name, nv.first));
+    if (bound[k]) return err(fmt::format("argument '{}' to '{}' given twice", nv.first, d.name.name));
+    bound[k] = nv.second;
+  }
+  for (std::size_t k = 0; k < d.params.size(); ++k) {
+    if (!bound[k]) {
+      if (!d.params[k].default_value)
+        return err(fmt::format("missing argument '{}' to '{}'", d.params[k].name.name, d.name.name));
+      bound[k] = eval(*d.params[k].default_value, scope);
+    }
+    scope->define(d.params[k].name.name, *bound[k]);
+  }
+  return eval(*d.body_expr, scope);
+}
+
+std::optional<std::string> Evaluator::root_dir(const std::string& root) const {
+  if (root == "submission" && !settings_.submission_dir.empty()) return settings_.submission_dir;
+  if (root == "reference" && !settings_.reference_dir.empty()) return settings_.reference_dir;
+  return std::nullopt;
+}
+
+}  // namespace rubric

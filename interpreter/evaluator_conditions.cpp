@@ -1,0 +1,538 @@
+// Conditions of `expect`: decided into PASS / FAIL / ERROR / INCONCLUSIVE with evidence that
+// shows the operands decomposed (as doctest and Catch2 do), statistically for samples.
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <fmt/format.h>
+#include <unordered_map>
+
+#include "interpreter/evaluator.hpp"
+#include "interpreter/text_match.hpp"
+#include "operators/error.hpp"
+#include "operators/stats/bootstrap.hpp"
+#include "operators/stats/decision.hpp"
+
+namespace rubric {
+
+const char* binary_op_text(ast::BinaryOp op);
+
+namespace {
+
+std::string pct(double fraction) {
+  double x = std::fabs(fraction) * 100;
+  if (x >= 10) return fmt::format("{:.0f}%", x);
+  if (x >= 1) return fmt::format("{:.1f}%", x);
+  return fmt::format("{:.2g}%", x);
+}
+
+std::string location_text(const SourceLocation& l) {
+  if (!l.known()) return "";
+  return fmt::format("{}:{}:{}", l.file, l.line, l.column);
+}
+
+CheckOutcome from_error(const Value& v) {
+  const ErrorInfo& info = v.as_error();
+  CheckOutcome o;
+  o.blame = info.blame == Blame::none ? Blame::rubric : info.blame;
+  o.verdict = o.blame == Blame::submission ? Verdict::fail : Verdict::error;
+  std::string where = location_text(info.location);
+  o.explanation = where.empty() ? info.message : fmt::format("{} ({})", info.message, where);
+  return o;
+}
+
+CheckOutcome outcome(bool passed, std::vector<std::string> evidence, std::string explanation) {
+  CheckOutcome o;
+  o.verdict = passed ? Verdict::pass : Verdict::fail;
+  o.blame = passed ? Blame::none : Blame::submission;
+  o.evidence = std::move(evidence);
+  o.explanation = std::move(explanation);
+  return o;
+}
+
+bool is_arith(ast::BinaryOp op) {
+  return op == ast::BinaryOp::add || op == ast::BinaryOp::sub || op == ast::BinaryOp::mul || op == ast::BinaryOp::div;
+}
+
+const char* arith_symbol(ast::BinaryOp op) {
+  switch (op) {
+    case ast::BinaryOp::add: return "+";
+    case ast::BinaryOp::sub: return "-";
+    case ast::BinaryOp::mul: return "\xC3\x97";  // ×
+    default: return "/";
+  }
+}
+
+Dimension dim_of(const Value& v) { return v.is(ValueKind::samples) ? v.as_samples().dim() : v.as_quantity().dim; }
+
+// The expression over leaf medians: each leaf is replaced by medians[index of that leaf].
+double eval_with(const SampleExpr& e, const std::unordered_map<const SampleSet*, std::size_t>& index,
+                 const std::vector<double>& medians) {
+  switch (e.op) {
+    case SampleExpr::Op::leaf: return medians[index.at(e.leaf.get())];
+    case SampleExpr::Op::constant: return e.constant;
+    case SampleExpr::Op::add: return eval_with(*e.lhs, index, medians) + eval_with(*e.rhs, index, medians);
+    case SampleExpr::Op::sub: return eval_with(*e.lhs, index, medians) - eval_with(*e.rhs, index, medians);
+    case SampleExpr::Op::mul: return eval_with(*e.lhs, index, medians) * eval_with(*e.rhs, index, medians);
+    case SampleExpr::Op::div: return eval_with(*e.lhs, index, medians) / eval_with(*e.rhs, index, medians);
+    case SampleExpr::Op::neg: return -eval_with(*e.lhs, index, medians);
+  }
+  return 0;
+}
+
+std::shared_ptr<const SampleExpr> sample_expr_of(const Value& v) {
+  if (v.is(ValueKind::samples)) return v.as_samples().expr;
+  auto c = std::make_shared<SampleExpr>();
+  c->op = SampleExpr::Op::constant;
+  c->constant = v.as_number();
+  c->dim = v.as_quantity().dim;
+  return c;
+}
+
+// Statistical decision of `quantity(medians) (>=|<=) bound` over the leaves of some samples.
+struct StatQuestion {
+  std::shared_ptr<const SampleExpr> quantity;  // of the leaves
+  double bound = 0;
+  stats::PassingSide side = stats::PassingSide::AtLeast;
+  Dimension dim;
+  std::string what;  // "t0 / t", "margin of a within 5% of b"
+  std::string bound_text;
+};
+
+CheckOutcome decide_statistically(const StatQuestion& q, double confidence, std::uint64_t seed) {
+  Samples s{q.quantity};
+  auto leaves = s.leaves();
+  std::unordered_map<const SampleSet*, std::size_t> index;
+  std::vector<const std::vector<double>*> data;
+  std::size_t n = SIZE_MAX;
+  for (std::size_t i = 0; i < leaves.size(); ++i) {
+    index[leaves[i].get()] = i;
+    data.push_back(&leaves[i]->values);
+    n = std::min(n, leaves[i]->values.size());
+  }
+  CheckOutcome o;
+  try {
+    stats::Interval iv = stats::bootstrap_interval(
+        data, [&](const std::vector<double>& medians) { return eval_with(*q.quantity, index, medians); }, confidence, seed);
+    stats::Decision d = stats::decide(iv, q.bound, q.side, n);
+    o.verdict = d.verdict == stats::Verdict::Pass ? Verdict::pass
+                : d.verdict == stats::Verdict::Fail ? Verdict::fail
+                                                    : Verdict::inconclusive;
+    o.blame = o.verdict == Verdict::fail ? Blame::submission : Blame::none;
+    o.evidence.push_back(fmt::format("{}: median {} ({:g}% CI {} .. {}, n = {} per set) {} {}", q.what,
+                                     format_quantity(iv.estimate, q.dim), confidence * 100, format_quantity(iv.lo, q.dim),
+                                     format_quantity(iv.hi, q.dim), n, q.side == stats::PassingSide::AtLeast ? ">=" : "<=",
+                                     q.bound_text));
+    for (const auto& l : leaves) o.evidence.push_back(fmt::format("  {} ({} samples)", l->description, l->values.size()));
+    o.explanation = d.explanation;
+    if (o.verdict == Verdict::inconclusive) {
+      if (d.settleable && d.samples_needed > n)
+        o.explanation += fmt::format(" About {} samples per set (now {}) would likely settle it.", d.samples_needed, n);
+      else if (!d.settleable)
+        o.explanation += " The estimate sits on the bound: more samples will not settle it.";
+    }
+  } catch (const OperatorError& ex) {
+    o.verdict = Verdict::error;
+    o.blame = Blame::rubric;
+    o.explanation = fmt::format("statistical comparison failed: {}", ex.what());
+  }
+  return o;
+}
+
+std::uint64_t mix_seed(std::uint64_t seed, const SourceLocation& l) {
+  // Each check gets its own stream, stable across runs for a given rubric and seed.
+  return seed * 0x9E3779B97F4A7C15ull + (std::uint64_t(l.line) << 20) + l.column;
+}
+
+std::uint64_t ulp_distance(double a, double b) {
+  auto ordered = [](double x) {
+    std::int64_t i;
+    std::memcpy(&i, &x, sizeof i);
+    return i < 0 ? std::numeric_limits<std::int64_t>::min() - i : i;
+  };
+  std::int64_t ia = ordered(a), ib = ordered(b);
+  return ia > ib ? std::uint64_t(ia) - std::uint64_t(ib) : std::uint64_t(ib) - std::uint64_t(ia);
+}
+
+}  // namespace
+
+namespace {
+
+struct Operand {
+  Value value;
+  std::string decomposition;  // "(0.95 × 12400 tok/s)" or empty
+};
+
+}  // namespace
+
+static Operand eval_operand(Evaluator& ev, const ast::Expr& e, const EnvPtr& env) {
+  if (auto* b = std::get_if<ast::Binary>(&e.node)) {
+    if (is_arith(b->op)) {
+      Value l = ev.eval(*b->lhs, env);
+      Value r = ev.eval(*b->rhs, env);
+      Value v = ev.apply_binary(b->op, l, r, e, env);
+      if (v.is_error() || l.is_error() || r.is_error()) return {v, ""};
+      auto show = [](const Value& x) { return x.is(ValueKind::samples) ? std::string("samples") : x.to_string(); };
+      return {v, fmt::format("({} {} {})", show(l), arith_symbol(b->op), show(r))};
+    }
+  }
+  return {ev.eval(e, env), ""};
+}
+
+CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
+  count_step();
+  if (auto* u = std::get_if<ast::Unary>(&e.node); u && u->op == ast::UnaryOp::logical_not) {
+    CheckOutcome inner = decide(*u->operand, env);
+    CheckOutcome o = inner;
+    if (inner.verdict == Verdict::pass || inner.verdict == Verdict::fail) {
+      o.verdict = inner.verdict == Verdict::pass ? Verdict::fail : Verdict::pass;
+      o.blame = o.verdict == Verdict::fail ? Blame::submission : Blame::none;
+    }
+    o.evidence.clear();
+    o.evidence.push_back(fmt::format("not: {} was {}", source_text(*u->operand, env), verdict_name(inner.verdict)));
+    for (const auto& line : inner.evidence) o.evidence.push_back("  " + line);
+    if (inner.verdict == Verdict::pass) o.explanation = fmt::format("'{}' holds, and must not", source_text(*u->operand, env));
+    else if (inner.verdict == Verdict::fail) o.explanation = fmt::format("'{}' does not hold", source_text(*u->operand, env));
+    return o;
+  }
+
+  if (auto* b = std::get_if<ast::Binary>(&e.node)) {
+    if (b->op == ast::BinaryOp::logical_and || b->op == ast::BinaryOp::logical_or) {
+      bool is_and = b->op == ast::BinaryOp::logical_and;
+      CheckOutcome l = decide(*b->lhs, env);
+      auto sub = [&](const char* side, const ast::Expr& x, const CheckOutcome& r, std::vector<std::string>& out) {
+        out.push_back(fmt::format("{}: {} was {}", side, source_text(x, env), verdict_name(r.verdict)));
+        for (const auto& line : r.evidence) out.push_back("  " + line);
+      };
+      CheckOutcome o;
+      sub("left", *b->lhs, l, o.evidence);
+      if (l.verdict == Verdict::error || (is_and && l.verdict == Verdict::fail) || (!is_and && l.verdict == Verdict::pass)) {
+        o.verdict = l.verdict;
+        o.blame = l.blame;
+        o.explanation = l.explanation.empty() ? fmt::format("the left side was {}", verdict_name(l.verdict)) : l.explanation;
+        return o;
+      }
+      CheckOutcome r = decide(*b->rhs, env);
+      sub("right", *b->rhs, r, o.evidence);
+      if (is_and) {
+        o.verdict = worst(l.verdict, r.verdict);
+        if (r.verdict == Verdict::fail) o.verdict = Verdict::fail;
+      } else {
+        o.verdict = r.verdict == Verdict::pass ? Verdict::pass
+                    : (l.verdict == Verdict::inconclusive || r.verdict == Verdict::inconclusive) && r.verdict != Verdict::error
+                        ? Verdict::inconclusive
+                        : r.verdict;
+      }
+      o.blame = o.verdict == Verdict::pass ? Blame::none : (o.verdict == Verdict::error ? Blame::rubric : r.blame);
+      if (o.verdict == Verdict::fail) o.blame = Blame::submission;
+      const CheckOutcome& deciding = (r.verdict == o.verdict) ? r : l;
+      o.explanation = deciding.explanation.empty() ? fmt::format("{}", is_and ? "both sides hold" : "neither side holds")
+                                                   : deciding.explanation;
+      if (o.verdict == Verdict::pass) o.explanation = is_and ? "both sides hold" : "the right side holds";
+      return o;
+    }
+
+    if (b->op != ast::BinaryOp::in && !is_arith(b->op)) {
+      Operand l = eval_operand(*this, *b->lhs, env);
+      Operand r = eval_operand(*this, *b->rhs, env);
+      if (l.value.is_error()) return from_error(l.value);
+      if (r.value.is_error()) return from_error(r.value);
+      const char* op = binary_op_text(b->op);
+      bool ordering = b->op != ast::BinaryOp::eq && b->op != ast::BinaryOp::ne;
+      bool samples = l.value.is(ValueKind::samples) || r.value.is(ValueKind::samples);
+      if (samples && ordering) {
+        bool lnum = l.value.is(ValueKind::number) || l.value.is(ValueKind::samples);
+        bool rnum = r.value.is(ValueKind::number) || r.value.is(ValueKind::samples);
+        if (!lnum || !rnum || dim_of(l.value) != dim_of(r.value)) {
+          Value v = apply_binary(b->op, l.value, r.value, e, env);
+          return from_error(v.is_error() ? v : error_at(e, env, "cannot compare these values"));
+        }
+        StatQuestion q;
+        bool at_least = b->op == ast::BinaryOp::ge || b->op == ast::BinaryOp::gt;
+        q.dim = dim_of(l.value);
+        if (!r.value.is(ValueKind::samples)) {
+          q.quantity = l.value.as_samples().expr;
+          q.bound = r.value.as_number();
+          q.what = source_text(*b->lhs, env);
+          q.bound_text = r.value.to_string() + (r.decomposition.empty() ? "" : " " + r.decomposition);
+        } else if (!l.value.is(ValueKind::samples)) {
+          q.quantity = r.value.as_samples().expr;
+          q.bound = l.value.as_number();
+          at_least = !at_least;
+          q.what = source_text(*b->rhs, env);
+          q.bound_text = l.value.to_string() + (l.decomposition.empty() ? "" : " " + l.decomposition);
+        } else {
+          auto diff = std::make_shared<SampleExpr>();
+          diff->op = SampleExpr::Op::sub;
+          diff->lhs = l.value.as_samples().expr;
+          diff->rhs = r.value.as_samples().expr;
+          diff->dim = q.dim;
+          q.quantity = diff;
+          q.what = fmt::format("({}) - ({})", source_text(*b->lhs, env), source_text(*b->rhs, env));
+          q.bound_text = format_quantity(0, q.dim);
+        }
+        q.side = at_least ? stats::PassingSide::AtLeast : stats::PassingSide::AtMost;
+        return decide_statistically(q, confidence_, mix_seed(seed_, location_of(e, env)));
+      }
+      Value v = apply_binary(b->op, l.value, r.value, e, env);
+      if (v.is_error()) return from_error(v);
+      bool passed = v.as_bool();
+      std::string line = fmt::format("{}{} {} {}{}", l.value.repr(), l.decomposition.empty() ? "" : " " + l.decomposition, op,
+                                     r.value.repr(), r.decomposition.empty() ? "" : " " + r.decomposition);
+      std::string expl;
+      if (l.value.is(ValueKind::number) && r.value.is(ValueKind::number) && std::isfinite(l.value.as_number()) &&
+          std::isfinite(r.value.as_number())) {
+        double x = l.value.as_number(), y = r.value.as_number();
+        double rel = y != 0 ? (x - y) / std::fabs(y) : 0;
+        if (ordering && y != 0 && x != y) {
+          bool above = x > y;
+          std::string how = above ? pct(rel) + (passed ? " above" : " over") : pct(rel) + (passed ? " below" : " short");
+          line += ": " + how;
+          expl = fmt::format("{} is {} {}", l.value.to_string(), how, r.value.to_string());
+        } else if (!ordering && !passed) {
+          expl = fmt::format("they differ by {}", format_quantity(std::fabs(x - y), l.value.as_quantity().dim));
+        }
+      } else if (b->op == ast::BinaryOp::eq && !passed) {
+        if (auto d = first_difference(l.value, r.value)) expl = *d;
+      }
+      if (expl.empty()) expl = passed ? "holds" : "does not hold";
+      return outcome(passed, {line}, expl);
+    }
+  }
+
+  if (auto* w = std::get_if<ast::Within>(&e.node)) {
+    Value a = eval(*w->value, env), t = eval(*w->tolerance, env), r = eval(*w->reference, env);
+    for (const Value* v : {&a, &t, &r})
+      if (v->is_error()) return from_error(*v);
+    auto numeric = [](const Value& v) { return v.is(ValueKind::number) || v.is(ValueKind::samples); };
+    if (!numeric(a) || !numeric(r) || !t.is(ValueKind::number))
+      return from_error(error_at(e, env, fmt::format("'within' needs numbers: got a {} within a {} of a {}", a.kind_name(),
+                                                     t.kind_name(), r.kind_name())));
+    if (dim_of(a) != dim_of(r))
+      return from_error(error_at(e, env, fmt::format("'within' of {} and {}: the dimensions differ ({} vs {})", a.to_string(),
+                                                     r.to_string(), dimension_description(dim_of(a)),
+                                                     dimension_description(dim_of(r)))));
+    bool relative = t.as_quantity().dim.dimensionless();
+    if (!relative && t.as_quantity().dim != dim_of(a))
+      return from_error(error_at(e, env, fmt::format("the tolerance {} has a different dimension from {} ({} vs {})", t.to_string(),
+                                                     a.to_string(), dimension_description(t.as_quantity().dim),
+                                                     dimension_description(dim_of(a)))));
+    Dimension d = dim_of(a);
+    std::string tol_text = relative ? fmt::format("{} of {}", pct(t.as_number()), r.to_string()) : t.to_string();
+    if (a.is(ValueKind::samples) || r.is(ValueKind::samples)) {
+      // margin = allowed - |a - b| must be >= 0; |x| via sqrt(x*x) keeps the expression algebra small.
+      auto ea = sample_expr_of(a), er = sample_expr_of(r);
+      StatQuestion q;
+      q.dim = d;
+      q.side = stats::PassingSide::AtLeast;
+      q.what = fmt::format("allowed minus |{} - {}|", source_text(*w->value, env), source_text(*w->reference, env));
+      q.bound_text = format_quantity(0, d);
+      auto diff = std::make_shared<SampleExpr>();
+      diff->op = SampleExpr::Op::sub;
+      diff->lhs = ea;
+      diff->rhs = er;
+      diff->dim = d;
+      // The statistical helper works on signed quantities, so decide both one-sided bounds:
+      // a - b <= allowed and b - a <= allowed, where allowed is T·|b| (relative) or T.
+      std::shared_ptr<const SampleExpr> allowed;
+      if (relative) {
+        auto c = std::make_shared<SampleExpr>();
+        c->op = SampleExpr::Op::constant;
+        c->constant = std::fabs(t.as_number());
+        auto m = std::make_shared<SampleExpr>();
+        m->op = SampleExpr::Op::mul;
+        m->lhs = c;
+        m->rhs = er;  // references are positive in practice (times, throughputs); see docs/semantics.md
+        m->dim = d;
+        allowed = m;
+      } else {
+        auto c = std::make_shared<SampleExpr>();
+        c->op = SampleExpr::Op::constant;
+        c->constant = t.as_number();
+        c->dim = d;
+        allowed = c;
+      }
+      auto upper = std::make_shared<SampleExpr>();  // allowed - (a - b) >= 0
+      upper->op = SampleExpr::Op::sub;
+      upper->lhs = allowed;
+      upper->rhs = diff;
+      upper->dim = d;
+      auto lower = std::make_shared<SampleExpr>();  // allowed + (a - b) >= 0
+      lower->op = SampleExpr::Op::add;
+      lower->lhs = allowed;
+      lower->rhs = diff;
+      lower->dim = d;
+      std::uint64_t s = mix_seed(seed_, location_of(e, env));
+      StatQuestion qu = q, ql = q;
+      qu.quantity = upper;
+      qu.what = fmt::format("{} - ({} - {}) [within {}]", "allowed", source_text(*w->value, env), source_text(*w->reference, env), tol_text);
+      ql.quantity = lower;
+      ql.what = fmt::format("{} + ({} - {}) [within {}]", "allowed", source_text(*w->value, env), source_text(*w->reference, env), tol_text);
+      CheckOutcome ou = decide_statistically(qu, confidence_, s);
+      CheckOutcome ol = decide_statistically(ql, confidence_, s + 1);
+      CheckOutcome o;
+      o.verdict = worst(ou.verdict, ol.verdict);
+      if (ou.verdict == Verdict::fail || ol.verdict == Verdict::fail) o.verdict = Verdict::fail;
+      o.blame = o.verdict == Verdict::fail ? Blame::submission : o.verdict == Verdict::error ? Blame::rubric : Blame::none;
+      o.evidence = ou.evidence;
+      o.evidence.insert(o.evidence.end(), ol.evidence.begin(), ol.evidence.end());
+      o.explanation = o.verdict == ou.verdict ? ou.explanation : ol.explanation;
+      return o;
+    }
+    double x = a.as_number(), y = r.as_number();
+    double diff = std::fabs(x - y);
+    double allowed = relative ? std::fabs(t.as_number()) * std::fabs(y) : t.as_number();
+    bool passed = diff <= allowed;
+    std::string line = fmt::format("|{} - {}| = {} {} {} ({})", a.to_string(), r.to_string(), format_quantity(diff, d),
+                                   passed ? "<=" : ">", format_quantity(allowed, d), tol_text);
+    std::string expl = y != 0 ? fmt::format("differs by {} ({} allowed)", pct(diff / std::fabs(y)), tol_text)
+                              : fmt::format("differs by {} ({} allowed)", format_quantity(diff, d), tol_text);
+    return outcome(passed, {line}, expl);
+  }
+
+  if (auto* m = std::get_if<ast::Matches>(&e.node)) {
+    Value a = eval(*m->value, env), r = eval(*m->reference, env);
+    if (a.is_error()) return from_error(a);
+    if (r.is_error()) return from_error(r);
+    MatchTolerance tol;
+    tol.form = m->form;
+    auto num = [&](const ast::ExprPtr& x, double& out) -> std::optional<CheckOutcome> {
+      if (!x) return std::nullopt;
+      Value v = eval(*x, env);
+      if (v.is_error()) return from_error(v);
+      if (!v.is(ValueKind::number) || !v.as_quantity().dim.dimensionless())
+        return from_error(error_at(*x, env, fmt::format("a 'matches' tolerance must be a plain number, got {}", v.repr(5))));
+      out = v.as_number();
+      return std::nullopt;
+    };
+    double rt = 0, at = 0;
+    if (auto o = num(m->both, tol.both)) return *o;
+    if (auto o = num(m->ulp, tol.ulp)) return *o;
+    if (m->rtol) {
+      if (auto o = num(m->rtol, rt)) return *o;
+      tol.rtol = rt;
+    }
+    if (m->atol) {
+      if (auto o = num(m->atol, at)) return *o;
+      tol.atol = at;
+    }
+    if (a.is(ValueKind::tensor) || r.is(ValueKind::tensor)) {
+      if (auto o = try_matches_hooks(a, r, tol, e, env)) return *o;
+      return from_error(error_at(e, env, "tensor comparison is not available in this build (the tensor family is not bound)"));
+    }
+    // Numbers, or flat lists of numbers, elementwise.
+    std::vector<Value> xs, ys;
+    if (a.is(ValueKind::list) && r.is(ValueKind::list)) {
+      xs = a.as_list();
+      ys = r.as_list();
+      if (xs.size() != ys.size())
+        return outcome(false, {fmt::format("lengths differ: {} vs {}", xs.size(), ys.size())}, "shapes differ (no broadcasting)");
+    } else {
+      xs = {a};
+      ys = {r};
+    }
+    double rtol = 1e-7, atol = 1e-7;
+    if (tol.form == ast::ToleranceForm::both) rtol = atol = tol.both;
+    if (tol.form == ast::ToleranceForm::explicit_rtol_atol) {
+      rtol = tol.rtol.value_or(0);
+      atol = tol.atol.value_or(0);
+    }
+    std::size_t bad = 0, worst_i = 0;
+    double worst_abs = -1;
+    std::uint64_t worst_ulp = 0;
+    for (std::size_t i = 0; i < xs.size(); ++i) {
+      if (xs[i].is_error()) return from_error(xs[i]);
+      if (!xs[i].is(ValueKind::number) || !ys[i].is(ValueKind::number))
+        return from_error(error_at(e, env, fmt::format("'matches' compares numbers or tensors, got a {} and a {}", xs[i].kind_name(),
+                                                       ys[i].kind_name())));
+      if (xs[i].as_quantity().dim != ys[i].as_quantity().dim)
+        return from_error(error_at(e, env, fmt::format("'matches' of {} and {}: the dimensions differ", xs[i].to_string(), ys[i].to_string())));
+      double x = xs[i].as_number(), y = ys[i].as_number();
+      bool close;
+      if (tol.form == ast::ToleranceForm::ulp) {
+        std::uint64_t u = std::isfinite(x) && std::isfinite(y) ? ulp_distance(x, y) : UINT64_MAX;
+        close = !std::isnan(x) && !std::isnan(y) && (x == y || u <= static_cast<std::uint64_t>(tol.ulp));
+        worst_ulp = std::max(worst_ulp, u);
+      } else if (std::isnan(x) || std::isnan(y)) {
+        close = false;
+      } else if (std::isinf(x) || std::isinf(y)) {
+        close = x == y;
+      } else {
+        close = std::fabs(x - y) <= atol + rtol * std::fabs(y);
+      }
+      double d = std::fabs(x - y);
+      if (!close) ++bad;
+      if (std::isnan(d) || d > worst_abs) {
+        worst_abs = std::isnan(d) ? INFINITY : d;
+        worst_i = i;
+      }
+    }
+    bool passed = bad == 0;
+    std::vector<std::string> ev;
+    std::string allowed = tol.form == ast::ToleranceForm::ulp ? fmt::format("{} ulp", format_number(tol.ulp))
+                                                              : fmt::format("{} + {}·|ref|", format_number(atol), format_number(rtol));
+    if (xs.size() == 1) {
+      ev.push_back(fmt::format("{} vs reference {}: difference {} (up to {} allowed)", xs[0].to_string(), ys[0].to_string(),
+                               format_quantity(std::fabs(xs[0].as_number() - ys[0].as_number()), xs[0].as_quantity().dim), allowed));
+    } else {
+      ev.push_back(fmt::format("Mismatched elements: {} / {} ({})", bad, xs.size(), pct(double(bad) / std::max<std::size_t>(1, xs.size()))));
+      if (!xs.empty())
+        ev.push_back(fmt::format("Greatest absolute difference: {} at ({}) (up to {} allowed)", format_number(worst_abs), worst_i, allowed));
+    }
+    return outcome(passed, ev, passed ? "close within the tolerance" : fmt::format("{} of {} not close", bad, xs.size()));
+  }
+
+  if (auto* mt = std::get_if<ast::Mentions>(&e.node)) {
+    Value t = eval(*mt->text, env);
+    if (t.is_error()) return from_error(t);
+    if (!t.is(ValueKind::string))
+      return from_error(error_at(*mt->text, env, fmt::format("'mentions' searches a string, got a {}", t.kind_name())));
+    Value p = eval(*mt->phrases, env);
+    if (p.is_error()) return from_error(p);
+    std::vector<std::string> phrases;
+    if (p.is(ValueKind::string)) {
+      phrases.push_back(p.as_string());
+    } else if (p.is(ValueKind::list)) {
+      for (const auto& item : p.as_list()) {
+        if (!item.is(ValueKind::string))
+          return from_error(error_at(*mt->phrases, env, fmt::format("'mentions' phrases must be strings, found {}", item.repr(5))));
+        phrases.push_back(item.as_string());
+      }
+    } else {
+      return from_error(error_at(*mt->phrases, env, fmt::format("'mentions' needs a string or a list of strings, got a {}", p.kind_name())));
+    }
+    FoldedText folded(t.as_string());
+    std::vector<std::string> ev, found, missing;
+    for (const auto& ph : phrases) {
+      if (auto snippet = folded.find(ph)) {
+        found.push_back(ph);
+        ev.push_back(fmt::format("found \"{}\": {}", ph, *snippet));
+      } else {
+        missing.push_back(ph);
+        ev.push_back(fmt::format("not found: \"{}\"", ph));
+      }
+    }
+    bool passed = mt->mode == ast::MentionMode::all ? missing.empty() : !found.empty();
+    std::string expl;
+    if (mt->mode == ast::MentionMode::all)
+      expl = passed ? fmt::format("all {} phrases found", phrases.size())
+                    : fmt::format("missing {} of {}: \"{}\"", missing.size(), phrases.size(), fmt::join(missing, "\", \""));
+    else
+      expl = passed ? fmt::format("found \"{}\"", fmt::join(found, "\", \""))
+                    : fmt::format("none of the phrases found in {} characters of text", t.as_string().size());
+    return outcome(passed, ev, expl);
+  }
+
+  Value v = eval(e, env);
+  if (v.is_error()) return from_error(v);
+  if (!v.is(ValueKind::boolean)) {
+    CheckOutcome o;
+    o.verdict = Verdict::error;
+    o.blame = Blame::rubric;
+    o.explanation = fmt::format("an expect needs a bool, got a {} ({}) ({})", v.kind_name(), v.repr(5), location_text(location_of(e, env)));
+    return o;
+  }
+  if (v.as_bool()) return outcome(true, {}, "holds");
+  return outcome(false, {fmt::format("{} is false", source_text(e, env))}, "does not hold");
+}
+
+}  // namespace rubric

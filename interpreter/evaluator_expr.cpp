@@ -1,0 +1,426 @@
+// Expressions: literals, names (lazy lets, module aliases, builtins), operators with units and
+// samples, field and index access, calls, lambdas.
+#include <cmath>
+#include <fmt/format.h>
+
+#include "interpreter/evaluator.hpp"
+#include "interpreter/paths.hpp"
+
+namespace rubric {
+
+namespace {
+
+const char* op_text(ast::BinaryOp op) {
+  switch (op) {
+    case ast::BinaryOp::logical_or: return "or";
+    case ast::BinaryOp::logical_and: return "and";
+    case ast::BinaryOp::eq: return "==";
+    case ast::BinaryOp::ne: return "!=";
+    case ast::BinaryOp::lt: return "<";
+    case ast::BinaryOp::le: return "<=";
+    case ast::BinaryOp::gt: return ">";
+    case ast::BinaryOp::ge: return ">=";
+    case ast::BinaryOp::add: return "+";
+    case ast::BinaryOp::sub: return "-";
+    case ast::BinaryOp::mul: return "*";
+    case ast::BinaryOp::div: return "/";
+    case ast::BinaryOp::in: return "in";
+  }
+  return "?";
+}
+
+bool is_comparison(ast::BinaryOp op) {
+  return op == ast::BinaryOp::lt || op == ast::BinaryOp::le || op == ast::BinaryOp::gt || op == ast::BinaryOp::ge;
+}
+
+std::shared_ptr<const SampleExpr> as_sample_expr(const Value& v) {
+  if (v.is(ValueKind::samples)) return v.as_samples().expr;
+  auto c = std::make_shared<SampleExpr>();
+  c->op = SampleExpr::Op::constant;
+  c->constant = v.as_number();
+  c->dim = v.as_quantity().dim;
+  return c;
+}
+
+Dimension dim_of(const Value& v) { return v.is(ValueKind::samples) ? v.as_samples().dim() : v.as_quantity().dim; }
+
+// A missing record key is the submission's fault when the record came from a submission file.
+Blame blame_for_origin(const std::string& origin) {
+  return origin.rfind("submission", 0) == 0 ? Blame::submission : Blame::rubric;
+}
+
+}  // namespace
+
+const char* binary_op_text(ast::BinaryOp op) { return op_text(op); }
+
+void Evaluator::count_step() {
+  if (++steps_ > settings_.limits.steps)
+    throw LimitExceeded(fmt::format("step budget exceeded ({} evaluation steps per criterion)", settings_.limits.steps));
+}
+
+Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, const ast::Expr& at, const EnvPtr& env) {
+  using ast::BinaryOp;
+  if (a.is_error()) return a;
+  if (b.is_error()) return b;
+
+  if (op == BinaryOp::in) {
+    if (b.is(ValueKind::list)) {
+      for (const auto& item : b.as_list())
+        if (structurally_equal(item, a)) return Value::boolean(true);
+      return Value::boolean(false);
+    }
+    if (b.is(ValueKind::string) && a.is(ValueKind::string))
+      return Value::boolean(b.as_string().find(a.as_string()) != std::string::npos);
+    if (b.is(ValueKind::record) && a.is(ValueKind::string)) return Value::boolean(b.as_record().find(a.as_string()) != nullptr);
+    return error_at(at, env, fmt::format("'in' needs a list, a string in a string, or a key in a record; got a {} in a {}",
+                                         a.kind_name(), b.kind_name()));
+  }
+
+  // Registered families (tensors) first.
+  if (a.is(ValueKind::tensor) || b.is(ValueKind::tensor)) {
+    if (auto r = try_binary_hooks(op, a, b, at, env)) return *r;
+    return error_at(at, env, fmt::format("'{}' is not defined for a {} and a {} (tensors compare with 'matches')", op_text(op),
+                                         a.kind_name(), b.kind_name()));
+  }
+
+  bool numeric_a = a.is(ValueKind::number) || a.is(ValueKind::samples);
+  bool numeric_b = b.is(ValueKind::number) || b.is(ValueKind::samples);
+
+  if (op == BinaryOp::eq || op == BinaryOp::ne) {
+    if (a.is(ValueKind::samples) || b.is(ValueKind::samples))
+      return error_at(at, env, "samples cannot be compared with '=='; use 'within' or an ordering comparison");
+    if (a.is(ValueKind::number) && b.is(ValueKind::number) && a.as_quantity().dim != b.as_quantity().dim)
+      return error_at(at, env, fmt::format("cannot compare {} with {}: the dimensions differ ({} vs {})", a.to_string(),
+                                           b.to_string(), dimension_description(a.as_quantity().dim),
+                                           dimension_description(b.as_quantity().dim)));
+    bool eq = structurally_equal(a, b);
+    return Value::boolean(op == BinaryOp::eq ? eq : !eq);
+  }
+
+  if (is_comparison(op)) {
+    if (a.is(ValueKind::string) && b.is(ValueKind::string)) {
+      int c = a.as_string().compare(b.as_string());
+      bool r = op == BinaryOp::lt ? c < 0 : op == BinaryOp::le ? c <= 0 : op == BinaryOp::gt ? c > 0 : c >= 0;
+      return Value::boolean(r);
+    }
+    if (!numeric_a || !numeric_b)
+      return error_at(at, env, fmt::format("cannot compare a {} with a {} using '{}'", a.kind_name(), b.kind_name(), op_text(op)));
+    if (dim_of(a) != dim_of(b))
+      return error_at(at, env, fmt::format("cannot compare {} with {}: the dimensions differ ({} vs {})", a.to_string(),
+                                           b.to_string(), dimension_description(dim_of(a)), dimension_description(dim_of(b))));
+    if (a.is(ValueKind::samples) || b.is(ValueKind::samples))
+      return error_at(at, env, "a comparison of samples is decided statistically and may be INCONCLUSIVE: "
+                               "use it as the condition of an `expect`");
+    double x = a.as_number(), y = b.as_number();
+    bool r = op == BinaryOp::lt ? x < y : op == BinaryOp::le ? x <= y : op == BinaryOp::gt ? x > y : x >= y;
+    return Value::boolean(r);
+  }
+
+  // Arithmetic.
+  if (op == BinaryOp::div && a.is(ValueKind::path)) {
+    if (!b.is(ValueKind::string))
+      return error_at(at, env, fmt::format("a path is extended with a string (root / \"file\"), got a {}", b.kind_name()));
+    std::string why;
+    auto p = join_path(a.as_path(), b.as_string(), &why);
+    if (!p) return error_at(at, env, why, a.as_path().root == "submission" ? Blame::submission : Blame::rubric);
+    return Value::path(*p);
+  }
+  if (op == BinaryOp::add && a.is(ValueKind::string) && b.is(ValueKind::string)) return Value::string(a.as_string() + b.as_string());
+  if (op == BinaryOp::add && a.is(ValueKind::list) && b.is(ValueKind::list)) {
+    List out = a.as_list();
+    out.insert(out.end(), b.as_list().begin(), b.as_list().end());
+    return Value::list(std::move(out));
+  }
+  if (!numeric_a || !numeric_b)
+    return error_at(at, env, fmt::format("cannot apply '{}' to a {} and a {}", op_text(op), a.kind_name(), b.kind_name()));
+
+  Dimension da = dim_of(a), db = dim_of(b), dr;
+  if (op == BinaryOp::add || op == BinaryOp::sub) {
+    if (da != db)
+      return error_at(at, env, fmt::format("cannot {} {} and {}: the dimensions differ ({} vs {})",
+                                           op == BinaryOp::add ? "add" : "subtract", a.to_string(), b.to_string(),
+                                           dimension_description(da), dimension_description(db)));
+    dr = da;
+  } else {
+    dr = op == BinaryOp::mul ? da * db : da / db;
+  }
+
+  if (a.is(ValueKind::samples) || b.is(ValueKind::samples)) {
+    auto e = std::make_shared<SampleExpr>();
+    e->op = op == BinaryOp::add ? SampleExpr::Op::add
+            : op == BinaryOp::sub ? SampleExpr::Op::sub
+            : op == BinaryOp::mul ? SampleExpr::Op::mul
+                                  : SampleExpr::Op::div;
+    e->lhs = as_sample_expr(a);
+    e->rhs = as_sample_expr(b);
+    e->dim = dr;
+    return Value::samples(std::move(e));
+  }
+  double x = a.as_number(), y = b.as_number(), r = 0;
+  switch (op) {
+    case BinaryOp::add: r = x + y; break;
+    case BinaryOp::sub: r = x - y; break;
+    case BinaryOp::mul: r = x * y; break;
+    case BinaryOp::div:
+      if (y == 0) return error_at(at, env, fmt::format("division by zero: {} / {}", a.to_string(), b.to_string()));
+      r = x / y;
+      break;
+    default: break;
+  }
+  return Value::number(r, dr);
+}
+
+Value Evaluator::interpolate(const ast::StringLit& s, const ast::Expr&, const EnvPtr& env) {
+  std::string out;
+  for (const auto& part : s.parts) {
+    if (auto* text = std::get_if<std::string>(&part)) {
+      out += *text;
+    } else {
+      Value v = eval(*std::get<ast::ExprPtr>(part), env);
+      if (v.is_error()) return v;
+      out += v.to_string();
+    }
+  }
+  return Value::string(std::move(out));
+}
+
+namespace {
+
+struct DepthGuard {
+  int& depth;
+  DepthGuard(int& d, int limit, const char* what) : depth(d) {
+    if (++depth > limit) {
+      --depth;
+      throw LimitExceeded(fmt::format("{} limit exceeded ({} levels)", what, limit));
+    }
+  }
+  ~DepthGuard() { --depth; }
+};
+
+}  // namespace
+
+Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
+  count_step();
+  DepthGuard guard(expr_depth_, settings_.limits.expr_depth, "expression depth");
+  return std::visit(
+      [&](const auto& n) -> Value {
+        using T = std::decay_t<decltype(n)>;
+        if constexpr (std::is_same_v<T, ast::NullLit>) {
+          return Value();
+        } else if constexpr (std::is_same_v<T, ast::BoolLit>) {
+          return Value::boolean(n.value);
+        } else if constexpr (std::is_same_v<T, ast::NumberLit>) {
+          if (n.unit.empty()) return Value::number(n.value);
+          std::string why;
+          auto u = parse_unit(n.unit, &why);
+          if (!u) return error_at(e, env, why);
+          return Value::number(n.value * u->scale, u->dim);
+        } else if constexpr (std::is_same_v<T, ast::StringLit>) {
+          return interpolate(n, e, env);
+        } else if constexpr (std::is_same_v<T, ast::Name>) {
+          return lookup(n.name, e, env);
+        } else if constexpr (std::is_same_v<T, ast::ListLit>) {
+          List items;
+          items.reserve(n.items.size());
+          for (const auto& item : n.items) {
+            Value v = eval(*item, env);
+            if (v.is_error()) return v;
+            items.push_back(std::move(v));
+          }
+          return Value::list(std::move(items));
+        } else if constexpr (std::is_same_v<T, ast::RecordLit>) {
+          Record r;
+          // An error in one field stays in that field: it surfaces only where the field is used.
+          for (const auto& f : n.fields) {
+            Value v = eval(*f.value, env);
+            bool replaced = false;
+            for (auto& existing : r.fields)
+              if (existing.first == f.key.name) {
+                existing.second = v;
+                replaced = true;
+              }
+            if (!replaced) r.fields.emplace_back(f.key.name, std::move(v));
+          }
+          return Value::record(std::move(r));
+        } else if constexpr (std::is_same_v<T, ast::Unary>) {
+          if (n.op == ast::UnaryOp::logical_not) {
+            Value v = eval(*n.operand, env);
+            if (v.is_error()) return v;
+            if (v.is(ValueKind::boolean)) return Value::boolean(!v.as_bool());
+            if (v.is(ValueKind::samples)) return error_at(e, env, "'not' of a statistical comparison: use it in an `expect`");
+            return error_at(e, env, fmt::format("'not' needs a bool, got a {} ({})", v.kind_name(), v.repr(5)));
+          }
+          Value v = eval(*n.operand, env);
+          if (v.is_error()) return v;
+          if (v.is(ValueKind::number)) return Value::number(-v.as_number(), v.as_quantity().dim);
+          if (v.is(ValueKind::samples)) {
+            auto s = std::make_shared<SampleExpr>();
+            s->op = SampleExpr::Op::neg;
+            s->lhs = v.as_samples().expr;
+            s->dim = v.as_samples().dim();
+            return Value::samples(std::move(s));
+          }
+          return error_at(e, env, fmt::format("cannot negate a {}", v.kind_name()));
+        } else if constexpr (std::is_same_v<T, ast::Binary>) {
+          if (n.op == ast::BinaryOp::logical_and || n.op == ast::BinaryOp::logical_or) {
+            Value a = eval(*n.lhs, env);
+            if (a.is_error()) return a;
+            if (!a.is(ValueKind::boolean))
+              return error_at(*n.lhs, env, fmt::format("'{}' needs bools, got a {} ({})", op_text(n.op), a.kind_name(), a.repr(5)));
+            bool is_and = n.op == ast::BinaryOp::logical_and;
+            if (a.as_bool() != is_and) return a;  // short-circuit
+            Value b = eval(*n.rhs, env);
+            if (b.is_error()) return b;
+            if (!b.is(ValueKind::boolean))
+              return error_at(*n.rhs, env, fmt::format("'{}' needs bools, got a {} ({})", op_text(n.op), b.kind_name(), b.repr(5)));
+            return b;
+          }
+          Value a = eval(*n.lhs, env);
+          Value b = eval(*n.rhs, env);
+          if (is_comparison(n.op) && (a.is(ValueKind::samples) || b.is(ValueKind::samples)) && !a.is_error() && !b.is_error()) {
+            CheckOutcome o = decide(e, env);
+            if (o.verdict == Verdict::pass || o.verdict == Verdict::fail) return Value::boolean(o.verdict == Verdict::pass);
+            return error_at(e, env, fmt::format("{}: {}", verdict_name(o.verdict), o.explanation));
+          }
+          return apply_binary(n.op, a, b, e, env);
+        } else if constexpr (std::is_same_v<T, ast::Within> || std::is_same_v<T, ast::Matches> ||
+                             std::is_same_v<T, ast::Mentions>) {
+          CheckOutcome o = decide(e, env);
+          if (o.verdict == Verdict::pass || o.verdict == Verdict::fail) return Value::boolean(o.verdict == Verdict::pass);
+          return Value::error(o.explanation, o.blame == Blame::submission ? Blame::submission : Blame::rubric,
+                              location_of(e, env));
+        } else if constexpr (std::is_same_v<T, ast::As>) {
+          Value v = eval(*n.value, env);
+          if (v.is_error()) return v;
+          std::string why;
+          auto u = parse_unit(n.unit, &why);
+          if (!u) return error_at(e, env, why);
+          if (v.is(ValueKind::number)) {
+            if (!v.as_quantity().dim.dimensionless())
+              return error_at(e, env, fmt::format("'as {}' applies to plain numbers; {} already has a unit", n.unit, v.to_string()));
+            return Value::number(v.as_number() * u->scale, u->dim);
+          }
+          if (v.is(ValueKind::samples)) {
+            if (!v.as_samples().dim().dimensionless())
+              return error_at(e, env, fmt::format("'as {}' applies to plain samples; these already have a unit", n.unit));
+            const SampleExpr& se = *v.as_samples().expr;
+            if (se.op == SampleExpr::Op::leaf) {
+              SampleSet s = *se.leaf;
+              for (double& x : s.values) x *= u->scale;
+              s.dim = u->dim;
+              return Value::samples_of(std::move(s));
+            }
+            auto scaled = std::make_shared<SampleExpr>();
+            scaled->op = SampleExpr::Op::mul;
+            scaled->lhs = v.as_samples().expr;
+            auto c = std::make_shared<SampleExpr>();
+            c->op = SampleExpr::Op::constant;
+            c->constant = u->scale;
+            c->dim = u->dim;
+            scaled->rhs = c;
+            scaled->dim = u->dim;
+            return Value::samples(std::move(scaled));
+          }
+          if (v.is(ValueKind::list)) {
+            List out;
+            for (const auto& item : v.as_list()) {
+              if (!item.is(ValueKind::number) || !item.as_quantity().dim.dimensionless())
+                return error_at(e, env, fmt::format("'as {}' of a list needs plain numbers, found {}", n.unit, item.repr(5)));
+              out.push_back(Value::number(item.as_number() * u->scale, u->dim));
+            }
+            return Value::list(std::move(out));
+          }
+          return error_at(e, env, fmt::format("'as {}' needs a number, got a {}", n.unit, v.kind_name()));
+        } else if constexpr (std::is_same_v<T, ast::Call>) {
+          Value callee = eval(*n.callee, env);
+          if (callee.is_error()) return callee;
+          std::vector<Value> pos;
+          pos.reserve(n.args.size());
+          for (const auto& a : n.args) pos.push_back(eval(*a, env));
+          std::vector<std::pair<std::string, Value>> named;
+          for (const auto& na : n.named) named.emplace_back(na.name.name, eval(*na.value, env));
+          return call_value(callee, std::move(pos), std::move(named), &e, env);
+        } else if constexpr (std::is_same_v<T, ast::Field>) {
+          // A module alias: `num.rel_l2`.
+          if (auto* name = std::get_if<ast::Name>(&n.object->node)) {
+            for (Environment* s = env.get(); s; s = s->parent().get()) {
+              const Environment::Slot* slot = s->find_local(name->name);
+              if (!slot) continue;
+              if (slot->alias) {
+                const Module* m = slot->alias->module;
+                auto it = m->decls.find(n.name.name);
+                if (it == m->decls.end()) {
+                  std::string names;
+                  for (const auto& d : m->decls) names += (names.empty() ? "" : ", ") + d.first;
+                  return error_at(e, env, fmt::format("module '{}' has no '{}'; it declares: {}", m->name, n.name.name, names));
+                }
+                return lookup(n.name.name, e, slot->alias->globals);
+              }
+              break;
+            }
+          }
+          Value obj = eval(*n.object, env);
+          if (obj.is_error()) return obj;
+          if (obj.is(ValueKind::record)) {
+            const Record& r = obj.as_record();
+            if (const Value* v = r.find(n.name.name)) return *v;
+            return error_at(e, env,
+                            fmt::format("no key '{}' in {}; keys: {}", n.name.name, r.origin.empty() ? "record" : r.origin, r.key_list()),
+                            blame_for_origin(r.origin));
+          }
+          if (auto hooked = try_field_hooks(obj, n.name.name, e, env)) return *hooked;
+          return error_at(e, env, fmt::format("a {} has no field '{}'", obj.kind_name(), n.name.name));
+        } else if constexpr (std::is_same_v<T, ast::Index>) {
+          Value obj = eval(*n.object, env);
+          if (obj.is_error()) return obj;
+          Value idx = eval(*n.index, env);
+          if (idx.is_error()) return idx;
+          if (obj.is(ValueKind::list)) {
+            if (!idx.is(ValueKind::number) || !idx.as_quantity().dim.dimensionless() || idx.as_number() != std::floor(idx.as_number()))
+              return error_at(e, env, fmt::format("a list index must be a whole number, got {}", idx.repr(5)));
+            const List& l = obj.as_list();
+            double i = idx.as_number();
+            double k = i < 0 ? i + static_cast<double>(l.size()) : i;
+            if (k < 0 || k >= static_cast<double>(l.size()))
+              return error_at(e, env, fmt::format("index {} out of range: the list has {} items", format_number(i), l.size()));
+            return l[static_cast<std::size_t>(k)];
+          }
+          if (obj.is(ValueKind::record)) {
+            if (!idx.is(ValueKind::string)) return error_at(e, env, fmt::format("a record key must be a string, got {}", idx.repr(5)));
+            const Record& r = obj.as_record();
+            if (const Value* v = r.find(idx.as_string())) return *v;
+            return error_at(e, env,
+                            fmt::format("no key '{}' in {}; keys: {}", idx.as_string(), r.origin.empty() ? "record" : r.origin, r.key_list()),
+                            blame_for_origin(r.origin));
+          }
+          if (obj.is(ValueKind::string)) {
+            if (!idx.is(ValueKind::number)) return error_at(e, env, "a string index must be a number");
+            const std::string& s = obj.as_string();
+            double i = idx.as_number();
+            double k = i < 0 ? i + static_cast<double>(s.size()) : i;
+            if (k < 0 || k >= static_cast<double>(s.size()))
+              return error_at(e, env, fmt::format("index {} out of range: the string has {} bytes", format_number(i), s.size()));
+            return Value::string(s.substr(static_cast<std::size_t>(k), 1));
+          }
+          return error_at(e, env, fmt::format("cannot index a {}", obj.kind_name()));
+        } else if constexpr (std::is_same_v<T, ast::IfExpr>) {
+          Value c = eval(*n.condition, env);
+          if (c.is_error()) return c;
+          if (!c.is(ValueKind::boolean))
+            return error_at(*n.condition, env, fmt::format("'if' needs a bool condition, got a {} ({})", c.kind_name(), c.repr(5)));
+          return eval(c.as_bool() ? *n.then_value : *n.else_value, env);
+        } else if constexpr (std::is_same_v<T, ast::Lambda>) {
+          Function f;
+          f.kind = Function::Kind::lambda;
+          f.name = "lambda";
+          f.lambda = &n;
+          f.closure = env;
+          return Value::function(std::move(f));
+        } else {
+          return Value();
+        }
+      },
+      e.node);
+}
+
+}  // namespace rubric

@@ -1,0 +1,492 @@
+// Statements, criteria and groups: verdicts, `after` and `needs`, scores, and the report.
+#include <chrono>
+#include <ctime>
+#include <fmt/format.h>
+#include <functional>
+#include <unordered_set>
+
+#include "interpreter/evaluator.hpp"
+#include "interpreter/scoring.hpp"
+
+namespace rubric {
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double seconds_since(Clock::time_point t) { return std::chrono::duration<double>(Clock::now() - t).count(); }
+
+std::string iso_now() {
+  std::time_t t = std::time(nullptr);
+  std::tm tm{};
+  gmtime_r(&t, &tm);
+  char buf[32];
+  std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
+  return buf;
+}
+
+struct CriterionRun {
+  CriterionResult& result;
+  std::vector<std::string> labels;
+  std::optional<double> score;
+};
+
+std::string join_labels(const std::vector<std::string>& ls) {
+  std::string s;
+  for (const auto& l : ls) s += (s.empty() ? "" : ", ") + l;
+  return s;
+}
+
+}  // namespace
+
+struct Evaluator::Impl {
+  std::map<const Module*, std::unique_ptr<ModuleRuntime>> runtimes;
+  std::unordered_map<std::string, Verdict> verdicts;  // by criterion or group id, as decided
+  std::unordered_set<std::string> selected;           // --only and what they are `after`
+  bool select_all = true;
+};
+
+Evaluator::Evaluator(const Program& program, const Registry& registry, EvalSettings settings)
+    : impl_(std::make_unique<Impl>()), program_(program), registry_(registry), settings_(std::move(settings)) {
+  seed_ = settings_.seed;
+}
+
+Evaluator::~Evaluator() = default;
+
+ModuleRuntime* Evaluator::runtime_of(const Module* m) {
+  auto it = impl_->runtimes.find(m);
+  if (it != impl_->runtimes.end()) return it->second.get();
+  auto rt = std::make_unique<ModuleRuntime>();
+  ModuleRuntime* raw = rt.get();
+  rt->module = m;
+  rt->globals = std::make_shared<Environment>(nullptr, raw);
+  impl_->runtimes[m] = std::move(rt);
+  for (const auto& [name, decl] : m->decls) {
+    if (decl.kind == Decl::Kind::def) continue;
+    auto cell = std::make_shared<LazyCell>();
+    cell->name = name;
+    cell->env = raw->globals.get();
+    if (decl.kind == Decl::Kind::param) {
+      cell->expr = decl.param->value.get();
+      if (m == program_.root) {
+        auto o = settings_.param_overrides.find(name);
+        if (o != settings_.param_overrides.end()) cell->expr = o->second.get();
+      }
+    } else {
+      cell->expr = decl.let->value.get();
+    }
+    raw->globals->define_lazy(name, cell);
+  }
+  for (const auto& use : m->uses) {
+    ModuleRuntime* used = runtime_of(use.module);
+    if (use.alias.empty()) raw->unqualified.push_back(used);
+    else raw->globals->define_alias(use.alias, used);
+  }
+  return raw;
+}
+
+// ---- statements ----
+
+struct StatementRunner {
+  Evaluator& ev;
+
+  void add_check(CriterionRun& run, const ast::Expr& cond, const EnvPtr& env, CheckOutcome o, double secs,
+                 const ast::Expr* message) {
+    CheckResult r;
+    r.source_text = ev.source_text(cond, env);
+    r.location = ev.location_of(cond, env);
+    r.label = join_labels(run.labels);
+    r.verdict = o.verdict;
+    r.blame = o.blame;
+    r.evidence = std::move(o.evidence);
+    r.explanation = std::move(o.explanation);
+    r.seconds = secs;
+    if (message && r.verdict != Verdict::pass) {
+      Value m = ev.eval(*message, env);
+      r.message = m.is_error() ? "(message could not be built: " + m.as_error().message + ")" : m.to_string();
+    }
+    run.result.checks.push_back(std::move(r));
+  }
+
+  // A statement other than `expect` met an error value (a failed let used by `for`, `if`, `score`...).
+  void add_error(CriterionRun& run, const ast::Expr& at, const EnvPtr& env, const Value& err) {
+    CheckOutcome o;
+    const ErrorInfo& info = err.as_error();
+    o.blame = info.blame == Blame::none ? Blame::rubric : info.blame;
+    o.verdict = o.blame == Blame::submission ? Verdict::fail : Verdict::error;
+    o.explanation = info.location.known()
+                        ? fmt::format("{} ({}:{}:{})", info.message, info.location.file, info.location.line, info.location.column)
+                        : info.message;
+    add_check(run, at, env, std::move(o), 0, nullptr);
+  }
+
+  void block(const ast::Block& stmts, const EnvPtr& env, CriterionRun& run) {
+    for (const auto& s : stmts) stmt(s, env, run);
+  }
+
+  void stmt(const ast::Stmt& s, const EnvPtr& env, CriterionRun& run) {
+    std::visit(
+        [&](const auto& n) {
+          using T = std::decay_t<decltype(n)>;
+          if constexpr (std::is_same_v<T, ast::LetStmt>) {
+            env->define(n.name.name, ev.eval(*n.value, env));
+          } else if constexpr (std::is_same_v<T, ast::ExpectStmt>) {
+            auto t0 = Clock::now();
+            CheckOutcome o = ev.decide(*n.condition, env);
+            add_check(run, *n.condition, env, std::move(o), seconds_since(t0), n.message.get());
+          } else if constexpr (std::is_same_v<T, ast::CheckStmt>) {
+            check_call(*n.call, env, run);
+          } else if constexpr (std::is_same_v<T, ast::NoteStmt>) {
+            Value v = ev.eval(*n.text, env);
+            if (v.is_error()) return add_error(run, *n.text, env, v);
+            std::string label = join_labels(run.labels);
+            run.result.notes.push_back(label.empty() ? v.to_string() : fmt::format("[{}] {}", label, v.to_string()));
+          } else if constexpr (std::is_same_v<T, ast::ScoreStmt>) {
+            Value v = ev.eval(*n.value, env);
+            if (v.is_error()) return add_error(run, *n.value, env, v);
+            if (!v.is(ValueKind::number) || !v.as_quantity().dim.dimensionless())
+              return add_error(run, *n.value, env,
+                               ev.error_at(*n.value, env, fmt::format("'score' needs a plain number, got {}", v.repr(5))));
+            run.score = std::clamp(v.as_number(), 0.0, 1.0);
+          } else if constexpr (std::is_same_v<T, ast::ForStmt>) {
+            Value items = ev.eval(*n.iterable, env);
+            if (items.is_error()) return add_error(run, *n.iterable, env, items);
+            if (!items.is(ValueKind::list))
+              return add_error(run, *n.iterable, env,
+                               ev.error_at(*n.iterable, env, fmt::format("'for' needs a list, got a {} ({})", items.kind_name(), items.repr(5))));
+            for (const auto& item : items.as_list()) {
+              auto scope = std::make_shared<Environment>(env, env->module());
+              scope->define(n.var.name, item);
+              run.labels.push_back(fmt::format("{} = {}", n.var.name, item.repr(6)));
+              block(*n.body, scope, run);
+              run.labels.pop_back();
+            }
+          } else if constexpr (std::is_same_v<T, ast::IfStmt>) {
+            Value c = ev.eval(*n.condition, env);
+            if (c.is_error()) return add_error(run, *n.condition, env, c);
+            if (!c.is(ValueKind::boolean))
+              return add_error(run, *n.condition, env,
+                               ev.error_at(*n.condition, env, fmt::format("'if' needs a bool, got a {} ({})", c.kind_name(), c.repr(5))));
+            const auto& body = c.as_bool() ? n.then_body : n.else_body;
+            if (body) block(*body, std::make_shared<Environment>(env, env->module()), run);
+          }
+        },
+        s.node);
+  }
+
+  void check_call(const ast::Expr& call_expr, const EnvPtr& env, CriterionRun& run) {
+    const auto* call = std::get_if<ast::Call>(&call_expr.node);
+    if (!call) return add_error(run, call_expr, env, ev.error_at(call_expr, env, "'check' needs a call: check f(args)"));
+    Value callee = ev.eval(*call->callee, env);
+    if (callee.is_error()) return add_error(run, call_expr, env, callee);
+    if (!callee.is(ValueKind::function) || callee.as_function().kind != Function::Kind::def || !callee.as_function().def->is_check())
+      return add_error(run, call_expr, env,
+                       ev.error_at(call_expr, env, fmt::format("'check' runs a check def (one with a {{ }} body); '{}' is not one",
+                                                               ev.source_text(*call->callee, env))));
+    const Function& f = callee.as_function();
+    const ast::Def& d = *f.def;
+    auto scope = std::make_shared<Environment>(f.closure, f.closure->module());
+    std::vector<std::optional<Value>> bound(d.params.size());
+    if (call->args.size() > d.params.size())
+      return add_error(run, call_expr, env,
+                       ev.error_at(call_expr, env, fmt::format("too many arguments to '{}': it takes {}", d.name.name, d.params.size())));
+    for (std::size_t i = 0; i < call->args.size(); ++i) bound[i] = ev.eval(*call->args[i], env);
+    for (const auto& na : call->named) {
+      std::size_t k = 0;
+      while (k < d.params.size() && d.params[k].name.name != na.name.name) ++k;
+      if (k == d.params.size())
+        return add_error(run, call_expr, env, ev.error_at(call_expr, env, fmt::format("'{}' has no parameter '{}'", d.name.name, na.name.name)));
+      bound[k] = ev.eval(*na.value, env);
+    }
+    for (std::size_t k = 0; k < d.params.size(); ++k) {
+      if (!bound[k]) {
+        if (!d.params[k].default_value)
+          return add_error(run, call_expr, env,
+                           ev.error_at(call_expr, env, fmt::format("missing argument '{}' to '{}'", d.params[k].name.name, d.name.name)));
+        bound[k] = ev.eval(*d.params[k].default_value, scope);
+      }
+      scope->define(d.params[k].name.name, *bound[k]);
+    }
+    int& depth = ev.call_depth();
+    if (++depth > ev.limits().call_depth) {
+      --depth;
+      throw LimitExceeded(fmt::format("call depth limit exceeded ({} nested calls)", ev.limits().call_depth));
+    }
+    run.labels.push_back(ev.source_text(call_expr, env));
+    try {
+      block(*d.body_stmts, scope, run);
+    } catch (...) {
+      --depth;
+      run.labels.pop_back();
+      throw;
+    }
+    --depth;
+    run.labels.pop_back();
+  }
+};
+
+// ---- criteria and groups ----
+
+namespace {
+
+struct Selector {
+  std::unordered_map<std::string, std::vector<std::string>> after;     // id → after ids
+  std::unordered_map<std::string, std::vector<std::string>> children;  // group id → child ids
+
+  void index(const ast::Criterion& c) { after[c.id.name] = names(c.after); }
+  void index(const ast::Group& g) {
+    auto& kids = children[g.id.name];
+    after[g.id.name] = {};
+    for (const auto& item : g.items) {
+      if (auto* c = std::get_if<ast::Criterion>(&item)) {
+        index(*c);
+        kids.push_back(c->id.name);
+      } else if (auto* sub = std::get_if<std::shared_ptr<const ast::Group>>(&item)) {
+        index(**sub);
+        kids.push_back((*sub)->id.name);
+      }
+    }
+  }
+  static std::vector<std::string> names(const std::vector<ast::Ident>& ids) {
+    std::vector<std::string> out;
+    for (const auto& i : ids) out.push_back(i.name);
+    return out;
+  }
+  void select(const std::string& id, std::unordered_set<std::string>& out) {
+    if (!out.insert(id).second) return;
+    for (const auto& a : after[id]) select(a, out);
+    for (const auto& k : children[id]) select(k, out);
+  }
+};
+
+}  // namespace
+
+Report Evaluator::run() {
+  auto t_start = Clock::now();
+  Report report;
+  report.provenance.started_at = iso_now();
+  const Module* root = program_.root;
+  ModuleRuntime* rt = runtime_of(root);
+  const EnvPtr& globals = rt->globals;
+  StatementRunner runner{*this};
+
+  // Header.
+  if (root->file->header) {
+    const ast::Header& h = *root->file->header;
+    if (h.title) {
+      Value t = eval(*h.title, globals);
+      report.title = t.is_error() ? source_text(*h.title, globals) : t.to_string();
+    }
+    if (h.fields) {
+      if (auto* rec = std::get_if<ast::RecordLit>(&h.fields->node)) {
+        for (const auto& f : rec->fields) {
+          Value v = eval(*f.value, globals);
+          const std::string& k = f.key.name;
+          auto plain = [&](double lo, double hi) -> std::optional<double> {
+            if (v.is(ValueKind::number) && v.as_quantity().dim.dimensionless() && v.as_number() >= lo && v.as_number() <= hi)
+              return v.as_number();
+            Diagnostic d{Severity::warning, root->file->source, f.value->range,
+                         fmt::format("header field '{}' must be a plain number in [{}, {}]; got {}; using the default", k, lo, hi, v.repr(5)), {}};
+            report.warnings.push_back(std::move(d));
+            return std::nullopt;
+          };
+          if (k == "version") report.version = v.to_string();
+          else if (k == "pass") { if (auto x = plain(0, 1)) report.pass_mark = *x; }
+          else if (k == "confidence") { if (auto x = plain(0.5, 0.999999)) report.confidence = *x; }
+          else if (k == "seed") { if (auto x = plain(0, 1.8e19)) seed_ = static_cast<std::uint64_t>(*x); }
+          else report.metadata[k] = v.to_string();
+        }
+      }
+    }
+  }
+  if (settings_.seed_override) seed_ = *settings_.seed_override;
+  confidence_ = report.confidence;
+
+  // Selection (--only).
+  Selector sel;
+  for (const auto& item : root->file->items) {
+    if (auto* c = std::get_if<ast::Criterion>(&item)) sel.index(*c);
+    else if (auto* g = std::get_if<std::shared_ptr<const ast::Group>>(&item)) sel.index(**g);
+  }
+  if (!settings_.only.empty()) {
+    impl_->select_all = false;
+    for (const auto& id : settings_.only) {
+      if (!sel.after.count(id)) {
+        report.warnings.push_back(Diagnostic{Severity::warning, root->file->source, {}, fmt::format("--only {}: no criterion or group with that id", id), {}});
+        continue;
+      }
+      sel.select(id, impl_->selected);
+    }
+  }
+  auto selected = [&](const std::string& id) { return impl_->select_all || impl_->selected.count(id) > 0; };
+
+  std::size_t total = 0;
+  std::function<void(const ast::Group&)> count_group = [&](const ast::Group& g) {
+    for (const auto& item : g.items) {
+      if (auto* c = std::get_if<ast::Criterion>(&item)) total += selected(c->id.name);
+      else if (auto* s = std::get_if<std::shared_ptr<const ast::Group>>(&item)) count_group(**s);
+    }
+  };
+  for (const auto& item : root->file->items) {
+    if (auto* c = std::get_if<ast::Criterion>(&item)) total += selected(c->id.name);
+    else if (auto* g = std::get_if<std::shared_ptr<const ast::Group>>(&item)) count_group(**g);
+  }
+  if (settings_.progress) settings_.progress->rubric_started(total);
+
+  auto number_of = [&](const ast::ExprPtr& e, const EnvPtr& env, double fallback, const char* what, CriterionResult& r) {
+    if (!e) return fallback;
+    Value v = eval(*e, env);
+    if (v.is(ValueKind::number) && v.as_quantity().dim.dimensionless() && v.as_number() >= 0) return v.as_number();
+    r.verdict = Verdict::error;
+    r.reason = fmt::format("{} must be a non-negative plain number, got {}", what, v.repr(5));
+    return fallback;
+  };
+
+  std::function<std::optional<CriterionResult>(const ast::Criterion&, const EnvPtr&)> run_criterion =
+      [&](const ast::Criterion& c, const EnvPtr& env) -> std::optional<CriterionResult> {
+    if (!selected(c.id.name)) return std::nullopt;
+    auto t0 = Clock::now();
+    CriterionResult r;
+    r.id = c.id.name;
+    r.location = location_of(c.range, root);
+    Value title = c.title ? eval(*c.title, env) : Value::string("");
+    r.title = title.is_error() ? source_text(*c.title, env) : title.to_string();
+    r.required = c.required;
+    for (const auto& a : c.after) r.after.push_back(a.name);
+    for (const auto& n : c.needs) r.needs.push_back(n.name);
+    if (settings_.progress) settings_.progress->criterion_started(r.id, r.title);
+    r.weight = number_of(c.weight, env, 1, "weight", r);
+    if (c.penalty) r.penalty = number_of(c.penalty, env, 0, "penalty", r);
+    bool decided = r.verdict == Verdict::error;
+
+    // after: a failed dependency fails this one; an undecided one skips it.
+    for (const auto& a : c.after) {
+      if (decided) break;
+      auto it = impl_->verdicts.find(a.name);
+      Verdict dv = it == impl_->verdicts.end() ? Verdict::skip : it->second;
+      if (dv == Verdict::fail) {
+        r.verdict = Verdict::fail;
+        r.reason = fmt::format("not evaluated: {} did not pass", a.name);
+        decided = true;
+      }
+    }
+    for (const auto& a : c.after) {
+      if (decided) break;
+      auto it = impl_->verdicts.find(a.name);
+      Verdict dv = it == impl_->verdicts.end() ? Verdict::skip : it->second;
+      if (dv != Verdict::pass) {
+        r.verdict = Verdict::skip;
+        const char* how = dv == Verdict::skip ? "was skipped" : dv == Verdict::inconclusive ? "was inconclusive" : "ended in ERROR";
+        r.reason = fmt::format("not evaluated: {} {}", a.name, how);
+        decided = true;
+      }
+    }
+    for (const auto& n : c.needs) {
+      if (decided || n.name != "gpu") continue;
+      const Value* dev = registry_.find_binding("device");
+      const Value* avail = dev && dev->is(ValueKind::record) ? dev->as_record().find("available") : nullptr;
+      if (!avail || !avail->is(ValueKind::boolean) || !avail->as_bool()) {
+        const Value* why = dev && dev->is(ValueKind::record) ? dev->as_record().find("reason") : nullptr;
+        r.verdict = Verdict::skip;
+        r.reason = fmt::format("needs gpu: {}", why && why->is(ValueKind::string) ? why->as_string() : std::string("no CUDA device is usable"));
+        decided = true;
+      }
+    }
+
+    std::optional<double> score;
+    if (!decided) {
+      reset_steps();
+      CriterionRun crun{r, {}, std::nullopt};
+      auto scope = std::make_shared<Environment>(env, env->module());
+      try {
+        runner.block(c.body, scope, crun);
+      } catch (const LimitExceeded& ex) {
+        CheckResult cr;
+        cr.source_text = "criterion " + c.id.name;
+        cr.location = r.location;
+        cr.verdict = Verdict::error;
+        cr.blame = Blame::rubric;
+        cr.explanation = ex.what();
+        r.checks.push_back(std::move(cr));
+      }
+      score = crun.score;
+      Verdict v = Verdict::pass;
+      for (const auto& ch : r.checks) v = worst(v, ch.verdict);
+      r.verdict = v;
+    }
+    if (r.verdict == Verdict::pass) r.score = score ? *score : 1.0;
+    else if (r.verdict == Verdict::fail) r.score = (score && r.reason.empty()) ? *score : 0.0;
+    if (r.penalty) r.score.reset();
+    impl_->verdicts[r.id] = r.verdict;
+    r.seconds = seconds_since(t0);
+    if (settings_.progress) settings_.progress->criterion_finished(r);
+    return r;
+  };
+
+  std::function<std::optional<CriterionResult>(const ast::Group&, const EnvPtr&)> run_group =
+      [&](const ast::Group& g, const EnvPtr& env) -> std::optional<CriterionResult> {
+    auto t0 = Clock::now();
+    CriterionResult r;
+    r.id = g.id.name;
+    r.is_group = true;
+    r.location = location_of(g.range, root);
+    auto scope = std::make_shared<Environment>(env, env->module());
+    for (const auto& item : g.items) {
+      if (auto* l = std::get_if<ast::LetDecl>(&item)) {
+        auto cell = std::make_shared<LazyCell>();
+        cell->name = l->name.name;
+        cell->expr = l->value.get();
+        cell->env = scope.get();
+        scope->define_lazy(l->name.name, cell);
+      }
+    }
+    Value title = g.title ? eval(*g.title, scope) : Value::string("");
+    r.title = title.is_error() ? source_text(*g.title, scope) : title.to_string();
+    r.weight = number_of(g.weight, scope, 1, "weight", r);
+    for (const auto& item : g.items) {
+      std::optional<CriterionResult> child;
+      if (auto* c = std::get_if<ast::Criterion>(&item)) child = run_criterion(*c, scope);
+      else if (auto* s = std::get_if<std::shared_ptr<const ast::Group>>(&item)) child = run_group(**s, scope);
+      if (child) r.children.push_back(std::move(*child));
+    }
+    if (r.children.empty()) return std::nullopt;
+    Verdict v = Verdict::pass;
+    for (const auto& ch : r.children) v = worst(v, ch.verdict);
+    if (r.verdict != Verdict::error) r.verdict = v;
+    r.score = combined_score(r.children);
+    impl_->verdicts[r.id] = r.verdict;
+    r.seconds = seconds_since(t0);
+    return r;
+  };
+
+  for (const auto& item : root->file->items) {
+    std::optional<CriterionResult> res;
+    if (auto* c = std::get_if<ast::Criterion>(&item)) res = run_criterion(*c, globals);
+    else if (auto* g = std::get_if<std::shared_ptr<const ast::Group>>(&item)) res = run_group(**g, globals);
+    if (res) report.criteria.push_back(std::move(*res));
+  }
+
+  report.score = combined_score(report.criteria);
+  report.verdict = overall_verdict(report.criteria, report.score, report.pass_mark);
+
+  Provenance& pv = report.provenance;
+  pv.seed = seed_;
+  pv.submission_dir = settings_.submission_dir;
+  pv.reference_dir = settings_.reference_dir;
+  for (const auto& [name, decl] : root->decls) {
+    if (decl.kind != Decl::Kind::param) continue;
+    try {
+      reset_steps();
+      Value v = lookup(name, *decl.param->value, globals);
+      pv.params[name] = v.to_string();
+    } catch (const LimitExceeded& ex) {
+      pv.params[name] = std::string("error: ") + ex.what();
+    }
+  }
+  pv.files = files;
+  pv.runs = runs;
+  pv.seconds = seconds_since(t_start);
+  return report;
+}
+
+}  // namespace rubric

@@ -1,0 +1,212 @@
+#include "interpreter/units.hpp"
+
+#include <cmath>
+#include <fmt/format.h>
+#include <vector>
+
+namespace rubric {
+
+bool Dimension::dimensionless() const {
+  for (auto e : exp)
+    if (e != 0) return false;
+  return true;
+}
+
+Dimension Dimension::operator*(const Dimension& o) const {
+  Dimension r;
+  for (int i = 0; i < count; ++i) r.exp[i] = static_cast<std::int8_t>(exp[i] + o.exp[i]);
+  return r;
+}
+
+Dimension Dimension::operator/(const Dimension& o) const {
+  Dimension r;
+  for (int i = 0; i < count; ++i) r.exp[i] = static_cast<std::int8_t>(exp[i] - o.exp[i]);
+  return r;
+}
+
+Dimension Dimension::of(Base b, int power) {
+  Dimension d;
+  d.exp[b] = static_cast<std::int8_t>(power);
+  return d;
+}
+
+namespace {
+
+const char* base_symbol(int b) {
+  static const char* names[] = {"s", "B", "tok", "req", "FLOP"};
+  return names[b];
+}
+
+struct Atom {
+  std::string_view name;
+  double scale;
+  Dimension::Base base;
+};
+
+const std::array<Atom, 27>& atom_table() {
+  static const std::array<Atom, 27> table = {{
+      {"ns", 1e-9, Dimension::time},        {"us", 1e-6, Dimension::time},
+      {"\xC2\xB5s", 1e-6, Dimension::time}, {"ms", 1e-3, Dimension::time},
+      {"s", 1, Dimension::time},            {"min", 60, Dimension::time},
+      {"h", 3600, Dimension::time},         {"B", 1, Dimension::bytes},
+      {"kB", 1e3, Dimension::bytes},        {"KB", 1e3, Dimension::bytes},
+      {"MB", 1e6, Dimension::bytes},        {"GB", 1e9, Dimension::bytes},
+      {"TB", 1e12, Dimension::bytes},       {"KiB", 1024.0, Dimension::bytes},
+      {"MiB", 1048576.0, Dimension::bytes}, {"GiB", 1073741824.0, Dimension::bytes},
+      {"TiB", 1099511627776.0, Dimension::bytes},
+      {"tok", 1, Dimension::tokens},        {"req", 1, Dimension::requests},
+      {"FLOP", 1, Dimension::operations},   {"kFLOP", 1e3, Dimension::operations},
+      {"MFLOP", 1e6, Dimension::operations}, {"GFLOP", 1e9, Dimension::operations},
+      {"TFLOP", 1e12, Dimension::operations}, {"PFLOP", 1e15, Dimension::operations},
+      {"\xCE\xBCs", 1e-6, Dimension::time},  // Greek mu, which some editors produce for µ
+      {"sec", 1, Dimension::time},
+  }};
+  return table;
+}
+
+std::string_view trim(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+const std::array<std::string_view, 27>& unit_atoms() {
+  static const std::array<std::string_view, 27> names = [] {
+    std::array<std::string_view, 27> n{};
+    for (std::size_t i = 0; i < atom_table().size(); ++i) n[i] = atom_table()[i].name;
+    return n;
+  }();
+  return names;
+}
+
+std::string dimension_name(const Dimension& d) {
+  std::string num, den;
+  for (int b = 0; b < Dimension::count; ++b) {
+    int e = d.exp[b];
+    if (e == 0) continue;
+    std::string& side = e > 0 ? num : den;
+    int n = e > 0 ? e : -e;
+    if (!side.empty()) side += "*";
+    side += base_symbol(b);
+    if (n > 1) side += fmt::format("^{}", n);
+  }
+  if (den.empty()) return num;
+  if (num.empty()) num = "1";
+  return num + "/" + den;
+}
+
+std::string dimension_description(const Dimension& d) {
+  return d.dimensionless() ? std::string("dimensionless") : dimension_name(d);
+}
+
+std::optional<Unit> parse_unit(std::string_view text, std::string* error) {
+  Unit u;
+  text = trim(text);
+  if (text.empty()) {
+    if (error) *error = "empty unit";
+    return std::nullopt;
+  }
+  bool dividing = false;
+  std::size_t pos = 0;
+  while (pos <= text.size()) {
+    std::size_t next = text.find_first_of("/*", pos);
+    std::string_view atom = trim(text.substr(pos, next == std::string_view::npos ? std::string_view::npos : next - pos));
+    const Atom* found = nullptr;
+    for (const auto& a : atom_table())
+      if (a.name == atom) found = &a;
+    if (!found) {
+      if (error) *error = fmt::format("unknown unit '{}'", atom);
+      return std::nullopt;
+    }
+    Dimension d = Dimension::of(found->base);
+    if (dividing) {
+      u.scale /= found->scale;
+      u.dim = u.dim / d;
+    } else {
+      u.scale *= found->scale;
+      u.dim = u.dim * d;
+    }
+    if (next == std::string_view::npos) break;
+    if (text[next] == '/') dividing = true;
+    pos = next + 1;
+  }
+  return u;
+}
+
+std::string format_number(double v) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (v == 0) return "0";
+  if (std::fabs(v) < 1e15 && v == std::floor(v)) return fmt::format("{:.0f}", v);
+  std::string s = fmt::format("{:.6g}", v);
+  return s;
+}
+
+namespace {
+
+struct Prefix {
+  double factor;
+  const char* name;
+};
+
+// Picks the largest prefix not above |v| (or the smallest one when |v| is below all).
+const Prefix& pick(const std::vector<Prefix>& ps, double v) {
+  double a = std::fabs(v);
+  const Prefix* best = &ps.front();
+  for (const auto& p : ps)
+    if (a >= p.factor * 0.9999995) best = &p;
+  return *best;
+}
+
+// The dimension with one base removed (exponent set to zero).
+Dimension without(Dimension d, Dimension::Base b) {
+  d.exp[b] = 0;
+  return d;
+}
+
+std::string join_unit(const std::string& head, const Dimension& rest) {
+  std::string tail = dimension_name(rest);
+  if (tail.empty()) return head;
+  if (tail.rfind("1/", 0) == 0) return head + tail.substr(1);
+  return head + "*" + tail;
+}
+
+}  // namespace
+
+std::string format_quantity(double v, const Dimension& d) {
+  if (d.dimensionless()) return format_number(v);
+  if (!std::isfinite(v) || v == 0) return format_number(v) + " " + dimension_name(d);
+
+  if (d.exp[Dimension::bytes] == 1) {
+    Dimension rest = without(d, Dimension::bytes);
+    // Exact binary multiples read best in binary units (4 GiB, not 4.29497 GB).
+    static const std::vector<Prefix> binary = {{1099511627776.0, "TiB"}, {1073741824.0, "GiB"}, {1048576.0, "MiB"}, {1024.0, "KiB"}};
+    if (rest.dimensionless()) {
+      for (const auto& p : binary) {
+        double q = v / p.factor;
+        if (std::fabs(v) >= p.factor && q == std::floor(q) && std::fabs(q) < 1e4 && std::fmod(v, 1000.0) != 0)
+          return fmt::format("{} {}", format_number(q), p.name);
+      }
+    }
+    static const std::vector<Prefix> decimal = {{1, "B"}, {1e3, "kB"}, {1e6, "MB"}, {1e9, "GB"}, {1e12, "TB"}};
+    const Prefix& p = pick(decimal, v);
+    return fmt::format("{} {}", format_number(v / p.factor), join_unit(p.name, rest));
+  }
+  if (d.exp[Dimension::operations] == 1) {
+    Dimension rest = without(d, Dimension::operations);
+    static const std::vector<Prefix> ops = {{1, "FLOP"}, {1e9, "GFLOP"}, {1e12, "TFLOP"}, {1e15, "PFLOP"}};
+    const Prefix& p = pick(ops, v);
+    return fmt::format("{} {}", format_number(v / p.factor), join_unit(p.name, rest));
+  }
+  if (d.exp[Dimension::time] == 1) {
+    Dimension rest = without(d, Dimension::time);
+    static const std::vector<Prefix> times = {{1e-9, "ns"}, {1e-6, "\xC2\xB5s"}, {1e-3, "ms"}, {1, "s"}};
+    const Prefix& p = pick(times, v);
+    return fmt::format("{} {}", format_number(v / p.factor), join_unit(p.name, rest));
+  }
+  return fmt::format("{} {}", format_number(v), dimension_name(d));
+}
+
+}  // namespace rubric

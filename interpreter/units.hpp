@@ -1,0 +1,51 @@
+#pragma once
+// Physical dimensions of numbers (time, bytes, tokens, requests, operations), the unit table of
+// language.md §5, parsing of unit text ("tok/s", "GB/s") and printing with a readable scale.
+#include <array>
+#include <cstdint>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace rubric {
+
+// Exponents over the base units s, B, tok, req, FLOP. All zero: dimensionless.
+struct Dimension {
+  enum Base { time, bytes, tokens, requests, operations, count };
+  std::array<std::int8_t, count> exp{};
+
+  bool dimensionless() const;
+  Dimension operator*(const Dimension& o) const;
+  Dimension operator/(const Dimension& o) const;
+  bool operator==(const Dimension& o) const { return exp == o.exp; }
+  bool operator!=(const Dimension& o) const { return exp != o.exp; }
+
+  static Dimension of(Base b, int power = 1);
+};
+
+// The base-unit spelling of a dimension: "s", "tok/s", "B/s", "s/tok", "" when dimensionless.
+std::string dimension_name(const Dimension& d);
+// Like dimension_name, but "dimensionless" instead of "" (for messages).
+std::string dimension_description(const Dimension& d);
+
+// A unit as written: how many base units one of it is, and its dimension. "GB/s" → {1e9, B/s}.
+struct Unit {
+  double scale = 1;
+  Dimension dim;
+};
+
+// Parses unit text: atoms of the §5 table joined by '/' and '*' (left to right, so "a/b/c" is
+// a/(b·c)). nullopt for an unknown atom; `error` then says which.
+std::optional<Unit> parse_unit(std::string_view text, std::string* error = nullptr);
+
+// The known unit atoms, for "did you mean" messages and docs.
+const std::array<std::string_view, 27>& unit_atoms();
+
+// Formats a plain number: integers (|v| < 1e15) in full, others with up to 6 significant digits.
+std::string format_number(double v);
+
+// Formats a quantity given in base units with a readable scale: 0.00123 s → "1.23 ms",
+// 1.25e10 B/s → "12.5 GB/s", 4294967296 B → "4 GiB", 11234.5 tok/s → "11234.5 tok/s".
+std::string format_quantity(double base_value, const Dimension& d);
+
+}  // namespace rubric

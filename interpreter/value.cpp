@@ -1,0 +1,364 @@
+#include "interpreter/value.hpp"
+
+#include <algorithm>
+#include <cmath>
+#include <fmt/format.h>
+#include <fstream>
+#include <sstream>
+
+#include "interpreter/paths.hpp"
+#include "interpreter/sha256.hpp"
+
+namespace rubric {
+
+const char* kind_name(ValueKind k) {
+  switch (k) {
+    case ValueKind::null: return "null";
+    case ValueKind::boolean: return "bool";
+    case ValueKind::number: return "number";
+    case ValueKind::string: return "string";
+    case ValueKind::list: return "list";
+    case ValueKind::record: return "record";
+    case ValueKind::path: return "path";
+    case ValueKind::tensor: return "tensor";
+    case ValueKind::samples: return "samples";
+    case ValueKind::function: return "function";
+    case ValueKind::error: return "error";
+  }
+  return "?";
+}
+
+const Value* Record::find(const std::string& key) const {
+  for (const auto& f : fields)
+    if (f.first == key) return &f.second;
+  return nullptr;
+}
+
+std::string Record::key_list() const {
+  std::string s;
+  std::size_t n = 0;
+  for (const auto& f : fields) {
+    if (n == 20) {
+      s += ", ...";
+      break;
+    }
+    if (n++) s += ", ";
+    s += f.first;
+  }
+  return s.empty() ? "(none)" : s;
+}
+
+std::string PathValue::display() const { return relative.empty() ? root : root + "/" + relative; }
+std::string PathValue::full() const { return relative.empty() ? root_dir : root_dir + "/" + relative; }
+
+// ---- samples ----
+
+namespace {
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return std::nan("");
+  std::size_t mid = v.size() / 2;
+  std::nth_element(v.begin(), v.begin() + mid, v.end());
+  double hi = v[mid];
+  if (v.size() % 2) return hi;
+  double lo = *std::max_element(v.begin(), v.begin() + mid);
+  return (lo + hi) / 2;
+}
+
+void collect_leaves(const SampleExpr& e, std::vector<std::shared_ptr<const SampleSet>>& out) {
+  if (e.op == SampleExpr::Op::leaf) {
+    if (std::find(out.begin(), out.end(), e.leaf) == out.end()) out.push_back(e.leaf);
+    return;
+  }
+  if (e.lhs) collect_leaves(*e.lhs, out);
+  if (e.rhs) collect_leaves(*e.rhs, out);
+}
+
+double eval_point(const SampleExpr& e) {
+  switch (e.op) {
+    case SampleExpr::Op::leaf: return median_of(e.leaf->values);
+    case SampleExpr::Op::constant: return e.constant;
+    case SampleExpr::Op::add: return eval_point(*e.lhs) + eval_point(*e.rhs);
+    case SampleExpr::Op::sub: return eval_point(*e.lhs) - eval_point(*e.rhs);
+    case SampleExpr::Op::mul: return eval_point(*e.lhs) * eval_point(*e.rhs);
+    case SampleExpr::Op::div: return eval_point(*e.lhs) / eval_point(*e.rhs);
+    case SampleExpr::Op::neg: return -eval_point(*e.lhs);
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::vector<std::shared_ptr<const SampleSet>> Samples::leaves() const {
+  std::vector<std::shared_ptr<const SampleSet>> out;
+  collect_leaves(*expr, out);
+  return out;
+}
+
+double Samples::point_estimate() const { return eval_point(*expr); }
+
+std::string Samples::description() const {
+  auto ls = leaves();
+  if (ls.size() == 1 && expr->op == SampleExpr::Op::leaf) return ls[0]->description;
+  std::string s = "derived from ";
+  for (std::size_t i = 0; i < ls.size(); ++i) s += (i ? "; " : "") + ls[i]->description;
+  return s;
+}
+
+// ---- Value ----
+
+Value Value::boolean(bool b) {
+  Value v;
+  v.payload_ = b;
+  return v;
+}
+Value Value::number(double x, Dimension d) {
+  Value v;
+  v.payload_ = Quantity{x, d};
+  return v;
+}
+Value Value::string(std::string s) {
+  Value v;
+  v.payload_ = std::make_shared<const std::string>(std::move(s));
+  return v;
+}
+Value Value::list(List items) {
+  Value v;
+  v.payload_ = std::make_shared<const List>(std::move(items));
+  return v;
+}
+Value Value::record(Record r) {
+  Value v;
+  v.payload_ = std::make_shared<const Record>(std::move(r));
+  return v;
+}
+Value Value::path(PathValue p) {
+  Value v;
+  v.payload_ = std::make_shared<const PathValue>(std::move(p));
+  return v;
+}
+Value Value::tensor(std::shared_ptr<const tensor::Tensor> t) {
+  Value v;
+  v.payload_ = std::move(t);
+  return v;
+}
+Value Value::samples(std::shared_ptr<const SampleExpr> e) {
+  Value v;
+  v.payload_ = std::make_shared<const Samples>(Samples{std::move(e)});
+  return v;
+}
+Value Value::samples_of(SampleSet s) {
+  auto e = std::make_shared<SampleExpr>();
+  e->op = SampleExpr::Op::leaf;
+  e->dim = s.dim;
+  e->leaf = std::make_shared<const SampleSet>(std::move(s));
+  return samples(std::move(e));
+}
+Value Value::function(Function f) {
+  Value v;
+  v.payload_ = std::make_shared<const Function>(std::move(f));
+  return v;
+}
+Value Value::error(std::string message, Blame blame, SourceLocation where) {
+  Value v;
+  v.payload_ = std::make_shared<const ErrorInfo>(ErrorInfo{std::move(message), blame, std::move(where)});
+  return v;
+}
+
+ValueKind Value::kind() const {
+  static constexpr ValueKind kinds[] = {ValueKind::null,   ValueKind::boolean, ValueKind::number, ValueKind::string,
+                                        ValueKind::list,   ValueKind::record,  ValueKind::path,   ValueKind::tensor,
+                                        ValueKind::samples, ValueKind::function, ValueKind::error};
+  return kinds[payload_.index()];
+}
+
+bool Value::as_bool() const { return std::get<bool>(payload_); }
+const Quantity& Value::as_quantity() const { return std::get<Quantity>(payload_); }
+const std::string& Value::as_string() const { return *std::get<std::shared_ptr<const std::string>>(payload_); }
+const List& Value::as_list() const { return *std::get<std::shared_ptr<const List>>(payload_); }
+const Record& Value::as_record() const { return *std::get<std::shared_ptr<const Record>>(payload_); }
+const PathValue& Value::as_path() const { return *std::get<std::shared_ptr<const PathValue>>(payload_); }
+const std::shared_ptr<const tensor::Tensor>& Value::as_tensor() const {
+  return std::get<std::shared_ptr<const tensor::Tensor>>(payload_);
+}
+const Samples& Value::as_samples() const { return *std::get<std::shared_ptr<const Samples>>(payload_); }
+const Function& Value::as_function() const { return *std::get<std::shared_ptr<const Function>>(payload_); }
+const ErrorInfo& Value::as_error() const { return *std::get<std::shared_ptr<const ErrorInfo>>(payload_); }
+
+namespace {
+
+std::string quote(const std::string& s) {
+  std::string out = "\"";
+  for (char c : s) {
+    if (c == '"' || c == '\\') out += '\\';
+    if (c == '\n') {
+      out += "\\n";
+      continue;
+    }
+    out += c;
+  }
+  return out + "\"";
+}
+
+std::string render(const Value& v, std::size_t max_items, bool top);
+
+std::string render_items(const List& items, std::size_t max_items) {
+  std::string s = "[";
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    if (i == max_items) {
+      s += fmt::format(", ... ({} items)", items.size());
+      break;
+    }
+    if (i) s += ", ";
+    s += render(items[i], max_items, false);
+  }
+  return s + "]";
+}
+
+std::string render(const Value& v, std::size_t max_items, bool top) {
+  switch (v.kind()) {
+    case ValueKind::null: return "null";
+    case ValueKind::boolean: return v.as_bool() ? "true" : "false";
+    case ValueKind::number: return format_quantity(v.as_quantity().value, v.as_quantity().dim);
+    case ValueKind::string: return top ? v.as_string() : quote(v.as_string());
+    case ValueKind::list: return render_items(v.as_list(), max_items);
+    case ValueKind::record: {
+      const Record& r = v.as_record();
+      std::string s = "{";
+      std::size_t n = 0;
+      for (const auto& f : r.fields) {
+        if (n == max_items) {
+          s += fmt::format(", ... ({} fields)", r.fields.size());
+          break;
+        }
+        if (n++) s += ", ";
+        s += f.first + ": " + render(f.second, max_items, false);
+      }
+      return s + "}";
+    }
+    case ValueKind::path: return v.as_path().display();
+    case ValueKind::tensor: return "tensor";
+    case ValueKind::samples: {
+      const Samples& s = v.as_samples();
+      auto leaves = s.leaves();
+      std::size_t n = leaves.empty() ? 0 : leaves.front()->values.size();
+      for (const auto& l : leaves) n = std::min(n, l->values.size());
+      return fmt::format("samples(median {}, n={})", format_quantity(s.point_estimate(), s.dim()), n);
+    }
+    case ValueKind::function: {
+      const Function& f = v.as_function();
+      return f.kind == Function::Kind::lambda ? std::string("<lambda>") : fmt::format("<function {}>", f.name);
+    }
+    case ValueKind::error: return "error: " + v.as_error().message;
+  }
+  return "?";
+}
+
+}  // namespace
+
+std::string Value::to_string(std::size_t max_items) const { return render(*this, max_items, true); }
+std::string Value::repr(std::size_t max_items) const { return render(*this, max_items, false); }
+
+std::optional<std::string> first_difference(const Value& a, const Value& b) {
+  if (a.kind() != b.kind()) return fmt::format("{} is a {}, {} is a {}", a.repr(5), a.kind_name(), b.repr(5), b.kind_name());
+  switch (a.kind()) {
+    case ValueKind::null: return std::nullopt;
+    case ValueKind::boolean:
+      if (a.as_bool() == b.as_bool()) return std::nullopt;
+      break;
+    case ValueKind::number: {
+      const auto &x = a.as_quantity(), &y = b.as_quantity();
+      if (x.dim != y.dim)
+        return fmt::format("{} and {} have different dimensions ({} vs {})", a.repr(), b.repr(), dimension_description(x.dim),
+                           dimension_description(y.dim));
+      if (x.value == y.value) return std::nullopt;
+      break;
+    }
+    case ValueKind::string:
+      if (a.as_string() == b.as_string()) return std::nullopt;
+      break;
+    case ValueKind::list: {
+      const List &x = a.as_list(), &y = b.as_list();
+      for (std::size_t i = 0; i < std::min(x.size(), y.size()); ++i)
+        if (auto d = first_difference(x[i], y[i])) return fmt::format("at [{}]: {}", i, *d);
+      if (x.size() != y.size()) return fmt::format("lengths differ: {} vs {}", x.size(), y.size());
+      return std::nullopt;
+    }
+    case ValueKind::record: {
+      const Record &x = a.as_record(), &y = b.as_record();
+      for (const auto& f : x.fields) {
+        const Value* o = y.find(f.first);
+        if (!o) return fmt::format("key '{}' only on the left", f.first);
+        if (auto d = first_difference(f.second, *o)) return fmt::format("at .{}: {}", f.first, *d);
+      }
+      for (const auto& f : y.fields)
+        if (!x.find(f.first)) return fmt::format("key '{}' only on the right", f.first);
+      return std::nullopt;
+    }
+    case ValueKind::path:
+      if (a.as_path().display() == b.as_path().display()) return std::nullopt;
+      break;
+    case ValueKind::tensor:
+      if (a.as_tensor() == b.as_tensor()) return std::nullopt;
+      return std::string("tensors compare with 'matches', not '=='");
+    case ValueKind::function: return std::string("functions cannot be compared");
+    case ValueKind::samples: return std::string("samples compare by statistics, not '=='");
+    case ValueKind::error: return a.as_error().message;
+  }
+  return fmt::format("{} != {}", a.repr(5), b.repr(5));
+}
+
+bool structurally_equal(const Value& a, const Value& b) { return !first_difference(a, b).has_value(); }
+
+// ---- CallContext helpers ----
+
+Value CallContext::error(std::string message, Blame blame) const { return Value::error(std::move(message), blame, location()); }
+
+Value CallContext::bad_argument(int index, const std::string& expected, const Value& got) const {
+  std::string what = got.is_error() ? fmt::format("got error: {}", got.as_error().message) : fmt::format("got {}", got.kind_name());
+  return error(fmt::format("bad argument #{} to '{}' (expected {}, {})", index, function_name(), expected, what));
+}
+
+Value CallContext::file_error(const PathValue& p, const std::string& message) const {
+  return error(message, p.root == "submission" ? Blame::submission : Blame::rubric);
+}
+
+std::optional<std::string> CallContext::open_file(const PathValue& p, Value* err) {
+  ResolvedPath r = resolve_confined(p);
+  if (r.status != PathStatus::ok) {
+    // Escaping the root is the rubric's or the candidate's doing depending on the root, like a missing file.
+    if (err) *err = file_error(p, r.message);
+    return std::nullopt;
+  }
+  std::string key = "sha256:" + r.real;
+  if (!cached(key)) {
+    std::uint64_t bytes = 0;
+    auto digest = sha256_file(r.real, &bytes);
+    if (!digest) {
+      if (err) *err = file_error(p, fmt::format("{}: cannot be read", p.display()));
+      return std::nullopt;
+    }
+    record_file(FileRecord{p.relative, p.root, *digest, bytes});
+    store(key, std::make_shared<const std::string>(*digest));
+  }
+  return r.real;
+}
+
+std::optional<std::string> CallContext::read_file(const PathValue& p, Value* err) {
+  auto real = open_file(p, err);
+  if (!real) return std::nullopt;
+  std::ifstream in(*real, std::ios::binary);
+  if (!in) {
+    if (err) *err = file_error(p, fmt::format("{}: cannot be read", p.display()));
+    return std::nullopt;
+  }
+  std::ostringstream ss;
+  ss << in.rdbuf();
+  if (in.bad()) {
+    if (err) *err = file_error(p, fmt::format("{}: cannot be read (is it a directory?)", p.display()));
+    return std::nullopt;
+  }
+  return ss.str();
+}
+
+}  // namespace rubric

@@ -1,0 +1,195 @@
+#pragma once
+// The language's values (language.md §4): immutable and cheap to copy (heavy payloads are
+// shared). Errors are values too: an operation on an error yields that error, so a failed
+// `let` fails only the checks that use it.
+#include <cstdint>
+#include <memory>
+#include <optional>
+#include <string>
+#include <utility>
+#include <variant>
+#include <vector>
+
+#include "interpreter/report_model.hpp"
+#include "interpreter/units.hpp"
+
+namespace rubric::tensor {
+class Tensor;
+}
+namespace rubric::ast {
+struct Lambda;
+struct Def;
+}  // namespace rubric::ast
+
+namespace rubric {
+
+class Value;
+class Environment;  // the evaluator's scopes (closures of lambdas and defs)
+struct Builtin;     // a registered builtin (interpreter/builtins/registry.hpp)
+class CallContext;
+
+enum class ValueKind { null, boolean, number, string, list, record, path, tensor, samples, function, error };
+// "null", "bool", "number", "string", "list", "record", "path", "tensor", "samples", "function", "error"
+const char* kind_name(ValueKind k);
+
+struct Quantity {
+  double value = 0;  // in base units (s, B, tok, req, FLOP)
+  Dimension dim;
+};
+
+using List = std::vector<Value>;
+
+struct Record {
+  std::vector<std::pair<std::string, Value>> fields;  // in insertion (file) order
+  std::string origin;  // where it came from, for "no key" messages ("submission/bench.json"); may be empty
+  const Value* find(const std::string& key) const;
+  std::string key_list() const;  // "a, b, c" (the first 20, then "...")
+};
+
+// A path confined to a root: `submission / "out" / "y.npy"`.
+struct PathValue {
+  std::string root;      // "submission", "reference", ...
+  std::string root_dir;  // the root's directory on disk (absolute)
+  std::string relative;  // normalised, '/'-separated, no "..", "" for the root itself
+  std::string display() const;  // "submission/out/y.npy"
+  std::string full() const;     // root_dir + "/" + relative
+};
+
+// Repeated measurements of one quantity.
+struct SampleSet {
+  std::vector<double> values;  // in base units
+  Dimension dim;
+  std::string description;  // how they were measured ("bench: 10 runs of ./serve", "samples([...])")
+};
+
+// Arithmetic over samples builds an expression over the leaf sets, so a comparison can be decided
+// by bootstrapping the leaves (resample each leaf, take its median, evaluate the expression).
+struct SampleExpr {
+  enum class Op { leaf, constant, add, sub, mul, div, neg };
+  Op op = Op::leaf;
+  std::shared_ptr<const SampleSet> leaf;  // op == leaf
+  double constant = 0;                    // op == constant
+  std::shared_ptr<const SampleExpr> lhs, rhs;
+  Dimension dim;
+};
+
+struct Samples {
+  std::shared_ptr<const SampleExpr> expr;
+  Dimension dim() const { return expr->dim; }
+  // Every leaf set in the expression (deduplicated, in first-seen order).
+  std::vector<std::shared_ptr<const SampleSet>> leaves() const;
+  // The expression evaluated with each leaf replaced by its median.
+  double point_estimate() const;
+  std::string description() const;
+};
+
+struct Function {
+  enum class Kind { lambda, def, builtin };
+  Kind kind = Kind::lambda;
+  std::string name;                        // "f" for defs and builtins, "lambda" otherwise
+  const ast::Lambda* lambda = nullptr;     // kind == lambda
+  const ast::Def* def = nullptr;           // kind == def
+  std::shared_ptr<Environment> closure;    // lambda and def
+  std::shared_ptr<const Builtin> builtin;  // kind == builtin
+};
+
+struct ErrorInfo {
+  std::string message;
+  Blame blame = Blame::rubric;  // submission → the check FAILs; otherwise ERROR
+  SourceLocation location;      // where it arose, when known
+};
+
+class Value {
+ public:
+  Value() = default;  // null
+  static Value null() { return Value(); }
+  static Value boolean(bool b);
+  static Value number(double v, Dimension d = {});
+  static Value string(std::string s);
+  static Value list(List items);
+  static Value record(Record r);
+  static Value path(PathValue p);
+  static Value tensor(std::shared_ptr<const tensor::Tensor> t);
+  static Value samples(std::shared_ptr<const SampleExpr> e);
+  static Value samples_of(SampleSet s);  // a leaf
+  static Value function(Function f);
+  static Value error(std::string message, Blame blame = Blame::rubric, SourceLocation where = {});
+
+  ValueKind kind() const;
+  const char* kind_name() const { return rubric::kind_name(kind()); }
+  bool is(ValueKind k) const { return kind() == k; }
+  bool is_null() const { return kind() == ValueKind::null; }
+  bool is_error() const { return kind() == ValueKind::error; }
+
+  // Accessors: the caller checks the kind first (they throw std::bad_variant_access otherwise).
+  bool as_bool() const;
+  const Quantity& as_quantity() const;
+  double as_number() const { return as_quantity().value; }
+  const std::string& as_string() const;
+  const List& as_list() const;
+  const Record& as_record() const;
+  const PathValue& as_path() const;
+  const std::shared_ptr<const tensor::Tensor>& as_tensor() const;
+  const Samples& as_samples() const;
+  const Function& as_function() const;
+  const ErrorInfo& as_error() const;
+
+  // As printed in reports and string interpolation: numbers with units, strings unquoted at top
+  // level (quoted inside lists and records), lists and records abbreviated past `max_items`.
+  std::string to_string(std::size_t max_items = 20) const;
+  // Strings quoted: how a value is shown as an operand in evidence.
+  std::string repr(std::size_t max_items = 20) const;
+
+ private:
+  using Payload = std::variant<std::monostate, bool, Quantity, std::shared_ptr<const std::string>,
+                               std::shared_ptr<const List>, std::shared_ptr<const Record>,
+                               std::shared_ptr<const PathValue>, std::shared_ptr<const tensor::Tensor>,
+                               std::shared_ptr<const Samples>, std::shared_ptr<const Function>,
+                               std::shared_ptr<const ErrorInfo>>;
+  Payload payload_;
+};
+
+// Structural equality (records by keys and values in any order, lists in order, numbers by value
+// and dimension). Returns a description of the first difference, or nullopt when equal.
+std::optional<std::string> first_difference(const Value& a, const Value& b);
+bool structurally_equal(const Value& a, const Value& b);
+
+// What a builtin sees of the evaluator while it runs: where it is called, the roots, the
+// provenance, the rubric's seed and confidence, progress, and how to call back into the language.
+class CallContext {
+ public:
+  virtual ~CallContext() = default;
+
+  virtual const std::string& function_name() const = 0;  // the builtin being called
+  virtual SourceLocation location() const = 0;           // of the call
+  // The directory of a root ("submission", "reference"); nullopt when not set.
+  virtual std::optional<std::string> root_dir(const std::string& root) const = 0;
+  // Records a file read into the provenance (deduplicated by root and path).
+  virtual void record_file(const FileRecord& record) = 0;
+  virtual void record_run(const RunRecord& record) = 0;
+  virtual std::uint64_t seed() const = 0;
+  virtual double confidence() const = 0;
+  virtual ProgressSink* progress() = 0;  // may be null
+  // Calls a function value (lambda, def or builtin) with positional arguments.
+  virtual Value call(const Value& function, const std::vector<Value>& args) = 0;
+  // A cache shared by all calls of one check run (e.g. parsed JSON by path), keyed by string.
+  virtual std::shared_ptr<const void> cached(const std::string& key) const = 0;
+  virtual void store(const std::string& key, std::shared_ptr<const void> value) = 0;
+
+  // ---- helpers for builtins ----
+  // An error value at the call, blamed as given.
+  Value error(std::string message, Blame blame = Blame::rubric) const;
+  // Lua-style: "bad argument #2 to 'load' (expected a path, got number)".
+  Value bad_argument(int index, const std::string& expected, const Value& got) const;
+  // An error about a file: blamed on the submission when the path is under `submission`
+  // (→ FAIL), otherwise on the rubric/reference side (→ ERROR).
+  Value file_error(const PathValue& p, const std::string& message) const;
+  // Checks confinement, reads the whole file, hashes it into the provenance. On failure returns
+  // nullopt and sets `*error` to an error value (missing, escaping its root, unreadable).
+  std::optional<std::string> read_file(const PathValue& p, Value* error);
+  // Checks confinement and hashes the file into the provenance without keeping its bytes (for
+  // operators that map files themselves). Returns the real path, or nullopt with `*error` set.
+  std::optional<std::string> open_file(const PathValue& p, Value* error);
+};
+
+}  // namespace rubric
