@@ -4,6 +4,7 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <limits>
+#include <optional>
 #include <vector>
 
 #include "operators/numerics/multiversion.hpp"
@@ -12,7 +13,6 @@
 #include "operators/tensor/index_format.hpp"
 #include "operators/tensor/minifloat.hpp"
 #include "operators/tensor/parallel.hpp"
-
 
 namespace rubric::numerics {
 namespace {
@@ -76,12 +76,13 @@ void narrow_ulp_block(const double* x, const double* y, std::int64_t n, double* 
 }
 
 // ULP distance in a's dtype for each pair of the block, as double (exact below 2^53, which
-// covers every format but f64); `exact_max` gets the exact greatest distance over finite pairs.
+// covers every format but f64). For f64 it also returns the exact greatest distance over finite
+// pairs; for the other formats block_totals' maximum of `out` is already exact.
 RUBRIC_MULTIVERSION
-void ulp_block(DType dtype, const double* x, const double* y, std::int64_t n, double* out, std::uint64_t& exact_max) {
-  exact_max = 0;
+std::optional<std::uint64_t> ulp_block(DType dtype, const double* x, const double* y, std::int64_t n, double* out) {
   switch (dtype) {
-    case DType::f64:
+    case DType::f64: {
+      std::uint64_t exact_max = 0;
       for (std::int64_t k = 0; k < n; ++k) {
         std::uint64_t bx, by;
         std::memcpy(&bx, &x[k], 8);
@@ -90,7 +91,8 @@ void ulp_block(DType dtype, const double* x, const double* y, std::int64_t n, do
         out[k] = static_cast<double>(u);
         if (std::fabs(x[k]) < kInf && std::fabs(y[k]) < kInf && u > exact_max) exact_max = u;
       }
-      return;
+      return exact_max;
+    }
     case DType::f32:
 #pragma omp simd
       for (std::int64_t k = 0; k < n; ++k) {
@@ -116,7 +118,7 @@ void ulp_block(DType dtype, const double* x, const double* y, std::int64_t n, do
       for (std::int64_t k = 0; k < n; ++k) out[k] = std::fabs(x[k] - y[k]);
       break;
   }
-  exact_max = std::numeric_limits<std::uint64_t>::max();  // not computed here: block_totals' max is exact
+  return std::nullopt;
 }
 
 struct BlockTotals {
@@ -274,14 +276,14 @@ ChunkResult compare_chunk(const tensor::Tensor& a, const tensor::Tensor& b, std:
   for (std::int64_t start = begin; start < end; start += kBlock) {
     const std::int64_t n = std::min(kBlock, end - start);
     BlockTotals t;
-    std::uint64_t exact_max_ulp = std::numeric_limits<std::uint64_t>::max();
+    std::optional<std::uint64_t> exact_max_ulp;
     bool decoded = false;
     // Widened copies of the block, made only when the generic path or an index search needs them.
     auto decode = [&] {
       if (decoded) return;
       tensor::decode_block(a, start, n, x.data());
       tensor::decode_block(b, start, n, y.data());
-      ulp_block(a.dtype(), x.data(), y.data(), n, ulp.data(), exact_max_ulp);
+      exact_max_ulp = ulp_block(a.dtype(), x.data(), y.data(), n, ulp.data());
       decoded = true;
     };
     const bool fast = f32_pair && (s.ulp > 0 ? block_totals_f32<true>(fa + start, fb + start, n, s, t)
@@ -291,8 +293,7 @@ ChunkResult compare_chunk(const tensor::Tensor& a, const tensor::Tensor& b, std:
       t = s.ulp > 0 ? block_totals<true>(x.data(), y.data(), ulp.data(), n, s)
                     : block_totals<false>(x.data(), y.data(), ulp.data(), n, s);
     }
-    const std::uint64_t block_max_ulp =
-        exact_max_ulp != std::numeric_limits<std::uint64_t>::max() ? exact_max_ulp : static_cast<std::uint64_t>(t.max_ulp);
+    const std::uint64_t block_max_ulp = exact_max_ulp.value_or(static_cast<std::uint64_t>(t.max_ulp));
     r.count += n;
     r.nan_a += t.nan_a;
     r.nan_b += t.nan_b;
