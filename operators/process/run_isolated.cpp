@@ -3,6 +3,7 @@
 #include <fcntl.h>
 #include <fmt/format.h>
 #include <poll.h>
+#include <pthread.h>
 #include <sched.h>
 #include <signal.h>
 #include <sys/mman.h>
@@ -30,6 +31,12 @@ namespace {
 using Clock = std::chrono::steady_clock;
 constexpr const char* kDefaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
 constexpr std::size_t kSupervisorStack = 256 * 1024;
+#if defined(__SANITIZE_ADDRESS__)
+// AddressSanitizer keeps per-thread state the supervisor would share and corrupt: copy instead.
+constexpr int kShareMemory = 0;
+#else
+constexpr int kShareMemory = CLONE_VM;
+#endif
 // After the kill, how long output may take to reach EOF before the supervisor itself is killed.
 constexpr auto kKillGrace = std::chrono::seconds(5);
 
@@ -122,7 +129,15 @@ pid_t start_supervisor(detail::SupervisorPlan& plan, const IsolationRequest& req
     // halves the cost of a run. It only reads the plan (alive until we reap it) and writes its own
     // stack; the one shared thing it writes is this thread's errno, so the loop below never
     // relies on errno while it runs.
-    pid_t pid = ::clone(detail::supervisor_main, stack_top, flags | CLONE_VM | SIGCHLD, &plan);
+    // The supervisor starts with every signal blocked (restored below for this thread): it
+    // inherits this process's handlers, which must never run in it.
+    sigset_t all, old;
+    sigfillset(&all);
+    pthread_sigmask(SIG_SETMASK, &all, &old);
+    pid_t pid = ::clone(detail::supervisor_main, stack_top, flags | kShareMemory | SIGCHLD, &plan);
+    const int clone_errno = errno;
+    pthread_sigmask(SIG_SETMASK, &old, nullptr);
+    errno = clone_errno;
     if (pid > 0) {
       iso.pid_namespace = plan.pid_namespace;
       iso.no_network = plan.net_namespace;

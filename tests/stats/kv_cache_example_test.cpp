@@ -13,7 +13,8 @@ namespace st = rubric::stats;
 namespace {
 std::vector<double> numbers(const std::string& path) {
   std::vector<double> out;
-  for (const auto& v : rubric::json::read_file(path).as_array()) out.push_back(v.as_number());
+  const rubric::json::Value doc = rubric::json::read_file(path);
+  for (const auto& v : doc.as_array()) out.push_back(v.as_number());
   return out;
 }
 
