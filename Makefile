@@ -30,7 +30,8 @@ test: build
 	cd $(BUILD) && ctest --output-on-failure -LE gpu -j $(JOBS)
 
 demo: build
-	$(BUILD)/rubric check examples/kv_cache/kv_cache.rubric --submission examples/kv_cache/submissions/good; \
+	$(BUILD)/rubric check examples/kv_cache/kv_cache.rubric \
+	  --submission examples/kv_cache/submissions/good --reference examples/kv_cache/reference; \
 	  echo "exit code: $$?"
 
 bench: build

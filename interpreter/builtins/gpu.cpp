@@ -1,0 +1,325 @@
+// GPU: `device`, `cuda_fn`, `out`, `call`, `time`, `achieved`, and `matches` on the device for
+// large tensors. Binds operators/cuda; candidate code runs only in its worker processes.
+#include <fmt/format.h>
+
+#include <cmath>
+#include <cstring>
+#include <cstdlib>
+#include <map>
+#include <memory>
+
+#include "interpreter/builtins/args.hpp"
+#include "interpreter/builtins/registry.hpp"
+#include "interpreter/builtins/tensor_compare.hpp"
+#include "operators/cuda/gpu_session.hpp"
+#include "operators/cuda/plausibility.hpp"
+#include "operators/error.hpp"
+#include "operators/tensor/cast.hpp"
+#include "operators/tensor/tensor.hpp"
+
+namespace rubric {
+
+namespace {
+
+using Args = std::vector<Value>;
+const char* const kOutOrigin = "out(dtype, shape)";
+const char* const kModuleFamily = "cuda module";
+
+// The family's state: one session (workers, scratch folder, compiled modules), started on first
+// use so rubrics that never touch the GPU never start a worker.
+struct GpuState {
+  std::unique_ptr<cuda::GpuSession> session;
+  std::map<std::string, cuda::CompiledModule> modules;  // by handle name
+  cuda::GpuSession& get() {
+    if (!session) session = std::make_unique<cuda::GpuSession>();
+    return *session;
+  }
+};
+using StatePtr = std::shared_ptr<GpuState>;
+
+Value optional_number(double x, Dimension d = {}) { return x > 0 ? Value::number(x, d) : Value(); }
+Value optional_string(const std::string& s) { return s.empty() ? Value() : Value::string(s); }
+
+Value device_record(const cuda::DeviceInfo& d) {
+  const Dimension bytes = Dimension::of(Dimension::bytes);
+  Record r;
+  r.origin = "device";
+  bool on = d.available;
+  r.fields = {{"available", Value::boolean(on)},
+              {"name", on ? optional_string(d.name) : Value()},
+              {"cc", on ? optional_string(d.cc) : Value()},
+              {"sm_count", on ? Value::number(d.sm_count) : Value()},
+              {"memory", on ? optional_number(static_cast<double>(d.memory_bytes), bytes) : Value()},
+              {"l2", on ? optional_number(static_cast<double>(d.l2_bytes), bytes) : Value()},
+              {"peak_bandwidth", on ? optional_number(d.peak_bandwidth, bytes / Dimension::of(Dimension::time)) : Value()},
+              {"clock_mhz", on ? optional_number(d.clock_mhz) : Value()},
+              {"driver", optional_string(d.driver)},
+              {"runtime", optional_string(d.runtime)},
+              {"reason", on ? Value() : Value::string(d.reason.empty() ? "no CUDA device is usable" : d.reason)}};
+  return Value::record(std::move(r));
+}
+
+bool from_submission(const std::string& source) { return source.rfind("submission/", 0) == 0; }
+
+// Tensors travel to the worker as C-order bytes in this machine's byte order.
+std::shared_ptr<const tensor::Tensor> contiguous(const std::shared_ptr<const tensor::Tensor>& t) {
+  if (t->is_contiguous()) return t;
+  return std::make_shared<const tensor::Tensor>(tensor::cast(*t, t->dtype()));
+}
+
+struct PreparedArgs {
+  std::vector<cuda::CallArg> args;
+  std::vector<std::shared_ptr<const tensor::Tensor>> keep_alive;
+};
+
+std::optional<Value> prepare_args(CallContext& ctx, const Args& values, std::size_t first, PreparedArgs& out) {
+  for (std::size_t i = first; i < values.size(); ++i) {
+    const Value& v = values[i];
+    if (v.is_error()) return v;
+    if (v.is(ValueKind::tensor)) {
+      auto t = contiguous(v.as_tensor());
+      out.keep_alive.push_back(t);
+      cuda::TensorArg a;
+      a.dtype = t->dtype();
+      a.shape = t->shape();
+      a.data = t->data();
+      out.args.emplace_back(a);
+    } else if (v.is(ValueKind::record) && v.as_record().origin == kOutOrigin) {
+      const Record& r = v.as_record();
+      cuda::OutputArg o;
+      o.dtype = *tensor::dtype_from_name(r.find("dtype")->as_string() == "bool" ? "bool" : r.find("dtype")->as_string());
+      for (const Value& d : r.find("shape")->as_list()) o.shape.push_back(static_cast<std::int64_t>(d.as_number()));
+      out.args.emplace_back(o);
+    } else if (v.is(ValueKind::number) && v.as_quantity().dim.dimensionless()) {
+      double x = v.as_number();
+      if (x == std::floor(x) && std::fabs(x) < 9.2e18) out.args.emplace_back(static_cast<std::int64_t>(x));
+      else out.args.emplace_back(x);
+    } else if (v.is(ValueKind::boolean)) {
+      out.args.emplace_back(static_cast<std::int64_t>(v.as_bool()));
+    } else {
+      return ctx.bad_argument(static_cast<int>(i + 1), "a tensor, out(dtype, shape) or a plain number", v);
+    }
+  }
+  return std::nullopt;
+}
+
+const cuda::CompiledModule* module_of(GpuState& st, const Value& f) {
+  if (!f.is(ValueKind::function) || f.as_function().kind != Function::Kind::builtin) return nullptr;
+  const auto& b = f.as_function().builtin;
+  if (!b || b->family != kModuleFamily) return nullptr;
+  auto it = st.modules.find(b->name);
+  return it == st.modules.end() ? nullptr : &it->second;
+}
+
+Blame blame_of(const cuda::CompiledModule& m) {
+  return from_submission(m.source_name) ? Blame::submission : Blame::rubric;
+}
+
+Value call_module(CallContext& ctx, GpuState& st, const cuda::CompiledModule& m, const Args& a, std::size_t first) {
+  PreparedArgs prepared;
+  if (auto e = prepare_args(ctx, a, first, prepared)) return *e;
+  if (auto* p = ctx.progress()) p->activity(fmt::format("call: {}", m.entry));
+  try {
+    cuda::CallOutcome r = st.get().call(m, prepared.args);
+    if (!r.ok) return ctx.error(fmt::format("{} ({}): {}", m.entry, m.source_name, r.failure), blame_of(m));
+    List outs;
+    for (std::size_t i = 0; i < r.outputs.size(); ++i) {
+      auto& h = r.outputs[i];
+      std::vector<std::byte> bytes(h.bytes.size());
+      std::memcpy(bytes.data(), h.bytes.data(), h.bytes.size());
+      outs.push_back(Value::tensor(std::make_shared<const tensor::Tensor>(tensor::Tensor::from_bytes(
+          h.dtype, h.shape, std::move(bytes), fmt::format("output {} of {}", i, m.entry)))));
+    }
+    return Value::list(std::move(outs));
+  } catch (const OperatorError& e) {
+    return ctx.error(fmt::format("'call' of {}: {}", m.entry, e.what()));
+  }
+}
+
+std::string method_text(const cuda::TimingMethod& m) {
+  std::string s = fmt::format("{} samples on {}, {}{}{}, device synchronised; stopped: {}", m.samples, m.backend,
+                              m.l2_flushed ? fmt::format("L2 flushed ({} MiB)", m.flush_bytes >> 20) : "L2 not flushed",
+                              m.fresh_inputs ? ", fresh inputs" : "", m.clock_mhz > 0 ? fmt::format(", SM clock {:.0f} MHz", m.clock_mhz) : "",
+                              m.stop_reason);
+  if (m.dropped_low_clock) s += fmt::format("; {} samples dropped under 75% clock", m.dropped_low_clock);
+  if (m.escaped_stream) s += fmt::format("; {} calls left work running past the stream", m.escaped_stream);
+  return s;
+}
+
+// Large tensors are compared by the device only past this many elements: below it, shipping the
+// data to the worker costs more than the CPU pass, which already runs at memory bandwidth.
+std::int64_t device_compare_threshold() {
+  if (const char* env = std::getenv("RUBRIC_GPU_COMPARE_MIN_ELEMENTS")) return std::atoll(env);
+  return std::int64_t{1} << 30;
+}
+
+}  // namespace
+
+void open_gpu(Registry& r) {
+  const std::string fam = "gpu";
+  auto state = std::make_shared<GpuState>();
+
+  r.bind_lazy(
+      "device", [state] { return device_record(state->get().device_info()); },
+      "The CUDA device: {available, name, cc, sm_count, memory, l2, peak_bandwidth, clock_mhz, driver, runtime, "
+      "reason}; available is false (and reason says why) where no CUDA device is usable.");
+
+  r.add("cuda_fn", {P("source"), P("entry"), P("signature")}, false,
+        "Compiles a CUDA source (.cu with nvcc for sm_90; .cpp with the host compiler runs on the CPU stand-in) with a "
+        "generated trampoline checking that `entry` has exactly the C `signature`, e.g. "
+        "\"void(const float*, float*, int, cudaStream_t)\". A compile error or mismatch fails with the compiler's message.",
+        fam, [state](CallContext& ctx, const Args& a) {
+          if (auto e = builtins::want(ctx, a, 0, ValueKind::path, "a path")) return *e;
+          if (auto e = builtins::want(ctx, a, 1, ValueKind::string, "a string")) return *e;
+          if (auto e = builtins::want(ctx, a, 2, ValueKind::string, "a C signature string")) return *e;
+          const PathValue& p = a[0].as_path();
+          Value err;
+          auto real = ctx.open_file(p, &err);
+          if (!real) return err;
+          if (auto* pr = ctx.progress()) pr->activity(fmt::format("compiling {}", p.display()));
+          try {
+            cuda::CompileOutcome c = state->get().cuda_fn(*real, a[1].as_string(), a[2].as_string(), p.display());
+            if (!c.ok)
+              return ctx.error(fmt::format("{} does not build: {}", p.display(), c.message),
+                               p.root == "submission" ? Blame::submission : Blame::rubric);
+            std::string handle = fmt::format("{}#{}", a[1].as_string(), state->modules.size() + 1);
+            state->modules[handle] = c.module;
+            Builtin b;
+            b.name = handle;
+            b.family = kModuleFamily;
+            b.variadic = true;
+            b.doc = fmt::format("{} from {}", a[2].as_string(), p.display());
+            std::weak_ptr<GpuState> weak = state;
+            b.fn = [weak, handle](CallContext& c2, const Args& args) {
+              auto st = weak.lock();
+              if (!st) return c2.error("the GPU session has ended");
+              return call_module(c2, *st, st->modules.at(handle), args, 0);
+            };
+            Function f;
+            f.kind = Function::Kind::builtin;
+            f.name = a[1].as_string();
+            f.builtin = std::make_shared<const Builtin>(std::move(b));
+            return Value::function(std::move(f));
+          } catch (const OperatorError& e) {
+            return ctx.error(fmt::format("'cuda_fn': {}", e.what()));
+          }
+        });
+
+  r.add("out", {P("dtype"), P("shape")}, false,
+        "Declares an output buffer for `call` and `time`: a fresh device buffer, filled with NaN (0xFF bytes for "
+        "integers) before every call so an unwritten element cannot pass.",
+        fam, [](CallContext& ctx, const Args& a) {
+          if (auto e = builtins::want(ctx, a, 0, ValueKind::string, "a dtype (f32, bf16, ...)")) return *e;
+          if (a[0].as_string() != "bool" && !tensor::dtype_from_name(a[0].as_string()))
+            return ctx.bad_argument(1, "a dtype (f32, bf16, ...)", a[0]);
+          if (auto e = builtins::want(ctx, a, 1, ValueKind::list, "a shape (a list of whole numbers)")) return *e;
+          for (const Value& d : a[1].as_list())
+            if (!d.is(ValueKind::number) || d.as_number() < 0 || d.as_number() != std::floor(d.as_number()))
+              return ctx.bad_argument(2, "a shape (a list of whole numbers)", a[1]);
+          Record r;
+          r.origin = kOutOrigin;
+          r.fields = {{"dtype", a[0]}, {"shape", a[1]}};
+          return Value::record(std::move(r));
+        });
+
+  r.add("call", {P("f")}, true,
+        "Calls a cuda_fn with tensors (uploaded), out(dtype, shape) buffers and numbers; synchronises the whole device, "
+        "checks for errors and returns the outputs as a list of tensors. A crash, hang or CUDA fault fails the check.",
+        fam, [state](CallContext& ctx, const Args& a) {
+          const cuda::CompiledModule* m = module_of(*state, a[0]);
+          if (!m) return ctx.bad_argument(1, "a function from cuda_fn", a[0]);
+          return call_module(ctx, *state, *m, a, 1);
+        });
+
+  r.add("time", {P("f"), P("fresh", Value::boolean(false))}, true,
+        "Samples of device time of a cuda_fn call, NVBench-style: warm-up, L2 flushed before each sample, events around "
+        "the call with the device synchronised, until the noise is under 0.5% after 10 samples and 0.5 s (or 15 s); "
+        "samples under 75% of the SM clock dropped; outputs re-checked after the loop. fresh = true draws new inputs "
+        "for every sample.",
+        fam, [state](CallContext& ctx, const Args& a) {
+          const cuda::CompiledModule* m = module_of(*state, a[0]);
+          if (!m) return ctx.bad_argument(1, "a function from cuda_fn", a[0]);
+          if (auto e = builtins::want(ctx, a, 1, ValueKind::boolean, "true or false")) return *e;
+          PreparedArgs prepared;
+          if (auto e = prepare_args(ctx, a, 2, prepared)) return *e;
+          cuda::TimingOptions opt;
+          opt.fresh = a[1].as_bool();
+          opt.seed = ctx.seed();
+          if (auto* p = ctx.progress()) p->activity(fmt::format("timing {} (up to {:.0f} s)", m->entry, opt.max_time_s));
+          try {
+            cuda::TimeOutcome t = state->get().time(*m, prepared.args, opt);
+            if (!t.ok) return ctx.error(fmt::format("timing {}: {}", m->entry, t.failure), blame_of(*m));
+            SampleSet s;
+            s.values = t.samples;
+            s.dim = Dimension::of(Dimension::time);
+            s.description = fmt::format("time({}): {}", m->entry, method_text(t.method));
+            return Value::samples_of(std::move(s));
+          } catch (const OperatorError& e) {
+            return ctx.error(fmt::format("'time' of {}: {}", m->entry, e.what()));
+          }
+        });
+
+  r.add("achieved", {P("t"), P("bytes", Value()), P("flops", Value()), P("precision", Value::string("fp32"))}, false,
+        "Achieved bandwidth and FLOP/s of a run taking `t` (its median for samples) that moved `bytes` and performed "
+        "`flops`, against the device's peaks: {bandwidth, bandwidth_fraction, flops, flops_fraction, plausible, "
+        "explanation}. Above a peak means a broken measurement, not a fast kernel.",
+        fam, [state](CallContext& ctx, const Args& a) {
+          double seconds = 0;
+          if (a[0].is(ValueKind::samples)) seconds = a[0].as_samples().point_estimate();
+          else if (a[0].is(ValueKind::number)) seconds = a[0].as_number();
+          else return ctx.bad_argument(1, "a time or samples of time", a[0]);
+          const Dimension time = Dimension::of(Dimension::time);
+          if (a[0].is(ValueKind::number) ? a[0].as_quantity().dim != time : a[0].as_samples().dim() != time)
+            return ctx.bad_argument(1, "a time or samples of time", a[0]);
+          const cuda::DeviceInfo& d = state->get().device_info();
+          if (!d.available) return ctx.error(fmt::format("'achieved' needs the device's peaks: {}", d.reason));
+          cuda::PlausibilityInput in;
+          in.seconds = seconds;
+          in.peak_bandwidth = d.peak_bandwidth;
+          if (!a[1].is_null()) in.bytes = a[1].as_number();
+          if (!a[2].is_null()) in.flops = a[2].as_number();
+          static const std::map<std::string, cuda::Precision> precisions = {
+              {"fp64", cuda::Precision::fp64}, {"fp32", cuda::Precision::fp32}, {"tf32", cuda::Precision::tf32},
+              {"fp16", cuda::Precision::fp16}, {"bf16", cuda::Precision::bf16}, {"fp8", cuda::Precision::fp8},
+              {"int8", cuda::Precision::int8}};
+          auto prec = a[3].is(ValueKind::string) ? precisions.find(a[3].as_string()) : precisions.end();
+          if (prec == precisions.end()) return ctx.bad_argument(4, "a precision: fp64 fp32 tf32 fp16 bf16 fp8 int8", a[3]);
+          in.peak_flops = cuda::peak_flops(d.name, prec->second).value_or(0);
+          try {
+            cuda::PlausibilityVerdict v = cuda::check_plausibility(in);
+            Record r;
+            r.origin = "achieved()";
+            r.fields = {{"bandwidth", Value::number(v.achieved_bandwidth, Dimension::of(Dimension::bytes) / time)},
+                        {"bandwidth_fraction", Value::number(v.bandwidth_fraction)},
+                        {"flops", Value::number(v.achieved_flops, Dimension::of(Dimension::operations) / time)},
+                        {"flops_fraction", Value::number(v.flops_fraction)},
+                        {"plausible", Value::boolean(v.plausible)},
+                        {"explanation", Value::string(v.explanation)}};
+            return Value::record(std::move(r));
+          } catch (const OperatorError& e) {
+            return ctx.error(fmt::format("'achieved': {}", e.what()));
+          }
+        });
+
+  // `matches` on very large tensors runs on the device when one is usable (same statistics).
+  r.add_matches_hook([state](CallContext&, const Value& a, const Value& b,
+                             const MatchTolerance& mt) -> std::optional<CheckOutcome> {
+    if (!a.is(ValueKind::tensor) || !b.is(ValueKind::tensor)) return std::nullopt;
+    const auto& x = *a.as_tensor();
+    const auto& y = *b.as_tensor();
+    if (x.shape() != y.shape() || x.size() < device_compare_threshold() || !x.is_contiguous() || !y.is_contiguous())
+      return std::nullopt;
+    if (!state->get().device_info().available) return std::nullopt;
+    if (mt.form == ast::ToleranceForm::ulp) return std::nullopt;  // ULP distances stay on the CPU path
+    numerics::Tolerance tol = tolerance_for(x, y, mt);
+    cuda::TensorArg ta{x.dtype(), x.shape(), x.data(), "", 0}, tb{y.dtype(), y.shape(), y.data(), "", 0};
+    cuda::CompareOutcome c = state->get().compare(ta, tb, tol);
+    if (!c.ok) return std::nullopt;  // the CPU pass decides instead
+    CheckOutcome o = comparison_outcome(c.stats, x, y, tol, mt);
+    o.evidence.push_back(fmt::format("Compared on the device ({}): {:.1f} GB/s", c.backend,
+                                     c.kernel_seconds > 0 ? c.bytes / c.kernel_seconds / 1e9 : 0.0));
+    return o;
+  });
+}
+
+}  // namespace rubric

@@ -1,0 +1,160 @@
+// Programs: `run` and `bench` run a candidate's program isolated (operators/process) and give
+// back a record or samples. A program that crashes, hangs or prints no parsable result is the
+// submission's failure; a command the rubric got wrong is an ERROR.
+#include <fmt/format.h>
+
+#include "interpreter/builtins/args.hpp"
+#include "interpreter/builtins/json_value.hpp"
+#include "interpreter/builtins/registry.hpp"
+#include "operators/error.hpp"
+#include "operators/json/json_reader.hpp"
+#include "operators/process/bench_runs.hpp"
+#include "operators/process/run_isolated.hpp"
+
+namespace rubric {
+
+namespace {
+
+using Args = std::vector<Value>;
+
+// The command and its confinement from run's and bench's shared arguments
+// (cmd, timeout, env, cwd). Returns an error value when an argument is malformed.
+std::optional<Value> run_spec_from(CallContext& ctx, const Args& a, std::size_t timeout_at, std::size_t env_at,
+                                   std::size_t cwd_at, process::RunSpec& spec) {
+  const Value& cmd = a[0];
+  if (cmd.is(ValueKind::string)) {
+    spec = process::RunSpec::shell(cmd.as_string());
+  } else if (cmd.is(ValueKind::list) && !cmd.as_list().empty()) {
+    for (const Value& w : cmd.as_list()) {
+      if (w.is(ValueKind::string)) spec.argv.push_back(w.as_string());
+      else if (w.is(ValueKind::path)) spec.argv.push_back(w.as_path().full());
+      else if (w.is(ValueKind::number)) spec.argv.push_back(w.to_string());
+      else return ctx.bad_argument(1, "a command: a string, or a list of strings", cmd);
+    }
+  } else {
+    return ctx.bad_argument(1, "a command: a string, or a list of strings", cmd);
+  }
+
+  const Value& timeout = a[timeout_at];
+  if (!timeout.is(ValueKind::number) || timeout.as_quantity().dim != Dimension::of(Dimension::time))
+    return ctx.error(fmt::format("bad argument 'timeout' to '{}' (expected a time such as 60 s, got {})",
+                                 ctx.function_name(), timeout.repr(5)));
+  spec.timeout_seconds = timeout.as_number();
+
+  if (!a[env_at].is_null()) {
+    if (!a[env_at].is(ValueKind::record)) return ctx.bad_argument(static_cast<int>(env_at + 1), "a record of strings", a[env_at]);
+    for (const auto& [k, v] : a[env_at].as_record().fields)
+      spec.env.emplace_back(k, v.is(ValueKind::string) ? v.as_string() : v.to_string());
+  }
+
+  auto submission = ctx.root_dir("submission");
+  if (a[cwd_at].is(ValueKind::path)) spec.cwd = a[cwd_at].as_path().full();
+  else if (a[cwd_at].is_null() && submission) spec.cwd = *submission;
+  else if (!a[cwd_at].is_null()) return ctx.bad_argument(static_cast<int>(cwd_at + 1), "a path", a[cwd_at]);
+
+  // The candidate must not read the reference answer.
+  if (auto reference = ctx.root_dir("reference"); reference && submission && *reference != *submission &&
+                                                  submission->rfind(*reference + "/", 0) != 0)
+    spec.isolation.hidden_paths.push_back(*reference);
+  return std::nullopt;
+}
+
+std::string command_text(const process::RunSpec& spec) {
+  std::string out;
+  for (const auto& w : spec.argv) out += (out.empty() ? "" : " ") + w;
+  return out;
+}
+
+void record(CallContext& ctx, const process::RunSpec& spec, const process::RunResult& r) {
+  ctx.record_run(RunRecord{command_text(spec), r.isolation.describe(), r.wall_seconds, r.exited ? r.exit_code : -r.signal});
+}
+
+Value run_record(CallContext& ctx, const process::RunResult& r) {
+  Record rec;
+  rec.origin = "run()";
+  rec.fields.emplace_back("exit", r.exited ? Value::number(r.exit_code) : Value());
+  rec.fields.emplace_back("signal", r.signal ? Value::string(r.signal_name) : Value());
+  rec.fields.emplace_back("status", Value::string(r.status_text()));
+  rec.fields.emplace_back("stdout", Value::string(r.stdout_text));
+  rec.fields.emplace_back("stderr", Value::string(r.stderr_text));
+  rec.fields.emplace_back("wall", Value::number(r.wall_seconds, Dimension::of(Dimension::time)));
+  rec.fields.emplace_back("timed_out", Value::boolean(r.timed_out));
+  rec.fields.emplace_back("truncated", Value::boolean(r.stdout_truncated || r.stderr_truncated));
+  rec.fields.emplace_back("isolation", Value::string(r.isolation.describe()));
+  // Output that is not JSON is the program's failure, so reading `.json` fails the check with why.
+  Value parsed;
+  try {
+    parsed = builtins::value_from_json(json::parse(r.stdout_text, "stdout"), "the program's stdout");
+  } catch (const OperatorError& e) {
+    parsed = ctx.error(fmt::format("the program printed no JSON ({}; {}): {}", r.status_text(),
+                                   r.stdout_text.empty() ? "stdout empty" : "stdout not JSON", e.what()),
+                       Blame::submission);
+  }
+  rec.fields.emplace_back("json", parsed);
+  return Value::record(std::move(rec));
+}
+
+Value run(CallContext& ctx, const Args& a) {
+  process::RunSpec spec;
+  if (auto e = run_spec_from(ctx, a, 1, 2, 3, spec)) return *e;
+  if (auto* p = ctx.progress()) p->activity(fmt::format("run: {}", command_text(spec)));
+  try {
+    process::RunResult r = process::run_isolated(spec);
+    record(ctx, spec, r);
+    if (r.launch_failed) return ctx.error(fmt::format("could not start {}: {}", command_text(spec), r.launch_error), Blame::submission);
+    return run_record(ctx, r);
+  } catch (const OperatorError& e) {
+    return ctx.error(fmt::format("'run': {}", e.what()));
+  }
+}
+
+Value bench(CallContext& ctx, const Args& a) {
+  process::BenchSpec spec;
+  if (auto e = run_spec_from(ctx, a, 4, 5, 6, spec.run)) return *e;
+  for (std::size_t i : {1u, 2u})
+    if (auto e = builtins::want_plain(ctx, a, i)) return *e;
+  spec.repeat = static_cast<int>(a[1].as_number());
+  spec.warmup = static_cast<int>(a[2].as_number());
+  if (a[3].is(ValueKind::string)) spec.metric = a[3].as_string();
+  else if (!a[3].is_null()) return ctx.bad_argument(4, "a JSON field name, or null for wall time", a[3]);
+  if (auto* p = ctx.progress())
+    p->activity(fmt::format("bench: {} warm-up + {} runs of {}", spec.warmup, spec.repeat, command_text(spec.run)));
+  try {
+    process::BenchResult r = process::bench(spec);
+    for (const auto& run : r.runs) record(ctx, spec.run, run);
+    if (!r.ok) return ctx.error(fmt::format("bench of {}: {}", command_text(spec.run), r.failure), Blame::submission);
+    SampleSet s;
+    s.values = r.samples;
+    if (spec.metric.empty()) s.dim = Dimension::of(Dimension::time);
+    s.description = fmt::format("bench: {} runs of {} after {} warm-up, {}; isolation: {}", spec.repeat,
+                                command_text(spec.run), spec.warmup,
+                                spec.metric.empty() ? std::string("wall time") : "field " + spec.metric,
+                                r.runs.empty() ? std::string("none") : r.runs.back().isolation.describe());
+    return Value::samples_of(std::move(s));
+  } catch (const OperatorError& e) {
+    return ctx.error(fmt::format("'bench': {}", e.what()));
+  }
+}
+
+}  // namespace
+
+void open_programs(Registry& r) {
+  const std::string fam = "programs";
+  const Value minute = Value::number(60, Dimension::of(Dimension::time));
+  r.add("run", {P("cmd"), P("timeout", minute), P("env", Value()), P("cwd", Value())}, false,
+        "Runs a candidate's program isolated (own process group and PID namespace, limits, no network, a scratch copy "
+        "of its folder, the reference hidden) and returns {exit, signal, status, stdout, stderr, wall, timed_out, "
+        "truncated, isolation, json}. `cmd` is a list of words, or a string for sh -c; cwd defaults to the "
+        "submission. Reading `.json` of output that is not JSON fails the check with the reason.",
+        fam, run);
+  r.add("bench",
+        {P("cmd"), P("repeat", Value::number(10)), P("warmup", Value::number(1)), P("metric", Value::string("output_throughput")),
+         P("timeout", minute), P("env", Value()), P("cwd", Value())},
+        false,
+        "Runs a program `warmup` times, then `repeat` times, and returns samples of the JSON field `metric` (a dotted "
+        "path) of each run's stdout, or of wall time with metric = null. A run that fails, times out or prints no "
+        "such field fails the check with its stderr tail.",
+        fam, bench);
+}
+
+}  // namespace rubric

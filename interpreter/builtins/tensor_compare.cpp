@@ -1,0 +1,63 @@
+#include "interpreter/builtins/tensor_compare.hpp"
+
+#include <fmt/format.h>
+
+#include <cmath>
+#include <memory>
+
+#include "operators/numerics/compare.hpp"
+#include "operators/numerics/compare_metrics.hpp"
+#include "operators/numerics/evidence.hpp"
+#include "operators/numerics/tolerance.hpp"
+
+namespace rubric {
+
+numerics::CompareStats compare_tensors(CallContext& ctx, const tensor::Tensor& a, const tensor::Tensor& b,
+                                       const numerics::Tolerance& tol) {
+  // Only tensors loaded from files have a stable identity (their source) to cache by.
+  auto from_file = [](const tensor::Tensor& t) {
+    return t.source().rfind("submission/", 0) == 0 || t.source().rfind("reference/", 0) == 0;
+  };
+  std::string key;
+  if (from_file(a) && from_file(b)) {
+    key = fmt::format("compare:{}:{}:{}:{}:{}", a.source(), b.source(), tol.rtol, tol.atol, tol.ulp);
+    if (auto hit = ctx.cached(key)) return *std::static_pointer_cast<const numerics::CompareStats>(hit);
+  }
+  if (ProgressSink* p = ctx.progress(); p && a.size() > (1 << 24))
+    p->activity(fmt::format("comparing {} elements", a.size()));
+  auto stats = std::make_shared<const numerics::CompareStats>(numerics::compare(a, b, tol));
+  if (!key.empty()) ctx.store(key, stats);
+  return *stats;
+}
+
+numerics::Tolerance tolerance_for(const tensor::Tensor& a, const tensor::Tensor& b, const MatchTolerance& t) {
+  numerics::Tolerance tol;
+  switch (t.form) {
+    case ast::ToleranceForm::dtype_default: tol = numerics::default_tolerance(a.dtype(), b.dtype()); break;
+    case ast::ToleranceForm::both: tol.rtol = tol.atol = t.both; break;
+    case ast::ToleranceForm::explicit_rtol_atol:
+      tol.rtol = t.rtol.value_or(0);
+      tol.atol = t.atol.value_or(0);
+      break;
+    case ast::ToleranceForm::ulp: tol.ulp = static_cast<std::int64_t>(std::llround(t.ulp)); break;
+  }
+  return tol;
+}
+
+CheckOutcome comparison_outcome(const numerics::CompareStats& s, const tensor::Tensor& a, const tensor::Tensor& b,
+                                const numerics::Tolerance& tol, const MatchTolerance& form) {
+  auto name = [](const tensor::Tensor& t) {
+    return t.dtype() == tensor::DType::boolean ? std::string("bool") : std::string(tensor::dtype_name(t.dtype()));
+  };
+  CheckOutcome o;
+  o.verdict = numerics::all_close(s) ? Verdict::pass : Verdict::fail;
+  o.evidence = numerics::comparison_evidence(s, a.shape(), tol);
+  if (form.form == ast::ToleranceForm::dtype_default)
+    o.evidence.push_back(fmt::format("Tolerance: the default for {} against {} (rtol {}, atol {})", name(a), name(b),
+                                     tol.rtol, tol.atol));
+  o.explanation = o.verdict == Verdict::pass ? fmt::format("all {} elements within tolerance", s.count)
+                                             : fmt::format("{} of {} elements outside tolerance", s.mismatches, s.count);
+  return o;
+}
+
+}  // namespace rubric
