@@ -2,7 +2,7 @@
 // truncations, splices, line edits), random token soup and deep nesting. Every input must parse
 // without crashing, throwing or hanging, with diagnostics that point inside the text.
 //
-//   grammar_fuzz [--count N] [--seed S] [--start I] [--time-limit-ms T] [--dump I] CORPUS_DIR...
+//   grammar_fuzz [--count N] [--seed S] [--start I] [--time-limit-ms T] [--progress K] [--dump I] CORPUS_DIR...
 //
 // Input I is generated from (S, I) alone, so `--start I --count 1` or `--dump I` reproduces it.
 #include <algorithm>
@@ -176,6 +176,7 @@ struct Options {
   std::uint64_t start = 0;
   double time_limit_ms = 2000;
   long dump = -1;
+  std::uint64_t progress = 0;  // print a line every `progress` inputs (0: never)
   std::vector<std::string> corpus_dirs;
 };
 
@@ -195,6 +196,7 @@ Options parse_options(int argc, char** argv) {
     else if (a == "--start") o.start = std::stoull(next());
     else if (a == "--time-limit-ms") o.time_limit_ms = std::stod(next());
     else if (a == "--dump") o.dump = std::stol(next());
+    else if (a == "--progress") o.progress = std::stoull(next());
     else o.corpus_dirs.push_back(a);
   }
   return o;
@@ -277,6 +279,11 @@ int main(int argc, char** argv) {
       slowest_index = i;
     }
     if (ms > opt.time_limit_ms) problem = fmt::format("took {:.1f} ms (limit {} ms)", ms, opt.time_limit_ms);
+    if (opt.progress && (i - opt.start + 1) % opt.progress == 0) {
+      std::printf("grammar_fuzz: %llu inputs done, %.1f s\n", static_cast<unsigned long long>(i - opt.start + 1),
+                  std::chrono::duration<double>(std::chrono::steady_clock::now() - run_start).count());
+      std::fflush(stdout);
+    }
     if (!problem.empty()) {
       ++failures;
       std::fprintf(stderr, "grammar_fuzz: input %llu: %s (reproduce: --start %llu --count 1; --dump %llu)\n",
