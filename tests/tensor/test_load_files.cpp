@@ -21,7 +21,7 @@ std::vector<double> read_doubles(const std::string& path) {
   std::ifstream in(path, std::ios::binary);
   std::vector<char> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
   std::vector<double> out(bytes.size() / 8);
-  std::memcpy(out.data(), bytes.data(), out.size() * 8);
+  if (!out.empty()) std::memcpy(out.data(), bytes.data(), out.size() * 8);
   return out;
 }
 
