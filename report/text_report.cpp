@@ -29,7 +29,12 @@ std::string criterion_facts(const CriterionResult& c) {
     facts.push_back(after);
   }
   for (const std::string& n : c.needs) facts.push_back("needs " + n);
-  facts.push_back(c.score ? "score " + format_percent(*c.score) : "not scored");
+  if (c.penalty) {
+    // A penalty criterion has no score of its own: say whether its penalty was taken.
+    facts.push_back(c.verdict == Verdict::fail ? "deducted" : c.verdict == Verdict::pass ? "not deducted" : "not decided");
+  } else {
+    facts.push_back(c.score ? "score " + format_percent(*c.score) : "not scored");
+  }
   std::string out;
   for (const std::string& f : facts) out += (out.empty() ? "" : " · ") + f;
   return out;

@@ -66,7 +66,7 @@ TEST_CASE("json report parses with Python's json module and follows the document
     out << report::format_json(r);
   }
   const std::string command =
-      fmt::format("/usr/bin/python3 report/check_json_report.py '{}' > '{}/py.txt' 2>&1", file.string(), dir.string());
+      fmt::format("/usr/bin/python3 '{}/check_json_report.py' '{}' > '{}/py.txt' 2>&1", RUBRIC_REPORT_TEST_DIR, file.string(), dir.string());
   const int status = std::system(command.c_str());
   std::ifstream py(dir / "py.txt");
   const std::string py_output((std::istreambuf_iterator<char>(py)), std::istreambuf_iterator<char>());

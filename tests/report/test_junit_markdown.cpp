@@ -30,7 +30,7 @@ TEST_CASE("junit report parses with xml.etree: one testsuite, one testcase per c
     std::ofstream out(dir / "report.xml", std::ios::binary);
     out << report::format_junit(r);
   }
-  const std::string command = fmt::format("/usr/bin/python3 report/check_junit_report.py '{}' > '{}' 2>&1",
+  const std::string command = fmt::format("/usr/bin/python3 '{}/check_junit_report.py' '{}' > '{}' 2>&1", RUBRIC_REPORT_TEST_DIR,
                                            (dir / "report.xml").string(), (dir / "py.txt").string());
   const int status = std::system(command.c_str());
   std::ifstream py(dir / "py.txt");

@@ -43,7 +43,7 @@ TEST_CASE("text report: header, criteria, checks with evidence, summary") {
   CHECK(facts->rfind("       weight", 0) == 0);  // under the title
   CHECK(line_containing(lines, "[FAIL] throughput — output throughput"));
   CHECK(line_containing(lines, "weight 3 · after numerics · score 0%"));
-  CHECK(line_containing(lines, "penalty 1 · score 0%"));
+  CHECK(line_containing(lines, "penalty 1 · deducted"));
 
   // Group children are indented by two more columns; skip reason and notes are shown.
   CHECK(line_containing(lines, "[ERROR] group serving — serving performance"));
