@@ -159,6 +159,8 @@ Report Engine::check(const std::string& submission_dir, const std::string& refer
   settings.only = impl_->options.only;
   settings.seed_override = impl_->options.seed;
   settings.progress = impl_->options.progress;
+  settings.limits.steps = impl_->options.step_budget;
+  settings.limits.call_depth = impl_->options.call_depth_limit;
   Evaluator ev(*impl_->program, impl_->registry, settings);
   report = ev.run();
   report.provenance.tool_version = RUBRIC_VERSION;

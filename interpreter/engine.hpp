@@ -23,6 +23,8 @@ struct EngineOptions {
   std::vector<std::string> only;                // --only ID: evaluate just these criteria (and their `after`s)
   std::optional<std::uint64_t> seed;            // --seed N, overrides the header's seed
   ProgressSink* progress = nullptr;             // may be null
+  std::uint64_t step_budget = 20'000'000;       // evaluation steps per criterion (ERROR when exceeded)
+  int call_depth_limit = 200;                   // nested function calls (ERROR when exceeded)
 };
 
 // A host-registered operator: name, parameters (for arity checks and `rubric doc`), docs, code.

@@ -52,6 +52,8 @@ class Evaluator {
 
   // ---- used by builtins through CallContext and by the condition/statement code ----
   Value eval(const ast::Expr& e, const EnvPtr& env);
+  // eval, with an exceeded limit turned into an error value (for titles, weights, header fields).
+  Value guarded_eval(const ast::Expr& e, const EnvPtr& env);
   CheckOutcome decide(const ast::Expr& e, const EnvPtr& env);
   Value call_value(const Value& fn, std::vector<Value> positional, std::vector<std::pair<std::string, Value>> named,
                    const ast::Expr* site, const EnvPtr& env);

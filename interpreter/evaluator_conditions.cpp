@@ -188,7 +188,10 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
       o.blame = o.verdict == Verdict::fail ? Blame::submission : Blame::none;
     }
     o.evidence.clear();
-    o.evidence.push_back(fmt::format("not: {} was {}", source_text(*u->operand, env), verdict_name(inner.verdict)));
+    std::string inner_text = source_text(*u->operand, env);
+    if (inner_text.size() >= 2 && inner_text.front() == '(' && inner_text.back() == ')')
+      inner_text = inner_text.substr(1, inner_text.size() - 2);
+    o.evidence.push_back(fmt::format("not: {} was {}", inner_text, verdict_name(inner.verdict)));
     for (const auto& line : inner.evidence) o.evidence.push_back("  " + line);
     if (inner.verdict == Verdict::pass) o.explanation = fmt::format("'{}' holds, and must not", source_text(*u->operand, env));
     else if (inner.verdict == Verdict::fail) o.explanation = fmt::format("'{}' does not hold", source_text(*u->operand, env));

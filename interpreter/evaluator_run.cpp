@@ -261,6 +261,14 @@ struct Selector {
 
 }  // namespace
 
+Value Evaluator::guarded_eval(const ast::Expr& e, const EnvPtr& env) {
+  try {
+    return eval(e, env);
+  } catch (const LimitExceeded& ex) {
+    return error_at(e, env, ex.what());
+  }
+}
+
 Report Evaluator::run() {
   auto t_start = Clock::now();
   Report report;
@@ -274,13 +282,15 @@ Report Evaluator::run() {
   if (root->file->header) {
     const ast::Header& h = *root->file->header;
     if (h.title) {
-      Value t = eval(*h.title, globals);
+      reset_steps();
+      Value t = guarded_eval(*h.title, globals);
       report.title = t.is_error() ? source_text(*h.title, globals) : t.to_string();
     }
     if (h.fields) {
       if (auto* rec = std::get_if<ast::RecordLit>(&h.fields->node)) {
         for (const auto& f : rec->fields) {
-          Value v = eval(*f.value, globals);
+          reset_steps();
+          Value v = guarded_eval(*f.value, globals);
           const std::string& k = f.key.name;
           auto plain = [&](double lo, double hi) -> std::optional<double> {
             if (v.is(ValueKind::number) && v.as_quantity().dim.dimensionless() && v.as_number() >= lo && v.as_number() <= hi)
@@ -335,7 +345,7 @@ Report Evaluator::run() {
 
   auto number_of = [&](const ast::ExprPtr& e, const EnvPtr& env, double fallback, const char* what, CriterionResult& r) {
     if (!e) return fallback;
-    Value v = eval(*e, env);
+    Value v = guarded_eval(*e, env);
     if (v.is(ValueKind::number) && v.as_quantity().dim.dimensionless() && v.as_number() >= 0) return v.as_number();
     r.verdict = Verdict::error;
     r.reason = fmt::format("{} must be a non-negative plain number, got {}", what, v.repr(5));
@@ -349,7 +359,8 @@ Report Evaluator::run() {
     CriterionResult r;
     r.id = c.id.name;
     r.location = location_of(c.range, root);
-    Value title = c.title ? eval(*c.title, env) : Value::string("");
+    reset_steps();
+    Value title = c.title ? guarded_eval(*c.title, env) : Value::string("");
     r.title = title.is_error() ? source_text(*c.title, env) : title.to_string();
     r.required = c.required;
     for (const auto& a : c.after) r.after.push_back(a.name);
@@ -440,7 +451,8 @@ Report Evaluator::run() {
         scope->define_lazy(l->name.name, cell);
       }
     }
-    Value title = g.title ? eval(*g.title, scope) : Value::string("");
+    reset_steps();
+    Value title = g.title ? guarded_eval(*g.title, scope) : Value::string("");
     r.title = title.is_error() ? source_text(*g.title, scope) : title.to_string();
     r.weight = number_of(g.weight, scope, 1, "weight", r);
     for (const auto& item : g.items) {

@@ -1,0 +1,105 @@
+#include <doctest/doctest.h>
+
+#include <cstdio>
+#include <memory>
+
+#include "helpers.hpp"
+#include "interpreter/paths.hpp"
+#include "interpreter/sha256.hpp"
+#include "interpreter/text_match.hpp"
+#include "interpreter/value.hpp"
+
+using namespace rubric;
+
+TEST_CASE("values print as reports show them") {
+  Dimension ms = Dimension::of(Dimension::time);
+  CHECK(Value::number(0.0025, ms).to_string() == "2.5 ms");
+  CHECK(Value::string("a").to_string() == "a");
+  CHECK(Value::string("a").repr() == "\"a\"");
+  CHECK(Value::list({Value::number(1), Value::string("x"), Value()}).to_string() == "[1, \"x\", null]");
+  Record r;
+  r.fields = {{"n", Value::number(2)}, {"ok", Value::boolean(true)}};
+  CHECK(Value::record(r).to_string() == "{n: 2, ok: true}");
+}
+
+TEST_CASE("structural equality names the first difference") {
+  Value a = Value::list({Value::number(1), Value::number(2)});
+  Value b = Value::list({Value::number(1), Value::number(3)});
+  CHECK(structurally_equal(a, a));
+  auto d = first_difference(a, b);
+  REQUIRE(d);
+  CHECK(*d == "at [1]: 2 != 3");
+  Record x, y;
+  x.fields = {{"a", Value::number(1)}, {"b", Value::number(2)}};
+  y.fields = {{"b", Value::number(2)}, {"a", Value::number(1)}};
+  CHECK(structurally_equal(Value::record(x), Value::record(y)));  // key order does not matter
+  y.fields.push_back({"c", Value()});
+  CHECK(*first_difference(Value::record(x), Value::record(y)) == "key 'c' only on the right");
+  CHECK_FALSE(structurally_equal(Value::number(1), Value::number(1, Dimension::of(Dimension::time))));
+}
+
+TEST_CASE("sha256 matches known digests and sha256sum") {
+  CHECK(sha256_hex("") == "e3b0c44298fc1c149afbf4c8996fb92427ae41e4649b934ca495991b7852b855");
+  CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
+  CHECK(sha256_hex("abcdbcdecdefdefgefghfghighijhijkijkljklmklmnlmnomnopnopq") ==
+        "248d6a61d20638b8e5c026930c3e6039a33ce45964ff2167f6ecedd419db06c1");
+  rubric::test::TempDir t;
+  std::string content;
+  for (int i = 0; i < 100000; ++i) content += static_cast<char>(i * 7 + (i >> 5));
+  std::string p = t.write("blob.bin", content);
+  std::uint64_t bytes = 0;
+  auto digest = sha256_file(p, &bytes);
+  REQUIRE(digest);
+  CHECK(bytes == content.size());
+  CHECK(*digest == sha256_hex(content));
+  std::string cmd = "sha256sum " + p;
+  std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
+  REQUIRE(pipe);
+  char buf[65] = {0};
+  REQUIRE(std::fread(buf, 1, 64, pipe.get()) == 64);
+  CHECK(std::string(buf) == *digest);
+}
+
+TEST_CASE("paths are confined to their root") {
+  rubric::test::TempDir t;
+  std::string root = t.dir("root");
+  t.write("root/a/b.txt", "x");
+  t.write("secret.txt", "s");
+  PathValue r = make_root("submission", root);
+  std::string why;
+  auto ok = join_path(r, "a/../a/b.txt", &why);
+  REQUIRE(ok);
+  CHECK(ok->relative == "a/b.txt");
+  CHECK(resolve_confined(*ok).status == PathStatus::ok);
+  CHECK_FALSE(join_path(r, "../secret.txt", &why));
+  CHECK(why.find("escapes its root") != std::string::npos);
+  CHECK_FALSE(join_path(r, "/etc/passwd", &why));
+  // A symbolic link that resolves outside the root is refused at access.
+  std::filesystem::create_symlink(t.path + "/secret.txt", root + "/link.txt");
+  auto link = join_path(r, "link.txt", &why);
+  REQUIRE(link);
+  ResolvedPath rp = resolve_confined(*link);
+  CHECK(rp.status == PathStatus::escapes);
+  CHECK(rp.message.find("outside its root") != std::string::npos);
+  CHECK(resolve_confined(*join_path(r, "missing.txt", &why)).status == PathStatus::missing);
+}
+
+TEST_CASE("mentions folds case and white space and respects word boundaries") {
+  FoldedText t("The fix: use an LRU\n  policy with an Attention   Sink.");
+  CHECK(t.find("lru policy"));
+  CHECK(t.find("attention sink"));
+  CHECK_FALSE(t.find("LR"));        // not a whole word
+  CHECK_FALSE(t.find("sinks"));
+  CHECK(t.find("fix:"));
+  auto snippet = t.find("LRU");
+  REQUIRE(snippet);
+  CHECK(snippet->find("LRU policy") != std::string::npos);
+}
+
+TEST_CASE("numbers in text") {
+  auto xs = scan_numbers("reached 11,234.5 tok/s on fp32 with H100, p99 -3e-2 and .5");
+  REQUIRE(xs.size() == 3);
+  CHECK(xs[0] == 11234.5);
+  CHECK(xs[1] == doctest::Approx(-0.03));
+  CHECK(xs[2] == 0.5);
+}
