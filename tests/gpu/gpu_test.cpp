@@ -126,6 +126,7 @@ TEST_CASE("device: available with sane facts") {
   GpuSession s(options());
   const DeviceInfo& d = s.device_info();
   INFO(d.reason);
+  if (!d.available) record("device info", false, d.reason);
   REQUIRE(d.available);
   CHECK(d.sm_count > 0);
   CHECK(d.l2_bytes > 0);
