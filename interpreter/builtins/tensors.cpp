@@ -121,7 +121,11 @@ Value load(CallContext& ctx, const Args& a) {
     ctx.store(key, ptr);
     return Value::tensor(ptr);
   } catch (const OperatorError& e) {
-    return ctx.file_error(p, e.what());
+    // The reader names the file by where it lies on this machine; the report names it by its root.
+    std::string message = e.what();
+    for (std::size_t at = message.find(*real); at != std::string::npos; at = message.find(*real, at))
+      message.replace(at, real->size(), p.display());
+    return ctx.file_error(p, message);
   }
 }
 

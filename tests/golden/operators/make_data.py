@@ -1,0 +1,34 @@
+#!/usr/bin/env python3
+"""Writes the small tensor files of the operators golden cases (run with Debian's python3)."""
+import json
+import os
+import struct
+
+import numpy as np
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+rng = np.random.default_rng(5)
+ref = rng.standard_normal((4, 8)).astype(np.float32)
+np.save(os.path.join(HERE, "ref", "y.npy"), ref)
+close = ref + np.float32(1e-6)
+np.save(os.path.join(HERE, "sub", "close.npy"), close)
+off = ref.copy()
+off[2, 5] += 0.25
+np.save(os.path.join(HERE, "sub", "off.npy"), off)
+nan = ref.copy()
+nan[1, 3] = np.nan
+np.save(os.path.join(HERE, "sub", "nan.npy"), nan)
+np.save(os.path.join(HERE, "sub", "column.npy"), ref.reshape(32, 1))
+np.save(os.path.join(HERE, "ref", "flat.npy"), ref.reshape(32))
+np.save(os.path.join(HERE, "sub", "fortran.npy"), np.asfortranarray(close.astype(">f4")))
+with open(os.path.join(HERE, "sub", "close.npy"), "rb") as f:
+    data = f.read()
+with open(os.path.join(HERE, "sub", "truncated.npy"), "wb") as f:
+    f.write(data[: len(data) - 20])
+
+# safetensors: 8-byte little-endian header length, JSON header, data.
+w = ref[:2].astype(np.float16)
+header = {"w": {"dtype": "F16", "shape": [2, 8], "data_offsets": [0, w.nbytes]}, "__metadata__": {"step": "10"}}
+blob = json.dumps(header).encode()
+with open(os.path.join(HERE, "sub", "model.safetensors"), "wb") as f:
+    f.write(struct.pack("<Q", len(blob)) + blob + w.tobytes())

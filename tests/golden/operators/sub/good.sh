@@ -1,0 +1,2 @@
+#!/bin/sh
+echo '{"throughput": 123.5, "tokens": 32768}'
