@@ -1,4 +1,6 @@
 #!/usr/bin/env bash
+# Every benchmark prints its ratio against a baseline measured in the same run.
+set -u
 BUILD=${1:-build}
 
 # process: isolated-run overhead versus a direct spawn (target < 5 ms per run)
@@ -12,3 +14,6 @@ BUILD=${1:-build}
 
 # cuda: module build cold vs cached, worker call round trip vs bare protocol, fused compare vs copy bandwidth
 "$BUILD/bench/cuda/bench_cuda" "${RUBRIC_BENCH_CUDA_MIB:-256}"
+
+# language: `rubric lint` and `rubric check` on a generated rubric of 2,000 criteria over JSON inputs (target < 1 s, < 100 MB)
+/usr/bin/python3 "$(dirname "$0")/language/measure.py" "$BUILD/rubric" "${RUBRIC_BENCH_CRITERIA:-2000}"

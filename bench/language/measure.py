@@ -37,6 +37,7 @@ def main():
         start, _ = run([rubric, "--version"])
         lint, lint_mem = run([rubric, "lint", path])
         check, check_mem = run([rubric, "check", path, "--submission", os.path.join(tmp, "submission"),
+                                "--reference", os.path.join(tmp, "reference"),
                                 "--format", "json", "--output", os.path.join(tmp, "report.json")])
     print(f"language: {n} criteria over {max(1, n // 20)} JSON file pairs (best of 5; peak RSS)")
     print(f"  start-up (rubric --version)  {start * 1e3:8.1f} ms")
