@@ -104,7 +104,8 @@ TimingReport run_timing(Backend& backend, PreparedCall& call, const std::functio
       if (noise_history.size() >= 64) {
         auto [lo, hi] = std::minmax_element(noise_history.end() - 64, noise_history.end());
         if (*hi - *lo < 0.01 * *hi) {
-          report.stop_reason = fmt::format("noise settled at {:.2f}%", noise * 100);
+          report.stop_reason = fmt::format("noise estimate stable at {:.2f}%, above the {:.2f}% target", noise * 100,
+                                           settings.max_noise * 100);
           break;
         }
       }
