@@ -468,25 +468,34 @@ class ModuleChecker {
         if (!p.default_value && !given.count(p.name.name))
           error(e.range, fmt::format("missing argument '{}' to '{}'", p.name.name, name));
     } else if (builtin) {
-      std::size_t positional_max = builtin->variadic ? SIZE_MAX : builtin->params.size();
-      std::size_t required = builtin->required_count();
-      if (n.args.size() > positional_max)
-        error(e.range, fmt::format("too many arguments to '{}': {} given, it takes at most {} ({})", name, n.args.size(),
-                                   positional_max, builtin->signature()));
-      std::size_t named_required = 0;
-      for (const auto& na : n.named) {
-        auto it = std::find_if(builtin->params.begin(), builtin->params.end(), [&](const ParamSpec& p) { return p.name == na.name.name; });
-        if (it == builtin->params.end())
-          error(na.name.range.known() ? na.name.range : e.range,
-                fmt::format("'{}' has no parameter '{}' ({})", name, na.name.name, builtin->signature()));
-        else if (!it->default_value)
-          ++named_required;
+      // Overloads (a family extending a name) each have their own parameters: the call must fit one.
+      std::string first_problem;
+      bool fits = false;
+      for (const Builtin* cur = builtin; cur && !fits; cur = cur->next.get()) {
+        std::string problem = arity_problem(*cur, n, name);
+        if (problem.empty()) fits = true;
+        else if (first_problem.empty()) first_problem = problem;
       }
-      if (n.args.size() + named_required < required)
-        error(e.range, fmt::format("too few arguments to '{}': {} given, it needs {} ({})", name, n.args.size() + named_required,
-                                   required, builtin->signature()));
+      if (!fits) error(e.range, first_problem);
     }
     return of(K::unknown);
+  }
+
+  static std::string arity_problem(const Builtin& b, const ast::Call& n, const std::string& name) {
+    std::size_t positional_max = b.variadic ? SIZE_MAX : b.params.size();
+    if (n.args.size() > positional_max)
+      return fmt::format("too many arguments to '{}': {} given, it takes at most {} ({})", name, n.args.size(), positional_max,
+                         b.signature());
+    std::size_t named_required = 0;
+    for (const auto& na : n.named) {
+      auto it = std::find_if(b.params.begin(), b.params.end(), [&](const ParamSpec& p) { return p.name == na.name.name; });
+      if (it == b.params.end()) return fmt::format("'{}' has no parameter '{}' ({})", name, na.name.name, b.signature());
+      if (!it->default_value) ++named_required;
+    }
+    if (n.args.size() + named_required < b.required_count())
+      return fmt::format("too few arguments to '{}': {} given, it needs {} ({})", name, n.args.size() + named_required,
+                         b.required_count(), b.signature());
+    return "";
   }
 
   // ---- declarations and statements ----

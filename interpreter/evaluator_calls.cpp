@@ -48,6 +48,52 @@ Value def_function(const ast::Def& d, ModuleRuntime* m) {
   return Value::function(std::move(f));
 }
 
+// Binds call arguments to one registration's parameters (see Builtin in registry.hpp).
+std::optional<std::vector<Value>> bind_builtin_args(const Builtin& b, const std::vector<Value>& pos,
+                                                    const std::vector<std::pair<std::string, Value>>& named, std::string& why) {
+  std::vector<std::optional<Value>> bound(b.params.size());
+  std::vector<Value> rest;
+  std::size_t fill = b.variadic ? b.required_count() : b.params.size();
+  std::size_t pi = 0, filled = 0;
+  for (std::size_t i = 0; i < pos.size(); ++i) {
+    while (pi < b.params.size() && b.variadic && b.params[pi].default_value) ++pi;  // defaults only by name
+    if (filled < fill && pi < b.params.size()) {
+      bound[pi++] = pos[i];
+      ++filled;
+    } else if (b.variadic) {
+      rest.push_back(pos[i]);
+    } else {
+      why = fmt::format("too many arguments to '{}': it takes {} ({})", b.name, b.params.size(), b.signature());
+      return std::nullopt;
+    }
+  }
+  for (const auto& nv : named) {
+    std::size_t k = 0;
+    while (k < b.params.size() && b.params[k].name != nv.first) ++k;
+    if (k == b.params.size()) {
+      why = fmt::format("'{}' has no parameter '{}' ({})", b.name, nv.first, b.signature());
+      return std::nullopt;
+    }
+    if (bound[k]) {
+      why = fmt::format("argument '{}' to '{}' given twice", nv.first, b.name);
+      return std::nullopt;
+    }
+    bound[k] = nv.second;
+  }
+  std::vector<Value> args;
+  args.reserve(bound.size() + rest.size());
+  for (std::size_t k = 0; k < bound.size(); ++k) {
+    if (bound[k]) args.push_back(*bound[k]);
+    else if (b.params[k].default_value) args.push_back(*b.params[k].default_value);
+    else {
+      why = fmt::format("missing argument '{}' to '{}' ({})", b.params[k].name, b.name, b.signature());
+      return std::nullopt;
+    }
+  }
+  for (auto& v : rest) args.push_back(std::move(v));
+  return args;
+}
+
 }  // namespace
 
 const Module* Evaluator::module_of(const EnvPtr& env) const {
@@ -222,49 +268,35 @@ Value Evaluator::call_value(const Value& fn, std::vector<Value> pos, std::vector
     if (nv.second.is_error()) return nv.second;
 
   if (f.kind == Function::Kind::builtin) {
-    const Builtin& b = *f.builtin;
-    std::vector<std::optional<Value>> bound(b.params.size());
-    std::vector<Value> rest;
-    std::size_t fill = b.variadic ? b.required_count() : b.params.size();
-    std::size_t pi = 0;
-    for (std::size_t i = 0; i < pos.size(); ++i) {
-      while (pi < b.params.size() && b.variadic && b.params[pi].default_value) ++pi;  // defaults only by name
-      if (i < fill && pi < b.params.size()) {
-        bound[pi++] = pos[i];
-      } else if (b.variadic) {
-        rest.push_back(pos[i]);
-      } else {
-        return err(fmt::format("too many arguments to '{}': it takes {} ({})", b.name, b.params.size(), b.signature()));
+    // Each registration of the name (newest first) binds the arguments by its own parameters;
+    // the first whose binding succeeds and whose `applies` accepts the values is called.
+    std::string first_error;
+    for (const Builtin* cur = f.builtin.get(); cur; cur = cur->next.get()) {
+      std::string why;
+      auto args = bind_builtin_args(*cur, pos, named, why);
+      if (!args) {
+        if (first_error.empty()) first_error = why;
+        continue;
+      }
+      if (cur->applies && !cur->applies(*args)) continue;
+      EvalCallContext ctx(*this, cur->name, site ? location_of(*site, env) : SourceLocation{}, env);
+      try {
+        return cur->fn(ctx, *args);
+      } catch (const LimitExceeded&) {
+        throw;
+      } catch (const OperatorError& ex) {
+        return err(fmt::format("'{}': {}", cur->name, ex.what()));
+      } catch (const std::exception& ex) {
+        return err(fmt::format("'{}' failed: {}", cur->name, ex.what()));
       }
     }
-    for (auto& nv : named) {
-      std::size_t k = 0;
-      while (k < b.params.size() && b.params[k].name != nv.first) ++k;
-      if (k == b.params.size()) return err(fmt::format("'{}' has no parameter '{}' ({})", b.name, nv.first, b.signature()));
-      if (bound[k]) return err(fmt::format("argument '{}' to '{}' given twice", nv.first, b.name));
-      bound[k] = nv.second;
-    }
-    std::vector<Value> args;
-    args.reserve(bound.size() + rest.size());
-    for (std::size_t k = 0; k < bound.size(); ++k) {
-      if (bound[k]) args.push_back(*bound[k]);
-      else if (b.params[k].default_value) args.push_back(*b.params[k].default_value);
-      else return err(fmt::format("missing argument '{}' to '{}' ({})", b.params[k].name, b.name, b.signature()));
-    }
-    for (auto& v : rest) args.push_back(std::move(v));
-    const Builtin* chosen = select_overload(b, args);
-    if (!chosen) return err(fmt::format("no version of '{}' takes these arguments", b.name));
-    EvalCallContext ctx(*this, b.name, site ? location_of(*site, env) : SourceLocation{}, env);
-    try {
-      Value r = chosen->fn(ctx, args);
-      return r;
-    } catch (const LimitExceeded&) {
-      throw;
-    } catch (const OperatorError& ex) {
-      return err(fmt::format("'{}': {}", b.name, ex.what()));
-    } catch (const std::exception& ex) {
-      return err(fmt::format("'{}' failed: {}", b.name, ex.what()));
-    }
+    if (!first_error.empty()) return err(first_error);
+    return err(fmt::format("no version of '{}' takes these arguments ({})", f.builtin->name,
+                           [&] {
+                             std::string kinds;
+                             for (const auto& v : pos) kinds += (kinds.empty() ? "" : ", ") + std::string(v.kind_name());
+                             return kinds;
+                           }()));
   }
 
   if (f.kind == Function::Kind::lambda) {

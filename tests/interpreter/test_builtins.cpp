@@ -1,0 +1,131 @@
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+
+#include "helpers.hpp"
+
+using namespace rubric;
+
+namespace {
+
+// Runs one criterion whose expects must all pass; returns the failing checks' texts.
+std::string failures(const std::string& body, const rubric::test::TempDir& t) {
+  Report r = rubric::test::run_text("rubric \"b\" {}\ncriterion c \"c\" {\n" + body + "\n}\n", t.path + "/sub", t.path + "/ref");
+  if (r.criteria.empty()) return r.title;
+  std::string out;
+  for (const auto& c : r.criteria[0].checks)
+    if (c.verdict != Verdict::pass)
+      out += fmt::format("{} [{}] {} {}\n", c.source_text, verdict_name(c.verdict), c.explanation,
+                         c.evidence.empty() ? "" : c.evidence[0]);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("numbers family") {
+  rubric::test::TempDir t;
+  t.dir("sub");
+  t.dir("ref");
+  CHECK(failures(R"(
+  expect abs(-2 ms) == 2 ms
+  expect min([3, 1, 2]) == 1
+  expect max(3 ms, 5 ms) == 5 ms
+  expect clamp(7, 0, 5) == 5
+  expect round(2.345, 2) == 2.35
+  expect sqrt(16) == 4
+  expect log(exp(2)) within 1e-12 of 2
+  expect geomean([1, 4, 16]) within 1e-12 of 4
+  expect f32 == "f32"
+)",
+                 t) == "");
+  std::string bad = failures("expect sqrt(-1) == 1\n expect min([]) == 1\n expect abs(\"x\") == 1", t);
+  CHECK(bad.find("'sqrt' of a negative number") != std::string::npos);
+  CHECK(bad.find("'min' of an empty list") != std::string::npos);
+  CHECK(bad.find("bad argument #1 to 'abs' (expected a number, got string)") != std::string::npos);
+}
+
+TEST_CASE("lists family") {
+  rubric::test::TempDir t;
+  t.dir("sub");
+  t.dir("ref");
+  CHECK(failures(R"(
+  expect len([1, 2, 3]) == 3
+  expect len("abc") == 3
+  expect sum([1 ms, 2 ms]) == 3 ms
+  expect all([true, true]) and not all([true, false])
+  expect any([1, 5], x => x > 4)
+  expect count([1, 2, 3, 4], x => x > 2) == 2
+  expect map([1, 2], x => x * 10) == [10, 20]
+  expect filter(range(6), x => x > 3) == [4, 5]
+  expect range(2, 8, 3) == [2, 5]
+  expect sort([3, 1, 2]) == [1, 2, 3]
+  expect sort(["b", "a"]) == ["a", "b"]
+  expect sort([{n: 2}, {n: 1}], key = r => r.n)[0].n == 1
+  expect keys({a: 1, b: 2}) == ["a", "b"]
+  expect has({a: 1}, "a")
+  expect [1, 2][-1] == 2
+)",
+                 t) == "");
+  std::string bad = failures("expect [1][3] == 1\n expect sort([1, \"a\"]) == []", t);
+  CHECK(bad.find("index 3 out of range: the list has 1 items") != std::string::npos);
+  CHECK(bad.find("'sort': cannot order") != std::string::npos);
+}
+
+TEST_CASE("text family") {
+  rubric::test::TempDir t;
+  t.dir("ref");
+  t.write("sub/log.txt", "run 1: 1,234.5 tok/s\nrun 2: 1200 tok/s\r\n");
+  CHECK(failures(R"X(
+  let log = text(submission / "log.txt")
+  expect regex(log, r"\d+ tok/s")
+  expect not regex(log, "GB/s")
+  expect find(log, r"run (\d): ([0-9.,]+)") == [["1", "1,234.5"], ["2", "1200"]]
+  expect find(log, r"tok/s") == ["tok/s", "tok/s"]
+  expect lines(log) == ["run 1: 1,234.5 tok/s", "run 2: 1200 tok/s"]
+  expect numbers(log) == [1, 1234.5, 2, 1200]
+  expect split("a,b", ",") == ["a", "b"]
+  expect join([1, 2], "-") == "1-2"
+  expect trim("  x ") == "x"
+  expect lower("AbC") == "abc"
+)X",
+                 t) == "");
+  CHECK(failures("expect regex(\"x\", \"(\")", t).find("invalid regular expression") != std::string::npos);
+}
+
+TEST_CASE("files family: json, text, csv, exists, files") {
+  rubric::test::TempDir t;
+  t.dir("ref");
+  t.write("sub/r.csv", "name,tput,label\nbase,100,\"a, b\"\ncand,95.5,x\n");
+  t.write("sub/bad.csv", "a,b\n1\n");
+  t.write("sub/k/a.cu", "x");
+  t.write("sub/k/b.cu", "y");
+  t.write("sub/k/c.txt", "z");
+  t.write("sub/bad.json", "{\"a\": 1,}");
+  CHECK(failures(R"(
+  let rows = csv(submission / "r.csv")
+  expect len(rows) == 2
+  expect rows[1].tput == 95.5
+  expect rows[0].label == "a, b"
+  expect exists(submission / "k")
+  expect not exists(submission / "nope")
+  expect map(files(submission / "k", "*.cu"), p => "{p}") == ["submission/k/a.cu", "submission/k/b.cu"]
+)",
+                 t) == "");
+  std::string bad = failures("expect len(csv(submission / \"bad.csv\")) == 1\n expect json(submission / \"bad.json\").a == 1", t);
+  CHECK(bad.find("row 2 has 1 fields, the header has 2") != std::string::npos);
+  CHECK(bad.find("malformed JSON") != std::string::npos);
+  CHECK(bad.find("[FAIL]") != std::string::npos);  // the submission's file: FAIL, not ERROR
+}
+
+TEST_CASE("units family and doc") {
+  rubric::test::TempDir t;
+  t.dir("sub");
+  t.dir("ref");
+  CHECK(failures("expect convert(2.5 ms, \"us\") == 2500\n expect unit_of(3 GB/s) == \"B/s\"", t) == "");
+  Engine e;
+  std::string d = e.doc();
+  CHECK(d.find("- `clamp(x, lo, hi)`") != std::string::npos);
+  CHECK(d.find("## std.serving") != std::string::npos);
+  CHECK(d.find("vllm_bench(path)") != std::string::npos);
+  CHECK(e.doc("std.text").find("answer_names(t, phrases, at_least = 1)") != std::string::npos);
+  CHECK(e.doc("nothing").find("no module or builtin family 'nothing'") != std::string::npos);
+}
