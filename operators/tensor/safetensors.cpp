@@ -1,6 +1,7 @@
 #include "operators/tensor/safetensors.hpp"
 
 #include <algorithm>
+#include <cmath>
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -11,7 +12,7 @@
 #include "operators/error.hpp"
 #include "operators/tensor/element_decode.hpp"
 #include "operators/tensor/host_order.hpp"
-#include "operators/tensor/json_lite.hpp"
+#include "operators/json/json_reader.hpp"
 #include "operators/tensor/mapped_file.hpp"
 
 namespace rubric::tensor {
@@ -46,38 +47,38 @@ std::uint64_t read_u64_le(const std::byte* p) {
   return v;
 }
 
-std::int64_t non_negative_integer(const json_lite::Value& v, const std::string& path, const std::string& what) {
-  if (v.kind != json_lite::Value::Kind::number || !v.is_integer || v.integer < 0) {
+std::int64_t non_negative_integer(const json::Value& v, const std::string& path, const std::string& what) {
+  // Doubles hold every integer up to 2^53 exactly: far past any file's size.
+  if (!v.is_number() || v.as_number() < 0 || v.as_number() != std::floor(v.as_number()) || v.as_number() > 0x1p53) {
     throw OperatorError(fmt::format("{}: {} must be a non-negative integer", path, what));
   }
-  return v.integer;
+  return static_cast<std::int64_t>(v.as_number());
 }
 
-SafetensorsEntry parse_entry(const std::string& name, const json_lite::Value& v, const std::string& path) {
-  using Kind = json_lite::Value::Kind;
-  if (v.kind != Kind::object) throw OperatorError(fmt::format("{}: tensor '{}' is not a JSON object", path, name));
+SafetensorsEntry parse_entry(const std::string& name, const json::Value& v, const std::string& path) {
+  if (!v.is_object()) throw OperatorError(fmt::format("{}: tensor '{}' is not a JSON object", path, name));
   SafetensorsEntry e;
   e.name = name;
   const auto* dtype = v.find("dtype");
   const auto* shape = v.find("shape");
   const auto* offsets = v.find("data_offsets");
-  if (!dtype || dtype->kind != Kind::string) throw OperatorError(fmt::format("{}: tensor '{}' has no string 'dtype'", path, name));
-  if (!shape || shape->kind != Kind::array) throw OperatorError(fmt::format("{}: tensor '{}' has no 'shape' list", path, name));
-  if (!offsets || offsets->kind != Kind::array || offsets->array.size() != 2) {
+  if (!dtype || !dtype->is_string()) throw OperatorError(fmt::format("{}: tensor '{}' has no string 'dtype'", path, name));
+  if (!shape || !shape->is_array()) throw OperatorError(fmt::format("{}: tensor '{}' has no 'shape' list", path, name));
+  if (!offsets || !offsets->is_array() || offsets->as_array().size() != 2) {
     throw OperatorError(fmt::format("{}: tensor '{}' needs 'data_offsets' [begin, end]", path, name));
   }
-  for (const auto& [key, unused] : v.object) {
+  for (const auto& [key, unused] : v.as_object()) {
     (void)unused;
     if (key != "dtype" && key != "shape" && key != "data_offsets") {
       throw OperatorError(fmt::format("{}: tensor '{}' has unexpected key '{}'", path, name, key));
     }
   }
-  e.dtype_code = dtype->string;
+  e.dtype_code = dtype->as_string();
   const CodeInfo* info = find_code(e.dtype_code);
   if (!info) throw OperatorError(fmt::format("{}: tensor '{}' has unknown dtype '{}'", path, name, e.dtype_code));
-  for (const auto& d : shape->array) e.shape.push_back(non_negative_integer(d, path, fmt::format("a dimension of '{}'", name)));
-  e.begin = non_negative_integer(offsets->array[0], path, fmt::format("data_offsets of '{}'", name));
-  e.end = non_negative_integer(offsets->array[1], path, fmt::format("data_offsets of '{}'", name));
+  for (const auto& d : shape->as_array()) e.shape.push_back(non_negative_integer(d, path, fmt::format("a dimension of '{}'", name)));
+  e.begin = non_negative_integer(offsets->as_array()[0], path, fmt::format("data_offsets of '{}'", name));
+  e.end = non_negative_integer(offsets->as_array()[1], path, fmt::format("data_offsets of '{}'", name));
   if (e.end < e.begin) throw OperatorError(fmt::format("{}: tensor '{}' has data_offsets [{}, {}] that end before they begin", path, name, e.begin, e.end));
   const std::int64_t count = shape_element_count(e.shape, fmt::format("{}: tensor '{}'", path, name));
   if (static_cast<std::uint64_t>(count) > UINT64_MAX / info->itemsize) {
@@ -111,16 +112,21 @@ ParsedFile parse_file(const std::string& path) {
   }
   out.data_start = 8 + n;
   const std::string_view text(reinterpret_cast<const char*>(out.file->data() + 8), n);
-  const json_lite::Value root = json_lite::parse(text, path);
-  if (root.kind != json_lite::Value::Kind::object) throw OperatorError(fmt::format("{}: header is not a JSON object", path));
-  for (const auto& [key, value] : root.object) {
+  json::Value root;
+  try {
+    root = json::parse(text, "header");
+  } catch (const OperatorError& e) {
+    throw OperatorError(fmt::format("{}: bad JSON header ({})", path, e.what()));
+  }
+  if (!root.is_object()) throw OperatorError(fmt::format("{}: header is not a JSON object", path));
+  for (const auto& [key, value] : root.as_object()) {
     if (key == "__metadata__") {
-      if (value.kind != json_lite::Value::Kind::object) throw OperatorError(fmt::format("{}: __metadata__ is not an object", path));
-      for (const auto& [mk, mv] : value.object) {
-        if (mv.kind != json_lite::Value::Kind::string) {
+      if (!value.is_object()) throw OperatorError(fmt::format("{}: __metadata__ is not an object", path));
+      for (const auto& [mk, mv] : value.as_object()) {
+        if (!mv.is_string()) {
           throw OperatorError(fmt::format("{}: __metadata__ value for '{}' is not a string", path, mk));
         }
-        out.index.metadata[mk] = mv.string;
+        out.index.metadata[mk] = mv.as_string();
       }
       continue;
     }
