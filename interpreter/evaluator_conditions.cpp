@@ -123,13 +123,19 @@ CheckOutcome decide_statistically(const StatQuestion& q, double confidence, std:
                                      format_quantity(iv.hi, q.dim), n, q.side == stats::PassingSide::AtLeast ? ">=" : "<=",
                                      q.bound_text));
     for (const auto& l : leaves) o.evidence.push_back(fmt::format("  {} ({} samples)", l->description, l->values.size()));
-    o.explanation = d.explanation;
-    if (o.verdict == Verdict::inconclusive) {
-      if (d.settleable && d.samples_needed > n)
-        o.explanation += fmt::format(" About {} samples per set (now {}) would likely settle it.", d.samples_needed, n);
-      else if (!d.settleable)
-        o.explanation += " The estimate sits on the bound: more samples will not settle it.";
-    }
+    // The decision's own words carry bare numbers; the report says the same with units.
+    const std::string interval = fmt::format("the {:g}% interval {} .. {}", confidence * 100, format_quantity(iv.lo, q.dim),
+                                             format_quantity(iv.hi, q.dim));
+    const std::string bound = format_quantity(q.bound, q.dim);
+    if (o.verdict == Verdict::pass) o.explanation = fmt::format("{} lies wholly on the passing side of {}", interval, bound);
+    else if (o.verdict == Verdict::fail) o.explanation = fmt::format("{} lies wholly on the failing side of {}", interval, bound);
+    else if (d.settleable)
+      o.explanation = fmt::format("{} straddles {}: about {} samples per set (now {}) would likely settle it, or {:.2g}x less noise",
+                                  interval, bound, d.samples_needed, n,
+                                  std::sqrt(double(d.samples_needed) / double(n ? n : 1)));
+    else
+      o.explanation = fmt::format("{} straddles {} with the estimate on the bound: more samples will not settle it", interval,
+                                  bound);
   } catch (const OperatorError& ex) {
     o.verdict = Verdict::error;
     o.blame = Blame::rubric;
@@ -193,8 +199,8 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
       inner_text = inner_text.substr(1, inner_text.size() - 2);
     o.evidence.push_back(fmt::format("not: {} was {}", inner_text, verdict_name(inner.verdict)));
     for (const auto& line : inner.evidence) o.evidence.push_back("  " + line);
-    if (inner.verdict == Verdict::pass) o.explanation = fmt::format("'{}' holds, and must not", source_text(*u->operand, env));
-    else if (inner.verdict == Verdict::fail) o.explanation = fmt::format("'{}' does not hold", source_text(*u->operand, env));
+    if (inner.verdict == Verdict::pass) o.explanation = fmt::format("'{}' holds, and must not", inner_text);
+    else if (inner.verdict == Verdict::fail) o.explanation = fmt::format("'{}' does not hold, as required", inner_text);
     return o;
   }
 
@@ -290,7 +296,7 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
           bool above = x > y;
           std::string how = above ? pct(rel) + (passed ? " above" : " over") : pct(rel) + (passed ? " below" : " short");
           line += ": " + how;
-          expl = fmt::format("{} is {} {}", l.value.to_string(), how, r.value.to_string());
+          expl = fmt::format("{} is {}{} {}", l.value.to_string(), how, above || passed ? "" : " of", r.value.to_string());
         } else if (!ordering && !passed) {
           expl = fmt::format("they differ by {}", format_quantity(std::fabs(x - y), l.value.as_quantity().dim));
         }

@@ -122,7 +122,13 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
       return error_at(at, env, fmt::format("a path is extended with a string (root / \"file\"), got a {}", b.kind_name()));
     std::string why;
     auto p = join_path(a.as_path(), b.as_string(), &why);
-    if (!p) return error_at(at, env, why, a.as_path().root == "submission" ? Blame::submission : Blame::rubric);
+    if (!p) {
+      // A `..` the rubric wrote itself is the rubric's error; one arriving in data read from the
+      // submission (a manifest naming its output file) is the submission's.
+      const auto* bin = std::get_if<ast::Binary>(&at.node);
+      bool literal = bin && std::holds_alternative<ast::StringLit>(bin->rhs->node);
+      return error_at(at, env, why, !literal && a.as_path().root == "submission" ? Blame::submission : Blame::rubric);
+    }
     return Value::path(*p);
   }
   if (op == BinaryOp::add && a.is(ValueKind::string) && b.is(ValueKind::string)) return Value::string(a.as_string() + b.as_string());

@@ -101,7 +101,11 @@ class Loader {
         if (m) mod.uses.push_back({m, u->alias ? u->alias->name : "", u->range});
       } else if (auto* im = std::get_if<ast::Import>(&item)) {
         Diagnostic at{Severity::error, source, im->range, "", {}};
-        std::string base = im->path.empty() || im->path.front() == '/' ? im->path : dir_of(path) + "/" + im->path;
+        // Relative to the importing file; a file in the current folder keeps a bare name in messages.
+        std::string dir = dir_of(path);
+        std::string base = im->path.empty() || im->path.front() == '/' ? im->path
+                           : dir == "."                            ? im->path
+                                                                   : dir + "/" + im->path;
         if (!is_file(base)) {
           at.message = fmt::format("cannot import \"{}\": no file {}", im->path, base);
           program_.diagnostics.push_back(at);
@@ -135,7 +139,7 @@ class Loader {
     std::vector<std::string> tried;
     for (const auto* dirs : {&search_.include_dirs, &search_.rubric_path}) {
       for (const auto& d : *dirs) {
-        std::string candidate = d + "/" + rel;
+        std::string candidate = d == "." ? rel : d + "/" + rel;
         tried.push_back(candidate);
         if (is_file(candidate)) return load_file("file:" + canonical(candidate), dotted, candidate, at);
       }

@@ -88,8 +88,8 @@ ResolvedPath resolve_confined(const PathValue& p) {
                                        ((*full_real)[root.size()] == '/' || root == "/"));
   if (!inside) {
     r.status = PathStatus::escapes;
-    r.message = fmt::format("{} resolves to '{}', outside its root '{}' (symbolic links may not leave the root)",
-                            p.display(), *full_real, root);
+    r.message = fmt::format("{} resolves outside its root '{}' (symbolic links may not leave the root)", p.display(),
+                            p.root);
     return r;
   }
   r.real = *full_real;

@@ -187,15 +187,20 @@ const ErrorInfo& Value::as_error() const { return *std::get<std::shared_ptr<cons
 
 namespace {
 
+// As the language writes the string: escapes for quotes, backslashes and control characters.
 std::string quote(const std::string& s) {
   std::string out = "\"";
   for (char c : s) {
-    if (c == '"' || c == '\\') out += '\\';
-    if (c == '\n') {
-      out += "\\n";
-      continue;
+    switch (c) {
+      case '"': out += "\\\""; break;
+      case '\\': out += "\\\\"; break;
+      case '\n': out += "\\n"; break;
+      case '\t': out += "\\t"; break;
+      case '\r': out += "\\r"; break;
+      default:
+        if (static_cast<unsigned char>(c) < 0x20) out += fmt::format("\\x{:02x}", static_cast<unsigned char>(c));
+        else out += c;
     }
-    out += c;
   }
   return out + "\"";
 }

@@ -202,17 +202,22 @@ TEST_CASE("paths escaping the root through .. or a symbolic link are refused") {
   Fixture f;
   f.t.write("outside.json", R"({"tput": 1})");
   std::filesystem::create_symlink(f.t.path + "/outside.json", f.sub + "/link.json");
+  f.t.write("sub/manifest.json", R"({"out": "../outside.json"})");
   Report r = f.run(R"(
 rubric "paths" {}
 criterion dots "dots" { expect json(submission / ".." / "outside.json").tput == 1 }
 criterion link "link" { expect json(submission / "link.json").tput == 1 }
 criterion inside "inside" { expect exists(submission / "bench.json") }
+criterion named "named" { expect json(submission / json(submission / "manifest.json").out).tput == 1 }
 )");
-  CHECK(r.criteria[0].verdict == Verdict::fail);
+  // A `..` the rubric wrote is the rubric's error; a link or a name from the submission is its own.
+  CHECK(r.criteria[0].verdict == Verdict::error);
   CHECK(r.criteria[0].checks[0].explanation.find("escapes its root") != std::string::npos);
   CHECK(r.criteria[1].verdict == Verdict::fail);
   CHECK(r.criteria[1].checks[0].explanation.find("outside its root") != std::string::npos);
   CHECK(r.criteria[2].verdict == Verdict::pass);
+  CHECK(r.criteria[3].verdict == Verdict::fail);
+  CHECK(r.criteria[3].checks[0].explanation.find("escapes its root") != std::string::npos);
   for (const auto& fr : r.provenance.files) CHECK(fr.path.find("outside") == std::string::npos);
 }
 
