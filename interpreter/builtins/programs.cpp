@@ -117,8 +117,10 @@ Value bench(CallContext& ctx, const Args& a) {
   spec.warmup = static_cast<int>(a[2].as_number());
   if (a[3].is(ValueKind::string)) spec.metric = a[3].as_string();
   else if (!a[3].is_null()) return ctx.bad_argument(4, "a JSON field name, or null for wall time", a[3]);
-  if (auto* p = ctx.progress())
-    p->activity(fmt::format("bench: {} warm-up + {} runs of {}", spec.warmup, spec.repeat, command_text(spec.run)));
+  if (auto* p = ctx.progress()) {
+    std::string command = command_text(spec.run);
+    spec.on_run = [p, command](const std::string& label) { p->activity(fmt::format("bench {}: {}", command, label)); };
+  }
   try {
     process::BenchResult r = process::bench(spec);
     for (const auto& run : r.runs) record(ctx, spec.run, run);

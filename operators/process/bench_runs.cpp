@@ -28,9 +28,10 @@ BenchResult bench(const BenchSpec& spec) {
   out.unit = spec.metric.empty() ? "s" : "";
   const int total = spec.warmup + spec.repeat;
   for (int i = 0; i < total; ++i) {
+    const std::string label = run_label(i, spec);
+    if (spec.on_run) spec.on_run(label);
     out.runs.push_back(run_isolated(spec.run));
     const RunResult& r = out.runs.back();
-    const std::string label = run_label(i, spec);
     if (!r.succeeded()) {
       out.failure = with_tail(fmt::format("{}: {}", label, r.status_text()), r);
       return out;

@@ -1,5 +1,6 @@
 #pragma once
 // Repeated isolated runs of one command, giving samples of wall time or of a JSON field of stdout.
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -12,6 +13,8 @@ struct BenchSpec {
   int warmup = 1;      // runs whose results are checked but not recorded
   int repeat = 10;     // recorded runs
   std::string metric;  // dotted JSON path into each run's stdout ("metrics.output_throughput"); empty: wall time
+  // Called before each run with its label ("warm-up run 1 of 1", "run 3 of 10"), for progress displays.
+  std::function<void(const std::string& label)> on_run;
 };
 
 struct BenchResult {
