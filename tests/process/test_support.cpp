@@ -32,6 +32,7 @@ TempDirs& temp_dirs() {
 
 std::string make_temp_dir() {
   // Outside /tmp: runs get a private /tmp, and the programs and pid files must be shared.
+  ::mkdir(RUBRIC_PROCESS_TEST_SCRATCH, 0755);  // the fallback outside the build folder may not exist yet
   std::string pattern = RUBRIC_PROCESS_TEST_SCRATCH "/rubric-proc-test-XXXXXX";
   std::vector<char> buf(pattern.begin(), pattern.end());
   buf.push_back('\0');
