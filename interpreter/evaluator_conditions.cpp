@@ -79,15 +79,6 @@ double eval_with(const SampleExpr& e, const std::unordered_map<const SampleSet*,
   return 0;
 }
 
-std::shared_ptr<const SampleExpr> sample_expr_of(const Value& v) {
-  if (v.is(ValueKind::samples)) return v.as_samples().expr;
-  auto c = std::make_shared<SampleExpr>();
-  c->op = SampleExpr::Op::constant;
-  c->constant = v.as_number();
-  c->dim = v.as_quantity().dim;
-  return c;
-}
-
 // Statistical decision of `quantity(medians) (>=|<=) bound` over the leaves of some samples.
 struct StatQuestion {
   std::shared_ptr<const SampleExpr> quantity;  // of the leaves

@@ -33,15 +33,6 @@ bool is_comparison(ast::BinaryOp op) {
   return op == ast::BinaryOp::lt || op == ast::BinaryOp::le || op == ast::BinaryOp::gt || op == ast::BinaryOp::ge;
 }
 
-std::shared_ptr<const SampleExpr> as_sample_expr(const Value& v) {
-  if (v.is(ValueKind::samples)) return v.as_samples().expr;
-  auto c = std::make_shared<SampleExpr>();
-  c->op = SampleExpr::Op::constant;
-  c->constant = v.as_number();
-  c->dim = v.as_quantity().dim;
-  return c;
-}
-
 Dimension dim_of(const Value& v) { return v.is(ValueKind::samples) ? v.as_samples().dim() : v.as_quantity().dim; }
 
 // A missing record key is the submission's fault when the record came from a submission file.
@@ -157,8 +148,8 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
             : op == BinaryOp::sub ? SampleExpr::Op::sub
             : op == BinaryOp::mul ? SampleExpr::Op::mul
                                   : SampleExpr::Op::div;
-    e->lhs = as_sample_expr(a);
-    e->rhs = as_sample_expr(b);
+    e->lhs = sample_expr_of(a);
+    e->rhs = sample_expr_of(b);
     e->dim = dr;
     return Value::samples(std::move(e));
   }

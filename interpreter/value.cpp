@@ -89,6 +89,15 @@ double eval_point(const SampleExpr& e) {
 
 }  // namespace
 
+std::shared_ptr<const SampleExpr> sample_expr_of(const Value& v) {
+  if (v.is(ValueKind::samples)) return v.as_samples().expr;
+  auto c = std::make_shared<SampleExpr>();
+  c->op = SampleExpr::Op::constant;
+  c->constant = v.as_number();
+  c->dim = v.as_quantity().dim;
+  return c;
+}
+
 std::vector<std::shared_ptr<const SampleSet>> Samples::leaves() const {
   std::vector<std::shared_ptr<const SampleSet>> out;
   collect_leaves(*expr, out);

@@ -73,6 +73,9 @@ struct SampleExpr {
   Dimension dim;
 };
 
+// The expression of a samples value, or a constant leaf for a number mixed with samples.
+std::shared_ptr<const SampleExpr> sample_expr_of(const Value& v);
+
 struct Samples {
   std::shared_ptr<const SampleExpr> expr;
   Dimension dim() const { return expr->dim; }
