@@ -101,7 +101,7 @@ struct StatementRunner {
     r.evidence = std::move(o.evidence);
     r.explanation = std::move(o.explanation);
     r.seconds = secs;
-    if (message && r.verdict != Verdict::pass) {
+    if (message && r.verdict == Verdict::fail) {  // the `else` message says why it failed; nothing else
       Value m = ev.eval(*message, env);
       r.message = m.is_error() ? "(message could not be built: " + m.as_error().message + ")" : m.to_string();
     }
