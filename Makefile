@@ -2,7 +2,7 @@
 BUILD   ?= build
 JOBS    ?= $(shell nproc)
 CMAKE_FLAGS ?=
-PACKAGES := cmake make g++ pkg-config libboost-dev libboost-program-options-dev \
+PACKAGES := cmake make g++ pkg-config libboost-dev libboost-program-options-dev libboost-regex-dev \
             libfmt-dev doctest-dev python3 python3-numpy python3-scipy
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

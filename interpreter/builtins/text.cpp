@@ -1,6 +1,8 @@
 // Text: regex find lines numbers lower upper trim split join contains.
 #include <fmt/format.h>
-#include <regex>
+
+#include <boost/regex.hpp>
+#include <stdexcept>
 
 #include "interpreter/builtins/args.hpp"
 #include "interpreter/builtins/registry.hpp"
@@ -12,15 +14,30 @@ namespace {
 
 using builtins::want;
 
+// Boost.Regex rather than std::regex: libstdc++'s matcher recurses once per character, so a
+// pattern like r"(a|b)*" over a few megabytes of submission text overflowed the stack (a
+// segfault). Boost matches with a heap stack and throws when backtracking exceeds its bound, which
+// becomes an error value below instead of a crash or a hang.
+
 // Compiles an ECMAScript pattern; a bad pattern is the rubric's error.
-std::optional<std::regex> compile(CallContext& ctx, const std::string& pattern, Value& err) {
+std::optional<boost::regex> compile(CallContext& ctx, const std::string& pattern, Value& err) {
   try {
-    return std::regex(pattern, std::regex::ECMAScript);
-  } catch (const std::regex_error& e) {
+    return boost::regex(pattern, boost::regex::ECMAScript);
+  } catch (const boost::regex_error& e) {
     err = ctx.error(fmt::format("bad argument #2 to '{}' (invalid regular expression \"{}\": {})", ctx.function_name(),
                                 pattern, e.what()));
     return std::nullopt;
   }
+}
+
+// Matching gave up (catastrophic backtracking, or a match too long for the matcher's stack): the
+// pattern is the rubric's, so it is the rubric's error, naming the pattern and Boost's reason.
+// Boost's reason runs to several sentences of advice; its first sentence is the reason.
+Value too_complex(CallContext& ctx, const std::string& pattern, const std::runtime_error& e) {
+  std::string why = e.what();
+  why = why.substr(0, why.find('.'));
+  return ctx.error(fmt::format("'{}': the regular expression \"{}\" is too costly to match on this text ({})",
+                               ctx.function_name(), pattern, why));
 }
 
 std::optional<Value> want_text(CallContext& ctx, const std::vector<Value>& a) {
@@ -39,7 +56,11 @@ void open_text(Registry& r) {
            Value err;
            auto re = compile(ctx, a[1].as_string(), err);
            if (!re) return err;
-           return Value::boolean(std::regex_search(a[0].as_string(), *re));
+           try {
+             return Value::boolean(boost::regex_search(a[0].as_string(), *re));
+           } catch (const std::runtime_error& e) {
+             return too_complex(ctx, a[1].as_string(), e);
+           }
          });
   r.add("find", {P("t"), P("pattern")}, false,
          "Every match of the pattern in t: a list of strings, or, when the pattern has groups, a list of capture lists.",
@@ -50,17 +71,21 @@ void open_text(Registry& r) {
            if (!re) return err;
            const std::string& t = a[0].as_string();
            List out;
-           for (auto it = std::sregex_iterator(t.begin(), t.end(), *re); it != std::sregex_iterator(); ++it) {
-             const std::smatch& m = *it;
-             if (m.size() <= 1) {
-               out.push_back(Value::string(m.str(0)));
-             } else {
-               List groups;
-               for (std::size_t g = 1; g < m.size(); ++g)
-                 groups.push_back(m[g].matched ? Value::string(m.str(g)) : Value());
-               out.push_back(Value::list(std::move(groups)));
+           try {
+             for (auto it = boost::sregex_iterator(t.begin(), t.end(), *re); it != boost::sregex_iterator(); ++it) {
+               const boost::smatch& m = *it;
+               if (m.size() <= 1) {
+                 out.push_back(Value::string(m.str(0)));
+               } else {
+                 List groups;
+                 for (std::size_t g = 1; g < m.size(); ++g)
+                   groups.push_back(m[g].matched ? Value::string(m.str(g)) : Value());
+                 out.push_back(Value::list(std::move(groups)));
+               }
+               if (out.size() > 1'000'000) return ctx.error("'find': more than 1000000 matches");
              }
-             if (out.size() > 1'000'000) return ctx.error("'find': more than 1000000 matches");
+           } catch (const std::runtime_error& e) {
+             return too_complex(ctx, a[1].as_string(), e);
            }
            return Value::list(std::move(out));
          });
@@ -127,7 +152,11 @@ void open_text(Registry& r) {
            if (auto e = want(ctx, a, 0, ValueKind::list, "a list")) return *e;
            if (auto e = want(ctx, a, 1, ValueKind::string, "a string")) return *e;
            std::string s;
-           for (std::size_t i = 0; i < a[0].as_list().size(); ++i) s += (i ? a[1].as_string() : "") + a[0].as_list()[i].to_string();
+           for (std::size_t i = 0; i < a[0].as_list().size(); ++i) {
+             s += (i ? a[1].as_string() : "") + a[0].as_list()[i].to_string();
+             if (s.size() > max_string_bytes)
+               return ctx.error(fmt::format("'join': the result passes the string size limit ({} bytes)", max_string_bytes));
+           }
            return Value::string(std::move(s));
          });
   r.add("contains", {P("t"), P("s")}, false, "True when t contains s exactly (case-sensitive; see `mentions` for prose).",
