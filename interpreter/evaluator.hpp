@@ -64,6 +64,10 @@ class Evaluator {
   const Module* module_of(const EnvPtr& env) const;
   std::string source_text(const ast::Expr& e, const EnvPtr& env) const;
   Value error_at(const ast::Expr& e, const EnvPtr& env, std::string message, Blame blame = Blame::rubric) const;
+  // Throw LimitExceeded when a string or list being built would pass max_string_bytes /
+  // max_list_items (value.hpp).
+  void check_string_size(std::size_t bytes) const;
+  void check_list_size(std::size_t items) const;
 
   // Session state shared with builtins.
   std::map<std::string, std::shared_ptr<const void>> cache;

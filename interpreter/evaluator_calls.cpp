@@ -1,6 +1,7 @@
 // Names, lazy cells, modules at run time, calls (builtins, defs, lambdas) and the CallContext
 // that builtins see.
 #include <fmt/format.h>
+#include <new>
 
 #include "interpreter/evaluator.hpp"
 #include "interpreter/paths.hpp"
@@ -141,6 +142,12 @@ Value Evaluator::force(const std::shared_ptr<LazyCell>& cell) {
     cell->value = std::move(v);
   } catch (const LimitExceeded& ex) {
     cell->value = Value::error(fmt::format("'{}' could not be evaluated: {}", cell->name, ex.what()), Blame::rubric,
+                               location_of(*cell->expr, env));
+    cell->state = LazyCell::State::done;
+    throw;
+  } catch (const std::bad_alloc&) {
+    // Left `running`, the cell would later read as "defined in terms of itself".
+    cell->value = Value::error(fmt::format("'{}' could not be evaluated: out of memory", cell->name), Blame::rubric,
                                location_of(*cell->expr, env));
     cell->state = LazyCell::State::done;
     throw;

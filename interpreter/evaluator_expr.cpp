@@ -122,8 +122,12 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
     }
     return Value::path(*p);
   }
-  if (op == BinaryOp::add && a.is(ValueKind::string) && b.is(ValueKind::string)) return Value::string(a.as_string() + b.as_string());
+  if (op == BinaryOp::add && a.is(ValueKind::string) && b.is(ValueKind::string)) {
+    check_string_size(a.as_string().size() + b.as_string().size());
+    return Value::string(a.as_string() + b.as_string());
+  }
   if (op == BinaryOp::add && a.is(ValueKind::list) && b.is(ValueKind::list)) {
+    check_list_size(a.as_list().size() + b.as_list().size());
     List out = a.as_list();
     out.insert(out.end(), b.as_list().begin(), b.as_list().end());
     return Value::list(std::move(out));
@@ -167,6 +171,16 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
   return Value::number(r, dr);
 }
 
+void Evaluator::check_string_size(std::size_t bytes) const {
+  if (bytes > max_string_bytes)
+    throw LimitExceeded(fmt::format("string size limit exceeded ({} bytes, at most {})", bytes, max_string_bytes));
+}
+
+void Evaluator::check_list_size(std::size_t items) const {
+  if (items > max_list_items)
+    throw LimitExceeded(fmt::format("list size limit exceeded ({} items, at most {})", items, max_list_items));
+}
+
 Value Evaluator::interpolate(const ast::StringLit& s, const ast::Expr&, const EnvPtr& env) {
   std::string out;
   for (const auto& part : s.parts) {
@@ -177,6 +191,7 @@ Value Evaluator::interpolate(const ast::StringLit& s, const ast::Expr&, const En
       if (v.is_error()) return v;
       out += v.to_string();
     }
+    check_string_size(out.size());
   }
   return Value::string(std::move(out));
 }

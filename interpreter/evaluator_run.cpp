@@ -3,6 +3,7 @@
 #include <ctime>
 #include <fmt/format.h>
 #include <functional>
+#include <new>
 #include <unordered_set>
 
 #include "interpreter/evaluator.hpp"
@@ -261,6 +262,21 @@ struct Selector {
 
 }  // namespace
 
+namespace {
+
+// The one check an aborted criterion shows: what stopped it, at the criterion's location.
+CheckResult aborted_check(const ast::Criterion& c, const CriterionResult& r, std::string why) {
+  CheckResult cr;
+  cr.source_text = "criterion " + c.id.name;
+  cr.location = r.location;
+  cr.verdict = Verdict::error;
+  cr.blame = Blame::rubric;
+  cr.explanation = std::move(why);
+  return cr;
+}
+
+}  // namespace
+
 Value Evaluator::guarded_eval(const ast::Expr& e, const EnvPtr& env) {
   try {
     return eval(e, env);
@@ -412,13 +428,11 @@ Report Evaluator::run() {
       try {
         runner.block(c.body, scope, crun);
       } catch (const LimitExceeded& ex) {
-        CheckResult cr;
-        cr.source_text = "criterion " + c.id.name;
-        cr.location = r.location;
-        cr.verdict = Verdict::error;
-        cr.blame = Blame::rubric;
-        cr.explanation = ex.what();
-        r.checks.push_back(std::move(cr));
+        r.checks.push_back(aborted_check(c, r, ex.what()));
+      } catch (const std::bad_alloc&) {
+        // A backstop below the size limits (value.hpp): memory ran out while building a value.
+        // Only this criterion is lost; the report goes on.
+        r.checks.push_back(aborted_check(c, r, "out of memory while evaluating this criterion"));
       }
       score = crun.score;
       Verdict v = Verdict::pass;

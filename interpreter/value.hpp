@@ -39,6 +39,12 @@ struct Quantity {
 
 using List = std::vector<Value>;
 
+// The largest string and list the language builds by concatenation, interpolation or `join`. A
+// rubric doubling a string in a recursion would otherwise take all the machine's memory before
+// any step budget ran out; past these it is an ERROR naming the limit.
+constexpr std::size_t max_string_bytes = std::size_t{256} << 20;
+constexpr std::size_t max_list_items = 10'000'000;
+
 struct Record {
   std::vector<std::pair<std::string, Value>> fields;  // in insertion (file) order
   std::string origin;  // where it came from, for "no key" messages ("submission/bench.json"); may be empty
