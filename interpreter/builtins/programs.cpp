@@ -3,6 +3,8 @@
 // submission's failure; a command the rubric got wrong is an ERROR.
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "interpreter/builtins/args.hpp"
 #include "interpreter/builtins/json_value.hpp"
 #include "interpreter/builtins/registry.hpp"
@@ -113,6 +115,14 @@ Value bench(CallContext& ctx, const Args& a) {
   if (auto e = run_spec_from(ctx, a, 4, 5, 6, spec.run)) return *e;
   for (std::size_t i : {1u, 2u})
     if (auto e = builtins::want_plain(ctx, a, i)) return *e;
+  // Checked before the cast to int, which is undefined past INT_MAX (repeat = 1e12 became a
+  // negative count).
+  for (std::size_t i : {1u, 2u}) {
+    double n = a[i].as_number();
+    if (!(n >= 0 && n <= 1'000'000 && n == std::floor(n)))
+      return ctx.error(fmt::format("bad argument '{}' to 'bench' (a whole number of runs in 0 .. 1000000, got {})",
+                                   i == 1 ? "repeat" : "warmup", a[i].to_string()));
+  }
   spec.repeat = static_cast<int>(a[1].as_number());
   spec.warmup = static_cast<int>(a[2].as_number());
   if (a[3].is(ValueKind::string)) spec.metric = a[3].as_string();

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstdint>
 #include <memory>
 
 #include "operators/numerics/compare.hpp"
@@ -39,7 +40,11 @@ numerics::Tolerance tolerance_for(const tensor::Tensor& a, const tensor::Tensor&
       tol.rtol = t.rtol.value_or(0);
       tol.atol = t.atol.value_or(0);
       break;
-    case ast::ToleranceForm::ulp: tol.ulp = static_cast<std::int64_t>(std::llround(t.ulp)); break;
+    case ast::ToleranceForm::ulp:
+      // llround of a count past int64 is undefined (it gave INT64_MIN, then "must be non-negative");
+      // a count that large already admits every finite pair, so it is clamped.
+      tol.ulp = t.ulp >= 9.2e18 ? INT64_MAX : static_cast<std::int64_t>(std::llround(t.ulp));
+      break;
   }
   return tol;
 }

@@ -1,6 +1,7 @@
 #include "operators/process/run_isolated.hpp"
 
 #include <fcntl.h>
+#include <algorithm>
 #include <fmt/format.h>
 #include <poll.h>
 #include <pthread.h>
@@ -259,7 +260,10 @@ RunResult run_isolated(const RunSpec& spec) {
   err.close_write();
   report.close_write();
 
-  const auto deadline = started + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(spec.timeout_seconds));
+  // Capped at ten years: converting a larger double (timeout = 1e300 s) to the clock's integer
+  // ticks overflows, which put the deadline in the past and killed the program at once.
+  const double timeout_s = std::min(spec.timeout_seconds, 10 * 365 * 86400.0);
+  const auto deadline = started + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
   std::optional<Clock::time_point> give_up;  // set once the kill was sent
   std::string report_bytes;
   bool report_truncated = false;
