@@ -50,6 +50,11 @@ void Evaluator::count_step() {
 }
 
 Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, const ast::Expr& at, const EnvPtr& env) {
+  // A value of the wrong kind (a string or null where a number belongs) or a zero divisor in what
+  // the candidate wrote is the candidate's failure. A dimension mismatch never is: data files
+  // carry plain numbers, and giving them units is the rubric's job (`as ms`).
+  const Blame data_blame = a.from_submission() || b.from_submission() ? Blame::submission : Blame::rubric;
+  auto fail = [&](std::string message) { return error_at(at, env, std::move(message), data_blame); };
   using ast::BinaryOp;
   if (a.is_error()) return a;
   if (b.is_error()) return b;
@@ -63,14 +68,14 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
     if (b.is(ValueKind::string) && a.is(ValueKind::string))
       return Value::boolean(b.as_string().find(a.as_string()) != std::string::npos);
     if (b.is(ValueKind::record) && a.is(ValueKind::string)) return Value::boolean(b.as_record().find(a.as_string()) != nullptr);
-    return error_at(at, env, fmt::format("'in' needs a list, a string in a string, or a key in a record; got a {} in a {}",
+    return fail(fmt::format("'in' needs a list, a string in a string, or a key in a record; got a {} in a {}",
                                          a.kind_name(), b.kind_name()));
   }
 
   // Registered families (tensors) first.
   if (a.is(ValueKind::tensor) || b.is(ValueKind::tensor)) {
     if (auto r = try_binary_hooks(op, a, b, at, env)) return *r;
-    return error_at(at, env, fmt::format("'{}' is not defined for a {} and a {} (tensors compare with 'matches')", op_text(op),
+    return fail(fmt::format("'{}' is not defined for a {} and a {} (tensors compare with 'matches')", op_text(op),
                                          a.kind_name(), b.kind_name()));
   }
 
@@ -79,7 +84,7 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
 
   if (op == BinaryOp::eq || op == BinaryOp::ne) {
     if (a.is(ValueKind::samples) || b.is(ValueKind::samples))
-      return error_at(at, env, "samples cannot be compared with '=='; use 'within' or an ordering comparison");
+      return fail("samples cannot be compared with '=='; use 'within' or an ordering comparison");
     if (a.is(ValueKind::number) && b.is(ValueKind::number) && a.as_quantity().dim != b.as_quantity().dim)
       return error_at(at, env, fmt::format("cannot compare {} with {}: the dimensions differ ({} vs {})", a.to_string(),
                                            b.to_string(), dimension_description(a.as_quantity().dim),
@@ -95,12 +100,12 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
       return Value::boolean(r);
     }
     if (!numeric_a || !numeric_b)
-      return error_at(at, env, fmt::format("cannot compare a {} with a {} using '{}'", a.kind_name(), b.kind_name(), op_text(op)));
+      return fail(fmt::format("cannot compare a {} with a {} using '{}'", a.kind_name(), b.kind_name(), op_text(op)));
     if (dim_of(a) != dim_of(b))
       return error_at(at, env, fmt::format("cannot compare {} with {}: the dimensions differ ({} vs {})", a.to_string(),
                                            b.to_string(), dimension_description(dim_of(a)), dimension_description(dim_of(b))));
     if (a.is(ValueKind::samples) || b.is(ValueKind::samples))
-      return error_at(at, env, "a comparison of samples is decided statistically and may be INCONCLUSIVE: "
+      return fail("a comparison of samples is decided statistically and may be INCONCLUSIVE: "
                                "use it as the condition of an `expect`");
     double x = a.as_number(), y = b.as_number();
     bool r = op == BinaryOp::lt ? x < y : op == BinaryOp::le ? x <= y : op == BinaryOp::gt ? x > y : x >= y;
@@ -110,7 +115,7 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
   // Arithmetic.
   if (op == BinaryOp::div && a.is(ValueKind::path)) {
     if (!b.is(ValueKind::string))
-      return error_at(at, env, fmt::format("a path is extended with a string (root / \"file\"), got a {}", b.kind_name()));
+      return fail(fmt::format("a path is extended with a string (root / \"file\"), got a {}", b.kind_name()));
     std::string why;
     auto p = join_path(a.as_path(), b.as_string(), &why);
     if (!p) {
@@ -133,7 +138,7 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
     return Value::list(std::move(out));
   }
   if (!numeric_a || !numeric_b)
-    return error_at(at, env, fmt::format("cannot apply '{}' to a {} and a {}", op_text(op), a.kind_name(), b.kind_name()));
+    return fail(fmt::format("cannot apply '{}' to a {} and a {}", op_text(op), a.kind_name(), b.kind_name()));
 
   Dimension da = dim_of(a), db = dim_of(b), dr;
   if (op == BinaryOp::add || op == BinaryOp::sub) {
@@ -163,7 +168,7 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
     case BinaryOp::sub: r = x - y; break;
     case BinaryOp::mul: r = x * y; break;
     case BinaryOp::div:
-      if (y == 0) return error_at(at, env, fmt::format("division by zero: {} / {}", a.to_string(), b.to_string()));
+      if (y == 0) return fail(fmt::format("division by zero: {} / {}", a.to_string(), b.to_string()));
       r = x / y;
       break;
     default: break;
@@ -260,7 +265,7 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
             if (v.is_error()) return v;
             if (v.is(ValueKind::boolean)) return Value::boolean(!v.as_bool());
             if (v.is(ValueKind::samples)) return error_at(e, env, "'not' of a statistical comparison: use it in an `expect`");
-            return error_at(e, env, fmt::format("'not' needs a bool, got a {} ({})", v.kind_name(), v.repr(5)));
+            return error_at(e, env, fmt::format("'not' needs a bool, got a {} ({})", v.kind_name(), v.repr(5)), v.from_submission() ? Blame::submission : Blame::rubric);
           }
           Value v = eval(*n.operand, env);
           if (v.is_error()) return v;
@@ -272,19 +277,21 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
             s->dim = v.as_samples().dim();
             return Value::samples(std::move(s));
           }
-          return error_at(e, env, fmt::format("cannot negate a {}", v.kind_name()));
+          return error_at(e, env, fmt::format("cannot negate a {}", v.kind_name()), v.from_submission() ? Blame::submission : Blame::rubric);
         } else if constexpr (std::is_same_v<T, ast::Binary>) {
           if (n.op == ast::BinaryOp::logical_and || n.op == ast::BinaryOp::logical_or) {
             Value a = eval(*n.lhs, env);
             if (a.is_error()) return a;
             if (!a.is(ValueKind::boolean))
-              return error_at(*n.lhs, env, fmt::format("'{}' needs bools, got a {} ({})", op_text(n.op), a.kind_name(), a.repr(5)));
+              return error_at(*n.lhs, env, fmt::format("'{}' needs bools, got a {} ({})", op_text(n.op), a.kind_name(), a.repr(5)),
+                            a.from_submission() ? Blame::submission : Blame::rubric);
             bool is_and = n.op == ast::BinaryOp::logical_and;
             if (a.as_bool() != is_and) return a;  // short-circuit
             Value b = eval(*n.rhs, env);
             if (b.is_error()) return b;
             if (!b.is(ValueKind::boolean))
-              return error_at(*n.rhs, env, fmt::format("'{}' needs bools, got a {} ({})", op_text(n.op), b.kind_name(), b.repr(5)));
+              return error_at(*n.rhs, env, fmt::format("'{}' needs bools, got a {} ({})", op_text(n.op), b.kind_name(), b.repr(5)),
+                            b.from_submission() ? Blame::submission : Blame::rubric);
             return b;
           }
           Value a = eval(*n.lhs, env);
@@ -342,7 +349,7 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
             }
             return Value::list(std::move(out));
           }
-          return error_at(e, env, fmt::format("'as {}' needs a number, got a {}", n.unit, v.kind_name()));
+          return error_at(e, env, fmt::format("'as {}' needs a number, got a {}", n.unit, v.kind_name()), v.from_submission() ? Blame::submission : Blame::rubric);
         } else if constexpr (std::is_same_v<T, ast::Call>) {
           Value callee = eval(*n.callee, env);
           if (callee.is_error()) return callee;
@@ -381,7 +388,7 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
                             blame_for_origin(r.origin));
           }
           if (auto hooked = try_field_hooks(obj, n.name.name, e, env)) return *hooked;
-          return error_at(e, env, fmt::format("a {} has no field '{}'", obj.kind_name(), n.name.name));
+          return error_at(e, env, fmt::format("a {} has no field '{}'", obj.kind_name(), n.name.name), obj.from_submission() ? Blame::submission : Blame::rubric);
         } else if constexpr (std::is_same_v<T, ast::Index>) {
           Value obj = eval(*n.object, env);
           if (obj.is_error()) return obj;
@@ -394,7 +401,8 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
             double i = idx.as_number();
             double k = i < 0 ? i + static_cast<double>(l.size()) : i;
             if (k < 0 || k >= static_cast<double>(l.size()))
-              return error_at(e, env, fmt::format("index {} out of range: the list has {} items", format_number(i), l.size()));
+              return error_at(e, env, fmt::format("index {} out of range: the list has {} items", format_number(i), l.size()),
+                              obj.from_submission() ? Blame::submission : Blame::rubric);
             return l[static_cast<std::size_t>(k)];
           }
           if (obj.is(ValueKind::record)) {
@@ -419,7 +427,8 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
           Value c = eval(*n.condition, env);
           if (c.is_error()) return c;
           if (!c.is(ValueKind::boolean))
-            return error_at(*n.condition, env, fmt::format("'if' needs a bool condition, got a {} ({})", c.kind_name(), c.repr(5)));
+            return error_at(*n.condition, env, fmt::format("'if' needs a bool condition, got a {} ({})", c.kind_name(), c.repr(5)),
+                            c.from_submission() ? Blame::submission : Blame::rubric);
           return eval(c.as_bool() ? *n.then_value : *n.else_value, env);
         } else if constexpr (std::is_same_v<T, ast::Lambda>) {
           Function f;

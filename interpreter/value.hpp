@@ -125,6 +125,14 @@ class Value {
   static Value error(std::string message, Blame blame = Blame::rubric, SourceLocation where = {});
 
   ValueKind kind() const;
+
+  // Read from a file under `submission` (or printed by the candidate's program). A type or unit
+  // error on such a value is the submission's fault (FAIL), not the rubric's (ERROR).
+  bool from_submission() const { return from_submission_; }
+  Value& mark_from_submission() {
+    from_submission_ = true;
+    return *this;
+  }
   const char* kind_name() const { return rubric::kind_name(kind()); }
   bool is(ValueKind k) const { return kind() == k; }
   bool is_null() const { return kind() == ValueKind::null; }
@@ -156,6 +164,7 @@ class Value {
                                std::shared_ptr<const Samples>, std::shared_ptr<const Function>,
                                std::shared_ptr<const ErrorInfo>>;
   Payload payload_;
+  bool from_submission_ = false;
 };
 
 // Structural equality (records by keys and values in any order, lists in order, numbers by value

@@ -19,25 +19,30 @@ namespace rubric {
 namespace builtins {
 
 Value value_from_json(const json::Value& j, const std::string& origin) {
+  Value v;
   switch (j.data.index()) {
-    case 0: return Value();
-    case 1: return Value::boolean(j.as_bool());
-    case 2: return Value::number(j.as_number());
-    case 3: return Value::string(j.as_string());
+    case 0: break;
+    case 1: v = Value::boolean(j.as_bool()); break;
+    case 2: v = Value::number(j.as_number()); break;
+    case 3: v = Value::string(j.as_string()); break;
     case 4: {
       List items;
       const auto& arr = j.as_array();
       items.reserve(arr.size());
       for (std::size_t i = 0; i < arr.size(); ++i) items.push_back(value_from_json(arr[i], fmt::format("{}[{}]", origin, i)));
-      return Value::list(std::move(items));
+      v = Value::list(std::move(items));
+      break;
     }
     default: {
       Record r;
       r.origin = origin;
       for (const auto& m : j.as_object()) r.fields.emplace_back(m.first, value_from_json(m.second, origin + "." + m.first));
-      return Value::record(std::move(r));
+      v = Value::record(std::move(r));
     }
   }
+  // What the candidate wrote: a submission file, or a program's output.
+  if (origin.rfind("submission/", 0) == 0 || origin.rfind("the program's", 0) == 0) v.mark_from_submission();
+  return v;
 }
 
 }  // namespace builtins
@@ -143,7 +148,9 @@ void open_files(Registry& r) {
            Value err;
            auto text = ctx.read_file(a[0].as_path(), &err);
            if (!text) return err;
-           return Value::string(std::move(*text));
+           Value v = Value::string(std::move(*text));
+           if (a[0].as_path().root == "submission") v.mark_from_submission();
+           return v;
          });
   r.add("csv", {P("p")}, false,
          "The CSV file at p (first row: column names) as a list of records; a field that is wholly a number "
@@ -165,11 +172,17 @@ void open_files(Registry& r) {
                                                     rows[i].size(), header.size()));
              Record rec;
              rec.origin = fmt::format("{} row {}", p.display(), i + 1);
-             for (std::size_t c = 0; c < header.size(); ++c)
-               rec.fields.emplace_back(header[c].first, csv_field(rows[i][c].first, rows[i][c].second));
+             for (std::size_t c = 0; c < header.size(); ++c) {
+               Value field = csv_field(rows[i][c].first, rows[i][c].second);
+               if (p.root == "submission") field.mark_from_submission();
+               rec.fields.emplace_back(header[c].first, std::move(field));
+             }
              out.push_back(Value::record(std::move(rec)));
+             if (p.root == "submission") out.back().mark_from_submission();
            }
-           return Value::list(std::move(out));
+           Value rows_value = Value::list(std::move(out));
+           if (p.root == "submission") rows_value.mark_from_submission();
+           return rows_value;
          });
   r.add("exists", {P("p")}, false, "True when a file or folder exists at p (inside its root).", fam,
          [](CallContext& ctx, const std::vector<Value>& a) {
