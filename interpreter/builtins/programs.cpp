@@ -77,8 +77,9 @@ Value run_record(CallContext& ctx, const process::RunResult& r) {
   rec.fields.emplace_back("exit", r.exited ? Value::number(r.exit_code) : Value());
   rec.fields.emplace_back("signal", r.signal ? Value::string(r.signal_name) : Value());
   rec.fields.emplace_back("status", Value::string(r.status_text()));
-  rec.fields.emplace_back("stdout", Value::string(r.stdout_text));
-  rec.fields.emplace_back("stderr", Value::string(r.stderr_text));
+  // What the program printed is the candidate's, like a file under the submission.
+  rec.fields.emplace_back("stdout", Value::string(r.stdout_text).mark_from_submission());
+  rec.fields.emplace_back("stderr", Value::string(r.stderr_text).mark_from_submission());
   rec.fields.emplace_back("wall", Value::number(r.wall_seconds, Dimension::of(Dimension::time)));
   rec.fields.emplace_back("timed_out", Value::boolean(r.timed_out));
   rec.fields.emplace_back("truncated", Value::boolean(r.stdout_truncated || r.stderr_truncated));
