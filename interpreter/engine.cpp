@@ -146,6 +146,15 @@ Report Engine::check(const std::string& submission_dir, const std::string& refer
     return report;
   }
   const Module* root = impl_->program->root;
+  if (!root->file->header) {
+    // A file without a header is a module: it declares checks but no criteria to grade.
+    report.verdict = OverallVerdict::error;
+    report.warnings.push_back(Diagnostic{Severity::error, root->file->source, {},
+                                         "this file has no `rubric \"title\" { ... }` header: it is a module, and "
+                                         "`rubric check` needs a rubric file",
+                                         {}});
+    return report;
+  }
   EvalSettings settings;
   settings.submission_dir = make_root("submission", submission_dir).root_dir;
   std::string ref = reference_dir;
