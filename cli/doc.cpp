@@ -43,8 +43,10 @@ int run_doc(const std::vector<std::string>& args) {
   EngineOptions engine_options;
   engine_options.include_dirs = include_dirs;
   const Engine engine(engine_options);
-  fmt::print("{}", engine.doc(module));
-  return 0;
+  bool found = true;
+  const std::string text = engine.doc(module, &found);
+  fmt::print(found ? stdout : stderr, "{}", text);
+  return found ? 0 : kExitUsage;
 }
 
 }  // namespace rubric::cli

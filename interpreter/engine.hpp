@@ -59,7 +59,9 @@ class Engine {
   Report check(const std::string& submission_dir, const std::string& reference_dir = "");
 
   // Builtins and stdlib with signatures and `##` docs (for `rubric doc [MODULE]`), as Markdown-ish text.
-  std::string doc(const std::string& module = "") const;
+  // Sets *found (when given) to false if `module` names no module or builtin family; the text
+  // then says so and lists the known ones.
+  std::string doc(const std::string& module = "", bool* found = nullptr) const;
 
  private:
   struct Impl;

@@ -44,7 +44,7 @@ std::string module_doc(const std::string& name, const std::string& text) {
 
 }  // namespace
 
-std::string Engine::doc(const std::string& module) const {
+std::string Engine::doc(const std::string& module, bool* found) const {
   const Registry& reg = const_cast<Engine*>(this)->registry();
   std::string want = module;
   if (want.rfind("std.", 0) == 0) want = want.substr(4);
@@ -73,6 +73,7 @@ std::string Engine::doc(const std::string& module) const {
     any = true;
     out += module_doc(name, std::string(text));
   }
+  if (found) *found = any;
   if (!any) {
     std::string known;
     for (const auto& f : families) known += " " + f.first;
