@@ -127,5 +127,9 @@ TEST_CASE("units family and doc") {
   CHECK(d.find("## std.serving") != std::string::npos);
   CHECK(d.find("vllm_bench(path)") != std::string::npos);
   CHECK(e.doc("std.text").find("answer_names(t, phrases, at_least = 1)") != std::string::npos);
-  CHECK(e.doc("nothing").find("no module or builtin family 'nothing'") != std::string::npos);
+  bool found = true;
+  CHECK(e.doc("nothing", &found).find("no module or builtin family 'nothing'") != std::string::npos);
+  CHECK_FALSE(found);
+  CHECK(!e.doc("std.perf", &found).empty());
+  CHECK(found);
 }
