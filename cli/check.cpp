@@ -101,15 +101,7 @@ int run_check(const std::vector<std::string>& args) {
       ("seed", po::value(&a.seed)->value_name("N"), "override the rubric's seed")
       ("no-color", po::bool_switch(&a.no_color), "no colours (also when NO_COLOR is set)")
       ("verbose,v", po::bool_switch(&a.verbose), "add timings and provenance counts to the text report");
-  po::options_description hidden;
-  hidden.add_options()("rubric", po::value<std::vector<std::string>>(), "");
-  po::options_description all;
-  all.add(options).add(hidden);
-  po::positional_options_description positional;
-  positional.add("rubric", -1);
-
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+  po::variables_map vm = parse_arguments(args, options, "rubric");
   if (vm.count("help")) {
     print_help(kUsage, "Evaluates RUBRIC against the submission and prints a verdict with evidence for every\n"
                        "criterion. Exit code: 0 PASS, 1 FAIL, 2 ERROR or usage error, 3 INCOMPLETE.",

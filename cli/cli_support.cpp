@@ -1,5 +1,7 @@
 #include "cli/cli_support.hpp"
 
+#include <boost/program_options/parsers.hpp>
+
 #include <cerrno>
 #include <cstdio>
 #include <cstring>
@@ -35,6 +37,21 @@ void write_file(const std::string& path, const std::string& text) {
   const bool written = std::fwrite(text.data(), 1, text.size(), f) == text.size();
   const bool closed = std::fclose(f) == 0;
   if (!written || !closed) throw std::runtime_error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));
+}
+
+boost::program_options::variables_map parse_arguments(const std::vector<std::string>& args,
+                                                      const boost::program_options::options_description& options,
+                                                      const char* positional_name) {
+  namespace po = boost::program_options;
+  po::options_description hidden;
+  hidden.add_options()(positional_name, po::value<std::vector<std::string>>(), "");
+  po::options_description all;
+  all.add(options).add(hidden);
+  po::positional_options_description positional;
+  positional.add(positional_name, -1);
+  po::variables_map vm;
+  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+  return vm;
 }
 
 }  // namespace rubric::cli

@@ -5,6 +5,7 @@
 #include <vector>
 
 #include <boost/program_options/options_description.hpp>
+#include <boost/program_options/variables_map.hpp>
 
 #include "grammar/diagnostic.hpp"
 
@@ -26,6 +27,12 @@ void print_diagnostics(const std::vector<Diagnostic>& diagnostics, bool no_color
 // Prints "usage: ...", the verb's summary and its options to stdout (for --help).
 void print_help(const std::string& usage, const std::string& summary,
                 const boost::program_options::options_description& options);
+
+// Parses a verb's arguments: its `options` plus any number of positional arguments collected
+// under `positional_name` (a vector<string>). Throws Boost's errors for main to report.
+boost::program_options::variables_map parse_arguments(const std::vector<std::string>& args,
+                                                      const boost::program_options::options_description& options,
+                                                      const char* positional_name);
 
 // Writes `text` to `path`; throws std::runtime_error naming the file when it cannot.
 void write_file(const std::string& path, const std::string& text);

@@ -18,14 +18,7 @@ int run_doc(const std::vector<std::string>& args) {
   options.add_options()
       ("help,h", "show this help")
       ("include,I", po::value(&include_dirs)->value_name("DIR")->composing(), "module search folder (repeatable)");
-  po::options_description hidden;
-  hidden.add_options()("module", po::value<std::vector<std::string>>(), "");
-  po::options_description all;
-  all.add(options).add(hidden);
-  po::positional_options_description positional;
-  positional.add("module", -1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+  po::variables_map vm = parse_arguments(args, options, "module");
   if (vm.count("help")) {
     print_help("rubric doc [MODULE] [-I DIR]...",
                "Without MODULE: the builtins and the list of modules. With MODULE (std.numerics, team.serving):\n"

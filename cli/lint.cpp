@@ -21,14 +21,7 @@ int run_lint(const std::vector<std::string>& args) {
       ("help,h", "show this help")
       ("include,I", po::value(&include_dirs)->value_name("DIR")->composing(), "module search folder (repeatable)")
       ("no-color", po::bool_switch(&no_color), "no colours (also when NO_COLOR is set)");
-  po::options_description hidden;
-  hidden.add_options()("rubric", po::value<std::vector<std::string>>(), "");
-  po::options_description all;
-  all.add(options).add(hidden);
-  po::positional_options_description positional;
-  positional.add("rubric", -1);
-  po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+  po::variables_map vm = parse_arguments(args, options, "rubric");
   if (vm.count("help")) {
     print_help("rubric lint RUBRIC... [-I DIR]...",
                "Parses each rubric or module and checks names, arity and units without evaluating\n"
