@@ -30,7 +30,15 @@ struct CriterionRun {
   CriterionResult& result;
   std::vector<std::string> labels;
   std::optional<double> score;
+  // Checks past the listing limits are counted, not stored: a loop over millions of items must not
+  // fill memory or the report. The counts still decide the criterion's verdict.
+  std::size_t omitted_by_verdict[5] = {0, 0, 0, 0, 0};
 };
+
+// A criterion lists its first kListedChecks checks, then only those that did not pass, up to
+// kListedChecksOfAnyVerdict in all.
+constexpr std::size_t kListedChecks = 1000;
+constexpr std::size_t kListedChecksOfAnyVerdict = 2000;
 
 std::string join_labels(const std::vector<std::string>& ls) {
   std::string s;
@@ -93,6 +101,11 @@ struct StatementRunner {
 
   void add_check(CriterionRun& run, const ast::Expr& cond, const EnvPtr& env, CheckOutcome o, double secs,
                  const ast::Expr* message) {
+    const std::size_t listed = run.result.checks.size();
+    if (listed >= kListedChecksOfAnyVerdict || (listed >= kListedChecks && o.verdict == Verdict::pass)) {
+      ++run.omitted_by_verdict[static_cast<int>(o.verdict)];
+      return;
+    }
     CheckResult r;
     r.source_text = ev.source_text(cond, env);
     r.location = ev.location_of(cond, env);
@@ -437,6 +450,14 @@ Report Evaluator::run() {
       score = crun.score;
       Verdict v = Verdict::pass;
       for (const auto& ch : r.checks) v = worst(v, ch.verdict);
+      std::string omitted;
+      for (int k = 0; k < 5; ++k) {
+        if (!crun.omitted_by_verdict[k]) continue;
+        v = worst(v, static_cast<Verdict>(k));
+        omitted += fmt::format("{}{} {}", omitted.empty() ? "" : ", ", crun.omitted_by_verdict[k],
+                               verdict_name(static_cast<Verdict>(k)));
+      }
+      if (!omitted.empty()) r.notes.push_back(fmt::format("further checks not listed: {}", omitted));
       r.verdict = v;
     }
     if (r.verdict == Verdict::pass) r.score = score ? *score : 1.0;

@@ -353,3 +353,21 @@ criterion m "mentions" {
   CHECK(c.checks[3].evidence.size() == 4);
   CHECK(c.checks[4].explanation == "at [2]: 3 != 4");
 }
+
+TEST_CASE("a loop of many checks lists the first thousand and the failures, and counts the rest") {
+  Fixture f;
+  Report r = f.run(R"(
+rubric "many" {}
+criterion many "many" {
+  for i in range(100000) {
+    expect i < 99990
+  }
+}
+)");
+  REQUIRE(r.criteria.size() == 1);
+  CHECK(r.criteria[0].verdict == Verdict::fail);
+  CHECK(r.criteria[0].checks.size() == 1010);  // 1000 listed, then the 10 failures
+  CHECK(r.criteria[0].checks.back().verdict == Verdict::fail);
+  REQUIRE(r.criteria[0].notes.size() == 1);
+  CHECK(r.criteria[0].notes[0] == "further checks not listed: 98990 PASS");
+}
