@@ -2,11 +2,15 @@
 // Small argument checks shared by the builtin families: each returns the Lua-style error value
 // ("bad argument #2 to 'files' (expected a string, got number)") or nullopt when the argument fits.
 #include <fmt/format.h>
+
+#include <cmath>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <vector>
 
 #include "interpreter/value.hpp"
+#include "operators/tensor/dtype.hpp"
 
 namespace rubric::builtins {
 
@@ -43,6 +47,25 @@ inline std::optional<Value> numbers_of(CallContext& ctx, const Value& list, std:
                                    dimension_description(v.as_quantity().dim)));
     first = false;
     out.push_back(v.as_number());
+  }
+  return std::nullopt;
+}
+
+// A dtype named by its binding (f32, bf16, bool, ...), or nullopt.
+inline std::optional<tensor::DType> dtype_arg(const Value& v) {
+  if (!v.is(ValueKind::string)) return std::nullopt;
+  return tensor::dtype_from_name(v.as_string());
+}
+
+// A shape: a list of whole numbers >= 0, appended to `out`. Returns an error value otherwise.
+inline std::optional<Value> shape_arg(CallContext& ctx, const Value& v, int argno, std::vector<std::int64_t>& out) {
+  if (!v.is(ValueKind::list)) return ctx.bad_argument(argno, "a shape (a list of whole numbers)", v);
+  for (const Value& d : v.as_list()) {
+    if (!d.is(ValueKind::number) || !d.as_quantity().dim.dimensionless() || d.as_number() < 0 ||
+        d.as_number() != std::floor(d.as_number()))
+      return ctx.error(fmt::format("bad argument #{} to '{}' (a shape holds whole numbers >= 0, got {})", argno,
+                                   ctx.function_name(), d.repr(5)));
+    out.push_back(static_cast<std::int64_t>(d.as_number()));
   }
   return std::nullopt;
 }

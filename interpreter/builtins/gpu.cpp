@@ -87,8 +87,9 @@ std::optional<Value> prepare_args(CallContext& ctx, const Args& values, std::siz
     } else if (v.is(ValueKind::record) && v.as_record().origin == kOutOrigin) {
       const Record& r = v.as_record();
       cuda::OutputArg o;
-      o.dtype = *tensor::dtype_from_name(r.find("dtype")->as_string() == "bool" ? "bool" : r.find("dtype")->as_string());
-      for (const Value& d : r.find("shape")->as_list()) o.shape.push_back(static_cast<std::int64_t>(d.as_number()));
+      // out() checked both when it built the record.
+      o.dtype = *builtins::dtype_arg(*r.find("dtype"));
+      builtins::shape_arg(ctx, *r.find("shape"), static_cast<int>(i + 1), o.shape);
       out.args.emplace_back(o);
     } else if (v.is(ValueKind::number) && v.as_quantity().dim.dimensionless()) {
       double x = v.as_number();
@@ -209,13 +210,9 @@ void open_gpu(Registry& r) {
         "Declares an output buffer for `call` and `time`: a fresh device buffer, filled with NaN (0xFF bytes for "
         "integers) before every call so an unwritten element cannot pass.",
         fam, [](CallContext& ctx, const Args& a) {
-          if (auto e = builtins::want(ctx, a, 0, ValueKind::string, "a dtype (f32, bf16, ...)")) return *e;
-          if (a[0].as_string() != "bool" && !tensor::dtype_from_name(a[0].as_string()))
-            return ctx.bad_argument(1, "a dtype (f32, bf16, ...)", a[0]);
-          if (auto e = builtins::want(ctx, a, 1, ValueKind::list, "a shape (a list of whole numbers)")) return *e;
-          for (const Value& d : a[1].as_list())
-            if (!d.is(ValueKind::number) || d.as_number() < 0 || d.as_number() != std::floor(d.as_number()))
-              return ctx.bad_argument(2, "a shape (a list of whole numbers)", a[1]);
+          if (!builtins::dtype_arg(a[0])) return ctx.bad_argument(1, "a dtype (f32, bf16, ...)", a[0]);
+          std::vector<std::int64_t> shape;
+          if (auto e = builtins::shape_arg(ctx, a[1], 2, shape)) return *e;
           Record r;
           r.origin = kOutOrigin;
           r.fields = {{"dtype", a[0]}, {"shape", a[1]}};

@@ -51,14 +51,11 @@ numerics::Tolerance tolerance_for(const tensor::Tensor& a, const tensor::Tensor&
 
 CheckOutcome comparison_outcome(const numerics::CompareStats& s, const tensor::Tensor& a, const tensor::Tensor& b,
                                 const numerics::Tolerance& tol, const MatchTolerance& form) {
-  auto name = [](const tensor::Tensor& t) {
-    return t.dtype() == tensor::DType::boolean ? std::string("bool") : std::string(tensor::dtype_name(t.dtype()));
-  };
   CheckOutcome o;
   o.verdict = numerics::all_close(s) ? Verdict::pass : Verdict::fail;
   o.evidence = numerics::comparison_evidence(s, a.shape(), tol);
   if (form.form == ast::ToleranceForm::dtype_default)
-    o.evidence.push_back(fmt::format("Tolerance: the default for {} against {} (rtol {}, atol {})", name(a), name(b),
+    o.evidence.push_back(fmt::format("Tolerance: the default for {} against {} (rtol {}, atol {})", tensor::dtype_name(a.dtype()), tensor::dtype_name(b.dtype()),
                                      tol.rtol, tol.atol));
   o.explanation = o.verdict == Verdict::pass ? fmt::format("all {} elements within tolerance", s.count)
                                              : fmt::format("{} of {} elements outside tolerance", s.mismatches, s.count);

@@ -44,32 +44,10 @@ std::optional<Value> want_tensor(CallContext& ctx, const Args& a, std::size_t i)
   return builtins::want(ctx, a, i, ValueKind::tensor, "a tensor");
 }
 
-std::optional<tensor::DType> dtype_of(const Value& v) {
-  if (!v.is(ValueKind::string)) return std::nullopt;
-  if (v.as_string() == "bool") return tensor::DType::boolean;
-  return tensor::dtype_from_name(v.as_string());
-}
-
-std::optional<Value> shape_of(CallContext& ctx, const Value& v, int argno, tensor::Shape& out) {
-  if (!v.is(ValueKind::list)) return ctx.bad_argument(argno, "a shape (a list of whole numbers)", v);
-  for (const Value& d : v.as_list()) {
-    if (!d.is(ValueKind::number) || !d.as_quantity().dim.dimensionless() || d.as_number() < 0 ||
-        d.as_number() != std::floor(d.as_number()))
-      return ctx.error(fmt::format("bad argument #{} to '{}' (a shape holds whole numbers >= 0, got {})", argno,
-                                   ctx.function_name(), d.repr(5)));
-    out.push_back(static_cast<std::int64_t>(d.as_number()));
-  }
-  return std::nullopt;
-}
-
 Value shape_value(const tensor::Shape& s) {
   List items;
   for (auto d : s) items.push_back(Value::number(static_cast<double>(d)));
   return Value::list(std::move(items));
-}
-
-std::string dtype_text(tensor::DType t) {
-  return t == tensor::DType::boolean ? "bool" : std::string(tensor::dtype_name(t));
 }
 
 // Runs an operator on tensors, turning its OperatorError into an error value with the right blame.
@@ -108,10 +86,10 @@ Value load(CallContext& ctx, const Args& a) {
       if (a[2].is_null() || a[3].is_null())
         return ctx.error(fmt::format("load({}): a raw file needs dtype = and shape = (or use .npy / .safetensors)",
                                      p.display()));
-      auto dt = dtype_of(a[2]);
+      auto dt = builtins::dtype_arg(a[2]);
       if (!dt) return ctx.bad_argument(3, "a dtype (f32, bf16, ...)", a[2]);
       tensor::Shape shape;
-      if (auto e = shape_of(ctx, a[3], 4, shape)) return *e;
+      if (auto e = builtins::shape_arg(ctx, a[3], 4, shape)) return *e;
       t = tensor::load_raw(*real, *dt, shape);
     }
     // Messages and blame name the file by its root, not by where it lies on this machine.
@@ -189,8 +167,8 @@ void open_tensors(Registry& r) {
         "same data on every machine (default seed: the rubric's).",
         fam, [](CallContext& ctx, const Args& a) {
           tensor::Shape shape;
-          if (auto e = shape_of(ctx, a[0], 1, shape)) return *e;
-          auto dt = dtype_of(a[1]);
+          if (auto e = builtins::shape_arg(ctx, a[0], 1, shape)) return *e;
+          auto dt = builtins::dtype_arg(a[1]);
           if (!dt) return ctx.bad_argument(2, "a dtype (f32, bf16, ...)", a[1]);
           std::uint64_t seed = ctx.seed();
           if (!a[2].is_null()) {
@@ -206,7 +184,7 @@ void open_tensors(Registry& r) {
         "The tensor converted to another dtype (round to nearest even; f16/bf16/e5m2 overflow to inf, e4m3 saturates).",
         fam, [](CallContext& ctx, const Args& a) {
           if (auto e = want_tensor(ctx, a, 0)) return *e;
-          auto dt = dtype_of(a[1]);
+          auto dt = builtins::dtype_arg(a[1]);
           if (!dt) return ctx.bad_argument(2, "a dtype (f32, bf16, ...)", a[1]);
           return guarded(ctx, blame_of(*a[0].as_tensor()), [&] {
             return Value::tensor(std::make_shared<const tensor::Tensor>(tensor::cast(*a[0].as_tensor(), *dt)));
@@ -296,13 +274,12 @@ void open_tensors(Registry& r) {
     if (!is_tensor(obj)) return std::nullopt;
     const auto& t = *obj.as_tensor();
     if (field == "shape") return shape_value(t.shape());
-    if (field == "dtype") return Value::string(dtype_text(t.dtype()));
+    if (field == "dtype") return Value::string(std::string(tensor::dtype_name(t.dtype())));
     if (field == "size") return Value::number(static_cast<double>(t.size()));
     if (field == "rank") return Value::number(static_cast<double>(t.rank()));
     return Value::error(fmt::format("a tensor has no field '{}'; fields: shape, dtype, size, rank", field));
   });
   r.add_matches_hook(tensor_matches);
-  r.bind("bool", Value::string("bool"), "the element type name");
 }
 
 }  // namespace rubric
