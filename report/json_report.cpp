@@ -1,6 +1,7 @@
 #include "report/json_report.hpp"
 
 #include "report/json_writer.hpp"
+#include "report/shown_report.hpp"
 
 namespace rubric::report {
 namespace {
@@ -194,7 +195,11 @@ const char* blame_name(Blame b) {
   return "none";
 }
 
-std::string format_json(const Report& report) {
+std::string format_json(const Report& unescaped) {
+  // Strings hold what the text report shows (escaped, capped, paths relative to their roots), so a
+  // consumer printing a field prints nothing a submission controls the layout of.
+  const ShownReport shown = shown_report(unescaped);
+  const Report& report = shown.get();
   JsonWriter w;
   w.begin_object();
   w.key("schema");

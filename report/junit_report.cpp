@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "report/number_format.hpp"
+#include "report/shown_report.hpp"
 #include "report/terminal_style.hpp"
 #include "report/utf8.hpp"
 #include "report/verdict_summary.hpp"
@@ -60,23 +61,33 @@ std::string xml_escape(std::string_view raw) {
   const std::string text = sanitize_utf8(raw);
   std::string out;
   out.reserve(text.size());
-  for (char ch : text) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
+  for (std::size_t i = 0; i < text.size();) {
+    const std::size_t n = utf8_sequence_length(text, i);  // never 0: sanitize_utf8 left valid UTF-8
+    const char32_t cp = utf8_code_point(text, i, n);
+    switch (cp) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
-      case '>': out += "&gt;"; break;
+      case '>': out += "&gt;"; break;  // also keeps "]]>" out of the document
       case '"': out += "&quot;"; break;
       case '\'': out += "&apos;"; break;
-      default:
-        if (c < 0x20 && c != '\n' && c != '\t' && c != '\r') out += "\xEF\xBF\xBD";
-        else out += ch;
+      default: {
+        // XML 1.0 Char: #x9 | #xA | #xD | [#x20-#xD7FF] | [#xE000-#xFFFD] | [#x10000-#x10FFFF].
+        const bool allowed = cp == 0x9 || cp == 0xA || cp == 0xD || (cp >= 0x20 && cp <= 0xD7FF) ||
+                             (cp >= 0xE000 && cp <= 0xFFFD) || cp >= 0x10000;
+        if (allowed) out.append(text, i, n);
+        else out += "\xEF\xBF\xBD";
+      }
     }
+    i += n;
   }
   return out;
 }
 
-std::string format_junit(const Report& report) {
+std::string format_junit(const Report& unescaped) {
+  // Text from the model is escaped for display first (one line per string, no U+FFFE or controls);
+  // xml_escape then makes it XML.
+  const ShownReport shown = shown_report(unescaped);
+  const Report& report = shown.get();
   std::vector<Case> cases;
   collect(report.criteria, "rubric", cases);
   std::size_t failures = 0, errors = 0, skipped = 0;

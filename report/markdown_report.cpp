@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "report/number_format.hpp"
+#include "report/shown_report.hpp"
 #include "report/terminal_style.hpp"
 #include "report/utf8.hpp"
 #include "report/verdict_summary.hpp"
@@ -10,19 +11,39 @@
 namespace rubric::report {
 namespace {
 
-// Text safe inside a table cell: no pipes or newlines breaking the row.
+// Text shown as itself in a heading, a table cell or a paragraph: every ASCII character with an
+// inline meaning (emphasis, code, links, HTML, entities, strikethrough, the table's pipes) is
+// backslash-escaped, so no string can open a comment that hides the rest of the report, link
+// elsewhere, or end a table row. Line-start syntax cannot arise: each such text follows the
+// printer's own words on its line.
 std::string cell(std::string_view raw) {
   std::string out;
-  for (char c : fold_whitespace(sanitize_utf8(raw))) {
-    if (c == '|') out += "\\|";
-    else out += c;
+  for (char c : fold_whitespace(raw)) {
+    switch (c) {
+      case '\\': case '`': case '*': case '_': case '[': case ']': case '<': case '>':
+      case '|': case '~': case '&': case '#': case '!':
+        out += '\\';
+        break;
+      default: break;
+    }
+    out += c;
   }
   return out;
 }
 
+// A fence longer than any run of backticks in `block` (at least three).
+std::string fence_for(std::string_view block) {
+  std::size_t longest = 0, run = 0;
+  for (char ch : block) {
+    run = ch == '`' ? run + 1 : 0;
+    longest = std::max(longest, run);
+  }
+  return std::string(std::max<std::size_t>(3, longest + 1), '`');
+}
+
 // An inline code span that survives backticks inside the text.
 std::string code_span(std::string_view raw) {
-  const std::string text = fold_whitespace(sanitize_utf8(raw));
+  const std::string text = fold_whitespace(raw);
   std::size_t longest = 0, run = 0;
   for (char c : text) {
     run = c == '`' ? run + 1 : 0;
@@ -59,21 +80,15 @@ void details(std::string& out, const CriterionResult& c, int depth) {
                        code_span(check.source_text));
     if (!check.label.empty()) out += fmt::format(" [{}]", cell(check.label));
     if (check.location.known()) {
-      out += fmt::format(" — `{}:{}:{}`", check.location.file, check.location.line, check.location.column);
+      out += " — " + code_span(fmt::format("{}:{}:{}", check.location.file, check.location.line, check.location.column));
     }
     out += '\n';
     std::string block;
-    for (const std::string& e : check.evidence) block += sanitize_utf8(e) + "\n";
-    if (!check.explanation.empty()) block += "→ " + sanitize_utf8(check.explanation) + "\n";
-    if (!check.message.empty()) block += "else: " + sanitize_utf8(check.message) + "\n";
+    for (const std::string& e : check.evidence) block += e + "\n";
+    if (!check.explanation.empty()) block += "→ " + check.explanation + "\n";
+    if (!check.message.empty()) block += "else: " + check.message + "\n";
     if (!block.empty()) {
-      // A fence longer than any backtick run inside the block.
-      std::size_t longest = 0, run = 0;
-      for (char ch : block) {
-        run = ch == '`' ? run + 1 : 0;
-        longest = std::max(longest, run);
-      }
-      const std::string fence(std::max<std::size_t>(3, longest + 1), '`');
+      const std::string fence = fence_for(block);
       out += fmt::format("\n  {}\n", fence);
       std::size_t start = 0;
       while (start < block.size()) {
@@ -89,7 +104,9 @@ void details(std::string& out, const CriterionResult& c, int depth) {
 
 }  // namespace
 
-std::string format_markdown(const Report& report) {
+std::string format_markdown(const Report& unescaped) {
+  const ShownReport shown = shown_report(unescaped);
+  const Report& report = shown.get();
   std::string out = fmt::format("# {}{}\n\n", cell(report.title),
                                 report.version.empty() ? "" : fmt::format(" (version {})", cell(report.version)));
   out += fmt::format("**Verdict: {}** — {}\n\n", overall_verdict_name(report.verdict), cell(overall_reason(report)));
@@ -103,7 +120,9 @@ std::string format_markdown(const Report& report) {
   out += "| criterion | title | verdict | weight | score |\n|---|---|---|---|---|\n";
   table_rows(out, report.criteria, 0);
   if (!report.warnings.empty()) {
-    out += "\n## Warnings\n\n```\n" + sanitize_utf8(format_diagnostics(report.warnings, false)) + "```\n";
+    const std::string listing = format_diagnostics(report.warnings, false);
+    const std::string fence = fence_for(listing);
+    out += "\n## Warnings\n\n" + fence + "\n" + sanitize_utf8(listing) + fence + "\n";
   }
   out += "\n## Details\n";
   for (const CriterionResult& c : report.criteria) details(out, c, 0);

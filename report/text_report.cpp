@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "report/number_format.hpp"
+#include "report/shown_report.hpp"
 #include "report/terminal_style.hpp"
 #include "report/utf8.hpp"
 #include "report/verdict_summary.hpp"
@@ -42,8 +43,9 @@ std::string criterion_facts(const CriterionResult& c) {
 
 class TextWriter {
  public:
-  TextWriter(const Report& report, const TextOptions& options)
-      : report_(report), options_(options), style_(options.colour) {}
+  // Only a ShownReport: every string from the model is escaped before a line is built from it.
+  TextWriter(const ShownReport& report, const TextOptions& options)
+      : report_(report.get()), options_(options), style_(options.colour) {}
 
   std::string write() {
     header();
@@ -61,16 +63,16 @@ class TextWriter {
   }
 
   void header() {
-    std::string title = style_.paint(sanitize_utf8(report_.title), Colour::bold);
-    if (!report_.version.empty()) title += fmt::format(" (version {})", sanitize_utf8(report_.version));
+    std::string title = style_.paint(report_.title, Colour::bold);
+    if (!report_.version.empty()) title += fmt::format(" (version {})", report_.version);
     line(0, title);
     for (const auto& [key, value] : report_.metadata) {
-      line(0, fmt::format("{}: {}", sanitize_utf8(key), sanitize_utf8(value)));
+      line(0, fmt::format("{}: {}", key, value));
     }
     if (!report_.provenance.params.empty()) {
       std::string params;
       for (const auto& [name, value] : report_.provenance.params) {
-        params += fmt::format("{}{} = {}", params.empty() ? "" : ", ", name, sanitize_utf8(value));
+        params += fmt::format("{}{} = {}", params.empty() ? "" : ", ", name, value);
       }
       line(0, "params: " + params);
     }
@@ -79,7 +81,7 @@ class TextWriter {
   void warnings() {
     if (report_.warnings.empty()) return;
     out_ += '\n';
-    out_ += sanitize_utf8(format_diagnostics(report_.warnings, options_.colour));
+    out_ += format_diagnostics(report_.warnings, options_.colour);
   }
 
   void criterion(const CriterionResult& c, std::size_t depth) {
@@ -89,18 +91,17 @@ class TextWriter {
     out_ += '\n';
     const std::string verdict = style_.paint(bracketed, c.verdict);
     line(indent, fmt::format("{} {}{} — {}", verdict, c.is_group ? "group " : "", c.id,
-                             sanitize_utf8(c.title)));
+                             c.title));
     line(detail_indent, style_.paint(criterion_facts(c), Colour::grey));
-    if (!c.reason.empty()) line(detail_indent, "reason: " + sanitize_utf8(c.reason));
-    for (const std::string& note : c.notes) line(detail_indent, "note: " + sanitize_utf8(note));
+    if (!c.reason.empty()) line(detail_indent, "reason: " + c.reason);
+    for (const std::string& note : c.notes) line(detail_indent, "note: " + note);
     for (const CheckResult& check : c.checks) check_entry(check, indent + 2);
     for (const CriterionResult& child : c.children) criterion(child, depth + 1);
   }
 
   void check_entry(const CheckResult& check, std::size_t indent) {
-    std::string head = fmt::format("{} {}", verdict_marker(check.verdict),
-                                   fold_whitespace(sanitize_utf8(check.source_text)));
-    if (!check.label.empty()) head += fmt::format("  [{}]", sanitize_utf8(check.label));
+    std::string head = fmt::format("{} {}", verdict_marker(check.verdict), check.source_text);
+    if (!check.label.empty()) head += fmt::format("  [{}]", check.label);
     const std::string location = location_text(check.location);
     const std::size_t used = indent + display_width(head) + display_width(location);
     const std::size_t gap = used + 2 <= options_.location_column ? options_.location_column - used : 2;
@@ -109,9 +110,9 @@ class TextWriter {
     std::string painted = style_.paint(marker, check.verdict) + head.substr(marker.size());
     line(indent, painted + std::string(gap, ' ') + style_.paint(location, Colour::grey));
     const std::size_t detail = indent + kEvidenceIndent;
-    for (const std::string& e : check.evidence) line(detail, sanitize_utf8(e));
-    if (!check.explanation.empty()) line(detail, "→ " + sanitize_utf8(check.explanation));
-    if (!check.message.empty()) line(detail, "else: " + sanitize_utf8(check.message));
+    for (const std::string& e : check.evidence) line(detail, e);
+    if (!check.explanation.empty()) line(detail, "→ " + check.explanation);
+    if (!check.message.empty()) line(detail, "else: " + check.message);
   }
 
   void summary() {
@@ -123,7 +124,7 @@ class TextWriter {
     line(0, describe_score(report_));
     line(0, fmt::format("verdict: {} — {}",
                         style_.paint(overall_verdict_name(report_.verdict), report_.verdict),
-                        sanitize_utf8(overall_reason(report_))));
+                        overall_reason(report_)));
     if (options_.verbose) {
       const Provenance& p = report_.provenance;
       line(0, style_.paint(fmt::format("checked in {} · started {} · {} files read · {} program runs · seed {}",
@@ -142,7 +143,7 @@ class TextWriter {
 }  // namespace
 
 std::string format_text(const Report& report, const TextOptions& options) {
-  return TextWriter(report, options).write();
+  return TextWriter(shown_report(report), options).write();
 }
 
 }  // namespace rubric::report

@@ -1,10 +1,8 @@
 #include "report/utf8.hpp"
 
 namespace rubric::report {
-namespace {
 
-// Length of the valid UTF-8 sequence starting at text[i], or 0 when the bytes there are invalid.
-std::size_t valid_sequence_length(std::string_view text, std::size_t i) {
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
   const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
   const unsigned char lead = byte(i);
   if (lead < 0x80) return 1;
@@ -25,13 +23,18 @@ std::size_t valid_sequence_length(std::string_view text, std::size_t i) {
   return length;
 }
 
-}  // namespace
+char32_t utf8_code_point(std::string_view text, std::size_t i, std::size_t length) {
+  static constexpr unsigned char kLeadMask[] = {0, 0x7F, 0x1F, 0x0F, 0x07};
+  char32_t code = static_cast<unsigned char>(text[i]) & kLeadMask[length];
+  for (std::size_t k = 1; k < length; ++k) code = (code << 6) | (static_cast<unsigned char>(text[i + k]) & 0x3F);
+  return code;
+}
 
 std::string sanitize_utf8(std::string_view text) {
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
-    const std::size_t n = valid_sequence_length(text, i);
+    const std::size_t n = utf8_sequence_length(text, i);
     if (n == 0) {
       out += "\xEF\xBF\xBD";
       ++i;

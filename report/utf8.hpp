@@ -7,6 +7,13 @@
 
 namespace rubric::report {
 
+// Length of the valid UTF-8 sequence starting at text[i], or 0 when the bytes there are invalid
+// (stray continuation bytes, overlong forms, encoded surrogates, code points past U+10FFFF).
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i);
+
+// The code point of the valid sequence of `length` bytes at text[i].
+char32_t utf8_code_point(std::string_view text, std::size_t i, std::size_t length);
+
 // Valid UTF-8 passes through unchanged; each invalid byte becomes U+FFFD.
 std::string sanitize_utf8(std::string_view text);
 

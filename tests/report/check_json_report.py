@@ -44,8 +44,10 @@ expect(check["evidence"] == ["11234.5 tok/s >= 11780 tok/s  (0.95 × 12400 tok/s
 expect(tail["checks"][0]["blame"] == "rubric", "error blame")
 
 tricky = cheat["checks"][1]
-expect(tricky["source"] == 'x == "a\tb"\n  and y', f"source escapes: {tricky['source']!r}")
-expect(tricky["evidence"] == ["ctl \x01\x1f\x7f end", "bad \ufffd byte", "emoji \U0001F680 ok", "back\\slash \"q\""],
+# Strings hold the text as every report shows it: one line, control characters and invalid bytes
+# visible as escapes, the source's line breaks joined.
+expect(tricky["source"] == 'x == "a\\tb" and y', f"source escapes: {tricky['source']!r}")
+expect(tricky["evidence"] == ["ctl \\x01\\x1f\\x7f end", "bad \\xff byte", "emoji \U0001F680 ok", "back\\slash \"q\""],
        f"evidence escapes: {tricky['evidence']!r}")
 
 p = r["provenance"]
