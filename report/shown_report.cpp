@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdlib>
 #include <filesystem>
 #include <map>
 #include <string_view>
@@ -26,6 +27,16 @@ class RootNames {
   explicit RootNames(const Provenance& p) {
     add(p.submission_dir, "submission");
     add(p.reference_dir, "reference");
+    // Programs run in $TMPDIR/rubric-run-XXXXXX (operators/process/scratch_dir.cpp); this process
+    // has the same TMPDIR, which may hold spaces no token rule could see past.
+    const char* tmp = std::getenv("TMPDIR");
+    for (std::string base : {std::string(tmp != nullptr && *tmp != '\0' ? tmp : "/tmp"), std::string("/tmp")}) {
+      for (std::string form : {base, weakly_canonical(base)}) {
+        while (form.size() > 1 && form.back() == '/') form.pop_back();
+        if (std::find(scratch_bases_.begin(), scratch_bases_.end(), form) == scratch_bases_.end())
+          scratch_bases_.push_back(form);
+      }
+    }
     // Longest first: a reference folder inside the submission's is named for the closer root.
     std::sort(roots_.begin(), roots_.end(),
               [](const auto& a, const auto& b) { return a.first.size() > b.first.size(); });
@@ -71,8 +82,9 @@ class RootNames {
   }
 
   // "/tmp/x/rubric-run-Ab12Cd/work/a.py" → "scratch/work/a.py": a program's scratch directory
-  // (operators/process/scratch_dir.cpp) lies under the grading machine's TMPDIR.
-  static std::string replace_scratch(std::string text) {
+  // (operators/process/scratch_dir.cpp) lies under the grading machine's TMPDIR; one under another
+  // folder is recognised as a token starting with '/'.
+  std::string replace_scratch(std::string text) const {
     static constexpr std::string_view kMark = "/rubric-run-";
     std::size_t from = 0;
     while ((from = text.find(kMark, from)) != std::string::npos) {
@@ -80,7 +92,15 @@ class RootNames {
       std::size_t suffix = 0;
       while (end < text.size() && suffix < 6 && std::isalnum(static_cast<unsigned char>(text[end]))) ++end, ++suffix;
       std::size_t begin = from;
-      while (begin > 0 && is_path_char(text[begin - 1])) --begin;
+      for (const std::string& base : scratch_bases_) {
+        const std::size_t at = from - std::min(from, base.size());
+        if (from >= base.size() && text.compare(at, base.size(), base) == 0 && (at == 0 || !is_path_char(text[at - 1]))) {
+          begin = from - base.size();
+          break;
+        }
+      }
+      if (begin == from)
+        while (begin > 0 && is_path_char(text[begin - 1])) --begin;
       if (suffix == 6 && text[begin] == '/') {
         text.replace(begin, end - begin, "scratch");
         from = begin + 7;
@@ -92,6 +112,7 @@ class RootNames {
   }
 
   std::vector<std::pair<std::string, std::string>> roots_;
+  std::vector<std::string> scratch_bases_;
 };
 
 // The rubric's multi-line source on one line: each line break with the indentation around it

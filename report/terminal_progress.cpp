@@ -5,6 +5,7 @@
 #include <sys/ioctl.h>
 #include <unistd.h>
 
+#include "report/display_text.hpp"
 #include "report/utf8.hpp"
 
 namespace rubric::report {
@@ -26,7 +27,7 @@ TerminalProgress::~TerminalProgress() { finish(); }
 void TerminalProgress::draw(const std::string& text) {
   if (!enabled_) return;
   // One column short of the width so the terminal never wraps onto a second line.
-  const std::string shown = truncate_to_width(fold_whitespace(sanitize_utf8(text)), width_ - 1);
+  const std::string shown = truncate_to_width(display_text(fold_whitespace(text)), width_ - 1);
   fmt::print(stream_, "\r{}\x1b[K", shown);
   std::fflush(stream_);
   line_drawn_ = true;
