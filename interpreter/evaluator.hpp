@@ -99,6 +99,7 @@ class Evaluator {
   ModuleRuntime* runtime_of(const Module* m);
   void reset_steps() { steps_ = 0; }
   void count_step();
+  void charge_steps(std::uint64_t steps);  // work inside a builtin (CallContext::charge_steps)
   Value apply_binary(ast::BinaryOp op, const Value& a, const Value& b, const ast::Expr& at, const EnvPtr& env);
   Value interpolate(const ast::StringLit& s, const ast::Expr& at, const EnvPtr& env);
   std::optional<Value> try_binary_hooks(ast::BinaryOp op, const Value& a, const Value& b, const ast::Expr& at, const EnvPtr& env);

@@ -32,6 +32,7 @@ class EvalCallContext final : public CallContext {
     return it == ev_.cache.end() ? nullptr : it->second;
   }
   void store(const std::string& key, std::shared_ptr<const void> value) override { ev_.cache[key] = std::move(value); }
+  void charge_steps(std::uint64_t steps) override { ev_.charge_steps(steps); }
 
  private:
   Evaluator& ev_;

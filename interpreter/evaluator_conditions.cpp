@@ -503,6 +503,8 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
     FoldedText folded(t.as_string());
     std::vector<std::string> ev, found, missing;
     for (const auto& ph : phrases) {
+      charge_steps(t.as_string().size() / 1024 + 1);  // one step per KiB searched, as the text builtins
+
       if (auto snippet = folded.find(ph)) {
         found.push_back(ph);
         ev.push_back(fmt::format("found \"{}\": {}", ph, *snippet));

@@ -49,6 +49,12 @@ void Evaluator::count_step() {
     throw LimitExceeded(fmt::format("step budget exceeded ({} evaluation steps per criterion)", settings_.limits.steps));
 }
 
+void Evaluator::charge_steps(std::uint64_t steps) {
+  steps_ = steps > settings_.limits.steps - std::min(steps_, settings_.limits.steps) ? settings_.limits.steps + 1 : steps_ + steps;
+  if (steps_ > settings_.limits.steps)
+    throw LimitExceeded(fmt::format("step budget exceeded ({} evaluation steps per criterion)", settings_.limits.steps));
+}
+
 Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, const ast::Expr& at, const EnvPtr& env) {
   // A value of the wrong kind (a string or null where a number belongs) or a zero divisor in what
   // the candidate wrote is the candidate's failure. A dimension mismatch never is: data files

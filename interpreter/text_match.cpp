@@ -70,25 +70,48 @@ std::optional<std::string> FoldedText::find(std::string_view phrase) const {
   return std::nullopt;
 }
 
+// One pass, left to right; every iteration consumes at least one character, so the scan is linear
+// in the text whatever it holds. A sign counts only where a number can start ("x = -3", "(-2)"),
+// never after a digit, a letter or a dot: "1-3" is a range (1 and 3), "EAGLE-3" a name.
 std::vector<double> scan_numbers(std::string_view t) {
   std::vector<double> out;
-  std::size_t i = 0, n = t.size();
+  const std::size_t n = t.size();
   auto digit = [&](std::size_t k) { return k < n && std::isdigit(static_cast<unsigned char>(t[k])); };
+  auto word = [&](std::size_t k) { return k < n && is_word(static_cast<unsigned char>(t[k])); };
+  auto sign_may_start = [&](std::size_t k) {
+    if (k == 0) return true;
+    unsigned char p = static_cast<unsigned char>(t[k - 1]);
+    return !is_word(p) && p != '.' && p != '-' && p != '+' && p != ')' && p != ']';
+  };
+  std::size_t i = 0;
+  bool after_number = false;  // the previous token was a number ("3x-4x": the unit, then a range)
   while (i < n) {
-    bool starts = digit(i) || (t[i] == '.' && digit(i + 1)) || ((t[i] == '-' || t[i] == '+') && (digit(i + 1) || (i + 2 < n && t[i + 1] == '.' && digit(i + 2))));
+    unsigned char c = static_cast<unsigned char>(t[i]);
+    // A word that starts with a letter is a name, digits and all: "fp32", "H100", and, joined by
+    // hyphens or dots, "EAGLE-3", "Llama-3.1-8B", "v2.1". A unit glued to a number ("3x", "5ms")
+    // is not joined to what follows its hyphen.
+    if (is_word(c) && !std::isdigit(c)) {
+      bool unit = after_number;
+      ++i;
+      while (i < n) {
+        if (word(i)) ++i;
+        else if (t[i] == '.' && word(i + 1)) i += 2;
+        else if (t[i] == '-' && !unit && word(i + 1)) i += 2;
+        else break;
+      }
+      after_number = false;
+      continue;
+    }
+    bool signed_start = (c == '-' || c == '+') && sign_may_start(i) && (digit(i + 1) || (i + 2 < n && t[i + 1] == '.' && digit(i + 2)));
+    bool starts = signed_start || digit(i) || (c == '.' && digit(i + 1) && !(i > 0 && word(i - 1)));
     if (!starts) {
+      after_number = false;
       ++i;
       continue;
     }
-    // Digits glued to a word ("fp32", "v2") are names, not numbers.
-    if (i > 0 && (std::isalpha(static_cast<unsigned char>(t[i - 1])) || t[i - 1] == '_')) {
-      while (i < n && (is_word(static_cast<unsigned char>(t[i])) || t[i] == '.')) ++i;
-      continue;
-    }
-    std::size_t b = i;
     std::string text;
-    if (t[i] == '-' || t[i] == '+') text += t[i++];
-    while (digit(i) || (t[i] == ',' && digit(i + 1) && digit(i + 2) && digit(i + 3) && !digit(i + 4))) {
+    if (signed_start) text += t[i++];
+    while (digit(i) || (i < n && t[i] == ',' && digit(i + 1) && digit(i + 2) && digit(i + 3) && !digit(i + 4))) {
       if (t[i] != ',') text += t[i];
       ++i;
     }
@@ -105,11 +128,13 @@ std::vector<double> scan_numbers(std::string_view t) {
         while (digit(i)) text += t[i++];
       }
     }
-    if (i == b) {
+    // Digits run on into more dots ("1.2.3", an address or a version): the rest is not a number.
+    while (i < n && t[i] == '.' && digit(i + 1)) {
       ++i;
-      continue;
+      while (digit(i)) ++i;
     }
     out.push_back(std::strtod(text.c_str(), nullptr));
+    after_number = true;
   }
   return out;
 }

@@ -193,6 +193,9 @@ class CallContext {
   // A cache shared by all calls of one check run (e.g. parsed JSON by path), keyed by string.
   virtual std::shared_ptr<const void> cached(const std::string& key) const = 0;
   virtual void store(const std::string& key, std::shared_ptr<const void> value) = 0;
+  // Counts work done inside a builtin against the criterion's step budget (a builtin walking a
+  // long text charges for it), throwing LimitExceeded past the budget like an expression would.
+  virtual void charge_steps(std::uint64_t steps) { (void)steps; }
 
   // ---- helpers for builtins ----
   // An error value at the call, blamed as given.

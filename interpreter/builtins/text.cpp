@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include <boost/regex.hpp>
+#include <cctype>
 #include <stdexcept>
 
 #include "interpreter/builtins/args.hpp"
@@ -40,6 +41,11 @@ Value too_complex(CallContext& ctx, const std::string& pattern, const std::runti
                                ctx.function_name(), pattern, why));
 }
 
+// Work inside a text builtin counts against the criterion's step budget: one step per KiB walked
+// and one per item produced, so a 128 MiB answer costs about 131,000 of the 20,000,000 steps and a
+// rubric cannot loop a text builtin over submission data without bound.
+void charge_text(CallContext& ctx, std::size_t bytes, std::size_t items = 0) { ctx.charge_steps(bytes / 1024 + 1 + items); }
+
 std::optional<Value> want_text(CallContext& ctx, const std::vector<Value>& a) {
   if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return e;
   return want(ctx, a, 1, ValueKind::string, "a string (the pattern)");
@@ -56,6 +62,7 @@ void open_text(Registry& r) {
            Value err;
            auto re = compile(ctx, a[1].as_string(), err);
            if (!re) return err;
+           charge_text(ctx, a[0].as_string().size());
            try {
              return Value::boolean(boost::regex_search(a[0].as_string(), *re));
            } catch (const std::runtime_error& e) {
@@ -70,6 +77,7 @@ void open_text(Registry& r) {
            auto re = compile(ctx, a[1].as_string(), err);
            if (!re) return err;
            const std::string& t = a[0].as_string();
+           charge_text(ctx, t.size());
            List out;
            try {
              for (auto it = boost::sregex_iterator(t.begin(), t.end(), *re); it != boost::sregex_iterator(); ++it) {
@@ -82,6 +90,7 @@ void open_text(Registry& r) {
                    groups.push_back(m[g].matched ? Value::string(m.str(g)) : Value());
                  out.push_back(Value::list(std::move(groups)));
                }
+               ctx.charge_steps(1);
                if (out.size() > 1'000'000) return ctx.error("'find': more than 1000000 matches");
              }
            } catch (const std::runtime_error& e) {
@@ -93,9 +102,11 @@ void open_text(Registry& r) {
          [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
            const std::string& t = a[0].as_string();
+           charge_text(ctx, t.size());
            List out;
            std::size_t pos = 0;
            while (pos < t.size()) {
+             ctx.charge_steps(1);
              std::size_t nl = t.find('\n', pos);
              std::size_t end = nl == std::string::npos ? t.size() : nl;
              std::size_t e2 = end > pos && t[end - 1] == '\r' ? end - 1 : end;
@@ -109,18 +120,49 @@ void open_text(Registry& r) {
          "The numbers written in t, in order, as plain numbers (\"11,234.5\" counts as 11234.5; \"fp32\" has none).", fam,
          [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
+           auto xs = scan_numbers(a[0].as_string());
+           charge_text(ctx, a[0].as_string().size(), xs.size());
            List out;
-           for (double x : scan_numbers(a[0].as_string())) out.push_back(Value::number(x));
+           out.reserve(xs.size());
+           for (double x : xs) out.push_back(Value::number(x));
+           return Value::list(std::move(out));
+         });
+  r.add("quoted_numbers", {P("t"), P("unit")}, false,
+         "The numbers written directly before the unit text: quoted_numbers(t, \"tok/s\") reads \"reached 11,234 tok/s\" as "
+         "[11234]. The unit is plain text, not a pattern; one pass over t.",
+         fam, [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
+           if (auto e = want(ctx, a, 1, ValueKind::string, "a string (the unit)")) return *e;
+           const std::string &t = a[0].as_string(), &unit = a[1].as_string();
+           if (unit.empty()) return ctx.error("'quoted_numbers' with an empty unit");
+           charge_text(ctx, t.size());
+           List out;
+           auto numeric = [](char c) { return std::isdigit(static_cast<unsigned char>(c)) || c == ',' || c == '.' || c == '-' || c == '+' || c == 'e' || c == 'E'; };
+           // Each occurrence of the unit looks back over white space and one number; the look-back
+           // stops at the previous occurrence's letters, so the whole is linear in t.
+           for (std::size_t pos = t.find(unit); pos != std::string::npos; pos = t.find(unit, pos + unit.size())) {
+             std::size_t e = pos;
+             while (e > 0 && std::isspace(static_cast<unsigned char>(t[e - 1]))) --e;
+             std::size_t b = e;
+             while (b > 0 && numeric(t[b - 1]) && e - b < 64) --b;
+             while (b < e && !std::isdigit(static_cast<unsigned char>(t[b])) && t[b] != '-') ++b;
+             if (b == e || (b > 0 && (std::isalnum(static_cast<unsigned char>(t[b - 1])) || t[b - 1] == '_'))) continue;
+             auto xs = scan_numbers(std::string_view(t).substr(b, e - b));
+             if (!xs.empty()) out.push_back(Value::number(xs.back()));
+             ctx.charge_steps(1);
+           }
            return Value::list(std::move(out));
          });
   r.add("lower", {P("t")}, false, "t in lower case (ASCII).", fam, [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
+           charge_text(ctx, a[0].as_string().size());
            std::string s = a[0].as_string();
            for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
            return Value::string(std::move(s));
          });
   r.add("upper", {P("t")}, false, "t in upper case (ASCII).", fam, [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
+           charge_text(ctx, a[0].as_string().size());
            std::string s = a[0].as_string();
            for (char& c : s) c = static_cast<char>(std::toupper(static_cast<unsigned char>(c)));
            return Value::string(std::move(s));
@@ -137,10 +179,12 @@ void open_text(Registry& r) {
            if (auto e = want_text(ctx, a)) return *e;
            const std::string &t = a[0].as_string(), &sep = a[1].as_string();
            if (sep.empty()) return ctx.error("'split' with an empty separator");
+           charge_text(ctx, t.size());
            List out;
            std::size_t pos = 0;
            for (;;) {
              std::size_t k = t.find(sep, pos);
+             ctx.charge_steps(1);
              out.push_back(Value::string(t.substr(pos, k == std::string::npos ? std::string::npos : k - pos)));
              if (k == std::string::npos) break;
              pos = k + sep.size();
@@ -163,6 +207,7 @@ void open_text(Registry& r) {
          fam, [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
            if (auto e = want(ctx, a, 1, ValueKind::string, "a string")) return *e;
+           charge_text(ctx, a[0].as_string().size());
            return Value::boolean(a[0].as_string().find(a[1].as_string()) != std::string::npos);
          });
 }
