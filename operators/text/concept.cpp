@@ -1,0 +1,302 @@
+#include "operators/text/concept.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cctype>
+#include <unordered_map>
+
+#include "operators/error.hpp"
+#include "operators/text/document.hpp"
+
+namespace rubric::text {
+
+namespace {
+
+constexpr std::size_t kMaxOccurrencesPerSentence = 32;  // per concept: bounds `near`'s pairs
+
+struct Occurrence {
+  std::size_t b, e;  // tokens of the sentence
+  Judgement judgement;
+  Polarity polarity;
+  const Concept* leaf;
+};
+
+struct NodeState {
+  const Concept* concept = nullptr;
+  std::vector<std::size_t> children;  // node indices
+  std::vector<Occurrence> occ;        // in the current sentence
+  std::array<std::optional<Mention>, 4> first;  // per polarity, the first mention in the text
+  std::size_t count = 0;
+  Polarity aggregated = Polarity::absent;
+};
+
+Polarity stronger(Polarity a, Polarity b) { return static_cast<int>(a) >= static_cast<int>(b) ? a : b; }
+
+// Near's two sides: hedged if either is, negated if either is.
+Polarity combine(Polarity a, Polarity b) {
+  if (a == Polarity::hedged || b == Polarity::hedged) return Polarity::hedged;
+  if (a == Polarity::negated || b == Polarity::negated) return Polarity::negated;
+  return Polarity::affirmed;
+}
+
+}  // namespace
+
+ConceptPtr make_phrase(std::string_view text, Stemmer& stemmer) {
+  SentenceStream stream(text, stemmer, false);
+  Sentence s;
+  std::vector<Token> toks;
+  while (stream.next(s))
+    for (auto& t : s.tokens)
+      if (t.kind != Token::Kind::punct || (t.lower != "." && t.lower != "?" && t.lower != "!")) toks.push_back(t);
+  bool words = false;
+  for (const auto& t : toks) words = words || t.kind != Token::Kind::punct;
+  if (!words) throw OperatorError(fmt::format("the phrase \"{}\" has no words to match", text));
+  auto c = std::make_shared<Concept>();
+  c->kind = Concept::Kind::phrase;
+  c->label = std::string(text);
+  // Every way of writing its hyphenated pairs: "pre-fill" matches "pre fill", "pre-fill", "prefill".
+  std::vector<std::pair<std::vector<std::string>, bool>> alts = {{{}, false}};  // stems, next token already joined
+  for (std::size_t k = 0; k < toks.size(); ++k) {
+    std::vector<std::pair<std::vector<std::string>, bool>> next;
+    for (auto& [alt, skip] : alts) {
+      if (skip) {
+        next.push_back({alt, false});
+        continue;
+      }
+      auto split = alt;
+      split.push_back(toks[k].stem);
+      next.push_back({std::move(split), false});
+      if (toks[k].hyphen_next && k + 1 < toks.size() && alts.size() < 16) {
+        auto joined = alt;
+        joined.push_back(stemmer.stem(toks[k].lower + toks[k + 1].lower));
+        next.push_back({std::move(joined), true});
+      }
+    }
+    alts = std::move(next);
+  }
+  for (auto& [alt, skip] : alts) c->alternatives.push_back(std::move(alt));
+  return c;
+}
+
+ConceptPtr make_any(std::vector<ConceptPtr> parts, std::string label) {
+  auto c = std::make_shared<Concept>();
+  c->kind = Concept::Kind::any;
+  c->parts = std::move(parts);
+  c->label = std::move(label);
+  return c;
+}
+
+ConceptPtr make_all(std::vector<ConceptPtr> parts, std::string label) {
+  auto c = std::make_shared<Concept>();
+  c->kind = Concept::Kind::all;
+  c->parts = std::move(parts);
+  c->label = std::move(label);
+  return c;
+}
+
+ConceptPtr make_near(ConceptPtr a, ConceptPtr b, std::size_t window) {
+  auto c = std::make_shared<Concept>();
+  c->kind = Concept::Kind::near;
+  c->window = window;
+  c->parts = {std::move(a), std::move(b)};
+  return c;
+}
+
+std::string describe(const Concept& c) {
+  switch (c.kind) {
+    case Concept::Kind::phrase: return fmt::format("\"{}\"", c.label);
+    case Concept::Kind::near:
+      return fmt::format("{} near{} {}", describe(*c.parts[0]), c.window ? fmt::format("({})", c.window) : "",
+                         describe(*c.parts[1]));
+    case Concept::Kind::any:
+    case Concept::Kind::all: {
+      if (!c.label.empty()) return c.label;
+      std::string s = c.kind == Concept::Kind::any ? "any [" : "all [";
+      for (std::size_t i = 0; i < c.parts.size(); ++i) {
+        if (i == 4) {
+          s += fmt::format(", ... {} more", c.parts.size() - 4);
+          break;
+        }
+        s += (i ? ", " : "") + describe(*c.parts[i]);
+      }
+      return s + "]";
+    }
+  }
+  return "?";
+}
+
+std::vector<Finding> analyse(std::string_view text, const std::vector<ConceptPtr>& concepts, Stemmer& stemmer) {
+  // Flatten the concepts into nodes, children before parents; shared sub-concepts once.
+  std::vector<NodeState> nodes;
+  std::unordered_map<const Concept*, std::size_t> index;
+  std::vector<std::size_t> roots;
+  auto add = [&](auto&& self, const Concept* c) -> std::size_t {
+    auto it = index.find(c);
+    if (it != index.end()) return it->second;
+    std::vector<std::size_t> kids;
+    for (const auto& p : c->parts) kids.push_back(self(self, p.get()));
+    NodeState st;
+    st.concept = c;
+    st.children = std::move(kids);
+    nodes.push_back(std::move(st));
+    index[c] = nodes.size() - 1;
+    return nodes.size() - 1;
+  };
+  for (const auto& c : concepts) roots.push_back(add(add, c.get()));
+  // Phrases by their first stem.
+  std::unordered_multimap<std::string, std::pair<std::size_t, std::size_t>> starts;  // stem → (node, alternative)
+  for (std::size_t i = 0; i < nodes.size(); ++i)
+    if (nodes[i].concept->kind == Concept::Kind::phrase)
+      for (std::size_t a = 0; a < nodes[i].concept->alternatives.size(); ++a)
+        starts.emplace(nodes[i].concept->alternatives[a][0], std::make_pair(i, a));
+
+  SentenceStream stream(text, stemmer);
+  Sentence s;
+  auto record = [&](NodeState& st, const Occurrence& o) {
+    if (st.occ.size() < kMaxOccurrencesPerSentence) st.occ.push_back(o);
+  };
+  auto match_at = [&](const std::vector<std::string>& alt, std::size_t k) -> std::size_t {
+    std::size_t p = k;
+    for (const std::string& stem : alt) {
+      if (p >= s.tokens.size()) return std::string::npos;
+      const Token& t = s.tokens[p];
+      if (t.kind == Token::Kind::code) return std::string::npos;
+      if (t.stem == stem) ++p;
+      else if (t.hyphen_next && t.joined == stem) p += 2;
+      else return std::string::npos;
+    }
+    return p;
+  };
+  while (stream.next(s)) {
+    for (auto& st : nodes) st.occ.clear();
+    for (std::size_t k = 0; k < s.tokens.size(); ++k) {
+      const Token& t = s.tokens[k];
+      if (t.kind == Token::Kind::code) continue;
+      for (const std::string* key : {&t.stem, &t.joined}) {
+        if (key->empty() || (key == &t.joined && !t.hyphen_next)) continue;
+        auto range = starts.equal_range(*key);
+        for (auto it = range.first; it != range.second; ++it) {
+          auto [ni, ai] = it->second;
+          std::size_t e = match_at(nodes[ni].concept->alternatives[ai], k);
+          if (e == std::string::npos) continue;
+          bool dup = false;
+          for (const auto& o : nodes[ni].occ) dup = dup || (o.b == k && o.e == e);
+          if (dup) continue;
+          Judgement j = judge_mention(s, k, e);
+          record(nodes[ni], Occurrence{k, e, j, j.polarity, nodes[ni].concept});
+        }
+      }
+    }
+    // Composite nodes, children first (flattening order).
+    for (auto& st : nodes) {
+      const Concept& c = *st.concept;
+      if (c.kind == Concept::Kind::any || c.kind == Concept::Kind::all) {
+        for (std::size_t ch : st.children)
+          for (const auto& o : nodes[ch].occ) record(st, o);
+      } else if (c.kind == Concept::Kind::near) {
+        const auto& A = nodes[st.children[0]].occ;
+        const auto& B = nodes[st.children[1]].occ;
+        for (const auto& x : A)
+          for (const auto& y : B) {
+            if (x.b < y.e && y.b < x.e) continue;  // overlapping: one mention, not two
+            std::size_t gap_b = std::min(x.e, y.e), gap_e = std::max(x.b, y.b);
+            std::size_t words = 0;
+            for (std::size_t m = gap_b; m < gap_e; ++m) words += s.tokens[m].kind != Token::Kind::punct;
+            if (c.window && words > c.window) continue;
+            Occurrence o = x;
+            o.b = std::min(x.b, y.b);
+            o.e = std::max(x.e, y.e);
+            o.polarity = combine(x.polarity, y.polarity);
+            if (o.polarity != x.polarity) o.judgement = y.judgement;
+            o.judgement.polarity = o.polarity;
+            record(st, o);
+          }
+      }
+      for (const auto& o : st.occ) {
+        ++st.count;
+        auto& slot = st.first[static_cast<int>(o.polarity)];
+        if (slot) continue;
+        Mention m;
+        m.polarity = o.polarity;
+        m.phrase = o.leaf->label;
+        m.sentence_begin = s.begin;
+        m.sentence_end = s.end;
+        m.match_begin = s.tokens[o.b].begin;
+        m.match_end = s.tokens[o.e - 1].end;
+        if (o.judgement.trigger_end > o.judgement.trigger_begin && o.judgement.trigger_end <= s.tokens.size()) {
+          m.trigger_begin = s.tokens[o.judgement.trigger_begin].begin;
+          m.trigger_end = s.tokens[o.judgement.trigger_end - 1].end;
+        }
+        slot = std::move(m);
+      }
+    }
+  }
+  // Text-level polarity, children first.
+  for (auto& st : nodes) {
+    const Concept& c = *st.concept;
+    if (c.kind == Concept::Kind::phrase || c.kind == Concept::Kind::near) {
+      for (int p = 3; p >= 1; --p)
+        if (st.first[p]) {
+          st.aggregated = static_cast<Polarity>(p);
+          break;
+        }
+    } else if (c.kind == Concept::Kind::any) {
+      for (std::size_t ch : st.children) st.aggregated = stronger(st.aggregated, nodes[ch].aggregated);
+    } else {
+      bool absent = false, all_affirmed = true, negated = false;
+      for (std::size_t ch : st.children) {
+        Polarity p = nodes[ch].aggregated;
+        absent = absent || p == Polarity::absent;
+        all_affirmed = all_affirmed && p == Polarity::affirmed;
+        negated = negated || p == Polarity::negated;
+      }
+      st.aggregated = absent || st.children.empty() ? Polarity::absent
+                      : all_affirmed                ? Polarity::affirmed
+                      : negated                     ? Polarity::negated
+                                                    : Polarity::hedged;
+    }
+  }
+  std::vector<Finding> out;
+  for (std::size_t r : roots) {
+    const NodeState& st = nodes[r];
+    Finding f;
+    f.polarity = st.aggregated;
+    f.mentions = st.count;
+    if (f.polarity != Polarity::absent) {
+      // The deciding mention: the first with the finding's polarity, else the first of any.
+      f.deciding = st.first[static_cast<int>(f.polarity)];
+      for (int p = 3; p >= 1 && !f.deciding; --p) f.deciding = st.first[p];
+    }
+    if (st.concept->kind == Concept::Kind::any || st.concept->kind == Concept::Kind::all)
+      for (std::size_t ch : st.children) f.parts.emplace_back(describe(*nodes[ch].concept), nodes[ch].aggregated);
+    out.push_back(std::move(f));
+  }
+  return out;
+}
+
+std::string explain(std::string_view text, const Finding& f) {
+  if (!f.deciding) return "not mentioned";
+  const Mention& m = *f.deciding;
+  const char* verb = m.polarity == Polarity::negated ? "denied" : m.polarity == Polarity::hedged ? "hedged" : "stated";
+  std::string sentence;
+  std::string trigger;
+  if (m.trigger_end > m.trigger_begin && m.trigger_begin >= m.sentence_begin && m.trigger_end <= m.sentence_end) {
+    trigger = quote(text, m.trigger_begin, m.trigger_end, 60);
+    std::string before = quote(text, m.sentence_begin, m.trigger_begin, 200);
+    std::string after = quote(text, m.trigger_end, m.sentence_end, 200);
+    // The quote keeps the spaces around the marked trigger as the text has them.
+    bool sp_before = m.trigger_begin > m.sentence_begin && std::isspace(static_cast<unsigned char>(text[m.trigger_begin - 1]));
+    bool sp_after = m.trigger_end < m.sentence_end && std::isspace(static_cast<unsigned char>(text[m.trigger_end]));
+    sentence = before + (sp_before && !before.empty() ? " " : "") + "[" + trigger + "]" +
+               (sp_after && !after.empty() ? " " : "") + after;
+  } else {
+    sentence = quote(text, m.sentence_begin, m.sentence_end, 240);
+  }
+  std::string s = fmt::format("{} in \"{}\"", verb, sentence);
+  if (!trigger.empty()) s += fmt::format(" (trigger: {})", trigger);
+  if (f.mentions > 1) s += fmt::format("; {} mentions in all", f.mentions);
+  return s;
+}
+
+}  // namespace rubric::text

@@ -1,0 +1,58 @@
+#pragma once
+// Concepts: what an answer must say, as phrases matched insensitive to case, hyphens, white space,
+// Markdown and inflection, combined with `any`, `all` and `near`. One pass over the text finds
+// every concept's mentions and judges each mention's polarity; code is never prose.
+#include <array>
+#include <cstddef>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "operators/text/polarity.hpp"
+#include "operators/text/stemmer.hpp"
+
+namespace rubric::text {
+
+struct Concept {
+  enum class Kind { phrase, any, all, near };
+  Kind kind = Kind::phrase;
+  std::string label;  // the phrase as written, or "a near b", or the concept's name
+  std::vector<std::vector<std::string>> alternatives;  // phrase: stem sequences ("pre-fill": [pre, fill], [prefil])
+  std::vector<std::shared_ptr<const Concept>> parts;   // any/all: the members; near: the two sides
+  std::size_t window = 0;                              // near: at most this many words apart; 0: same sentence
+};
+using ConceptPtr = std::shared_ptr<const Concept>;
+
+// A phrase; throws OperatorError when it has no words.
+ConceptPtr make_phrase(std::string_view text, Stemmer& stemmer);
+ConceptPtr make_any(std::vector<ConceptPtr> parts, std::string label);
+ConceptPtr make_all(std::vector<ConceptPtr> parts, std::string label);
+ConceptPtr make_near(ConceptPtr a, ConceptPtr b, std::size_t window);
+// The label a concept shows in evidence: `"bank conflict"`, `any ["a", "b"]`, `"collide" near "bank"`.
+std::string describe(const Concept& c);
+
+struct Mention {
+  Polarity polarity = Polarity::affirmed;
+  std::string phrase;                     // the phrase (leaf) that matched
+  std::size_t sentence_begin = 0, sentence_end = 0;  // bytes of the text
+  std::size_t match_begin = 0, match_end = 0;
+  std::size_t trigger_begin = 0, trigger_end = 0;  // equal when no trigger decided it
+};
+
+struct Finding {
+  Polarity polarity = Polarity::absent;
+  std::size_t mentions = 0;                       // every mention found (of leaves below, for any/all)
+  std::optional<Mention> deciding;                // the first mention with the finding's polarity
+  std::vector<std::pair<std::string, Polarity>> parts;  // all/any: each member's label and polarity
+};
+
+// Finds all the concepts in one pass over the text. Linear in the text (times the phrases that
+// start at a word); memory bounded by the longest sentence.
+std::vector<Finding> analyse(std::string_view text, const std::vector<ConceptPtr>& concepts, Stemmer& stemmer);
+
+// Evidence: `negated in "The prefix cache is [not] the problem" (trigger: not)`.
+std::string explain(std::string_view text, const Finding& f);
+
+}  // namespace rubric::text

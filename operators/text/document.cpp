@@ -1,0 +1,436 @@
+#include "operators/text/document.hpp"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+
+namespace rubric::text {
+
+namespace {
+
+constexpr std::size_t npos = std::string::npos;
+constexpr std::size_t kMaxSentenceTokens = 2000;  // a run-on "sentence" is cut here (bounds the work per sentence)
+
+bool is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
+bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
+bool is_alpha(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
+
+// U+2013 en dash, U+2014 em dash, U+2018/2019 single quotes, U+201C/201D double quotes, U+2026 ellipsis.
+int punct_utf8(std::string_view t, std::size_t i) {
+  if (i + 2 < t.size() + 0 && static_cast<unsigned char>(t[i]) == 0xE2 && static_cast<unsigned char>(t[i + 1]) == 0x80) {
+    unsigned char c = static_cast<unsigned char>(t[i + 2]);
+    if (c == 0x93 || c == 0x94 || c == 0x98 || c == 0x99 || c == 0x9C || c == 0x9D || c == 0xA6) return c;
+  }
+  return 0;
+}
+
+bool word_byte(std::string_view t, std::size_t i) {
+  if (i >= t.size()) return false;
+  unsigned char c = static_cast<unsigned char>(t[i]);
+  if (c >= 0x80) return punct_utf8(t, i) == 0 && !(c == 0xC2 && i + 1 < t.size() && static_cast<unsigned char>(t[i + 1]) == 0xA0);
+  return is_alpha(c) || is_digit(c) || c == '_';
+}
+
+bool is_apostrophe(std::string_view t, std::size_t i, std::size_t& len) {
+  if (i < t.size() && t[i] == '\'') return len = 1, true;
+  if (punct_utf8(t, i) == 0x99) return len = 3, true;
+  return false;
+}
+
+const std::array<const char*, 24> kAbbreviations = {"e.g", "i.e", "etc", "vs", "cf", "approx", "fig", "eq", "al", "mr", "dr",
+                                                     "resp", "no", "nr", "sec", "ch", "ref", "viz", "ca", "st", "jr", "ms.", "est", "incl"};
+
+std::string lower_ascii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
+}  // namespace
+
+SentenceStream::SentenceStream(std::string_view text, Stemmer& stemmer, bool markdown)
+    : t_(text), stemmer_(stemmer), markdown_(markdown) {
+  if (!markdown_) return;
+  // Inline code spans close with a run of the same number of backticks: index the runs once so
+  // finding a closer is a forward walk, never a rescan (an unclosed run must not make this quadratic).
+  for (std::size_t i = 0; i < t_.size();) {
+    if (t_[i] != '`') {
+      ++i;
+      continue;
+    }
+    std::size_t j = i;
+    while (j < t_.size() && t_[j] == '`') ++j;
+    std::size_t run = std::min<std::size_t>(j - i, 64);
+    if (backtick_runs_.size() <= run) backtick_runs_.resize(run + 1);
+    backtick_runs_[run].push_back(i);
+    i = j;
+  }
+  backtick_cursor_.assign(backtick_runs_.size(), 0);
+}
+
+std::size_t SentenceStream::closing_backticks(std::size_t from, std::size_t run) {
+  run = std::min<std::size_t>(run, 64);
+  if (run >= backtick_runs_.size()) return npos;
+  auto& runs = backtick_runs_[run];
+  std::size_t& k = backtick_cursor_[run];
+  while (k < runs.size() && runs[k] < from) ++k;
+  return k < runs.size() ? runs[k] : npos;
+}
+
+bool SentenceStream::at_line_start() const { return i_ == 0 || t_[i_ - 1] == '\n'; }
+
+// A line that starts a block of its own: "- item", "* item", "+ item", "1. item", "1) item",
+// "# heading", "> quote", "| table |". `content` is where its text begins.
+bool SentenceStream::block_start(std::size_t ls, std::size_t& content) const {
+  std::size_t k = ls;
+  while (k < t_.size() && (t_[k] == ' ' || t_[k] == '\t') && k - ls < 8) ++k;
+  if (k >= t_.size()) return false;
+  char c = t_[k];
+  auto space_at = [&](std::size_t p) { return p < t_.size() && (t_[p] == ' ' || t_[p] == '\t'); };
+  if ((c == '-' || c == '*' || c == '+') && space_at(k + 1)) return content = k + 2, true;
+  if (c == '#') {
+    std::size_t h = k;
+    while (h < t_.size() && t_[h] == '#' && h - k < 6) ++h;
+    if (h >= t_.size() || space_at(h) || t_[h] == '\n') return content = h, true;
+  }
+  if (c == '>') return content = k + 1, true;
+  if (c == '|') return content = k + 1, true;
+  if (is_digit(static_cast<unsigned char>(c))) {
+    std::size_t d = k;
+    while (d < t_.size() && is_digit(static_cast<unsigned char>(t_[d])) && d - k < 9) ++d;
+    if (d < t_.size() && (t_[d] == '.' || t_[d] == ')') && space_at(d + 1)) return content = d + 2, true;
+  }
+  return false;
+}
+
+// At a line opening a fence (``` or ~~~ after up to three spaces): the offset past its closing
+// fence line (or the end of the text); npos when the line opens no fence.
+std::size_t SentenceStream::skip_fence(std::size_t ls, std::size_t* code_end) {
+  std::size_t k = ls;
+  while (k < t_.size() && t_[k] == ' ' && k - ls < 3) ++k;
+  if (k + 2 >= t_.size() || !((t_[k] == '`' || t_[k] == '~') && t_[k + 1] == t_[k] && t_[k + 2] == t_[k])) return npos;
+  char f = t_[k];
+  std::size_t width = 0;
+  while (k + width < t_.size() && t_[k + width] == f) ++width;
+  std::size_t line = t_.find('\n', k);
+  while (line != npos) {
+    std::size_t b = line + 1, p = b;
+    while (p < t_.size() && t_[p] == ' ' && p - b < 3) ++p;
+    std::size_t w = 0;
+    while (p + w < t_.size() && t_[p + w] == f) ++w;
+    if (w >= width) {
+      if (code_end) *code_end = b;
+      std::size_t e = t_.find('\n', p + w);
+      return e == npos ? t_.size() : e + 1;
+    }
+    line = t_.find('\n', b);
+  }
+  if (code_end) *code_end = t_.size();  // unclosed: code to the end, as CommonMark reads it
+  return t_.size();
+}
+
+void SentenceStream::push(Sentence& s, Token::Kind kind, std::size_t b, std::size_t e, std::string lower) {
+  if (s.tokens.empty()) s.begin = b;
+  s.end = e;
+  Token tok;
+  tok.kind = kind;
+  tok.begin = b;
+  tok.end = e;
+  tok.glued_prev = !space_before_ && !s.tokens.empty();
+  tok.stem = kind == Token::Kind::word ? stemmer_.stem(lower) : lower;
+  tok.lower = std::move(lower);
+  s.tokens.push_back(std::move(tok));
+  space_before_ = false;
+}
+
+void SentenceStream::word(Sentence& s) {
+  std::size_t b = i_;
+  while (i_ < t_.size()) {
+    if (word_byte(t_, i_)) {
+      ++i_;
+      continue;
+    }
+    // "e.g", "i.e": single letters joined by dots stay one word.
+    if (t_[i_] == '.' && i_ + 1 < t_.size() && is_alpha(static_cast<unsigned char>(t_[i_ + 1])) &&
+        (i_ + 2 >= t_.size() || !word_byte(t_, i_ + 2)) && i_ - b == 1) {
+      i_ += 2;
+      continue;
+    }
+    if (t_[i_] == '.' && i_ >= b + 3 && t_[i_ - 2] == '.' && is_alpha(static_cast<unsigned char>(t_[i_ + 1 < t_.size() ? i_ + 1 : i_]))) {
+      i_ += 2;
+      continue;
+    }
+    break;
+  }
+  std::size_t e = i_;
+  while (e > b + 1 && t_[e - 1] == '_') --e;  // "_word_": the emphasis is not part of the word
+  std::string w = lower_ascii(t_.substr(b, e - b));
+  std::size_t alen = 0;
+  // Contractions: "isn't" → "is" "n't", "can't" → "ca" "n't", "cannot" → "can" "not", "it's" → "it" "'s".
+  if (is_apostrophe(t_, i_, alen) && i_ + alen < t_.size() && is_alpha(static_cast<unsigned char>(t_[i_ + alen]))) {
+    std::size_t sb = i_ + alen, se = sb;
+    while (se < t_.size() && is_alpha(static_cast<unsigned char>(t_[se]))) ++se;
+    std::string suffix = lower_ascii(t_.substr(sb, se - sb));
+    if (suffix == "t" && w.size() > 1 && w.back() == 'n') {
+      w.pop_back();
+      push(s, Token::Kind::word, b, e - 1, w);
+      push(s, Token::Kind::word, e - 1, se, "n't");
+      i_ = se;
+      return;
+    }
+    if (suffix == "s" || suffix == "re" || suffix == "ve" || suffix == "ll" || suffix == "d" || suffix == "m") {
+      push(s, Token::Kind::word, b, e, w);
+      push(s, Token::Kind::word, i_, se, "'" + suffix);
+      i_ = se;
+      return;
+    }
+  }
+  if (w == "cannot") {
+    push(s, Token::Kind::word, b, b + 3, "can");
+    push(s, Token::Kind::word, b + 3, e, "not");
+    return;
+  }
+  push(s, Token::Kind::word, b, e, std::move(w));
+}
+
+void SentenceStream::number(Sentence& s) {
+  std::size_t b = i_;
+  auto digit = [&](std::size_t k) { return k < t_.size() && is_digit(static_cast<unsigned char>(t_[k])); };
+  std::string text;
+  while (digit(i_) || (t_[i_] == ',' && digit(i_ + 1) && digit(i_ + 2) && digit(i_ + 3) && !digit(i_ + 4))) {
+    if (t_[i_] != ',') text += t_[i_];
+    ++i_;
+  }
+  if (i_ < t_.size() && t_[i_] == '.' && digit(i_ + 1)) {
+    text += t_[i_++];
+    while (digit(i_)) text += t_[i_++];
+  }
+  if (i_ < t_.size() && (t_[i_] == 'e' || t_[i_] == 'E')) {
+    std::size_t k = i_ + 1;
+    if (k < t_.size() && (t_[k] == '-' || t_[k] == '+')) ++k;
+    if (digit(k) && !(k + 1 < t_.size() && is_alpha(static_cast<unsigned char>(t_[k + 1])) && !digit(k + 1))) {
+      text += t_.substr(i_, k - i_);
+      i_ = k;
+      while (digit(i_)) text += t_[i_++];
+    }
+  }
+  push(s, Token::Kind::number, b, i_, std::move(text));
+}
+
+bool SentenceStream::next(Sentence& s) {
+  s.tokens.clear();
+  s.question = false;
+  s.begin = s.end = i_;
+  space_before_ = true;
+  const std::size_t n = t_.size();
+  auto finish = [&]() {
+    // Stems of hyphenated pairs, for matching "pre-fill" against "prefill".
+    for (std::size_t k = 0; k + 1 < s.tokens.size(); ++k)
+      if (s.tokens[k].hyphen_next) s.tokens[k].joined = stemmer_.stem(s.tokens[k].lower + s.tokens[k + 1].lower);
+    return true;
+  };
+  while (i_ < n) {
+    if (s.tokens.size() >= kMaxSentenceTokens) return finish();
+    if (markdown_ && at_line_start()) {
+      std::size_t ls = i_;
+      std::size_t eol = t_.find('\n', ls);
+      if (eol == npos) eol = n;
+      bool blank = true;
+      for (std::size_t k = ls; k < eol && blank; ++k) blank = is_space(static_cast<unsigned char>(t_[k]));
+      std::size_t code_end = n;
+      std::size_t fence_end = skip_fence(ls, &code_end);
+      std::size_t content = 0;
+      bool block = block_start(ls, content);
+      if ((blank || fence_end != npos || block) && !s.tokens.empty()) return finish();
+      if (blank) {
+        i_ = eol < n ? eol + 1 : n;
+        continue;
+      }
+      if (fence_end != npos) {
+        // A fenced block is a sentence of one code token: its lines, without the fences.
+        std::size_t cb = eol < n ? eol + 1 : n;
+        push(s, Token::Kind::code, cb, std::max(cb, code_end), "`code`");
+        i_ = fence_end;
+        return finish();
+      }
+      if (block) i_ = content;
+      if (i_ >= n) break;
+    }
+    unsigned char c = static_cast<unsigned char>(t_[i_]);
+    if (is_space(c)) {
+      space_before_ = true;
+      ++i_;
+      continue;
+    }
+    if (c == 0xC2 && i_ + 1 < n && static_cast<unsigned char>(t_[i_ + 1]) == 0xA0) {  // no-break space
+      space_before_ = true;
+      i_ += 2;
+      continue;
+    }
+    if (markdown_ && c == '`') {
+      std::size_t r = i_;
+      while (r < n && t_[r] == '`') ++r;
+      std::size_t close = closing_backticks(r, r - i_);
+      if (close != npos) {
+        std::size_t run = r - i_;
+        push(s, Token::Kind::code, r, close, "`code`");
+        i_ = close + run;
+        while (i_ < n && t_[i_] == '`') ++i_;
+      } else {
+        i_ = r;
+      }
+      continue;
+    }
+    if (markdown_ && c == ']' && i_ + 1 < n && t_[i_ + 1] == '(') {
+      // A link's target is not prose: "[the docs](https://...)" reads as "the docs".
+      std::size_t k = i_ + 2;
+      std::size_t close = npos;
+      if (k >= paren_none_until_) {
+        std::size_t eol = t_.find('\n', k);
+        if (eol == npos) eol = n;
+        std::size_t p = t_.find(')', k);
+        if (p != npos && p < eol) close = p;
+        else paren_none_until_ = eol;
+      }
+      i_ = close != npos ? close + 1 : i_ + 1;
+      continue;
+    }
+    if (c == 'h' && (t_.compare(i_, 7, "http://") == 0 || t_.compare(i_, 8, "https://") == 0)) {
+      std::size_t b = i_;
+      while (i_ < n && !is_space(static_cast<unsigned char>(t_[i_])) && t_[i_] != ')' && t_[i_] != '>') ++i_;
+      push(s, Token::Kind::code, b, i_, "`url`");
+      continue;
+    }
+    if (is_digit(c)) {
+      number(s);
+      if (i_ < n && t_[i_] == '-' && word_byte(t_, i_ + 1)) {
+        s.tokens.back().hyphen_next = true;
+        ++i_;
+        space_before_ = false;
+      }
+      continue;
+    }
+    if (word_byte(t_, i_)) {
+      if (c == '_' && !(i_ + 1 < n && word_byte(t_, i_ + 1) && t_[i_ + 1] != '_')) {  // emphasis
+        ++i_;
+        continue;
+      }
+      if (c == '_') {
+        ++i_;
+        continue;
+      }
+      word(s);
+      if (i_ < n && t_[i_] == '-' && word_byte(t_, i_ + 1)) {
+        s.tokens.back().hyphen_next = true;
+        ++i_;
+        space_before_ = false;
+      }
+      continue;
+    }
+    if (c == '.' || c == '!' || c == '?') {
+      std::size_t k = i_;
+      while (k < n && (t_[k] == '.' || t_[k] == '!' || t_[k] == '?')) ++k;
+      bool q = false;
+      for (std::size_t m = i_; m < k; ++m) q = q || t_[m] == '?';
+      std::size_t after = k;
+      while (after < n && (t_[after] == ')' || t_[after] == '"' || t_[after] == '\'' || t_[after] == '*' || t_[after] == '_' ||
+                           punct_utf8(t_, after) == 0x9D || punct_utf8(t_, after) == 0x99))
+        after += punct_utf8(t_, after) ? 3 : 1;
+      bool ends = after >= n || is_space(static_cast<unsigned char>(t_[after]));
+      if (ends && c == '.' && k - i_ == 1 && !s.tokens.empty() && s.tokens.back().kind == Token::Kind::word) {
+        const std::string& prev = s.tokens.back().lower;
+        for (const char* a : kAbbreviations)
+          if (prev == a) ends = false;
+        if (prev.size() == 1 && prev[0] >= 'a' && prev[0] <= 'z' && s.tokens.back().glued_prev == false && s.tokens.size() > 1 &&
+            s.tokens[s.tokens.size() - 2].lower == ".")
+          ends = false;
+      }
+      push(s, Token::Kind::punct, i_, k, q ? "?" : std::string(1, static_cast<char>(c == '!' ? '!' : '.')));
+      i_ = k;
+      if (ends) {
+        s.question = q;
+        i_ = after;
+        return finish();
+      }
+      continue;
+    }
+    if (int u = punct_utf8(t_, i_)) {
+      if (u == 0x93 || u == 0x94) push(s, Token::Kind::punct, i_, i_ + 3, "--");
+      else if (u == 0xA6) push(s, Token::Kind::punct, i_, i_ + 3, "...");
+      i_ += 3;
+      continue;
+    }
+    switch (c) {
+      case ',': case ';': case ':': case '(': case ')': case '%': case '/': case '|': case '=': case '<': case '>': case '+':
+        push(s, Token::Kind::punct, i_, i_ + 1, std::string(1, static_cast<char>(c)));
+        ++i_;
+        continue;
+      case '-':
+        if (i_ + 1 < n && t_[i_ + 1] == '-') {
+          push(s, Token::Kind::punct, i_, i_ + 2, "--");
+          i_ += 2;
+        } else {
+          push(s, Token::Kind::punct, i_, i_ + 1, "-");
+          ++i_;
+        }
+        continue;
+      default:
+        ++i_;  // emphasis and quotes ('*', '~', '"', '[', '#', ...) carry no words
+        continue;
+    }
+  }
+  if (s.tokens.empty()) return false;
+  return finish();
+}
+
+std::string code_of(std::string_view text) {
+  Stemmer stemmer;
+  SentenceStream stream(text, stemmer);
+  Sentence s;
+  std::string out;
+  while (stream.next(s))
+    for (const Token& t : s.tokens)
+      if (t.kind == Token::Kind::code && t.lower == "`code`") {
+        std::string_view c = text.substr(t.begin, t.end - t.begin);
+        while (!c.empty() && c.back() == '\n') c.remove_suffix(1);
+        out.append(c);
+        out += '\n';
+      }
+  if (!out.empty()) out.pop_back();
+  return out;
+}
+
+std::string normalised(std::string_view text, Stemmer& stemmer) {
+  SentenceStream stream(text, stemmer);
+  Sentence s;
+  std::string out;
+  while (stream.next(s))
+    for (const Token& t : s.tokens) out += (out.empty() ? "" : " ") + t.stem;
+  return out;
+}
+
+std::string quote(std::string_view text, std::size_t begin, std::size_t end, std::size_t max) {
+  std::string out;
+  bool sp = false;
+  for (std::size_t i = begin; i < end && i < text.size(); ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (is_space(c)) {
+      sp = !out.empty();
+      continue;
+    }
+    if (sp) out += ' ';
+    sp = false;
+    out += static_cast<char>(c);
+    if (out.size() > max) {
+      // Cut at a UTF-8 character boundary.
+      while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0x80) out.pop_back();
+      if (!out.empty() && static_cast<unsigned char>(out.back()) >= 0xC0) out.pop_back();
+      out += "...";
+      break;
+    }
+  }
+  return out;
+}
+
+}  // namespace rubric::text

@@ -1,0 +1,70 @@
+#pragma once
+// Prose as a stream of sentences of normalised tokens. Markdown is read the way a reader sees it:
+// emphasis markers vanish, a link is its text, headings, list items, table rows and blank lines end
+// sentences, and code (fenced blocks, `spans`) is kept apart from the prose. One pass, linear in
+// the text: a sentence at a time, so memory is bounded by the longest sentence, not the answer.
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+#include "operators/text/stemmer.hpp"
+
+namespace rubric::text {
+
+struct Token {
+  enum class Kind : std::uint8_t { word, number, punct, code };
+  Kind kind = Kind::word;
+  std::string lower;      // lower-cased surface: "conflicts", "n't", ",", "3.5"
+  std::string stem;       // Snowball stem of a word; `lower` for everything else
+  std::string joined;     // stem of this word joined with the next across a hyphen ("pre-fill" → "prefil")
+  std::size_t begin = 0;  // bytes of the original text
+  std::size_t end = 0;
+  bool hyphen_next = false;  // joined to the next token by a hyphen inside a word ("bank-conflict")
+  bool glued_prev = false;   // no space before it ("3.1x": the "x")
+};
+
+struct Sentence {
+  std::vector<Token> tokens;
+  std::size_t begin = 0, end = 0;  // bytes of the original text
+  bool question = false;           // ended by '?'
+};
+
+// Cuts text into sentences. `markdown` off reads every character as prose (for phrases).
+class SentenceStream {
+ public:
+  SentenceStream(std::string_view text, Stemmer& stemmer, bool markdown = true);
+  // The next non-empty sentence; false at the end of the text.
+  bool next(Sentence& out);
+
+ private:
+  bool at_line_start() const;
+  bool block_start(std::size_t line_begin, std::size_t& content) const;  // list, heading, table, quote
+  // Past a fenced block opening at line_begin (npos when none), with where its code ends.
+  std::size_t skip_fence(std::size_t line_begin, std::size_t* code_end);
+  void word(Sentence& s);
+  void number(Sentence& s);
+  void push(Sentence& s, Token::Kind kind, std::size_t b, std::size_t e, std::string lower);
+  std::size_t closing_backticks(std::size_t from, std::size_t run);
+
+  std::string_view t_;
+  Stemmer& stemmer_;
+  bool markdown_;
+  std::size_t i_ = 0;
+  bool space_before_ = true;
+  std::size_t paren_none_until_ = 0;  // no ')' on the line before this offset (linear link skipping)
+  std::vector<std::vector<std::size_t>> backtick_runs_;  // run length → start offsets, ascending
+  std::vector<std::size_t> backtick_cursor_;
+};
+
+// The code of a Markdown text: fenced blocks and inline spans, one per line, in order.
+std::string code_of(std::string_view text);
+
+// The prose of a text as one line of normalised words ("the thread of a warp collid ..."), for tests.
+std::string normalised(std::string_view text, Stemmer& stemmer);
+
+// A sentence of the original text for evidence: white space folded to single spaces, trimmed, and
+// cut to about `max` bytes around [mark_begin, mark_end) when longer.
+std::string quote(std::string_view text, std::size_t begin, std::size_t end, std::size_t max = 240);
+
+}  // namespace rubric::text

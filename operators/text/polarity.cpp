@@ -1,0 +1,255 @@
+#include "operators/text/polarity.hpp"
+
+#include <algorithm>
+#include <initializer_list>
+#include <string_view>
+#include <vector>
+
+namespace rubric::text {
+
+const char* polarity_name(Polarity p) {
+  switch (p) {
+    case Polarity::absent: return "absent";
+    case Polarity::negated: return "negated";
+    case Polarity::hedged: return "hedged";
+    case Polarity::affirmed: return "affirmed";
+  }
+  return "?";
+}
+
+namespace {
+
+using Seq = std::vector<std::string_view>;
+
+// Negation before the mention: its scope runs forward to the end of the clause (at most
+// kPreScope words).
+const std::vector<Seq> kPreNegation = {
+    {"not"}, {"n't"}, {"no"}, {"never"}, {"without"}, {"none"}, {"nor"}, {"neither"}, {"nothing"}, {"nobody"},
+    {"nowhere"}, {"rather", "than"}, {"instead", "of"}, {"as", "opposed", "to"}, {"in", "place", "of"}, {"ruled", "out"},
+    {"rule", "out"}, {"rules", "out"}, {"ruling", "out"}, {"exclude"}, {"excluded"}, {"excludes"}, {"excluding"},
+    {"unrelated", "to"}, {"independent", "of"}, {"irrelevant", "to"}, {"absence", "of"}, {"lack", "of"}, {"lacks"},
+    {"lacking"}, {"free", "of"}, {"far", "from"}, {"eliminated", "as"}, {"regardless", "of"}};
+constexpr std::size_t kPreScope = 12;
+
+// Negation after the mention, reached across at most kPostGap words ending in an auxiliary
+// ("X is not", "X in this kernel was never"), or statements that something plays no part.
+const std::vector<Seq> kPostNegation = {{"not"}, {"n't"}, {"never"}, {"no"}};
+const std::vector<Seq> kPostPredicate = {
+    {"ruled", "out"}, {"excluded"}, {"unrelated"}, {"irrelevant"}, {"a", "red", "herring"}, {"not", "involved"},
+    {"not", "to", "blame"}, {"no", "role"}, {"no", "effect"}, {"no", "impact"}, {"no", "bearing"}, {"no", "part"},
+    {"nothing", "to", "do"}, {"no", "influence"}, {"no", "difference"}, {"no", "contribution"}, {"innocent"},
+    {"eliminated"}, {"a", "non-issue"}, {"not", "an", "issue"}, {"not", "a", "factor"}};
+constexpr std::size_t kPostGap = 5;
+
+// Look like negations, negate nothing.
+const std::vector<Seq> kPseudo = {
+    {"not", "only"}, {"not", "just"}, {"not", "merely"}, {"not", "simply"}, {"not", "least"}, {"not", "to", "mention"},
+    {"not", "surprisingly"}, {"not", "unexpectedly"}, {"not", "unlike"}, {"no", "doubt"}, {"no", "question"},
+    {"no", "wonder"}, {"no", "matter"}, {"without", "doubt"}, {"without", "question"}, {"without", "a", "doubt"},
+    {"nothing", "but"}, {"none", "other", "than"}, {"not", "until"}, {"never", "mind"}, {"no", "less", "than"},
+    {"no", "fewer", "than"}, {"no", "more", "than"}, {"not", "the", "only"}, {"no", "exception"}, {"n't", "only"},
+    {"n't", "just"}, {"not", "all"}, {"n't", "all"}, {"no", "sooner"}, {"not", "bad"}, {"never", "been", "clearer"},
+    {"not", "one", "but"}};
+
+// Words that cancel a preceding "not": "not negligible", "not uncommon", "not unrelated".
+const std::vector<std::string_view> kNegativeAdjectives = {
+    "negligible", "uncommon", "unusual", "unimportant", "unrelated", "insignificant", "irrelevant", "rare", "trivial",
+    "minor", "small", "absent", "impossible", "infrequent", "unexpected", "immaterial", "unreasonable", "innocent",
+    "harmless", "benign", "without", "unaffected", "zero", "nothing", "no", "never", "free"};
+
+// Uncertainty anywhere in the mention's clause.
+const std::vector<Seq> kHedges = {
+    {"might"}, {"may"}, {"could"}, {"possibly"}, {"possible"}, {"perhaps"}, {"maybe"}, {"potentially"}, {"suspect"},
+    {"suspects"}, {"suspected"}, {"seems"}, {"seem"}, {"seemed"}, {"appears"}, {"appear"}, {"appeared"}, {"apparently"},
+    {"unclear"}, {"uncertain"}, {"unsure"}, {"unlikely"}, {"hypothesis"}, {"hypothesize"}, {"hypothesise"},
+    {"hypothesized"}, {"speculate"}, {"speculatively"}, {"guess"}, {"presumably"}, {"conceivably"}, {"not", "sure"},
+    {"not", "certain"}, {"not", "clear"}, {"not", "necessarily"}, {"n't", "necessarily"}, {"n't", "sure"},
+    {"can", "not", "rule", "out"}, {"ca", "n't", "rule", "out"}, {"can", "not", "exclude"}, {"ca", "n't", "exclude"},
+    {"not", "ruled", "out"}, {"n't", "ruled", "out"}, {"not", "be", "ruled", "out"}, {"n't", "be", "ruled", "out"},
+    {"not", "excluded"}, {"n't", "excluded"}, {"not", "unlikely"}, {"worth", "checking"}, {"worth", "investigating"},
+    {"to", "be", "confirmed"}, {"remains", "to", "be", "seen"}, {"candidate"}, {"candidates"}, {"plausible"},
+    {"plausibly"}, {"wondering"}, {"suspicion"}, {"perchance"}};
+
+// Conditionals: their scope runs forward to the next comma or clause boundary.
+const std::vector<Seq> kConditionals = {{"if"}, {"whether"}, {"unless"}, {"suppose"}, {"supposing"}, {"assuming"},
+                                        {"assume"}, {"in", "case"}, {"hypothetically"}, {"were", "it"}, {"had", "it"},
+                                        {"what", "if"}, {"should", "it"}, {"provided", "that"}, {"imagine"}};
+
+// Words that end a negation's or hedge's scope: contrast, cause, relative clauses.
+const std::vector<std::string_view> kTerminators = {
+    "but", "however", "although", "though", "yet", "whereas", "while", "except", "because", "since", "so", "therefore",
+    "thus", "hence", "which", "who", "whose", "whom", "where", "when", "then", "nevertheless", "nonetheless", "instead",
+    "rather", "actually", "meanwhile", "otherwise", "unlike", "besides", "whereby", "after", "before", "once"};
+
+// After a comma, these start a new clause (", and the hit rate", ", which"): the scope ends.
+const std::vector<std::string_view> kClauseStarters = {
+    "the", "this", "that", "these", "those", "it", "its", "we", "they", "i", "he", "she", "there", "you", "our", "their",
+    "which", "who", "so", "but", "yet", "then", "however", "although", "though", "because", "since", "while", "whereas",
+    "instead", "rather", "a", "an", "my", "your", "what", "here", "now"};
+
+const std::vector<std::string_view> kAuxiliaries = {"is", "are", "was", "were", "be", "been", "being", "am", "'s", "'re",
+                                                    "do", "does", "did", "has", "have", "had", "can", "ca", "could",
+                                                    "should", "would", "will", "wo", "must", "may", "might", "shall"};
+const std::vector<std::string_view> kCopulas = {"is", "are", "was", "were", "be", "been", "being", "am", "'s", "'re"};
+
+// After "X does not", the verbs that deny X's part ("does not matter"), by stem; other verbs say
+// something about X ("the cache does not evict the sinks" still names the cache).
+const std::vector<std::string_view> kDenyingVerbs = {
+    "matter", "appli", "occur", "happen", "exist", "explain", "caus", "contribut", "affect", "account", "play", "aris",
+    "involv", "limit", "domin", "show", "impact", "trigger", "seem", "make", "lead", "hold", "produc", "come", "kick",
+    "appear", "fire", "take", "slow", "hurt", "bottleneck", "factor", "role", "effect", "bear", "influenc", "relat",
+    "connect", "relev", "part", "reason", "sourc", "culprit", "problem", "issu", "there", "need", "use", "requir"};
+
+bool in(std::string_view w, const std::vector<std::string_view>& xs) { return std::find(xs.begin(), xs.end(), w) != xs.end(); }
+
+struct Cursor {
+  const Sentence& s;
+  std::string_view w(std::size_t k) const { return k < s.tokens.size() ? std::string_view(s.tokens[k].lower) : std::string_view(); }
+  bool punct(std::size_t k) const { return k < s.tokens.size() && s.tokens[k].kind == Token::Kind::punct; }
+  bool at(std::size_t k, const Seq& q) const {
+    if (k + q.size() > s.tokens.size()) return false;
+    for (std::size_t j = 0; j < q.size(); ++j)
+      if (s.tokens[k + j].lower != q[j]) return false;
+    return true;
+  }
+  // The longest sequence of `list` starting at k (its length), or 0.
+  std::size_t match(std::size_t k, const std::vector<Seq>& list) const {
+    if (k >= s.tokens.size() || s.tokens[k].kind != Token::Kind::word) return 0;
+    const std::string& first = s.tokens[k].lower;
+    std::size_t best = 0;
+    for (const Seq& q : list)
+      if (q.size() > best && q[0] == first && at(k, q)) best = q.size();
+    return best;
+  }
+  bool clause_punct(std::size_t k) const {
+    if (!punct(k)) return false;
+    std::string_view p = w(k);
+    return p == "." || p == "?" || p == "!" || p == ";" || p == ":" || p == "(" || p == ")" || p == "--" || p == "|" ||
+           p == "..." || p == "-";
+  }
+  // A comma that starts a new clause rather than continuing a list.
+  bool clause_comma(std::size_t k) const {
+    if (w(k) != ",") return false;
+    std::string_view nx = w(k + 1);
+    if (nx == "and" || nx == "or" || nx == "nor") return in(w(k + 2), kClauseStarters);
+    return in(nx, kClauseStarters);
+  }
+  bool boundary(std::size_t k) const {
+    return clause_punct(k) || clause_comma(k) ||
+           (s.tokens[k].kind == Token::Kind::word && in(w(k), kTerminators) && !at(k, {"rather", "than"}) &&
+            !at(k, {"instead", "of"}) && !at(k, {"so", "that"}));
+  }
+  // Part of a pseudo-trigger starting at or just before k.
+  bool pseudo(std::size_t k) const {
+    for (std::size_t back = 0; back <= 1 && back <= k; ++back)
+      if (match(k - back, kPseudo) > back) return true;
+    // "not negligible", "isn't uncommon": the second negative cancels the first.
+    if ((w(k) == "not" || w(k) == "n't" || w(k) == "never") && in(w(k + 1), kNegativeAdjectives) && w(k + 1) != "no") return true;
+    return false;
+  }
+};
+
+bool is_negator(std::string_view w) { return w == "not" || w == "n't" || w == "never" || w == "no"; }
+
+}  // namespace
+
+Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
+  Cursor c{s};
+  const std::size_t n = s.tokens.size();
+  Judgement j;
+  if (s.question) {
+    j.polarity = Polarity::hedged;
+    j.trigger_begin = n ? n - 1 : 0;
+    j.trigger_end = n;
+    return j;
+  }
+  // The clause around the mention.
+  std::size_t L = b;
+  while (L > 0 && !c.boundary(L - 1)) --L;
+  std::size_t R = e;
+  while (R < n && !c.boundary(R)) ++R;
+  // A terminator just before the clause ("but X", "rather X") belongs to it only as a limit.
+
+  // Hedges anywhere in the clause; conditionals before the mention up to the nearest comma.
+  for (std::size_t k = L; k < R; ++k) {
+    if (k >= b && k < e) continue;
+    std::size_t len = c.match(k, kHedges);
+    if (!len) continue;
+    // "could not", "can't": an inability stated, not a possibility ("we could not find X").
+    if ((c.w(k) == "could" || c.w(k) == "can") && (c.w(k + 1) == "not" || c.w(k + 1) == "n't") && len == 1) continue;
+    j.polarity = Polarity::hedged;
+    j.trigger_begin = k;
+    j.trigger_end = k + len;
+    return j;
+  }
+  for (std::size_t k = b; k-- > L;) {
+    if (c.w(k) == ",") break;
+    std::size_t len = c.match(k, kConditionals);
+    if (len) {
+      j.polarity = Polarity::hedged;
+      j.trigger_begin = k;
+      j.trigger_end = k + len;
+      return j;
+    }
+  }
+
+  // Negations: count those whose scope covers the mention; an even count cancels out.
+  int count = 0;
+  std::size_t tb = 0, te = 0;
+  bool seen_negation = false;
+  for (std::size_t k = L; k < b; ++k) {
+    std::size_t len = c.match(k, kPreNegation);
+    if (!len) continue;
+    if (c.pseudo(k)) {
+      // "not without X": the two negations cancel; skip the second as well.
+      if (in(c.w(k + 1), kNegativeAdjectives) && c.match(k + 1, kPreNegation)) ++k;
+      continue;
+    }
+    if (c.w(k) == "nor" && seen_negation) continue;  // "neither X nor Y", "not X nor Y": one negation
+    // Within the window: the words between the trigger and the mention.
+    std::size_t words = 0;
+    for (std::size_t m = k + len; m < b; ++m) words += s.tokens[m].kind != Token::Kind::punct;
+    seen_negation = true;
+    if (words > kPreScope) continue;
+    ++count;
+    tb = k;
+    te = k + len;
+    k += len - 1;
+  }
+  for (std::size_t k = e; k < R; ++k) {
+    std::size_t gap = 0;
+    for (std::size_t m = e; m < k; ++m) gap += 1;
+    if (gap > kPostGap + 3) break;
+    std::size_t len = c.match(k, kPostPredicate);
+    if (len && !c.pseudo(k) && gap <= kPostGap) {
+      ++count;
+      tb = k;
+      te = k + len;
+      break;
+    }
+    if (c.match(k, kPostNegation) && is_negator(c.w(k)) && !c.pseudo(k) && gap >= 1 && gap <= kPostGap &&
+        in(c.w(k - 1), kAuxiliaries)) {
+      // "X is not ...": a copula denies X; "X does not <verb>" only with a verb of being or causing.
+      bool copula = in(c.w(k - 1), kCopulas) || (c.w(k) == "not" && c.w(k + 1) == "be") || c.w(k + 1) == "been" ||
+                    c.at(k, {"no", "longer"});
+      std::size_t v = k + 1;
+      while (v < n && (c.w(v) == "really" || c.w(v) == "actually" || c.w(v) == "even" || c.w(v) == "seem" || c.w(v) == "to"))
+        ++v;
+      bool denying = v < n && in(s.tokens[v].stem, kDenyingVerbs);
+      if (copula || denying) {
+        ++count;
+        tb = k;
+        te = k + 1 + (c.at(k, {"no", "longer"}) ? 1 : 0);
+        break;
+      }
+    }
+  }
+  if (count % 2 == 1) {
+    j.polarity = Polarity::negated;
+    j.trigger_begin = tb;
+    j.trigger_end = te;
+  }
+  return j;
+}
+
+}  // namespace rubric::text
