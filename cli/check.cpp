@@ -1,9 +1,7 @@
 // `rubric check RUBRIC --submission DIR ...`: evaluate a rubric and print the report; the exit code
 // is the overall verdict's.
-#include <cctype>
 #include <cstdio>
 #include <filesystem>
-#include <map>
 #include <string>
 #include <vector>
 
@@ -41,40 +39,6 @@ struct CheckArgs {
   bool no_color = false;
   bool verbose = false;
 };
-
-bool is_identifier(const std::string& s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
-  return true;
-}
-
-// "--set context=16Ki" → {"context", "16Ki"}; the value is a rubric literal the engine parses.
-std::map<std::string, std::string> parse_sets(const std::vector<std::string>& sets) {
-  std::map<std::string, std::string> params;
-  for (const std::string& s : sets) {
-    const auto eq = s.find('=');
-    if (eq == std::string::npos) throw UsageError(fmt::format("--set '{}' must be NAME=VALUE", s));
-    const std::string name = s.substr(0, eq);
-    const std::string value = s.substr(eq + 1);
-    if (!is_identifier(name)) throw UsageError(fmt::format("--set '{}': '{}' is not a parameter name", s, name));
-    if (value.empty()) throw UsageError(fmt::format("--set '{}': the value is empty", s));
-    params[name] = value;
-  }
-  return params;
-}
-
-std::uint64_t parse_seed(const std::string& text) {
-  std::size_t used = 0;
-  unsigned long long seed = 0;
-  try {
-    if (!text.empty() && text[0] != '-') seed = std::stoull(text, &used, 10);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size()) throw UsageError(fmt::format("--seed '{}' is not a non-negative integer", text));
-  return seed;
-}
 
 void require_directory(const std::string& option, const std::string& dir) {
   std::error_code ec;
@@ -125,9 +89,9 @@ int run_check(const std::vector<std::string>& args) {
   report::TerminalProgress progress = report::TerminalProgress::for_stderr();
   EngineOptions engine_options;
   engine_options.include_dirs = a.include_dirs;
-  engine_options.set_params = parse_sets(a.sets);
+  engine_options.set_params = parse_set_options(a.sets);
   engine_options.only = a.only;
-  if (!a.seed.empty()) engine_options.seed = parse_seed(a.seed);
+  if (!a.seed.empty()) engine_options.seed = parse_seed_option(a.seed);
   engine_options.progress = &progress;
 
   Engine engine(engine_options);

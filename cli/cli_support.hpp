@@ -1,5 +1,7 @@
 #pragma once
 // What the verbs share: usage errors, printing diagnostics, the tool version.
+#include <cstdint>
+#include <map>
 #include <stdexcept>
 #include <string>
 #include <vector>
@@ -33,6 +35,13 @@ void print_help(const std::string& usage, const std::string& summary,
 boost::program_options::variables_map parse_arguments(const std::vector<std::string>& args,
                                                       const boost::program_options::options_description& options,
                                                       const char* positional_name);
+
+// "--set context=16Ki" values → {"context": "16Ki"}; the value is a rubric literal the engine
+// parses. Throws UsageError for a missing '=', a name that is not an identifier or an empty value.
+std::map<std::string, std::string> parse_set_options(const std::vector<std::string>& sets);
+
+// "--seed N": a non-negative integer; throws UsageError otherwise.
+std::uint64_t parse_seed_option(const std::string& text);
 
 // Writes `text` to `path`; throws std::runtime_error naming the file when it cannot.
 void write_file(const std::string& path, const std::string& text);

@@ -1,4 +1,4 @@
-// `rubric`: dispatches to one verb per file (check, lint, doc); --version and --help.
+// `rubric`: dispatches to one verb per file (check, lint, doc, test); --version and --help.
 #include <cstdio>
 #include <exception>
 #include <string>
@@ -21,6 +21,7 @@ constexpr const char* kOverview =
     "  check RUBRIC --submission DIR   evaluate the rubric; exit 0 PASS, 1 FAIL, 2 ERROR, 3 INCOMPLETE\n"
     "  lint RUBRIC...                  parse and check statically, evaluate nothing\n"
     "  doc [MODULE]                    builtins and stdlib modules with signatures and docs\n"
+    "  test RUBRIC [--cases FILE]      calibrate: grade labelled cases; exit 0 all agree, 1 any disagrees\n"
     "\n"
     "options:\n"
     "  --help, -h                      this text; `rubric <command> --help` for a command's options\n"
@@ -49,6 +50,7 @@ int main(int argc, char** argv) {
     if (verb == "check") return cli::run_check(rest);
     if (verb == "lint") return cli::run_lint(rest);
     if (verb == "doc") return cli::run_doc(rest);
+    if (verb == "test") return cli::run_test(rest);
     fmt::print(stderr, "rubric: unknown command '{}'\nRun 'rubric --help' for the commands.\n", verb);
     return cli::kExitUsage;
   } catch (const cli::UsageError& e) {

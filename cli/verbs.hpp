@@ -10,5 +10,6 @@ namespace rubric::cli {
 int run_check(const std::vector<std::string>& args);
 int run_lint(const std::vector<std::string>& args);
 int run_doc(const std::vector<std::string>& args);
+int run_test(const std::vector<std::string>& args);
 
 }  // namespace rubric::cli

@@ -1,4 +1,4 @@
-// The KV-cache example's recorded runs decide as its expected.txt says: the good and wrong_fix
+// The KV-cache example's recorded runs decide as its cases file (kv_cache.cases.json) says: the good and wrong_fix
 // submissions are within 5% of the baseline, regressed is not, noisy cannot be decided.
 #include <doctest/doctest.h>
 
