@@ -6,6 +6,8 @@
 
 #include <fmt/format.h>
 
+#include "report/shown_report.hpp"
+
 namespace rubric::calibration {
 namespace {
 
@@ -242,7 +244,8 @@ CalibrationResult calibrate(Engine& engine, const std::string& rubric_path, cons
   for (std::size_t i = 0; i < cases.cases.size(); ++i) {
     const Case& c = cases.cases[i];
     if (on_case) on_case(i, c);
-    Report report = engine.check(c.submission, c.reference);
+    // The report as every printer shows it: submission text escaped, machine paths made relative.
+    Report report = report::shown_report(engine.check(c.submission, c.reference)).get();
     if (result.title.empty()) result.title = report.title;
     result.cases.push_back(compare_case(c, std::move(report), cases.path));
   }

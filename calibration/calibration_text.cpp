@@ -1,6 +1,7 @@
 #include <fmt/format.h>
 
 #include "calibration/calibration_report.hpp"
+#include "report/display_text.hpp"
 #include "report/number_format.hpp"
 #include "report/terminal_style.hpp"
 #include "report/utf8.hpp"
@@ -23,11 +24,11 @@ class TextWriter {
   TextWriter(const CalibrationResult& r, const CalibrationTextOptions& o) : r_(r), o_(o), style_(o.colour) {}
 
   std::string write() {
-    line(0, fmt::format("{} — {}", style_.paint(report::sanitize_utf8(r_.title), Colour::bold), r_.rubric));
-    line(0, fmt::format("cases: {} ({} case{})", r_.cases_file, r_.cases.size(), r_.cases.size() == 1 ? "" : "s"));
+    line(0, fmt::format("{} — {}", style_.paint(report::display_text(r_.title), Colour::bold), report::display_text(r_.rubric)));
+    line(0, fmt::format("cases: {} ({} case{})", report::display_text(r_.cases_file), r_.cases.size(), r_.cases.size() == 1 ? "" : "s"));
     out_ += '\n';
     std::size_t width = 0;
-    for (const CaseResult& c : r_.cases) width = std::max(width, report::display_width(c.expected.name));
+    for (const CaseResult& c : r_.cases) width = std::max(width, report::display_width(report::display_text(c.expected.name)));
     for (const CaseResult& c : r_.cases) case_entry(c, width);
     table();
     agreement();
@@ -49,7 +50,7 @@ class TextWriter {
   }
 
   void case_entry(const CaseResult& c, std::size_t width) {
-    const std::string name = padded(report::sanitize_utf8(c.expected.name), width);
+    const std::string name = padded(report::display_text(c.expected.name), width);
     const std::string expected = overall_verdict_name(c.expected.verdict);
     const std::string actual = overall_verdict_name(c.actual);
     switch (c.status) {
@@ -70,7 +71,7 @@ class TextWriter {
                                  : fmt::format("expected {}, got {}", expected, actual);
     line(0, fmt::format("{} {}  {}", style_.paint("✘", Colour::red), name, head));
     const std::size_t detail = 4;
-    if (!c.expected.why.empty()) line(detail, "why: " + report::sanitize_utf8(c.expected.why));
+    if (!c.expected.why.empty()) line(detail, "why: " + report::display_text(c.expected.why));
     if (c.verdict_agrees.has_value() && !*c.verdict_agrees)
       line(detail, fmt::format("rubric: {} — {}", report::describe_score(c.report),
                                report::sanitize_utf8(report::overall_reason(c.report))));
