@@ -13,6 +13,10 @@ struct CheckOutcome {
   Blame blame = Blame::none;
   std::vector<std::string> evidence;  // decomposed operands, one line each
   std::string explanation;            // one line
+  // True when the verdict is a comparison's answer. False when the condition could not be
+  // decided (its data could not be read, the rubric erred, the grader lacks something, the
+  // statistics did not settle): `not` negates only decided outcomes (docs/semantics.md).
+  bool decided = true;
 };
 
 }  // namespace rubric

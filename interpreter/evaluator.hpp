@@ -20,6 +20,10 @@
 
 namespace rubric {
 
+// What a check shows for an error value: FAIL when blamed on the submission, otherwise the
+// error's own verdict (ERROR, SKIP or INCONCLUSIVE); never `decided`.
+CheckOutcome outcome_of_error(const Value& error);
+
 struct EvalLimits {
   std::uint64_t steps = 20'000'000;  // evaluation steps per criterion (each expression node is one)
   int call_depth = 200;              // nested function calls

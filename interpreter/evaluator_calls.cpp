@@ -96,6 +96,26 @@ std::optional<std::vector<Value>> bind_builtin_args(const Builtin& b, const std:
   return args;
 }
 
+// A builtin's result derived from submission data carries that fact (docs/semantics.md, "Blame of
+// data"): the value, and each item of a list, so an index past its end or a wrong kind inside it
+// FAILs the submission. A list that does not say what it lists is described by the call.
+Value carry_submission_blame(Value v, const std::string& call_text) {
+  if (v.is(ValueKind::list)) {
+    const List& items = v.as_list();
+    bool all_marked = true;
+    for (const auto& x : items) all_marked = all_marked && (x.from_submission() || x.is_error());
+    bool describe = v.list_what().empty() && !call_text.empty();
+    if (!all_marked || describe) {
+      List copy = items;
+      for (auto& x : copy)
+        if (!x.is_error()) x.mark_from_submission();
+      v = describe ? Value::list(std::move(copy), call_text, fmt::format("{} is empty", call_text))
+                   : Value::list(std::move(copy), v.list_what(), v.list_none());
+    }
+  }
+  return v.mark_from_submission();
+}
+
 }  // namespace
 
 const Module* Evaluator::module_of(const EnvPtr& env) const {
@@ -289,7 +309,11 @@ Value Evaluator::call_value(const Value& fn, std::vector<Value> pos, std::vector
       if (cur->applies && !cur->applies(*args)) continue;
       EvalCallContext ctx(*this, cur->name, site ? location_of(*site, env) : SourceLocation{}, env);
       try {
-        return cur->fn(ctx, *args);
+        Value result = cur->fn(ctx, *args);
+        bool derived = false;
+        for (const auto& v : *args) derived = derived || carries_submission_data(v);
+        if (derived && !result.is_error()) return carry_submission_blame(std::move(result), site ? source_text(*site, env) : "");
+        return result;
       } catch (const LimitExceeded&) {
         throw;
       } catch (const OperatorError& ex) {

@@ -30,14 +30,20 @@ std::string location_text(const SourceLocation& l) {
   return fmt::format("{}:{}:{}", l.file, l.line, l.column);
 }
 
-CheckOutcome from_error(const Value& v) {
-  const ErrorInfo& info = v.as_error();
-  CheckOutcome o;
-  o.blame = info.blame == Blame::none ? Blame::rubric : info.blame;
-  o.verdict = o.blame == Blame::submission ? Verdict::fail : Verdict::error;
-  std::string where = location_text(info.location);
-  o.explanation = where.empty() ? info.message : fmt::format("{} ({})", info.message, where);
-  return o;
+CheckOutcome from_error(const Value& v) { return outcome_of_error(v); }
+
+// The six states of a condition in the blame algebra (docs/semantics.md).
+enum class Truth { decided_true, decided_false, submission_failure, error, skipped, inconclusive };
+
+Truth truth_of(const CheckOutcome& o) {
+  switch (o.verdict) {
+    case Verdict::pass: return Truth::decided_true;
+    case Verdict::fail: return o.decided ? Truth::decided_false : Truth::submission_failure;
+    case Verdict::error: return Truth::error;
+    case Verdict::skip: return Truth::skipped;
+    case Verdict::inconclusive: return Truth::inconclusive;
+  }
+  return Truth::error;
 }
 
 CheckOutcome outcome(bool passed, std::vector<std::string> evidence, std::string explanation) {
@@ -109,6 +115,7 @@ CheckOutcome decide_statistically(const StatQuestion& q, double confidence, std:
                 : d.verdict == stats::Verdict::Fail ? Verdict::fail
                                                     : Verdict::inconclusive;
     o.blame = o.verdict == Verdict::fail ? Blame::submission : Blame::none;
+    o.decided = o.verdict != Verdict::inconclusive;
     o.evidence.push_back(fmt::format("{}: median {} ({:g}% CI {} .. {}, n = {} per set) {} {}", q.what,
                                      format_quantity(iv.estimate, q.dim), confidence * 100, format_quantity(iv.lo, q.dim),
                                      format_quantity(iv.hi, q.dim), n, q.side == stats::PassingSide::AtLeast ? ">=" : "<=",
@@ -130,6 +137,7 @@ CheckOutcome decide_statistically(const StatQuestion& q, double confidence, std:
   } catch (const OperatorError& ex) {
     o.verdict = Verdict::error;
     o.blame = Blame::rubric;
+    o.decided = false;
     o.explanation = fmt::format("statistical comparison failed: {}", ex.what());
   }
   return o;
@@ -151,6 +159,22 @@ std::uint64_t ulp_distance(double a, double b) {
 }
 
 }  // namespace
+
+CheckOutcome outcome_of_error(const Value& v) {
+  const ErrorInfo& info = v.as_error();
+  CheckOutcome o;
+  o.decided = false;
+  if (info.blame == Blame::submission) {
+    o.verdict = Verdict::fail;
+    o.blame = Blame::submission;
+  } else {
+    o.verdict = info.verdict == Verdict::skip || info.verdict == Verdict::inconclusive ? info.verdict : Verdict::error;
+    o.blame = info.blame == Blame::none && o.verdict == Verdict::error ? Blame::rubric : info.blame;
+  }
+  std::string where = location_text(info.location);
+  o.explanation = where.empty() ? info.message : fmt::format("{} ({})", info.message, where);
+  return o;
+}
 
 namespace {
 
@@ -177,57 +201,72 @@ static Operand eval_operand(Evaluator& ev, const ast::Expr& e, const EnvPtr& env
 
 CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
   count_step();
+  // `not`, `and`, `or` follow the blame algebra (docs/semantics.md): only a decided comparison is
+  // negated; a failure of submission data, a rubric error, a skip or an inconclusive result is
+  // never turned into a PASS.
   if (auto* u = std::get_if<ast::Unary>(&e.node); u && u->op == ast::UnaryOp::logical_not) {
     CheckOutcome inner = decide(*u->operand, env);
     CheckOutcome o = inner;
-    if (inner.verdict == Verdict::pass || inner.verdict == Verdict::fail) {
-      o.verdict = inner.verdict == Verdict::pass ? Verdict::fail : Verdict::pass;
+    const Truth t = truth_of(inner);
+    if (t == Truth::decided_true || t == Truth::decided_false) {
+      o.verdict = t == Truth::decided_true ? Verdict::fail : Verdict::pass;
       o.blame = o.verdict == Verdict::fail ? Blame::submission : Blame::none;
     }
     o.evidence.clear();
     std::string inner_text = source_text(*u->operand, env);
     if (inner_text.size() >= 2 && inner_text.front() == '(' && inner_text.back() == ')')
       inner_text = inner_text.substr(1, inner_text.size() - 2);
-    o.evidence.push_back(fmt::format("not: {} was {}", inner_text, verdict_name(inner.verdict)));
+    if (inner.decided)
+      o.evidence.push_back(fmt::format("not: {} was {}", inner_text, verdict_name(inner.verdict)));
+    else
+      o.evidence.push_back(fmt::format("not: {} was not decided ({}), so it is not negated", inner_text, verdict_name(inner.verdict)));
     for (const auto& line : inner.evidence) o.evidence.push_back("  " + line);
-    if (inner.verdict == Verdict::pass) o.explanation = fmt::format("'{}' holds, and must not", inner_text);
-    else if (inner.verdict == Verdict::fail) o.explanation = fmt::format("'{}' does not hold, as required", inner_text);
+    if (t == Truth::decided_true) o.explanation = fmt::format("'{}' holds, and must not", inner_text);
+    else if (t == Truth::decided_false) o.explanation = fmt::format("'{}' does not hold, as required", inner_text);
     return o;
   }
 
   if (auto* b = std::get_if<ast::Binary>(&e.node)) {
     if (b->op == ast::BinaryOp::logical_and || b->op == ast::BinaryOp::logical_or) {
-      bool is_and = b->op == ast::BinaryOp::logical_and;
-      CheckOutcome l = decide(*b->lhs, env);
+      const bool is_and = b->op == ast::BinaryOp::logical_and;
+      // A side settles the whole when it is an error, a submission failure, or the decided value
+      // that absorbs the other side (false for `and`, true for `or`); the right side is then not
+      // evaluated. Otherwise each side is the identity (true for `and`, false for `or`), skipped or
+      // inconclusive, and the result is the least settled of the two.
+      const Truth absorbing = is_and ? Truth::decided_false : Truth::decided_true;
+      auto settles = [&](Truth t) { return t == Truth::error || t == Truth::submission_failure || t == absorbing; };
       auto sub = [&](const char* side, const ast::Expr& x, const CheckOutcome& r, std::vector<std::string>& out) {
-        out.push_back(fmt::format("{}: {} was {}", side, source_text(x, env), verdict_name(r.verdict)));
+        out.push_back(fmt::format("{}: {} was {}{}", side, source_text(x, env), verdict_name(r.verdict),
+                                  r.decided ? "" : " (not decided)"));
         for (const auto& line : r.evidence) out.push_back("  " + line);
       };
+      CheckOutcome l = decide(*b->lhs, env);
       CheckOutcome o;
       sub("left", *b->lhs, l, o.evidence);
-      if (l.verdict == Verdict::error || (is_and && l.verdict == Verdict::fail) || (!is_and && l.verdict == Verdict::pass)) {
-        o.verdict = l.verdict;
-        o.blame = l.blame;
-        o.explanation = l.explanation.empty() ? fmt::format("the left side was {}", verdict_name(l.verdict)) : l.explanation;
+      auto settled_by = [&](const CheckOutcome& x, const char* side) {
+        o.verdict = x.verdict;
+        o.blame = x.blame;
+        o.decided = x.decided;
+        o.explanation = x.explanation.empty() ? fmt::format("the {} side was {}", side, verdict_name(x.verdict)) : x.explanation;
+        if (x.verdict == Verdict::pass) o.explanation = fmt::format("the {} side holds", side);
         return o;
-      }
+      };
+      const Truth lt = truth_of(l);
+      if (settles(lt)) return settled_by(l, "left");
       CheckOutcome r = decide(*b->rhs, env);
       sub("right", *b->rhs, r, o.evidence);
-      if (is_and) {
-        o.verdict = worst(l.verdict, r.verdict);
-        if (r.verdict == Verdict::fail) o.verdict = Verdict::fail;
-      } else {
-        o.verdict = r.verdict == Verdict::pass ? Verdict::pass
-                    : (l.verdict == Verdict::inconclusive || r.verdict == Verdict::inconclusive) && r.verdict != Verdict::error
-                        ? Verdict::inconclusive
-                        : r.verdict;
+      const Truth rt = truth_of(r);
+      if (settles(rt)) return settled_by(r, "right");
+      if (lt == Truth::inconclusive || rt == Truth::inconclusive || lt == Truth::skipped || rt == Truth::skipped) {
+        const bool inconclusive = lt == Truth::inconclusive || rt == Truth::inconclusive;
+        const Truth want = inconclusive ? Truth::inconclusive : Truth::skipped;
+        return settled_by(lt == want ? l : r, lt == want ? "left" : "right");
       }
-      o.blame = o.verdict == Verdict::pass ? Blame::none : (o.verdict == Verdict::error ? Blame::rubric : r.blame);
-      if (o.verdict == Verdict::fail) o.blame = Blame::submission;
-      const CheckOutcome& deciding = (r.verdict == o.verdict) ? r : l;
-      o.explanation = deciding.explanation.empty() ? fmt::format("{}", is_and ? "both sides hold" : "neither side holds")
-                                                   : deciding.explanation;
-      if (o.verdict == Verdict::pass) o.explanation = is_and ? "both sides hold" : "the right side holds";
+      // Both sides are the identity: both hold (`and`), or neither holds (`or`).
+      o.verdict = is_and ? Verdict::pass : Verdict::fail;
+      o.blame = is_and ? Blame::none : Blame::submission;
+      o.decided = true;
+      o.explanation = is_and ? "both sides hold" : "neither side holds";
       return o;
     }
 
@@ -372,6 +411,7 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
       CheckOutcome o;
       o.verdict = worst(ou.verdict, ol.verdict);
       if (ou.verdict == Verdict::fail || ol.verdict == Verdict::fail) o.verdict = Verdict::fail;
+      o.decided = o.verdict == Verdict::pass || o.verdict == Verdict::fail;
       o.blame = o.verdict == Verdict::fail ? Blame::submission : o.verdict == Verdict::error ? Blame::rubric : Blame::none;
       o.evidence = ou.evidence;
       o.evidence.insert(o.evidence.end(), ol.evidence.begin(), ol.evidence.end());
@@ -529,7 +569,9 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
   if (!v.is(ValueKind::boolean)) {
     CheckOutcome o;
     o.verdict = Verdict::error;
-    o.blame = Blame::rubric;
+    o.blame = v.from_submission() ? Blame::submission : Blame::rubric;
+    if (o.blame == Blame::submission) o.verdict = Verdict::fail;
+    o.decided = false;
     o.explanation = fmt::format("an expect needs a bool, got a {} ({}) ({})", v.kind_name(), v.repr(5), location_text(location_of(e, env)));
     return o;
   }

@@ -40,6 +40,20 @@ Blame blame_for_origin(const std::string& origin) {
   return origin.rfind("submission", 0) == 0 ? Blame::submission : Blame::rubric;
 }
 
+// A condition's outcome used as a value (in `if`, a `let`, an argument): a decided comparison is a
+// bool; an undecided one stays undecided with its verdict and blame (docs/semantics.md).
+Value value_of_outcome(const CheckOutcome& o) {
+  if (o.decided && (o.verdict == Verdict::pass || o.verdict == Verdict::fail)) return Value::boolean(o.verdict == Verdict::pass);
+  if (o.verdict == Verdict::fail) return Value::error(o.explanation, Blame::submission);
+  return Value::undecided(o.explanation, o.verdict, o.blame);
+}
+
+// Skipped or inconclusive: unknown, but neither a failure nor an error; `and`/`or` look past it.
+bool unknown(const Value& v) {
+  return v.is_error() && v.as_error().blame != Blame::submission &&
+         (v.as_error().verdict == Verdict::skip || v.as_error().verdict == Verdict::inconclusive);
+}
+
 }  // namespace
 
 const char* binary_op_text(ast::BinaryOp op) { return op_text(op); }
@@ -286,34 +300,34 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
           return error_at(e, env, fmt::format("cannot negate a {}", v.kind_name()), v.from_submission() ? Blame::submission : Blame::rubric);
         } else if constexpr (std::is_same_v<T, ast::Binary>) {
           if (n.op == ast::BinaryOp::logical_and || n.op == ast::BinaryOp::logical_or) {
+            // The blame algebra of `decide`, on values: an error or a submission failure settles
+            // it, as does the absorbing bool; a skipped or inconclusive side does not.
+            const bool is_and = n.op == ast::BinaryOp::logical_and;
+            auto check_bool = [&](const Value& v, const ast::Expr& at) -> std::optional<Value> {
+              if (v.is_error() || v.is(ValueKind::boolean)) return std::nullopt;
+              return error_at(at, env, fmt::format("'{}' needs bools, got a {} ({})", op_text(n.op), v.kind_name(), v.repr(5)),
+                              v.from_submission() ? Blame::submission : Blame::rubric);
+            };
+            auto settles = [&](const Value& v) { return (v.is_error() && !unknown(v)) || (v.is(ValueKind::boolean) && v.as_bool() != is_and); };
             Value a = eval(*n.lhs, env);
-            if (a.is_error()) return a;
-            if (!a.is(ValueKind::boolean))
-              return error_at(*n.lhs, env, fmt::format("'{}' needs bools, got a {} ({})", op_text(n.op), a.kind_name(), a.repr(5)),
-                            a.from_submission() ? Blame::submission : Blame::rubric);
-            bool is_and = n.op == ast::BinaryOp::logical_and;
-            if (a.as_bool() != is_and) return a;  // short-circuit
+            if (auto bad = check_bool(a, *n.lhs)) return *bad;
+            if (settles(a)) return a;
             Value b = eval(*n.rhs, env);
-            if (b.is_error()) return b;
-            if (!b.is(ValueKind::boolean))
-              return error_at(*n.rhs, env, fmt::format("'{}' needs bools, got a {} ({})", op_text(n.op), b.kind_name(), b.repr(5)),
-                            b.from_submission() ? Blame::submission : Blame::rubric);
-            return b;
+            if (auto bad = check_bool(b, *n.rhs)) return *bad;
+            if (settles(b)) return b;
+            if (unknown(a) && unknown(b))
+              return a.as_error().verdict == Verdict::inconclusive || b.as_error().verdict != Verdict::inconclusive ? a : b;
+            return unknown(a) ? a : b;
           }
           Value a = eval(*n.lhs, env);
           Value b = eval(*n.rhs, env);
           if (is_comparison(n.op) && (a.is(ValueKind::samples) || b.is(ValueKind::samples)) && !a.is_error() && !b.is_error()) {
-            CheckOutcome o = decide(e, env);
-            if (o.verdict == Verdict::pass || o.verdict == Verdict::fail) return Value::boolean(o.verdict == Verdict::pass);
-            return error_at(e, env, fmt::format("{}: {}", verdict_name(o.verdict), o.explanation));
+            return value_of_outcome(decide(e, env));
           }
           return apply_binary(n.op, a, b, e, env);
         } else if constexpr (std::is_same_v<T, ast::Within> || std::is_same_v<T, ast::Matches> ||
                              std::is_same_v<T, ast::Mentions>) {
-          CheckOutcome o = decide(e, env);
-          if (o.verdict == Verdict::pass || o.verdict == Verdict::fail) return Value::boolean(o.verdict == Verdict::pass);
-          return Value::error(o.explanation, o.blame == Blame::submission ? Blame::submission : Blame::rubric,
-                              location_of(e, env));
+          return value_of_outcome(decide(e, env));
         } else if constexpr (std::is_same_v<T, ast::As>) {
           Value v = eval(*n.value, env);
           if (v.is_error()) return v;
@@ -406,10 +420,19 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
             const List& l = obj.as_list();
             double i = idx.as_number();
             double k = i < 0 ? i + static_cast<double>(l.size()) : i;
-            if (k < 0 || k >= static_cast<double>(l.size()))
-              return error_at(e, env, fmt::format("index {} out of range: the list has {} items", format_number(i), l.size()),
+            if (k < 0 || k >= static_cast<double>(l.size())) {
+              // Past the end of a list made from the submission (files it lacks, rows it did not
+              // write, a filter of its data) is the submission's failure; of the rubric's own list, its error.
+              const std::string n_items = fmt::format("{} item{}", l.size(), l.size() == 1 ? "" : "s");
+              std::string why = l.empty() && !obj.list_none().empty() ? obj.list_none()
+                                : !obj.list_what().empty()            ? fmt::format("{} in {}", n_items, obj.list_what())
+                                                                      : fmt::format("the list has {}", n_items);
+              return error_at(e, env, fmt::format("index {} out of range: {}", format_number(i), why),
                               obj.from_submission() ? Blame::submission : Blame::rubric);
-            return l[static_cast<std::size_t>(k)];
+            }
+            Value item = l[static_cast<std::size_t>(k)];
+            if (obj.from_submission() && !item.is_error()) item.mark_from_submission();
+            return item;
           }
           if (obj.is(ValueKind::record)) {
             if (!idx.is(ValueKind::string)) return error_at(e, env, fmt::format("a record key must be a string, got {}", idx.repr(5)));

@@ -115,7 +115,9 @@ struct StatementRunner {
     r.evidence = std::move(o.evidence);
     r.explanation = std::move(o.explanation);
     r.seconds = secs;
-    if (message && r.verdict == Verdict::fail) {  // the `else` message says why it failed; nothing else
+    // The `else` message is the reason only when the comparison ran and failed; when its input
+    // could not be read, the reading failure (the explanation) is the reason.
+    if (message && r.verdict == Verdict::fail && o.decided) {
       Value m = ev.eval(*message, env);
       r.message = m.is_error() ? "(message could not be built: " + m.as_error().message + ")" : m.to_string();
     }
@@ -124,14 +126,28 @@ struct StatementRunner {
 
   // A statement other than `expect` met an error value (a failed let used by `for`, `if`, `score`...).
   void add_error(CriterionRun& run, const ast::Expr& at, const EnvPtr& env, const Value& err) {
-    CheckOutcome o;
-    const ErrorInfo& info = err.as_error();
-    o.blame = info.blame == Blame::none ? Blame::rubric : info.blame;
-    o.verdict = o.blame == Blame::submission ? Verdict::fail : Verdict::error;
-    o.explanation = info.location.known()
-                        ? fmt::format("{} ({}:{}:{})", info.message, info.location.file, info.location.line, info.location.column)
-                        : info.message;
-    add_check(run, at, env, std::move(o), 0, nullptr);
+    add_check(run, at, env, outcome_of_error(err), 0, nullptr);
+  }
+
+  // A note informs; it never decides the verdict. A part of it that cannot be evaluated is shown
+  // in its place: `p99 = {error: no key 'p99' in submission/bench.json; keys: p50 (task.rubric:9:14)}`.
+  std::string note_text(const ast::Expr& e, const EnvPtr& env) {
+    auto shown = [&](const Value& v) {
+      if (!v.is_error()) return v.to_string();
+      const ErrorInfo& info = v.as_error();
+      return info.location.known()
+                 ? fmt::format("{{error: {} ({}:{}:{})}}", info.message, info.location.file, info.location.line, info.location.column)
+                 : fmt::format("{{error: {}}}", info.message);
+    };
+    const auto* s = std::get_if<ast::StringLit>(&e.node);
+    if (!s) return shown(ev.eval(e, env));
+    std::string out;
+    for (const auto& part : s->parts) {
+      if (auto* text = std::get_if<std::string>(&part)) out += *text;
+      else out += shown(ev.eval(*std::get<ast::ExprPtr>(part), env));
+      ev.check_string_size(out.size());
+    }
+    return out;
   }
 
   void block(const ast::Block& stmts, const EnvPtr& env, CriterionRun& run) {
@@ -151,10 +167,9 @@ struct StatementRunner {
           } else if constexpr (std::is_same_v<T, ast::CheckStmt>) {
             check_call(*n.call, env, run);
           } else if constexpr (std::is_same_v<T, ast::NoteStmt>) {
-            Value v = ev.eval(*n.text, env);
-            if (v.is_error()) return add_error(run, *n.text, env, v);
             std::string label = join_labels(run.labels);
-            run.result.notes.push_back(label.empty() ? v.to_string() : fmt::format("[{}] {}", label, v.to_string()));
+            std::string text = note_text(*n.text, env);
+            run.result.notes.push_back(label.empty() ? text : fmt::format("[{}] {}", label, text));
           } else if constexpr (std::is_same_v<T, ast::ScoreStmt>) {
             Value v = ev.eval(*n.value, env);
             if (v.is_error()) return add_error(run, *n.value, env, v);
@@ -168,7 +183,8 @@ struct StatementRunner {
             if (!items.is(ValueKind::list))
               return add_error(run, *n.iterable, env,
                                ev.error_at(*n.iterable, env, fmt::format("'for' needs a list, got a {} ({})", items.kind_name(), items.repr(5))));
-            for (const auto& item : items.as_list()) {
+            for (Value item : items.as_list()) {
+              if (items.from_submission() && !item.is_error()) item.mark_from_submission();
               auto scope = std::make_shared<Environment>(env, env->module());
               scope->define(n.var.name, item);
               run.labels.push_back(fmt::format("{} = {}", n.var.name, item.repr(6)));

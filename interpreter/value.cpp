@@ -133,7 +133,7 @@ Value Value::string(std::string s) {
 }
 Value Value::list(List items) {
   Value v;
-  v.payload_ = std::make_shared<const List>(std::move(items));
+  v.payload_ = std::make_shared<const ListPayload>(ListPayload{std::move(items), {}, {}});
   return v;
 }
 Value Value::record(Record r) {
@@ -170,7 +170,12 @@ Value Value::function(Function f) {
 }
 Value Value::error(std::string message, Blame blame, SourceLocation where) {
   Value v;
-  v.payload_ = std::make_shared<const ErrorInfo>(ErrorInfo{std::move(message), blame, std::move(where)});
+  v.payload_ = std::make_shared<const ErrorInfo>(ErrorInfo{std::move(message), blame, std::move(where), Verdict::error});
+  return v;
+}
+Value Value::undecided(std::string message, Verdict verdict, Blame blame, SourceLocation where) {
+  Value v;
+  v.payload_ = std::make_shared<const ErrorInfo>(ErrorInfo{std::move(message), blame, std::move(where), verdict});
   return v;
 }
 
@@ -184,7 +189,14 @@ ValueKind Value::kind() const {
 bool Value::as_bool() const { return std::get<bool>(payload_); }
 const Quantity& Value::as_quantity() const { return std::get<Quantity>(payload_); }
 const std::string& Value::as_string() const { return *std::get<std::shared_ptr<const std::string>>(payload_); }
-const List& Value::as_list() const { return *std::get<std::shared_ptr<const List>>(payload_); }
+const List& Value::as_list() const { return std::get<std::shared_ptr<const ListPayload>>(payload_)->items; }
+const std::string& Value::list_what() const { return std::get<std::shared_ptr<const ListPayload>>(payload_)->what; }
+const std::string& Value::list_none() const { return std::get<std::shared_ptr<const ListPayload>>(payload_)->none; }
+Value Value::list(List items, std::string what, std::string none) {
+  Value v;
+  v.payload_ = std::make_shared<const ListPayload>(ListPayload{std::move(items), std::move(what), std::move(none)});
+  return v;
+}
 const Record& Value::as_record() const { return *std::get<std::shared_ptr<const Record>>(payload_); }
 const PathValue& Value::as_path() const { return *std::get<std::shared_ptr<const PathValue>>(payload_); }
 const std::shared_ptr<const tensor::Tensor>& Value::as_tensor() const {
@@ -330,7 +342,22 @@ Value CallContext::error(std::string message, Blame blame) const { return Value:
 
 Value CallContext::bad_argument(int index, const std::string& expected, const Value& got) const {
   std::string what = got.is_error() ? fmt::format("got error: {}", got.as_error().message) : fmt::format("got {}", got.kind_name());
-  return error(fmt::format("bad argument #{} to '{}' (expected {}, {})", index, function_name(), expected, what));
+  return error(fmt::format("bad argument #{} to '{}' (expected {}, {})", index, function_name(), expected, what),
+               carries_submission_data(got) ? Blame::submission : Blame::rubric);
+}
+
+Value CallContext::data_error(std::string message, const Value& data) const {
+  return error(std::move(message), carries_submission_data(data) ? Blame::submission : Blame::rubric);
+}
+
+bool carries_submission_data(const Value& v) {
+  if (v.from_submission()) return true;
+  if (v.is(ValueKind::path)) return v.as_path().root == "submission";
+  if (v.is(ValueKind::record)) {
+    const std::string& o = v.as_record().origin;
+    return o.rfind("submission", 0) == 0 || o.rfind("the program's", 0) == 0;
+  }
+  return false;
 }
 
 Value CallContext::file_error(const PathValue& p, const std::string& message) const {

@@ -38,6 +38,7 @@ struct Quantity {
 };
 
 using List = std::vector<Value>;
+struct ListPayload;
 
 // The largest string and list the language builds by concatenation, interpolation or `join`. A
 // rubric doubling a string in a recursion would otherwise take all the machine's memory before
@@ -102,10 +103,15 @@ struct Function {
   std::shared_ptr<const Builtin> builtin;  // kind == builtin
 };
 
+// A value that could not be computed. What a check using it shows (docs/semantics.md, "Blame
+// algebra"): blamed on the submission → FAIL; otherwise `verdict`: ERROR (the rubric's mistake or
+// the grading machine's fault), SKIP (the grader lacks what it needs, e.g. a GPU) or INCONCLUSIVE
+// (a statistical comparison that did not settle).
 struct ErrorInfo {
   std::string message;
-  Blame blame = Blame::rubric;  // submission → the check FAILs; otherwise ERROR
-  SourceLocation location;      // where it arose, when known
+  Blame blame = Blame::rubric;
+  SourceLocation location;  // where it arose, when known
+  Verdict verdict = Verdict::error;
 };
 
 class Value {
@@ -116,6 +122,9 @@ class Value {
   static Value number(double v, Dimension d = {});
   static Value string(std::string s);
   static Value list(List items);
+  // A list that says what it lists, for "index past the end" messages: `none` when it is empty
+  // ("no file matches *.json in submission/"), `what` otherwise ("the files matching *.json in submission/").
+  static Value list(List items, std::string what, std::string none);
   static Value record(Record r);
   static Value path(PathValue p);
   static Value tensor(std::shared_ptr<const tensor::Tensor> t);
@@ -123,6 +132,8 @@ class Value {
   static Value samples_of(SampleSet s);  // a leaf
   static Value function(Function f);
   static Value error(std::string message, Blame blame = Blame::rubric, SourceLocation where = {});
+  // An undecided value that SKIPs or is INCONCLUSIVE where a check uses it (not an ERROR).
+  static Value undecided(std::string message, Verdict verdict, Blame blame, SourceLocation where = {});
 
   ValueKind kind() const;
 
@@ -144,6 +155,9 @@ class Value {
   double as_number() const { return as_quantity().value; }
   const std::string& as_string() const;
   const List& as_list() const;
+  // What a list lists and what its emptiness means (both empty unless given; see list()).
+  const std::string& list_what() const;
+  const std::string& list_none() const;
   const Record& as_record() const;
   const PathValue& as_path() const;
   const std::shared_ptr<const tensor::Tensor>& as_tensor() const;
@@ -159,13 +173,22 @@ class Value {
 
  private:
   using Payload = std::variant<std::monostate, bool, Quantity, std::shared_ptr<const std::string>,
-                               std::shared_ptr<const List>, std::shared_ptr<const Record>,
+                               std::shared_ptr<const ListPayload>, std::shared_ptr<const Record>,
                                std::shared_ptr<const PathValue>, std::shared_ptr<const tensor::Tensor>,
                                std::shared_ptr<const Samples>, std::shared_ptr<const Function>,
                                std::shared_ptr<const ErrorInfo>>;
   Payload payload_;
   bool from_submission_ = false;
 };
+
+struct ListPayload {
+  List items;
+  std::string what, none;  // see Value::list
+};
+
+// Whether a value holds what the candidate wrote: read from (or a path under) `submission`, or
+// printed by the candidate's program. Builtins deriving values from such data pass the fact on.
+bool carries_submission_data(const Value& v);
 
 // Structural equality (records by keys and values in any order, lists in order, numbers by value
 // and dimension). Returns a description of the first difference, or nullopt when equal.
@@ -201,7 +224,12 @@ class CallContext {
   // An error value at the call, blamed as given.
   Value error(std::string message, Blame blame = Blame::rubric) const;
   // Lua-style: "bad argument #2 to 'load' (expected a path, got number)".
+  // Blamed on the submission when `got` carries submission data (a string where the rubric expects
+  // a number, read from a submission file, is the candidate's mistake).
   Value bad_argument(int index, const std::string& expected, const Value& got) const;
+  // An error about the content of `data` (an empty list, a negative number under a square root):
+  // the submission's when `data` carries submission data, the rubric's otherwise.
+  Value data_error(std::string message, const Value& data) const;
   // An error about a file: blamed on the submission when the path is under `submission`
   // (→ FAIL), otherwise on the rubric/reference side (→ ERROR).
   Value file_error(const PathValue& p, const std::string& message) const;

@@ -30,7 +30,7 @@ Value value_from_json(const json::Value& j, const std::string& origin) {
       const auto& arr = j.as_array();
       items.reserve(arr.size());
       for (std::size_t i = 0; i < arr.size(); ++i) items.push_back(value_from_json(arr[i], fmt::format("{}[{}]", origin, i)));
-      v = Value::list(std::move(items));
+      v = Value::list(std::move(items), origin, fmt::format("{} is an empty list", origin));
       break;
     }
     default: {
@@ -180,7 +180,8 @@ void open_files(Registry& r) {
              out.push_back(Value::record(std::move(rec)));
              if (p.root == "submission") out.back().mark_from_submission();
            }
-           Value rows_value = Value::list(std::move(out));
+           Value rows_value = Value::list(std::move(out), fmt::format("the data rows of {}", p.display()),
+                                          fmt::format("{} has no data rows", p.display()));
            if (p.root == "submission") rows_value.mark_from_submission();
            return rows_value;
          });
@@ -217,7 +218,9 @@ void open_files(Registry& r) {
              auto joined = join_path(p, rel, &why);
              if (joined) out.push_back(Value::path(*joined));
            }
-           return Value::list(std::move(out));
+           const std::string folder = p.display() + "/";
+           return Value::list(std::move(out), fmt::format("the files matching {} in {}", a[1].as_string(), folder),
+                              fmt::format("no file matches {} in {}", a[1].as_string(), folder));
          });
 }
 

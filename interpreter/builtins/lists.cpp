@@ -27,27 +27,43 @@ std::optional<bool> predicate(CallContext& ctx, const Value& f, const Value& ite
   return r.as_bool();
 }
 
-// all/any: over a list of bools, or of items with a predicate.
+// all/any: over a list of bools, or of items with a predicate. The blame algebra of `and`/`or`
+// (docs/semantics.md): an error or a submission failure settles it, as does the absorbing bool
+// (false for all, true for any); a skipped or inconclusive item is kept and returned unless one of
+// those comes later.
 Value quantify(CallContext& ctx, const std::vector<Value>& a, bool want_all) {
   if (auto e = want(ctx, a, 0, ValueKind::list, "a list")) return *e;
   bool has_pred = a.size() > 1 && !a[1].is_null();
   if (has_pred && !a[1].is(ValueKind::function)) return ctx.bad_argument(2, "a function", a[1]);
+  auto unknown = [](const Value& v) {
+    const ErrorInfo& e = v.as_error();
+    return e.blame != Blame::submission && (e.verdict == Verdict::skip || e.verdict == Verdict::inconclusive);
+  };
+  std::optional<Value> pending;  // the least settled skipped or inconclusive item so far
   for (const Value& item : a[0].as_list()) {
-    bool b;
+    Value b;
     if (has_pred) {
-      Value err;
-      auto r = predicate(ctx, a[1], item, err);
-      if (!r) return err;
-      b = *r;
+      b = ctx.call(a[1], {item});
+      if (!b.is_error() && !b.is(ValueKind::boolean))
+        return ctx.error(fmt::format("the predicate given to '{}' returned a {} ({}), not a bool", ctx.function_name(),
+                                     b.kind_name(), b.repr(5)),
+                         b.from_submission() ? Blame::submission : Blame::rubric);
     } else {
-      if (item.is_error()) return item;
-      if (!item.is(ValueKind::boolean))
+      b = item;
+      if (!b.is_error() && !b.is(ValueKind::boolean))
         return ctx.error(fmt::format("'{}' of a list holding a {} ({}); give a predicate: {}(xs, x => ...)",
-                                     ctx.function_name(), item.kind_name(), item.repr(5), ctx.function_name()));
-      b = item.as_bool();
+                                     ctx.function_name(), b.kind_name(), b.repr(5), ctx.function_name()),
+                         b.from_submission() ? Blame::submission : Blame::rubric);
     }
-    if (b != want_all) return Value::boolean(!want_all);
+    if (b.is_error()) {
+      if (!unknown(b)) return b;
+      if (!pending || (b.as_error().verdict == Verdict::inconclusive && pending->as_error().verdict != Verdict::inconclusive))
+        pending = b;
+      continue;
+    }
+    if (b.as_bool() != want_all) return Value::boolean(!want_all);
   }
+  if (pending) return *pending;
   return Value::boolean(want_all);
 }
 

@@ -17,7 +17,7 @@ Value extremum(CallContext& ctx, const std::vector<Value>& args, bool want_max) 
   std::vector<Value> items;
   if (args.size() == 1 && args[0].is(ValueKind::list)) items = args[0].as_list();
   else items = args;
-  if (items.empty()) return ctx.error(fmt::format("'{}' of an empty list", ctx.function_name()));
+  if (items.empty()) return ctx.data_error(fmt::format("'{}' of an empty list", ctx.function_name()), args.empty() ? Value() : args[0]);
   const Value* best = nullptr;
   for (std::size_t i = 0; i < items.size(); ++i) {
     const Value& v = items[i];

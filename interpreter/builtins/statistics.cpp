@@ -38,7 +38,7 @@ Value statistic(CallContext& ctx, const std::vector<Value>& a, Stat f, bool keep
   try {
     return Value::number(f(xs), keeps_unit ? dim : Dimension{});
   } catch (const OperatorError& e) {
-    return ctx.error(fmt::format("'{}': {}", ctx.function_name(), e.what()));
+    return ctx.data_error(fmt::format("'{}': {}", ctx.function_name(), e.what()), a[0]);
   }
 }
 
@@ -52,7 +52,7 @@ void open_statistics(Registry& r) {
          fam, [](CallContext& ctx, const std::vector<Value>& a) {
            SampleSet s;
            if (auto e = builtins::numbers_of(ctx, a[0], 1, s.values, s.dim)) return *e;
-           if (s.values.empty()) return ctx.error("'samples' of an empty list");
+           if (s.values.empty()) return ctx.data_error("'samples' of an empty list", a[0]);
            if (auto e = builtins::want(ctx, a, 1, ValueKind::string, "a string")) return *e;
            s.description = a[1].as_string().empty() ? fmt::format("{} recorded values", s.values.size()) : a[1].as_string();
            return Value::samples_of(std::move(s));

@@ -66,7 +66,7 @@ TEST_CASE("lists family") {
 )",
                  t) == "");
   std::string bad = failures("expect [1][3] == 1\n expect sort([1, \"a\"]) == []", t);
-  CHECK(bad.find("index 3 out of range: the list has 1 items") != std::string::npos);
+  CHECK(bad.find("index 3 out of range: the list has 1 item") != std::string::npos);
   CHECK(bad.find("'sort': cannot order") != std::string::npos);
 }
 
