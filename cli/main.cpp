@@ -22,6 +22,8 @@ constexpr const char* kOverview =
     "  lint RUBRIC...                  parse and check statically, evaluate nothing\n"
     "  doc [MODULE]                    builtins and stdlib modules with signatures and docs\n"
     "  test RUBRIC [--cases FILE]      calibrate: grade labelled cases; exit 0 all agree, 1 any disagrees\n"
+    "  grade RUBRIC SUBMISSION...      grade a corpus into results.jsonl and summary.json (resumable)\n"
+    "  merge DIR...                    merge the results of grade shards\n"
     "\n"
     "options:\n"
     "  --help, -h                      this text; `rubric <command> --help` for a command's options\n"
@@ -51,6 +53,8 @@ int main(int argc, char** argv) {
     if (verb == "lint") return cli::run_lint(rest);
     if (verb == "doc") return cli::run_doc(rest);
     if (verb == "test") return cli::run_test(rest);
+    if (verb == "grade") return cli::run_grade(rest);
+    if (verb == "merge") return cli::run_merge(rest);
     fmt::print(stderr, "rubric: unknown command '{}'\nRun 'rubric --help' for the commands.\n", verb);
     return cli::kExitUsage;
   } catch (const cli::UsageError& e) {

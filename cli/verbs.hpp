@@ -11,5 +11,7 @@ int run_check(const std::vector<std::string>& args);
 int run_lint(const std::vector<std::string>& args);
 int run_doc(const std::vector<std::string>& args);
 int run_test(const std::vector<std::string>& args);
+int run_grade(const std::vector<std::string>& args);
+int run_merge(const std::vector<std::string>& args);
 
 }  // namespace rubric::cli

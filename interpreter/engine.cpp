@@ -176,17 +176,23 @@ Report Engine::check(const std::string& submission_dir, const std::string& refer
   report.provenance.rubric_file = root->path;
   report.provenance.rubric_sha256 = root->sha256;
   // Rubric sources and modules read from disk belong to the provenance too.
-  std::vector<FileRecord> sources;
-  for (const auto& m : impl_->program->modules) {
-    if (m->is_stdlib || !m->file || !m->file->source) continue;
-    sources.push_back(FileRecord{m->path, "rubric", m->sha256, m->file->source->text().size()});
-  }
+  const std::vector<FileRecord> sources = this->sources();
   report.provenance.files.insert(report.provenance.files.begin(), sources.begin(), sources.end());
   for (auto& d : impl_->load_diagnostics)
     if (d.severity == Severity::warning) report.warnings.insert(report.warnings.begin(), d);
   if (const Value* dev = impl_->registry.evaluated_binding("device"); dev && dev->is(ValueKind::record))
     for (const auto& f : dev->as_record().fields) report.provenance.device[f.first] = f.second.to_string();
   return report;
+}
+
+std::vector<FileRecord> Engine::sources() const {
+  std::vector<FileRecord> sources;
+  if (!impl_->program) return sources;
+  for (const auto& m : impl_->program->modules) {
+    if (m->is_stdlib || !m->file || !m->file->source) continue;
+    sources.push_back(FileRecord{m->path, "rubric", m->sha256, m->file->source->text().size()});
+  }
+  return sources;
 }
 
 }  // namespace rubric

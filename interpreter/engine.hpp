@@ -58,6 +58,10 @@ class Engine {
   // Evaluates the loaded rubric against a submission. `reference_dir` empty: the rubric's folder.
   Report check(const std::string& submission_dir, const std::string& reference_dir = "");
 
+  // The loaded rubric's files and the modules it read from disk (not the embedded stdlib), each
+  // with its SHA-256, as check() lists them in the provenance. Empty before a load.
+  std::vector<FileRecord> sources() const;
+
   // Builtins and stdlib with signatures and `##` docs (for `rubric doc [MODULE]`), as Markdown-ish text.
   // Sets *found (when given) to false if `module` names no module or builtin family; the text
   // then says so and lists the known ones.

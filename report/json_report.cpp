@@ -55,6 +55,8 @@ void write_check(JsonWriter& w, const CheckResult& c) {
   w.end_object();
 }
 
+}  // namespace
+
 void write_criterion(JsonWriter& w, const CriterionResult& c) {
   w.begin_object();
   w.key("id");
@@ -98,6 +100,8 @@ void write_criterion(JsonWriter& w, const CriterionResult& c) {
   w.end_object();
 }
 
+namespace {
+
 const char* severity_name(Severity s) {
   switch (s) {
     case Severity::error: return "error";
@@ -106,6 +110,8 @@ const char* severity_name(Severity s) {
   }
   return "error";
 }
+
+}  // namespace
 
 void write_diagnostic(JsonWriter& w, const Diagnostic& d) {
   w.begin_object();
@@ -124,6 +130,8 @@ void write_diagnostic(JsonWriter& w, const Diagnostic& d) {
   write_strings(w, d.notes);
   w.end_object();
 }
+
+namespace {
 
 void write_provenance(JsonWriter& w, const Provenance& p) {
   w.begin_object();

@@ -11,6 +11,12 @@ inline constexpr int kJsonSchemaVersion = 1;
 
 std::string format_json(const Report& report);
 
+class JsonWriter;
+// One criterion object (groups with their children) and one diagnostic object, exactly as
+// format_json writes them; for hosts that embed them in documents of their own (`rubric grade`).
+void write_criterion(JsonWriter& w, const CriterionResult& c);
+void write_diagnostic(JsonWriter& w, const Diagnostic& d);
+
 // "none", "submission", "rubric", "grader_environment".
 const char* blame_name(Blame b);
 

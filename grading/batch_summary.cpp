@@ -1,0 +1,299 @@
+#include "grading/batch_summary.hpp"
+
+#include <algorithm>
+#include <cmath>
+
+#include <fmt/format.h>
+
+#include "report/json_writer.hpp"
+#include "report/number_format.hpp"
+#include "report/terminal_style.hpp"
+
+namespace rubric::grading {
+namespace {
+
+constexpr std::size_t kSlowest = 10;
+constexpr std::size_t kHistogramBins = 10;
+constexpr std::size_t kErrorsShown = 20;  // in the table; summary.json lists all
+constexpr std::array<const char*, 5> kCriterionVerdicts = {"PASS", "FAIL", "ERROR", "SKIP", "INCONCLUSIVE"};
+constexpr std::array<const char*, 4> kOverallVerdicts = {"PASS", "FAIL", "INCOMPLETE", "ERROR"};
+
+std::string string_or(const json::Value& v, const char* key, const std::string& fallback) {
+  const json::Value* f = v.find(key);
+  return f && f->is_string() ? f->as_string() : fallback;
+}
+
+// Quantile by linear interpolation between order statistics (numpy's default).
+double quantile(const std::vector<double>& sorted, double q) {
+  if (sorted.size() == 1) return sorted[0];
+  const double pos = q * static_cast<double>(sorted.size() - 1);
+  const std::size_t lo = static_cast<std::size_t>(std::floor(pos));
+  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
+  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - static_cast<double>(lo));
+}
+
+}  // namespace
+
+std::size_t BatchSummary::CriterionCounts::total() const {
+  std::size_t t = 0;
+  for (std::size_t c : counts) t += c;
+  return t;
+}
+
+std::size_t BatchSummary::count(const std::string& verdict) const {
+  auto it = verdicts_.find(verdict);
+  return it == verdicts_.end() ? 0 : it->second;
+}
+
+void BatchSummary::add_criteria(const json::Value& criteria) {
+  if (!criteria.is_array()) return;
+  for (const json::Value& c : criteria.as_array()) {
+    if (!c.is_object()) continue;
+    const std::string id = string_or(c, "id", "?");
+    auto [it, inserted] = criterion_index_.emplace(id, criteria_.size());
+    if (inserted) criteria_.push_back(CriterionCounts{id, string_or(c, "title", ""), string_or(c, "kind", "criterion"), {}});
+    const std::string verdict = string_or(c, "verdict", "ERROR");
+    for (std::size_t i = 0; i < kCriterionVerdicts.size(); ++i)
+      if (verdict == kCriterionVerdicts[i]) ++criteria_[it->second].counts[i];
+    if (const json::Value* children = c.find("criteria")) add_criteria(*children);
+  }
+}
+
+void BatchSummary::add(const json::Value& line) {
+  ++submissions_;
+  const std::string submission = string_or(line, "submission", "?");
+  std::string verdict = string_or(line, "verdict", "ERROR");
+  if (std::find(kOverallVerdicts.begin(), kOverallVerdicts.end(), verdict) == kOverallVerdicts.end()) verdict = "ERROR";
+  ++verdicts_[verdict];
+  if (verdict == "ERROR") errors_.emplace_back(submission, string_or(line, "reason", "no reason recorded"));
+  if (const json::Value* s = line.find("score"); s && s->is_number()) scores_.push_back(s->as_number());
+  if (const json::Value* c = line.find("criteria")) add_criteria(*c);
+  if (const json::Value* s = line.find("seconds"); s && s->is_number()) {
+    slowest_.emplace_back(s->as_number(), submission);
+    slow_verdicts_[submission] = verdict;
+    std::sort(slowest_.begin(), slowest_.end(), [](const auto& a, const auto& b) {
+      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    });
+    if (slowest_.size() > kSlowest) {
+      slow_verdicts_.erase(slowest_.back().second);
+      slowest_.pop_back();
+    }
+  }
+}
+
+std::string BatchSummary::to_json(const BatchProvenance& p) const {
+  report::JsonWriter w;
+  w.begin_object();
+  w.key("schema");
+  w.value(1);
+  w.key("submissions");
+  w.value(static_cast<std::uint64_t>(submissions_));
+  w.key("graded");
+  w.value(static_cast<std::uint64_t>(p.graded));
+  w.key("reused");
+  w.value(static_cast<std::uint64_t>(p.reused));
+  w.key("verdicts");
+  w.begin_object();
+  for (const char* v : kOverallVerdicts) {
+    w.key(v);
+    w.value(static_cast<std::uint64_t>(count(v)));
+  }
+  w.end_object();
+  w.key("criteria");
+  w.begin_array();
+  for (const CriterionCounts& c : criteria_) {
+    w.begin_object();
+    w.key("id");
+    w.value(c.id);
+    w.key("kind");
+    w.value(c.kind);
+    w.key("title");
+    w.value(c.title);
+    w.key("counts");
+    w.begin_object();
+    for (std::size_t i = 0; i < kCriterionVerdicts.size(); ++i) {
+      w.key(kCriterionVerdicts[i]);
+      w.value(static_cast<std::uint64_t>(c.counts[i]));
+    }
+    w.end_object();
+    w.key("pass_rate");
+    if (c.total() == 0) w.null();
+    else w.value(static_cast<double>(c.counts[0]) / static_cast<double>(c.total()));
+    w.end_object();
+  }
+  w.end_array();
+
+  w.key("score");
+  w.begin_object();
+  std::vector<double> sorted = scores_;
+  std::sort(sorted.begin(), sorted.end());
+  w.key("count");
+  w.value(static_cast<std::uint64_t>(sorted.size()));
+  auto stat = [&](const char* name, auto compute) {
+    w.key(name);
+    if (sorted.empty()) w.null();
+    else w.value(static_cast<double>(compute()));
+  };
+  stat("mean", [&] {
+    double sum = 0;
+    for (double s : sorted) sum += s;
+    return sum / static_cast<double>(sorted.size());
+  });
+  stat("min", [&] { return sorted.front(); });
+  stat("q1", [&] { return quantile(sorted, 0.25); });
+  stat("median", [&] { return quantile(sorted, 0.5); });
+  stat("q3", [&] { return quantile(sorted, 0.75); });
+  stat("max", [&] { return sorted.back(); });
+  w.key("histogram");
+  w.begin_array();
+  std::array<std::size_t, kHistogramBins> bins{};
+  for (double s : sorted) {
+    const double clamped = std::clamp(s, 0.0, 1.0);
+    bins[std::min(kHistogramBins - 1, static_cast<std::size_t>(clamped * kHistogramBins))]++;
+  }
+  for (std::size_t i = 0; i < kHistogramBins; ++i) {
+    w.begin_object();
+    w.key("from");
+    w.value(static_cast<double>(i) / kHistogramBins);
+    w.key("to");
+    w.value(static_cast<double>(i + 1) / kHistogramBins);
+    w.key("count");
+    w.value(static_cast<std::uint64_t>(bins[i]));
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+
+  w.key("slowest");
+  w.begin_array();
+  for (const auto& [seconds, submission] : slowest_) {
+    w.begin_object();
+    w.key("submission");
+    w.value(submission);
+    w.key("seconds");
+    w.value(seconds);
+    w.key("verdict");
+    w.value(slow_verdicts_.at(submission));
+    w.end_object();
+  }
+  w.end_array();
+  w.key("errors");
+  w.begin_array();
+  for (const auto& [submission, reason] : errors_) {
+    w.begin_object();
+    w.key("submission");
+    w.value(submission);
+    w.key("reason");
+    w.value(reason);
+    w.end_object();
+  }
+  w.end_array();
+
+  w.key("provenance");
+  w.begin_object();
+  w.key("tool_version");
+  w.value(p.tool_version);
+  w.key("rubric");
+  w.begin_object();
+  w.key("file");
+  w.value(p.rubric_file);
+  w.key("sha256");
+  w.value(p.rubric_sha256);
+  w.key("sources");
+  w.begin_array();
+  for (const auto& [path, sha] : p.sources) {
+    w.begin_object();
+    w.key("path");
+    w.value(path);
+    w.key("sha256");
+    w.value(sha);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
+  w.key("reference_dir");
+  w.value(p.reference_dir);
+  w.key("params");
+  w.begin_object();
+  for (const auto& [k, v] : p.set_params) {
+    w.key(k);
+    w.value(v);
+  }
+  w.end_object();
+  w.key("seed");
+  if (p.seed) w.value(*p.seed);
+  else w.null();
+  w.key("include_dirs");
+  w.begin_array();
+  for (const std::string& d : p.include_dirs) w.value(d);
+  w.end_array();
+  w.key("shard");
+  w.value(p.shard);
+  w.key("jobs");
+  w.value(static_cast<std::uint64_t>(p.jobs));
+  w.key("started_at");
+  w.value(p.started_at);
+  w.key("finished_at");
+  w.value(p.finished_at);
+  w.key("seconds");
+  w.value(p.seconds);
+  w.end_object();
+  w.end_object();
+  return w.str();
+}
+
+std::string BatchSummary::to_text(const BatchProvenance& p, const std::string& out_dir, bool colour) const {
+  const report::TerminalStyle style(colour);
+  std::string out;
+  out += fmt::format("{} submission{}: {} graded, {} reused from {}/results.jsonl", submissions_,
+                     submissions_ == 1 ? "" : "s", p.graded, p.reused, out_dir);
+  if (p.seconds > 0) out += fmt::format(" · {}", report::format_seconds(p.seconds));
+  out += "\n";
+  std::vector<std::string> parts;
+  const std::array<std::pair<const char*, OverallVerdict>, 4> overall = {
+      {{"PASS", OverallVerdict::pass}, {"FAIL", OverallVerdict::fail}, {"INCOMPLETE", OverallVerdict::incomplete},
+       {"ERROR", OverallVerdict::error}}};
+  for (const auto& [name, v] : overall) parts.push_back(style.paint(fmt::format("{} {}", count(name), name), v));
+  out += fmt::format("verdicts: {}\n", fmt::join(parts, " · "));
+
+  if (!criteria_.empty()) {
+    std::size_t width = 9;
+    for (const CriterionCounts& c : criteria_) width = std::max(width, c.id.size() + (c.kind == "group" ? 6 : 0));
+    out += fmt::format("\n{:<{}}  {:>6} {:>6} {:>6} {:>6} {:>6}  {:>9}\n", "criterion", width, "PASS", "FAIL", "ERROR",
+                       "SKIP", "INCONC", "pass rate");
+    for (const CriterionCounts& c : criteria_) {
+      const std::string name = c.kind == "group" ? "group " + c.id : c.id;
+      const std::string rate =
+          c.total() == 0 ? "-" : report::format_percent(static_cast<double>(c.counts[0]) / static_cast<double>(c.total()));
+      std::string errors = fmt::format("{:>6}", c.counts[2]);
+      if (c.counts[2] > 0) errors = style.paint(errors, Verdict::error);
+      out += fmt::format("{:<{}}  {:>6} {:>6} {} {:>6} {:>6}  {:>9}\n", name, width, c.counts[0], c.counts[1], errors,
+                         c.counts[3], c.counts[4], rate);
+    }
+  }
+  if (!scores_.empty()) {
+    std::vector<double> sorted = scores_;
+    std::sort(sorted.begin(), sorted.end());
+    double sum = 0;
+    for (double s : sorted) sum += s;
+    out += fmt::format("\nscore: mean {} · median {} · quartiles {} – {} · min {} · max {}\n",
+                       report::format_percent(sum / static_cast<double>(sorted.size())),
+                       report::format_percent(quantile(sorted, 0.5)), report::format_percent(quantile(sorted, 0.25)),
+                       report::format_percent(quantile(sorted, 0.75)), report::format_percent(sorted.front()),
+                       report::format_percent(sorted.back()));
+  }
+  if (!errors_.empty()) {
+    out += "\n" + style.paint(fmt::format("{} submission{} ERRORED — the rubric's or the grading machine's problem, not "
+                                          "the submission's:",
+                                          errors_.size(), errors_.size() == 1 ? "" : "s"),
+                              Verdict::error) +
+           "\n";
+    for (std::size_t i = 0; i < errors_.size() && i < kErrorsShown; ++i)
+      out += fmt::format("  {} {}: {}\n", style.paint("ERROR", Verdict::error), errors_[i].first, errors_[i].second);
+    if (errors_.size() > kErrorsShown)
+      out += fmt::format("  ... and {} more (summary.json lists them all)\n", errors_.size() - kErrorsShown);
+  }
+  return out;
+}
+
+}  // namespace rubric::grading

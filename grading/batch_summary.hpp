@@ -1,0 +1,67 @@
+#pragma once
+// summary.json and the table printed at the end of `rubric grade`/`rubric merge`, built from
+// result lines one at a time (nothing but counts, scores and a few slowest are kept).
+#include <array>
+#include <cstddef>
+#include <map>
+#include <optional>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "operators/json/json_value.hpp"
+
+namespace rubric::grading {
+
+// What summary.json says about the run besides the lines: the rubric's provenance and settings.
+struct BatchProvenance {
+  std::string tool_version;
+  std::string rubric_file;
+  std::string rubric_sha256;  // the key's rubric hash (rubric and modules)
+  std::vector<std::pair<std::string, std::string>> sources;  // rubric files and modules: path, sha256
+  std::string reference_dir;
+  std::map<std::string, std::string> set_params;
+  std::optional<std::uint64_t> seed;
+  std::vector<std::string> include_dirs;
+  std::string shard;  // "2/4", or "" for the whole corpus
+  std::string started_at;
+  std::string finished_at;
+  double seconds = 0;
+  std::size_t graded = 0;  // graded in this run
+  std::size_t reused = 0;  // taken from the cache
+  std::size_t jobs = 0;
+};
+
+class BatchSummary {
+ public:
+  // Adds one result line (parsed). Lines lacking the fields a summary counts are counted as ERROR.
+  void add(const json::Value& line);
+
+  std::size_t submissions() const { return submissions_; }
+  std::size_t count(const std::string& verdict) const;  // "PASS", "FAIL", "ERROR", "INCOMPLETE"
+
+  std::string to_json(const BatchProvenance& p) const;
+  // The end-of-run table; `colour` paints verdicts and makes ERRORs stand out.
+  std::string to_text(const BatchProvenance& p, const std::string& out_dir, bool colour) const;
+
+ private:
+  struct CriterionCounts {
+    std::string id;
+    std::string title;
+    std::string kind;
+    std::array<std::size_t, 5> counts{};  // PASS, FAIL, ERROR, SKIP, INCONCLUSIVE
+    std::size_t total() const;
+  };
+  void add_criteria(const json::Value& criteria);
+
+  std::size_t submissions_ = 0;
+  std::map<std::string, std::size_t> verdicts_;
+  std::vector<CriterionCounts> criteria_;
+  std::map<std::string, std::size_t> criterion_index_;
+  std::vector<double> scores_;
+  std::vector<std::pair<double, std::string>> slowest_;  // (seconds, submission), at most kSlowest
+  std::vector<std::pair<std::string, std::string>> errors_;  // submission, reason
+  std::map<std::string, std::string> slow_verdicts_;
+};
+
+}  // namespace rubric::grading

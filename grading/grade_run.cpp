@@ -1,0 +1,403 @@
+#include "grading/grade_run.hpp"
+
+#include <algorithm>
+#include <atomic>
+#include <cerrno>
+#include <csignal>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <iostream>
+#include <set>
+#include <stdexcept>
+
+#include <fcntl.h>
+#include <sched.h>
+#include <sys/file.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "grading/batch_progress.hpp"
+#include "grading/batch_summary.hpp"
+#include "grading/folder_hash.hpp"
+#include "grading/measure_lock.hpp"
+#include "grading/process_pool.hpp"
+#include "grading/result_line.hpp"
+#include "grading/results_file.hpp"
+#include "interpreter/engine.hpp"
+#include "operators/json/json_reader.hpp"
+#include "interpreter/sha256.hpp"
+#include "report/terminal_style.hpp"
+
+namespace rubric::grading {
+namespace {
+
+namespace fs = std::filesystem;
+
+std::atomic<int> g_stop_signal{0};
+
+extern "C" void on_stop_signal(int sig) { g_stop_signal = sig; }
+
+// SIGINT/SIGTERM stop the batch between events; installed for the run only.
+class StopSignals {
+ public:
+  StopSignals() {
+    g_stop_signal = 0;
+    struct sigaction sa {};
+    sa.sa_handler = on_stop_signal;
+    sigemptyset(&sa.sa_mask);
+    ::sigaction(SIGINT, &sa, &old_int_);
+    ::sigaction(SIGTERM, &sa, &old_term_);
+  }
+  ~StopSignals() {
+    ::sigaction(SIGINT, &old_int_, nullptr);
+    ::sigaction(SIGTERM, &old_term_, nullptr);
+  }
+
+ private:
+  struct sigaction old_int_ {}, old_term_ {};
+};
+
+// One `rubric grade` writes to an out folder at a time; a second would interleave with it.
+class OutFolderLock {
+ public:
+  explicit OutFolderLock(const std::string& out_dir) {
+    const std::string path = (fs::path(out_dir) / ".lock").string();
+    fd_ = ::open(path.c_str(), O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+    if (fd_ < 0) throw std::runtime_error(fmt::format("cannot create '{}': {}", path, std::strerror(errno)));
+    if (::flock(fd_, LOCK_EX | LOCK_NB) != 0)
+      throw std::runtime_error(fmt::format("another `rubric grade` is writing to '{}' (it holds {})", out_dir, path));
+  }
+  ~OutFolderLock() { ::close(fd_); }
+  OutFolderLock(const OutFolderLock&) = delete;
+  OutFolderLock& operator=(const OutFolderLock&) = delete;
+
+ private:
+  int fd_ = -1;
+};
+
+std::string absolute_text(const std::string& path) {
+  std::error_code ec;
+  fs::path p = fs::absolute(path, ec);
+  return (ec ? fs::path(path) : p).lexically_normal().string();
+}
+
+std::string reference_root(const GradeSettings& s) {
+  if (!s.reference.empty()) return absolute_text(s.reference);
+  return fs::path(absolute_text(s.rubric)).parent_path().string();
+}
+
+std::string params_sha256(const GradeSettings& s) {
+  std::string text = "rubric-grade-params-1\n";
+  for (const auto& [k, v] : s.set_params) text += fmt::format("set {}={}\n", k, v);
+  text += fmt::format("seed {}\n", s.seed ? std::to_string(*s.seed) : "-");
+  for (const std::string& d : s.include_dirs) text += fmt::format("include {}\n", absolute_text(d));
+  text += fmt::format("reference {}\n", reference_root(s));
+  return sha256_hex(text);
+}
+
+std::string rubric_sha256(const std::vector<FileRecord>& sources) {
+  std::string text = "rubric-grade-sources-1\n";
+  for (const FileRecord& f : sources) text += fmt::format("{} {}\n", f.sha256, f.path);
+  return sha256_hex(text);
+}
+
+// A submission to grade, and what an earlier run left for it.
+struct Pending {
+  std::string submission;  // as given
+  const StoredResult* previous = nullptr;
+  bool keep = false;  // --retry-errors: an earlier non-ERROR result is kept without a look
+};
+
+void summarize_file(const std::string& path, BatchSummary& summary);
+
+}  // namespace
+
+unsigned available_cpus() {
+  cpu_set_t set;
+  CPU_ZERO(&set);
+  if (::sched_getaffinity(0, sizeof set, &set) == 0) {
+    const int n = CPU_COUNT(&set);
+    if (n > 0) return static_cast<unsigned>(n);
+  }
+  const long n = ::sysconf(_SC_NPROCESSORS_ONLN);
+  return n > 0 ? static_cast<unsigned>(n) : 1;
+}
+
+std::vector<std::string> read_submission_list(const std::string& file) {
+  std::ifstream f;
+  std::istream* in = &std::cin;
+  if (file != "-") {
+    f.open(file);
+    if (!f) throw std::runtime_error(fmt::format("cannot read --submissions-from '{}': {}", file, std::strerror(errno)));
+    in = &f;
+  }
+  std::vector<std::string> list;
+  std::string line;
+  while (std::getline(*in, line)) {
+    if (!line.empty() && line.back() == '\r') line.pop_back();
+    if (line.find_first_not_of(" \t") == std::string::npos) continue;
+    list.push_back(line);
+  }
+  return list;
+}
+
+namespace {
+
+void summarize_file(const std::string& path, BatchSummary& summary) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) return;
+  char* buffer = nullptr;
+  std::size_t capacity = 0;
+  ssize_t got;
+  std::size_t number = 0;
+  while ((got = ::getline(&buffer, &capacity, f)) > 0) {
+    ++number;
+    std::string_view line(buffer, static_cast<std::size_t>(got));
+    if (line.back() == '\n') line.remove_suffix(1);
+    if (line.empty()) continue;
+    try {
+      summary.add(json::parse(line, fmt::format("{}:{}", path, number)));
+    } catch (const std::exception&) {
+      // load_results drops such lines before the file is rewritten; nothing to count
+    }
+  }
+  std::free(buffer);
+  std::fclose(f);
+}
+
+}  // namespace
+
+int grade(const GradeSettings& s) {
+  const auto wall_start = std::chrono::steady_clock::now();
+  BatchProvenance prov;
+  prov.started_at = utc_now();
+  prov.tool_version = s.tool_version;
+  prov.rubric_file = s.rubric;
+  prov.reference_dir = reference_root(s);
+  prov.set_params = s.set_params;
+  prov.seed = s.seed;
+  prov.include_dirs = s.include_dirs;
+  if (s.shard) prov.shard = fmt::format("{}/{}", s.shard->index, s.shard->count);
+  const unsigned jobs = s.jobs == 0 ? available_cpus() : s.jobs;
+  prov.jobs = jobs;
+
+  // The corpus: each folder once (by its normalized path), then this shard's part of it.
+  std::vector<std::string> corpus;
+  std::set<std::string> seen;
+  for (const std::string& sub : s.submissions) {
+    if (!seen.insert(normalized_submission_path(sub)).second) continue;
+    if (s.shard && shard_of(sub, s.shard->count) != s.shard->index) continue;
+    corpus.push_back(sub);
+  }
+
+  // Load the rubric once; every grading process inherits the loaded engine.
+  EngineOptions options;
+  options.include_dirs = s.include_dirs;
+  options.set_params = s.set_params;
+  options.seed = s.seed;
+  Engine engine(options);
+  guard_measurements(engine);
+  const std::vector<Diagnostic> diagnostics = engine.load(s.rubric);
+  if (!diagnostics.empty()) {
+    std::fflush(stdout);
+    fmt::print(stderr, "{}", format_diagnostics(diagnostics, report::colour_wanted(STDERR_FILENO, s.no_color)));
+  }
+  if (has_errors(diagnostics)) {
+    fmt::print(stderr, "rubric grade: '{}' does not load; nothing was graded\n", s.rubric);
+    return 2;
+  }
+  for (const FileRecord& f : engine.sources()) prov.sources.emplace_back(f.path, f.sha256);
+  CacheKey base_key;
+  base_key.rubric_sha256 = rubric_sha256(engine.sources());
+  base_key.params_sha256 = params_sha256(s);
+  base_key.tool_version = s.tool_version;
+  prov.rubric_sha256 = base_key.rubric_sha256;
+
+  std::error_code ec;
+  fs::create_directories(s.out_dir, ec);
+  if (ec) throw std::runtime_error(fmt::format("cannot create --out folder '{}': {}", s.out_dir, ec.message()));
+  OutFolderLock out_lock(s.out_dir);
+  const std::string results_path = (fs::path(s.out_dir) / "results.jsonl").string();
+  const std::string summary_path = (fs::path(s.out_dir) / "summary.json").string();
+  const std::string locks_dir = (fs::path(s.out_dir) / ".locks").string();
+  fs::create_directories(locks_dir, ec);
+
+  // What earlier runs left, by normalized submission path.
+  LoadedResults loaded = load_results(results_path);
+  std::map<std::string, const StoredResult*> previous;
+  for (const auto& [sub, r] : loaded.latest) previous[normalized_submission_path(sub)] = &r;
+  if (loaded.dropped_lines > 0 && !s.quiet)
+    fmt::print(stderr, "rubric grade: {} torn or unreadable line{} in '{}' dropped (an interrupted run)\n",
+               loaded.dropped_lines, loaded.dropped_lines == 1 ? "" : "s", results_path);
+
+  std::vector<Pending> pending;
+  std::vector<LineSpan> kept;  // spans (in results.jsonl) of results kept without a look
+  std::map<std::string, std::size_t> corpus_index;
+  for (const std::string& sub : corpus) {
+    Pending p{sub, nullptr, false};
+    auto it = previous.find(normalized_submission_path(sub));
+    if (it != previous.end() && !s.regrade) {
+      p.previous = it->second;
+      if (s.retry_errors) {
+        if (p.previous->verdict == "ERROR") p.previous = nullptr;  // re-graded, whatever its key
+        else p.keep = true;
+      }
+    }
+    pending.push_back(p);
+  }
+
+  // Reference files the earlier results depend on, hashed once here rather than in every process.
+  const std::string ref_root = reference_root(s);
+  std::map<std::string, std::string> reference_hashes;
+  for (const Pending& p : pending)
+    if (p.previous && !p.keep)
+      for (const auto& [path, sha] : p.previous->reference_files)
+        if (!reference_hashes.count(path)) {
+          auto h = sha256_file((fs::path(ref_root) / path).string());
+          reference_hashes[path] = h ? *h : std::string();
+        }
+
+  const unsigned slots = measurement_slots();
+  BatchProgress progress(stderr, BatchProgress::mode_for_stderr(s.quiet || s.json), corpus.size());
+  if (s.shard) progress.set_prefix(fmt::format("shard {}: ", prov.shard));
+
+  // Spans of every submission's current line, by corpus position (results.jsonl is rewritten
+  // from them at the end, one line per submission).
+  std::vector<std::optional<LineSpan>> spans(pending.size());
+  std::vector<std::size_t> to_run;
+  for (std::size_t i = 0; i < pending.size(); ++i) {
+    if (pending[i].keep) {
+      spans[i] = LineSpan{0, pending[i].previous->offset, pending[i].previous->length};
+      ++prov.reused;
+      progress.finished(pending[i].previous->verdict, true);
+    } else {
+      to_run.push_back(i);
+    }
+  }
+
+  ResultsAppender appender(results_path, loaded.valid_bytes);
+  const StopSignals stop_signals;
+  bool any_appended = false;
+
+  auto work = [&](std::size_t n) -> std::string {
+    const Pending& p = pending[to_run[n]];
+    const auto start = std::chrono::steady_clock::now();
+    LineContext context;
+    context.submission = p.submission;
+    context.key = base_key;
+    context.graded_at = utc_now();
+    auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
+    std::error_code e;
+    if (!fs::is_directory(p.submission, e)) {
+      context.seconds = elapsed();
+      const char* what = fs::exists(p.submission, e) ? "is not a folder" : "does not exist";
+      return "L" + format_error_line(context, fmt::format("submission '{}' {}", p.submission, what));
+    }
+    try {
+      context.key.submission_sha256 = hash_folder(p.submission);
+    } catch (const std::exception& ex) {
+      context.seconds = elapsed();
+      return "L" + format_error_line(context, fmt::format("cannot hash the submission: {}", ex.what()));
+    }
+    if (p.previous && p.previous->key == context.key) {
+      bool same = true;
+      for (const auto& [path, sha] : p.previous->reference_files) same = same && reference_hashes[path] == sha;
+      if (same) return "R";
+    }
+    const unsigned slot = to_run[n] % slots;
+    if (slots > 1 && std::getenv("CUDA_VISIBLE_DEVICES") == nullptr)
+      ::setenv("CUDA_VISIBLE_DEVICES", std::to_string(slot).c_str(), 1);
+    set_measurement_lock((fs::path(locks_dir) / fmt::format("measure-{}.lock", slot)).string());
+    const Report report = engine.check(p.submission, s.reference);
+    context.seconds = elapsed();
+    context.measurements = measurement_record();
+    return "L" + format_result_line(context, report);
+  };
+
+  auto done = [&](PieceOutcome&& o) {
+    const std::size_t i = to_run[o.index];
+    const Pending& p = pending[i];
+    std::string verdict;
+    if (o.ok && o.output == "R") {
+      spans[i] = LineSpan{0, p.previous->offset, p.previous->length};
+      ++prov.reused;
+      progress.finished(p.previous->verdict, true);
+      return;
+    }
+    std::string line;
+    if (o.ok && o.output.size() > 1 && o.output[0] == 'L') {
+      line = o.output.substr(1);
+      const auto v = line.find("\"verdict\": \"");
+      verdict = v == std::string::npos ? "ERROR" : line.substr(v + 12, line.find('"', v + 12) - v - 12);
+    } else {
+      LineContext context;
+      context.submission = p.submission;
+      context.key = base_key;  // no submission hash: never reused, graded again next run
+      context.seconds = o.seconds;
+      context.graded_at = utc_now();
+      line = format_error_line(context, o.ok ? "the grading process wrote no result" : o.failure);
+      verdict = "ERROR";
+    }
+    const std::uint64_t offset = appender.append(line);
+    spans[i] = LineSpan{0, offset, line.size()};
+    any_appended = true;
+    ++prov.graded;
+    progress.finished(verdict, false);
+  };
+
+  PoolSettings pool;
+  pool.jobs = jobs;
+  pool.timeout_seconds = s.timeout_seconds;
+  pool.tick = [&] {
+    appender.sync();  // what finished in this round is on disk before anything else happens
+    progress.tick();
+  };
+  pool.stop_requested = [] { return g_stop_signal != 0; };
+  progress.tick();
+  const bool finished = run_pieces(to_run.size(), pool, work, done);
+  appender.sync();
+  progress.tick();
+  progress.clear();
+
+  if (!finished) {
+    const std::size_t done_count = std::count_if(spans.begin(), spans.end(), [](const auto& sp) { return sp.has_value(); });
+    fmt::print(stderr,
+               "rubric grade: interrupted; {} of {} submissions have results in '{}'. Run the same command again to "
+               "grade the rest.\n",
+               done_count, corpus.size(), results_path);
+    return 128 + (g_stop_signal != 0 ? static_cast<int>(g_stop_signal) : SIGINT);
+  }
+
+  // One line per submission, in path order; lines of submissions outside this corpus are dropped.
+  std::vector<std::size_t> order(pending.size());
+  for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+    return normalized_submission_path(pending[a].submission) < normalized_submission_path(pending[b].submission);
+  });
+  std::vector<LineSpan> ordered;
+  for (std::size_t i : order)
+    if (spans[i]) ordered.push_back(*spans[i]);
+  (void)any_appended;
+  rewrite_lines({results_path}, ordered, results_path);
+
+  BatchSummary summary;
+  summarize_file(results_path, summary);
+  prov.finished_at = utc_now();
+  prov.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
+  const std::string summary_json = summary.to_json(prov);
+  write_file_atomically(summary_path, summary_json);
+
+  if (s.json) {
+    fmt::print("{}", summary_json);
+  } else if (!s.quiet) {
+    fmt::print("{}", summary.to_text(prov, s.out_dir, report::colour_wanted(STDOUT_FILENO, s.no_color)));
+  }
+  std::fflush(stdout);
+  return summary.count("ERROR") > 0 || summary.submissions() != corpus.size() ? 2 : 0;
+}
+
+}  // namespace rubric::grading

@@ -1,0 +1,212 @@
+#include "grading/results_file.hpp"
+
+#include <cerrno>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <string_view>
+#include <filesystem>
+#include <stdexcept>
+
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <fmt/format.h>
+
+#include "operators/json/json_reader.hpp"
+
+namespace rubric::grading {
+namespace {
+
+[[noreturn]] void fail(const std::string& what, const std::string& path) {
+  throw std::runtime_error(fmt::format("cannot {} '{}': {}", what, path, std::strerror(errno)));
+}
+
+void write_all(int fd, const char* data, std::size_t size, const std::string& path) {
+  while (size > 0) {
+    const ssize_t n = ::write(fd, data, size);
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) fail("write", path);
+    data += n;
+    size -= static_cast<std::size_t>(n);
+  }
+}
+
+void sync_folder_of(const std::string& path) {
+  std::string dir = std::filesystem::path(path).parent_path().string();
+  if (dir.empty()) dir = ".";
+  const int fd = ::open(dir.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd >= 0) {
+    ::fsync(fd);
+    ::close(fd);
+  }
+}
+
+const std::string& string_field(const json::Value& v, const char* key) {
+  const json::Value* f = v.find(key);
+  if (!f || !f->is_string()) throw std::runtime_error(fmt::format("no string field '{}'", key));
+  return f->as_string();
+}
+
+}  // namespace
+
+StoredResult stored_result_of(const json::Value& line) {
+  StoredResult r;
+  r.submission = string_field(line, "submission");
+  r.verdict = string_field(line, "verdict");
+  if (const json::Value* key = line.find("key"); key && key->is_object()) {
+    auto get = [&](const char* name) {
+      const json::Value* f = key->find(name);
+      return f && f->is_string() ? f->as_string() : std::string();
+    };
+    r.key = CacheKey{get("rubric_sha256"), get("submission_sha256"), get("params_sha256"), get("tool_version")};
+  }
+  if (const json::Value* refs = line.find("reference_files"); refs && refs->is_array())
+    for (const json::Value& f : refs->as_array())
+      if (f.is_object()) r.reference_files.emplace_back(string_field(f, "path"), string_field(f, "sha256"));
+  return r;
+}
+
+LoadedResults load_results(const std::string& path) {
+  LoadedResults loaded;
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) {
+    if (errno == ENOENT) return loaded;
+    fail("read", path);
+  }
+  char* buffer = nullptr;
+  std::size_t capacity = 0;
+  std::uint64_t offset = 0;
+  std::size_t number = 0;
+  ssize_t got;
+  while ((got = ::getline(&buffer, &capacity, f)) > 0) {
+    const bool complete = buffer[got - 1] == '\n';
+    const std::string_view line(buffer, static_cast<std::size_t>(got) - (complete ? 1 : 0));
+    ++number;
+    const std::uint64_t start = offset;
+    offset += static_cast<std::uint64_t>(got);
+    if (line.empty()) continue;
+    try {
+      if (!complete) throw std::runtime_error("torn line");
+      StoredResult r = stored_result_of(json::parse(line, fmt::format("{}:{}", path, number)));
+      r.offset = start;
+      r.length = line.size();
+      loaded.latest[r.submission] = std::move(r);
+      loaded.valid_bytes = offset;
+    } catch (const std::exception&) {
+      ++loaded.dropped_lines;
+    }
+  }
+  std::free(buffer);
+  std::fclose(f);
+  return loaded;
+}
+
+ResultsAppender::ResultsAppender(std::string path, std::uint64_t valid_bytes) : path_(std::move(path)) {
+  fd_ = ::open(path_.c_str(), O_WRONLY | O_CREAT | O_CLOEXEC, 0644);
+  if (fd_ < 0) fail("open", path_);
+  struct stat st {};
+  if (::fstat(fd_, &st) != 0) fail("stat", path_);
+  if (static_cast<std::uint64_t>(st.st_size) != valid_bytes) {
+    if (::ftruncate(fd_, static_cast<off_t>(valid_bytes)) != 0) fail("truncate", path_);
+    ::fsync(fd_);
+  }
+  size_ = valid_bytes;
+  if (::lseek(fd_, static_cast<off_t>(size_), SEEK_SET) < 0) fail("seek in", path_);
+  sync_folder_of(path_);  // a newly created file survives power loss
+}
+
+ResultsAppender::~ResultsAppender() {
+  if (fd_ >= 0) {
+    if (dirty_) ::fdatasync(fd_);
+    ::close(fd_);
+  }
+}
+
+std::uint64_t ResultsAppender::append(const std::string& line) {
+  const std::uint64_t start = size_;
+  std::string whole = line;
+  whole.push_back('\n');
+  write_all(fd_, whole.data(), whole.size(), path_);
+  size_ += whole.size();
+  dirty_ = true;
+  return start;
+}
+
+void ResultsAppender::sync() {
+  if (!dirty_) return;
+  if (::fdatasync(fd_) != 0) fail("sync", path_);
+  dirty_ = false;
+}
+
+void write_file_atomically(const std::string& path, const std::string& content) {
+  const std::string temp = fmt::format("{}.tmp.{}", path, ::getpid());
+  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd < 0) fail("write", temp);
+  try {
+    write_all(fd, content.data(), content.size(), temp);
+    if (::fsync(fd) != 0) fail("sync", temp);
+  } catch (...) {
+    ::close(fd);
+    ::unlink(temp.c_str());
+    throw;
+  }
+  ::close(fd);
+  if (std::rename(temp.c_str(), path.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(temp.c_str());
+    errno = err;
+    fail("replace", path);
+  }
+  sync_folder_of(path);
+}
+
+void rewrite_lines(const std::vector<std::string>& sources, const std::vector<LineSpan>& spans, const std::string& path) {
+  std::vector<int> in(sources.size(), -1);
+  auto close_inputs = [&] {
+    for (int fd : in)
+      if (fd >= 0) ::close(fd);
+  };
+  for (std::size_t i = 0; i < sources.size(); ++i) {
+    in[i] = ::open(sources[i].c_str(), O_RDONLY | O_CLOEXEC);
+    if (in[i] < 0 && errno != ENOENT) {
+      close_inputs();
+      fail("read", sources[i]);
+    }
+  }
+  const std::string temp = fmt::format("{}.tmp.{}", path, ::getpid());
+  const int out = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (out < 0) {
+    close_inputs();
+    fail("write", temp);
+  }
+  try {
+    std::string line;
+    for (const LineSpan& span : spans) {
+      const int fd = in.at(span.source);
+      line.resize(span.length);
+      std::size_t got = 0;
+      while (got < span.length) {
+        const ssize_t n = ::pread(fd, line.data() + got, span.length - got, static_cast<off_t>(span.offset + got));
+        if (n < 0 && errno == EINTR) continue;
+        if (n <= 0) fail("read", sources[span.source]);
+        got += static_cast<std::size_t>(n);
+      }
+      line.push_back('\n');
+      write_all(out, line.data(), line.size(), temp);
+    }
+    if (::fsync(out) != 0) fail("sync", temp);
+  } catch (...) {
+    close_inputs();
+    ::close(out);
+    ::unlink(temp.c_str());
+    throw;
+  }
+  close_inputs();
+  ::close(out);
+  if (std::rename(temp.c_str(), path.c_str()) != 0) fail("replace", path);
+  sync_folder_of(path);
+}
+
+}  // namespace rubric::grading

@@ -1,0 +1,84 @@
+#pragma once
+// results.jsonl on disk: read back what an earlier (possibly killed) run left, append finished
+// lines durably, and rewrite the file atomically. A kill at any moment leaves every finished line
+// and a file that parses line by line; a torn last line is dropped on the next load.
+#include <cstdint>
+#include <map>
+#include <string>
+#include <utility>
+#include <vector>
+
+#include "operators/json/json_value.hpp"
+
+namespace rubric::grading {
+
+// What a result line is keyed by: the same key means the same result.
+struct CacheKey {
+  std::string rubric_sha256;      // the rubric and every module it loaded from disk
+  std::string submission_sha256;  // grading/folder_hash.hpp
+  std::string params_sha256;      // --set, --seed, -I, the reference folder
+  std::string tool_version;
+  bool operator==(const CacheKey& o) const {
+    return rubric_sha256 == o.rubric_sha256 && submission_sha256 == o.submission_sha256 &&
+           params_sha256 == o.params_sha256 && tool_version == o.tool_version;
+  }
+};
+
+// One line of an earlier run, as much as deciding about it needs; the text stays on disk.
+struct StoredResult {
+  std::string submission;  // as given
+  std::string verdict;     // PASS, FAIL, ERROR, INCOMPLETE
+  CacheKey key;
+  std::vector<std::pair<std::string, std::string>> reference_files;  // path in the reference folder, sha256
+  std::uint64_t offset = 0;  // the line's bytes in its file, newline excluded
+  std::uint64_t length = 0;
+};
+
+struct LoadedResults {
+  std::map<std::string, StoredResult> latest;  // by submission; a later line replaces an earlier one
+  std::uint64_t valid_bytes = 0;               // the prefix ending with the last line that parses
+  std::size_t dropped_lines = 0;               // torn or unparsable lines skipped
+};
+
+// Reads `path` (a missing file is empty). Never throws for bad content, only for an unreadable file.
+LoadedResults load_results(const std::string& path);
+
+// The fields of a parsed line that every consumer needs; throws std::runtime_error when absent.
+StoredResult stored_result_of(const json::Value& line);
+
+// Appends lines to results.jsonl, each written whole with one write(2); sync() makes them durable.
+class ResultsAppender {
+ public:
+  // Cuts the file to `valid_bytes` first (a torn tail), creating it when missing.
+  ResultsAppender(std::string path, std::uint64_t valid_bytes);
+  ~ResultsAppender();
+  ResultsAppender(const ResultsAppender&) = delete;
+  ResultsAppender& operator=(const ResultsAppender&) = delete;
+
+  // Returns the offset the line starts at. `line` holds no newline.
+  std::uint64_t append(const std::string& line);
+  void sync();
+
+ private:
+  std::string path_;
+  int fd_ = -1;
+  std::uint64_t size_ = 0;
+  bool dirty_ = false;
+};
+
+// Writes `content` to `path` through a temporary file in the same folder, fsync and rename, so a
+// reader sees the old file or the new one, never a mix.
+void write_file_atomically(const std::string& path, const std::string& content);
+
+// A line in one of several files: which file, where, how long (newline excluded).
+struct LineSpan {
+  std::size_t source = 0;
+  std::uint64_t offset = 0;
+  std::uint64_t length = 0;
+};
+
+// Writes `path` to hold exactly the lines at `spans` of `sources`, in that order, atomically. A
+// source may be `path` itself.
+void rewrite_lines(const std::vector<std::string>& sources, const std::vector<LineSpan>& spans, const std::string& path);
+
+}  // namespace rubric::grading
