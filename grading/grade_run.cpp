@@ -72,6 +72,7 @@ class OutFolderLock {
       throw std::runtime_error(fmt::format("another `rubric grade` is writing to '{}' (it holds {})", out_dir, path));
   }
   ~OutFolderLock() { ::close(fd_); }
+  int fd() const { return fd_; }
   OutFolderLock(const OutFolderLock&) = delete;
   OutFolderLock& operator=(const OutFolderLock&) = delete;
 
@@ -284,6 +285,9 @@ int grade(const GradeSettings& s) {
   bool any_appended = false;
 
   auto work = [&](std::size_t n) -> std::string {
+    // In the grading process: the out folder's lock belongs to the batch, not to this process
+    // (a grading process outliving a killed batch must not keep the folder locked).
+    ::close(out_lock.fd());
     const Pending& p = pending[to_run[n]];
     const auto start = std::chrono::steady_clock::now();
     LineContext context;

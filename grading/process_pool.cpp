@@ -11,6 +11,7 @@
 
 #include <fcntl.h>
 #include <poll.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <unistd.h>
 
@@ -42,8 +43,12 @@ void write_all(int fd, const std::string& s) {
   }
 }
 
-[[noreturn]] void child_main(int fd, std::size_t index, const std::function<std::string(std::size_t)>& work) {
+[[noreturn]] void child_main(int fd, std::size_t index, const std::function<std::string(std::size_t)>& work,
+                             pid_t parent) {
   ::setpgid(0, 0);
+  // A batch killed outright (SIGKILL) takes its grading processes with it.
+  ::prctl(PR_SET_PDEATHSIG, SIGKILL);
+  if (::getppid() != parent) ::_exit(5);
   std::signal(SIGINT, SIG_DFL);
   std::signal(SIGTERM, SIG_DFL);
   std::signal(SIGPIPE, SIG_DFL);
@@ -90,6 +95,7 @@ bool run_pieces(std::size_t count, const PoolSettings& settings, const std::func
   std::size_t next = 0;
   bool stopped = false;
   std::vector<char> buffer(1 << 16);
+  const pid_t parent = ::getpid();
 
   auto finish = [&](std::size_t slot) {
     Running r = std::move(running[slot]);
@@ -141,7 +147,7 @@ bool run_pieces(std::size_t count, const PoolSettings& settings, const std::func
       if (pid == 0) {
         ::close(fds[0]);
         for (const Running& r : running) ::close(r.fd);
-        child_main(fds[1], next, work);
+        child_main(fds[1], next, work, parent);
       }
       ::setpgid(pid, pid);  // also set by the child; whichever runs first wins the race
       ::close(fds[1]);
