@@ -6,6 +6,7 @@
 
 #include "report/json_report.hpp"
 #include "report/json_writer.hpp"
+#include "report/shown_report.hpp"
 #include "report/verdict_summary.hpp"
 
 namespace rubric::grading {
@@ -87,7 +88,10 @@ void write_tail(report::JsonWriter& w, const LineContext& c, const Report* repor
 
 }  // namespace
 
-std::string format_result_line(const LineContext& context, const Report& report) {
+std::string format_result_line(const LineContext& context, const Report& unescaped) {
+  // The strings `check --format json` shows: escaped, capped, grading-machine paths relative.
+  const report::ShownReport shown = report::shown_report(unescaped);
+  const Report& report = shown.get();
   report::JsonWriter w;
   write_head(w, context, overall_verdict_name(report.verdict), report.score, exit_code(report.verdict),
              report::overall_reason(report));
@@ -99,7 +103,7 @@ std::string format_result_line(const LineContext& context, const Report& report)
   w.begin_array();
   for (const Diagnostic& d : report.warnings) report::write_diagnostic(w, d);
   w.end_array();
-  write_tail(w, context, &report);
+  write_tail(w, context, &unescaped);
   return one_line(w.str());
 }
 
