@@ -17,3 +17,6 @@ BUILD=${1:-build}
 
 # language: `rubric lint` and `rubric check` on a generated rubric of 2,000 criteria over JSON inputs (target < 1 s, < 100 MB)
 /usr/bin/python3 "$(dirname "$0")/language/measure.py" "$BUILD/rubric" "${RUBRIC_BENCH_CRITERIA:-2000}"
+
+# grading: `rubric grade --jobs 2` vs a shell loop of `rubric check` over 1,000 generated submissions (target >= 5x), cached re-run, peak memory at N/4 and N
+/usr/bin/python3 "$(dirname "$0")/grading/measure.py" "$BUILD/rubric" "${RUBRIC_BENCH_GRADING_N:-1000}"

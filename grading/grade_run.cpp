@@ -356,10 +356,7 @@ int grade(const GradeSettings& s) {
   PoolSettings pool;
   pool.jobs = jobs;
   pool.timeout_seconds = s.timeout_seconds;
-  pool.tick = [&] {
-    appender.sync();  // what finished in this round is on disk before anything else happens
-    progress.tick();
-  };
+  pool.tick = [&] { progress.tick(); };
   pool.stop_requested = [] { return g_stop_signal != 0; };
   progress.tick();
   const bool finished = run_pieces(to_run.size(), pool, work, done);

@@ -1,5 +1,6 @@
 #include "grading/results_file.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdio>
 #include <cstdlib>
@@ -112,32 +113,61 @@ ResultsAppender::ResultsAppender(std::string path, std::uint64_t valid_bytes) : 
     if (::ftruncate(fd_, static_cast<off_t>(valid_bytes)) != 0) fail("truncate", path_);
     ::fsync(fd_);
   }
-  size_ = valid_bytes;
+  size_ = durable_ = valid_bytes;
   if (::lseek(fd_, static_cast<off_t>(size_), SEEK_SET) < 0) fail("seek in", path_);
   sync_folder_of(path_);  // a newly created file survives power loss
+  syncer_ = std::thread([this] { sync_loop(); });
 }
 
 ResultsAppender::~ResultsAppender() {
-  if (fd_ >= 0) {
-    if (dirty_) ::fdatasync(fd_);
-    ::close(fd_);
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    stopping_ = true;
+  }
+  changed_.notify_all();
+  syncer_.join();
+  ::fdatasync(fd_);
+  ::close(fd_);
+}
+
+void ResultsAppender::sync_loop() {
+  std::unique_lock<std::mutex> lock(mutex_);
+  for (;;) {
+    changed_.wait(lock, [&] { return stopping_ || durable_ < size_; });
+    if (durable_ >= size_ && stopping_) return;
+    const std::uint64_t target = size_;
+    lock.unlock();
+    const bool ok = ::fdatasync(fd_) == 0;
+    const int err = errno;
+    lock.lock();
+    if (!ok && sync_error_.empty()) sync_error_ = fmt::format("cannot sync '{}': {}", path_, std::strerror(err));
+    durable_ = std::max(durable_, target);
+    changed_.notify_all();
   }
 }
 
 std::uint64_t ResultsAppender::append(const std::string& line) {
-  const std::uint64_t start = size_;
   std::string whole = line;
   whole.push_back('\n');
+  std::uint64_t start;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    if (!sync_error_.empty()) throw std::runtime_error(sync_error_);
+    start = size_;
+  }
   write_all(fd_, whole.data(), whole.size(), path_);
-  size_ += whole.size();
-  dirty_ = true;
+  {
+    std::lock_guard<std::mutex> lock(mutex_);
+    size_ += whole.size();
+  }
+  changed_.notify_all();
   return start;
 }
 
 void ResultsAppender::sync() {
-  if (!dirty_) return;
-  if (::fdatasync(fd_) != 0) fail("sync", path_);
-  dirty_ = false;
+  std::unique_lock<std::mutex> lock(mutex_);
+  changed_.wait(lock, [&] { return durable_ >= size_; });
+  if (!sync_error_.empty()) throw std::runtime_error(sync_error_);
 }
 
 void write_file_atomically(const std::string& path, const std::string& content) {

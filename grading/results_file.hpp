@@ -2,7 +2,10 @@
 // results.jsonl on disk: read back what an earlier (possibly killed) run left, append finished
 // lines durably, and rewrite the file atomically. A kill at any moment leaves every finished line
 // and a file that parses line by line; a torn last line is dropped on the next load.
+#include <condition_variable>
 #include <cstdint>
+#include <mutex>
+#include <thread>
 #include <map>
 #include <string>
 #include <utility>
@@ -46,7 +49,9 @@ LoadedResults load_results(const std::string& path);
 // The fields of a parsed line that every consumer needs; throws std::runtime_error when absent.
 StoredResult stored_result_of(const json::Value& line);
 
-// Appends lines to results.jsonl, each written whole with one write(2); sync() makes them durable.
+// Appends lines to results.jsonl, each written whole with one write(2). A background thread makes
+// them durable (fdatasync) as they come, so grading never waits for the disk; sync() waits until
+// every line appended so far is on disk. (The thread touches nothing a forked process uses.)
 class ResultsAppender {
  public:
   // Cuts the file to `valid_bytes` first (a torn tail), creating it when missing.
@@ -60,10 +65,17 @@ class ResultsAppender {
   void sync();
 
  private:
+  void sync_loop();
+
   std::string path_;
   int fd_ = -1;
-  std::uint64_t size_ = 0;
-  bool dirty_ = false;
+  std::uint64_t size_ = 0;     // bytes written
+  std::mutex mutex_;
+  std::condition_variable changed_;
+  std::uint64_t durable_ = 0;  // bytes known to be on disk
+  bool stopping_ = false;
+  std::string sync_error_;     // the syncer's failure, reported by the next append or sync
+  std::thread syncer_;
 };
 
 // Writes `content` to `path` through a temporary file in the same folder, fsync and rename, so a
