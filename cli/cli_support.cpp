@@ -15,44 +15,6 @@
 
 namespace rubric::cli {
 
-namespace {
-
-bool is_identifier(const std::string& s) {
-  if (s.empty() || !(std::isalpha(static_cast<unsigned char>(s[0])) || s[0] == '_')) return false;
-  for (char c : s)
-    if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_')) return false;
-  return true;
-}
-
-}  // namespace
-
-// "--set context=16Ki" → {"context", "16Ki"}; the value is a rubric literal the engine parses.
-std::map<std::string, std::string> parse_sets(const std::vector<std::string>& sets) {
-  std::map<std::string, std::string> params;
-  for (const std::string& s : sets) {
-    const auto eq = s.find('=');
-    if (eq == std::string::npos) throw UsageError(fmt::format("--set '{}' must be NAME=VALUE", s));
-    const std::string name = s.substr(0, eq);
-    const std::string value = s.substr(eq + 1);
-    if (!is_identifier(name)) throw UsageError(fmt::format("--set '{}': '{}' is not a parameter name", s, name));
-    if (value.empty()) throw UsageError(fmt::format("--set '{}': the value is empty", s));
-    params[name] = value;
-  }
-  return params;
-}
-
-std::uint64_t parse_seed(const std::string& text) {
-  std::size_t used = 0;
-  unsigned long long seed = 0;
-  try {
-    if (!text.empty() && text[0] != '-') seed = std::stoull(text, &used, 10);
-  } catch (const std::exception&) {
-    used = 0;
-  }
-  if (used == 0 || used != text.size()) throw UsageError(fmt::format("--seed '{}' is not a non-negative integer", text));
-  return seed;
-}
-
 const char* tool_version() { return RUBRIC_VERSION; }
 
 void print_diagnostics(const std::vector<Diagnostic>& diagnostics, bool no_color_flag) {

@@ -23,12 +23,6 @@ struct UsageError : std::runtime_error {
 
 const char* tool_version();
 
-// "--set context=16Ki" → {"context", "16Ki"} (the value is a rubric literal the engine parses);
-// throws UsageError for anything but NAME=VALUE with NAME an identifier.
-std::map<std::string, std::string> parse_sets(const std::vector<std::string>& sets);
-// A --seed value: a non-negative decimal integer, else UsageError.
-std::uint64_t parse_seed(const std::string& text);
-
 // Prints `diagnostics` to stderr (coloured when stderr is a terminal and colour is not disabled).
 void print_diagnostics(const std::vector<Diagnostic>& diagnostics, bool no_color_flag);
 

@@ -86,8 +86,8 @@ int run_grade(const std::vector<std::string>& args) {
   } catch (const std::invalid_argument& e) {
     throw UsageError(e.what());
   }
-  s.set_params = parse_sets(sets);
-  if (!seed.empty()) s.seed = parse_seed(seed);
+  s.set_params = parse_set_options(sets);
+  if (!seed.empty()) s.seed = parse_seed_option(seed);
   s.tool_version = tool_version();
   if (slurm) {
     if (s.shard) throw UsageError("--slurm makes the shards itself; leave out --shard");
