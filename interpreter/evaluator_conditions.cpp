@@ -118,7 +118,7 @@ CheckOutcome decide_statistically(const StatQuestion& q, double confidence, std:
     o.decided = o.verdict != Verdict::inconclusive;
     o.evidence.push_back(fmt::format("{}: median {} ({:g}% CI {} .. {}, n = {} per set) {} {}", q.what,
                                      format_quantity(iv.estimate, q.dim), confidence * 100, format_quantity(iv.lo, q.dim),
-                                     format_quantity(iv.hi, q.dim), n, q.side == stats::PassingSide::AtLeast ? ">=" : "<=",
+                                     format_quantity(iv.hi, q.dim), n, stats::side_operator(q.side),
                                      q.bound_text));
     for (const auto& l : leaves) o.evidence.push_back(fmt::format("  {} ({} samples)", l->description, l->values.size()));
     // The decision's own words carry bare numbers; the report says the same with units.
@@ -287,6 +287,7 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
         }
         StatQuestion q;
         bool at_least = b->op == ast::BinaryOp::ge || b->op == ast::BinaryOp::gt;
+        const bool strict = b->op == ast::BinaryOp::gt || b->op == ast::BinaryOp::lt;
         q.dim = dim_of(l.value);
         if (!r.value.is(ValueKind::samples)) {
           q.quantity = l.value.as_samples().expr;
@@ -309,7 +310,8 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
           q.what = fmt::format("({}) - ({})", source_text(*b->lhs, env), source_text(*b->rhs, env));
           q.bound_text = format_quantity(0, q.dim);
         }
-        q.side = at_least ? stats::PassingSide::AtLeast : stats::PassingSide::AtMost;
+        q.side = strict ? (at_least ? stats::PassingSide::Above : stats::PassingSide::Below)
+                        : (at_least ? stats::PassingSide::AtLeast : stats::PassingSide::AtMost);
         return decide_statistically(q, confidence_, mix_seed(seed_, location_of(e, env)));
       }
       Value v = apply_binary(b->op, l.value, r.value, e, env);

@@ -14,13 +14,26 @@ const char* verdict_name(Verdict v) {
   }
 }
 
+const char* side_operator(PassingSide s) {
+  switch (s) {
+    case PassingSide::AtLeast: return ">=";
+    case PassingSide::AtMost: return "<=";
+    case PassingSide::Above: return ">";
+    case PassingSide::Below: return "<";
+  }
+  return "?";
+}
+
 Decision decide(const Interval& iv, double bound, PassingSide side, std::size_t n) {
   Decision d;
-  const bool at_least = side == PassingSide::AtLeast;
-  const char* op = at_least ? ">=" : "<=";
+  const bool at_least = side == PassingSide::AtLeast || side == PassingSide::Above;
+  const bool strict = side == PassingSide::Above || side == PassingSide::Below;
+  const char* op = side_operator(side);
   const std::string range = fmt::format("estimate {:.4g}, interval [{:.4g}, {:.4g}]", iv.estimate, iv.lo, iv.hi);
-  const bool passes = at_least ? iv.lo >= bound : iv.hi <= bound;
-  const bool fails = at_least ? iv.hi < bound : iv.lo > bound;
+  // For a strict comparison the interval must lie strictly on the passing side; touching the
+  // bound from the failing side (all samples equal to it) is a decided FAIL.
+  const bool passes = strict ? (at_least ? iv.lo > bound : iv.hi < bound) : (at_least ? iv.lo >= bound : iv.hi <= bound);
+  const bool fails = strict ? (at_least ? iv.hi <= bound : iv.lo >= bound) : (at_least ? iv.hi < bound : iv.lo > bound);
   if (passes) {
     d.verdict = Verdict::Pass;
     d.explanation = fmt::format("{} lies wholly on the passing side of {} {:.4g}", range, op, bound);

@@ -124,6 +124,20 @@ TEST_CASE("a ratio of medians: clear pass, clear fail, and straddling cases") {
   }
 }
 
+TEST_CASE("strict sides: an interval touching the bound passes <= and >= but fails < and >") {
+  st::Interval on_bound{10, 10, 10};  // estimate, lo, hi: every sample equal to the bound
+  CHECK(st::decide(on_bound, 10, st::PassingSide::AtMost, 8).verdict == st::Verdict::Pass);
+  CHECK(st::decide(on_bound, 10, st::PassingSide::AtLeast, 8).verdict == st::Verdict::Pass);
+  CHECK(st::decide(on_bound, 10, st::PassingSide::Below, 8).verdict == st::Verdict::Fail);
+  CHECK(st::decide(on_bound, 10, st::PassingSide::Above, 8).verdict == st::Verdict::Fail);
+  st::Interval up_to_bound{9.5, 9, 10};  // reaches the bound from below
+  CHECK(st::decide(up_to_bound, 10, st::PassingSide::AtMost, 8).verdict == st::Verdict::Pass);
+  CHECK(st::decide(up_to_bound, 10, st::PassingSide::Below, 8).verdict == st::Verdict::Inconclusive);
+  CHECK(st::decide(up_to_bound, 10, st::PassingSide::Above, 8).verdict == st::Verdict::Fail);
+  CHECK(st::decide(st::Interval{8, 7.9, 8.1}, 10, st::PassingSide::Below, 8).verdict == st::Verdict::Pass);
+  CHECK(std::string(st::side_operator(st::PassingSide::Below)) == "<");
+}
+
 TEST_CASE("an estimate on the bound cannot be settled by more samples") {
   st::Interval iv{0.95, 0.90, 1.00};
   auto d = st::decide(iv, 0.95, st::PassingSide::AtLeast, 10);
