@@ -394,6 +394,31 @@ class Interrupted(GradingTest):
         self.assertIn("time limit of 2 s", lines[subs[1]]["reason"])
         self.assertIn("time limit", res.stdout)
 
+    def test_a_crashing_grading_process_takes_down_only_its_submission(self):
+        subs = self.slow_corpus(6, seconds="1")
+        out = os.path.join(self.tmp, "out")
+        proc = self.start(subs, out, "--jobs", "2")
+        deadline = time.time() + 30
+        victims = []
+        while time.time() < deadline and not victims:
+            victims = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+            time.sleep(0.05)
+        self.assertTrue(victims, "no grading process appeared")
+        os.kill(int(victims[0]), signal.SIGSEGV)
+        out_text, err = proc.communicate(timeout=60)
+        self.assertEqual(proc.returncode, 2, err)
+        lines, _ = read_lines(out)
+        self.assertEqual(len(lines), 6)
+        crashed = [l for l in lines if l["verdict"] == "ERROR"]
+        self.assertEqual(len(crashed), 1)
+        self.assertIn("killed by signal 11", crashed[0]["reason"])
+        self.assertEqual(crashed[0]["key"]["submission_sha256"], "", "a crash is never reused")
+        self.assertEqual(sum(l["verdict"] == "PASS" for l in lines), 5)
+        self.assertIn("killed by signal 11", out_text)
+        # The next run grades the crashed one again and reuses the rest.
+        run(["grade", os.path.join(CORPUS, "slow.rubric"), *subs, "--out", out], check_exit=0)
+        self.assertEqual((read_summary(out)["graded"], read_summary(out)["reused"]), (1, 5))
+
     def test_second_grade_into_the_same_folder_is_refused(self):
         subs = self.slow_corpus(6)
         out = os.path.join(self.tmp, "out")
@@ -413,6 +438,35 @@ class Progress(GradingTest):
         self.assertIn("1/1 graded", proc.stderr)
         proc = self.grade(subs, out, "--quiet", "--regrade", env=env_without_ci(CI="true"), check_exit=0)
         self.assertEqual((proc.stdout, proc.stderr), ("", ""))
+
+
+    def test_terminal_gets_a_live_line(self):
+        import pty
+        subs, _ = make_corpus(os.path.join(self.tmp, "c"), 2, kinds=("pass", "fail"))
+        master, slave = pty.openpty()
+        proc = subprocess.Popen([RUBRIC_EXE, "grade", self.rubric, *subs, "--reference", self.reference, "--out",
+                                 os.path.join(self.tmp, "out")], env=env_without_ci(), stdin=subprocess.DEVNULL,
+                                stdout=subprocess.PIPE, stderr=slave)
+        os.close(slave)
+        out, _ = proc.communicate(timeout=120)
+        drawn = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            drawn += chunk
+        os.close(master)
+        self.assertEqual(proc.returncode, 0)
+        text = drawn.decode("utf-8", errors="replace")
+        self.assertIn("\r\x1b[K", text, "redrawn in place")
+        self.assertIn("4/4 graded", text)
+        self.assertIn("2 PASS", text)
+        self.assertIn("2 FAIL", text)
+        self.assertTrue(text.endswith("\r\x1b[K"), "erased before the table is printed")
+        self.assertIn(b"verdicts: 2 PASS", out)
 
 
 class Measurements(GradingTest):
