@@ -5,6 +5,7 @@
 
 #include <fmt/format.h>
 
+#include "report/display_text.hpp"
 #include "report/json_writer.hpp"
 #include "report/number_format.hpp"
 #include "report/terminal_style.hpp"
@@ -262,7 +263,7 @@ std::string BatchSummary::to_text(const BatchProvenance& p, const std::string& o
     out += fmt::format("\n{:<{}}  {:>6} {:>6} {:>6} {:>6} {:>6}  {:>9}\n", "criterion", width, "PASS", "FAIL", "ERROR",
                        "SKIP", "INCONC", "pass rate");
     for (const CriterionCounts& c : criteria_) {
-      const std::string name = c.kind == "group" ? "group " + c.id : c.id;
+      const std::string name = report::display_text(c.kind == "group" ? "group " + c.id : c.id);
       const std::string rate =
           c.total() == 0 ? "-" : report::format_percent(static_cast<double>(c.counts[0]) / static_cast<double>(c.total()));
       std::string errors = fmt::format("{:>6}", c.counts[2]);
@@ -289,7 +290,8 @@ std::string BatchSummary::to_text(const BatchProvenance& p, const std::string& o
                               Verdict::error) +
            "\n";
     for (std::size_t i = 0; i < errors_.size() && i < kErrorsShown; ++i)
-      out += fmt::format("  {} {}: {}\n", style.paint("ERROR", Verdict::error), errors_[i].first, errors_[i].second);
+      out += fmt::format("  {} {}: {}\n", style.paint("ERROR", Verdict::error), report::display_text(errors_[i].first),
+                         report::display_text(errors_[i].second));
     if (errors_.size() > kErrorsShown)
       out += fmt::format("  ... and {} more (summary.json lists them all)\n", errors_.size() - kErrorsShown);
   }

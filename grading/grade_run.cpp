@@ -224,8 +224,6 @@ int grade(const GradeSettings& s) {
   OutFolderLock out_lock(s.out_dir);
   const std::string results_path = (fs::path(s.out_dir) / "results.jsonl").string();
   const std::string summary_path = (fs::path(s.out_dir) / "summary.json").string();
-  const std::string locks_dir = (fs::path(s.out_dir) / ".locks").string();
-  fs::create_directories(locks_dir, ec);
 
   // What earlier runs left, by normalized submission path.
   LoadedResults loaded = load_results(results_path);
@@ -262,7 +260,7 @@ int grade(const GradeSettings& s) {
           reference_hashes[path] = h ? *h : std::string();
         }
 
-  const unsigned slots = measurement_slots();
+  const std::vector<std::string> devices = measurement_devices();
   BatchProgress progress(stderr, BatchProgress::mode_for_stderr(s.quiet || s.json), corpus.size());
   if (s.shard) progress.set_prefix(fmt::format("shard {}: ", prov.shard));
 
@@ -312,10 +310,10 @@ int grade(const GradeSettings& s) {
       for (const auto& [path, sha] : p.previous->reference_files) same = same && reference_hashes[path] == sha;
       if (same) return "R";
     }
-    const unsigned slot = to_run[n] % slots;
-    if (slots > 1 && std::getenv("CUDA_VISIBLE_DEVICES") == nullptr)
-      ::setenv("CUDA_VISIBLE_DEVICES", std::to_string(slot).c_str(), 1);
-    set_measurement_lock((fs::path(locks_dir) / fmt::format("measure-{}.lock", slot)).string());
+    // With several GPUs each grading process gets one, and measures under that GPU's lock.
+    const std::string& device = devices[to_run[n] % devices.size()];
+    if (devices.size() > 1) ::setenv("CUDA_VISIBLE_DEVICES", device.substr(3).c_str(), 1);
+    set_measurement_lock(measurement_lock_path(device));
     const Report report = engine.check(p.submission, s.reference);
     context.seconds = elapsed();
     context.measurements = measurement_record();

@@ -5,7 +5,11 @@
 #include <filesystem>
 #include <regex>
 
+#include <algorithm>
+#include <cstdlib>
+
 #include <fcntl.h>
+#include <sys/stat.h>
 #include <sys/file.h>
 #include <unistd.h>
 
@@ -69,13 +73,38 @@ bool measures_time(const Builtin& b) { return b.family == "gpu" || b.name == "be
 
 }  // namespace
 
-unsigned measurement_slots() {
-  unsigned gpus = 0;
-  std::error_code ec;
-  static const std::regex device("nvidia[0-9]+");
-  for (std::filesystem::directory_iterator it("/dev", ec), end; !ec && it != end; it.increment(ec))
-    if (std::regex_match(it->path().filename().string(), device)) ++gpus;
-  return gpus == 0 ? 1 : gpus;
+std::vector<std::string> measurement_devices() {
+  std::vector<std::string> devices;
+  if (const char* visible = std::getenv("CUDA_VISIBLE_DEVICES")) {
+    std::string list = visible;
+    std::size_t pos = 0;
+    while (pos <= list.size()) {
+      const std::size_t comma = list.find(',', pos);
+      std::string id = list.substr(pos, comma == std::string::npos ? std::string::npos : comma - pos);
+      if (!id.empty()) devices.push_back("gpu" + id);
+      if (comma == std::string::npos) break;
+      pos = comma + 1;
+    }
+  } else {
+    std::error_code ec;
+    static const std::regex device("nvidia([0-9]+)");
+    std::vector<int> ids;
+    for (std::filesystem::directory_iterator it("/dev", ec), end; !ec && it != end; it.increment(ec)) {
+      std::smatch m;
+      const std::string name = it->path().filename().string();
+      if (std::regex_match(name, m, device)) ids.push_back(std::stoi(m[1].str()));
+    }
+    std::sort(ids.begin(), ids.end());
+    for (int id : ids) devices.push_back("gpu" + std::to_string(id));
+  }
+  if (devices.empty()) devices.push_back("cpu");
+  return devices;
+}
+
+std::string measurement_lock_path(const std::string& device) {
+  const std::string dir = "/tmp/rubric-locks-" + std::to_string(::getuid());
+  ::mkdir(dir.c_str(), 0700);
+  return dir + "/measure-" + device + ".lock";
 }
 
 void guard_measurements(Engine& engine) {

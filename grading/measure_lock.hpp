@@ -3,6 +3,7 @@
 // operator) holds an exclusive lock so that no two measurements share the machine (one lock per
 // GPU when there are several); file, text and tensor checks run around them unhindered.
 #include <string>
+#include <vector>
 
 #include "grading/result_line.hpp"
 
@@ -12,8 +13,14 @@ class Engine;
 
 namespace rubric::grading {
 
-// The lock slots of this machine: its GPUs (/dev/nvidiaN), at least one.
-unsigned measurement_slots();
+// What measurements are exclusive on: the GPUs this process may use (CUDA_VISIBLE_DEVICES when
+// set, else /dev/nvidiaN), or {"cpu"} on a machine without one.
+std::vector<std::string> measurement_devices();
+
+// The lock file for measurements on `device`: one per machine and user, whatever the out folder
+// (/tmp/rubric-locks-UID/measure-gpu0.lock, measure-cpu.lock), so concurrent batches and Slurm
+// tasks on one node exclude each other too.
+std::string measurement_lock_path(const std::string& device);
 
 // Wraps the engine's measuring builtins so that each call holds the lock file `lock_path`
 // (flock(2), so it is released if the process dies). Call before Engine::load. The wrappers

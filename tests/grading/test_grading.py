@@ -484,7 +484,7 @@ class Measurements(GradingTest):
             self.assertEqual(line["verdict"], "PASS")
             self.assertGreaterEqual(line["measurements"]["count"], 1)
             self.assertTrue(line["measurements"]["alone"])
-            self.assertEqual(line["measurements"]["lock"], "measure-0.lock")
+            self.assertRegex(line["measurements"]["lock"], r"^measure-(cpu|gpu[0-9]+)\.lock$")
         subs2, _ = make_corpus(os.path.join(self.tmp, "c"), 1, kinds=("pass",))
         self.grade(subs2, os.path.join(self.tmp, "out2"), check_exit=0)
         self.assertEqual(read_lines(os.path.join(self.tmp, "out2"))[0][0]["measurements"]["count"], 0)
