@@ -485,6 +485,19 @@ class Measurements(GradingTest):
             self.assertGreaterEqual(line["measurements"]["count"], 1)
             self.assertTrue(line["measurements"]["alone"])
             self.assertRegex(line["measurements"]["lock"], r"^measure-(cpu|gpu[0-9]+)\.lock$")
+        # Two submissions whose benches take 0.6 s each, graded two at a time: one waits for the other.
+        slow = []
+        for i in range(2):
+            path = os.path.join(self.tmp, "slow", f"m{i}")
+            os.makedirs(path)
+            with open(os.path.join(path, "bench.sh"), "w") as f:
+                f.write("sleep 0.2\necho '{\"throughput\": 100}'\n")
+            slow.append(path)
+        out3 = os.path.join(self.tmp, "out3")
+        run(["grade", os.path.join(CORPUS, "measured.rubric"), *slow, "--out", out3, "--jobs", "2"], check_exit=0)
+        waits = sorted(l["measurements"]["waited_seconds"] for l in read_lines(out3)[0])
+        self.assertLess(waits[0], 0.3)
+        self.assertGreater(waits[1], 0.3, "the second bench waited for the first")
         subs2, _ = make_corpus(os.path.join(self.tmp, "c"), 1, kinds=("pass",))
         self.grade(subs2, os.path.join(self.tmp, "out2"), check_exit=0)
         self.assertEqual(read_lines(os.path.join(self.tmp, "out2"))[0][0]["measurements"]["count"], 0)
