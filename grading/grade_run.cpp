@@ -317,7 +317,11 @@ int grade(const GradeSettings& s) {
     const Report report = engine.check(p.submission, s.reference);
     context.seconds = elapsed();
     context.measurements = measurement_record();
-    return "L" + format_result_line(context, report);
+    std::string line = "L" + format_result_line(context, report);
+    // This process ends with _exit, which runs no destructor: the engine's state (GPU workers and
+    // their scratch folder, started on first use) is released here, in this process's copy.
+    { const Engine finished = std::move(engine); }
+    return line;
   };
 
   auto done = [&](PieceOutcome&& o) {
