@@ -571,7 +571,7 @@ class Shards(GradingTest):
 FAKE_SBATCH = r'''#!/bin/sh
 # A stand-in for sbatch: runs each array task of the script at once, in the background, and keeps
 # its state where the fake scontrol finds it. FAKE_SLURM_NODE_FAIL=I makes task I's first run end
-# NODE_FAIL without running.
+# NODE_FAIL without running; FAKE_SLURM_EXIT=I makes task I fail with exit code 7 every time.
 state="$FAKE_SLURM_STATE"
 echo "$*" >> "$state/sbatch.calls"
 array=""
@@ -590,6 +590,10 @@ echo "$job" > "$state/next"
 mkdir -p "$state/$job"
 tasks=$(echo "$array" | awk -F- '{ if (NF == 2) for (i = $1; i <= $2; i++) print i; else print $1 }' | tr ',' '\n')
 for t in $tasks; do
+  if [ "${FAKE_SLURM_EXIT:-}" = "$t" ]; then
+    echo "FAILED 7:0" > "$state/$job/$t"
+    continue
+  fi
   if [ "${FAKE_SLURM_NODE_FAIL:-}" = "$t" ] && [ ! -e "$state/failed-$t" ]; then
     touch "$state/failed-$t"
     echo "NODE_FAIL 0:0" > "$state/$job/$t"
@@ -661,6 +665,20 @@ class FakeSlurm(GradingTest):
         self.grade(subs, out, "--slurm", "--tasks", "2", env=self.env(), check_exit=0)
         self.grade(subs, out, "--slurm", "--tasks", "2", env=self.env(), check_exit=0)
         self.assertEqual(read_summary(out)["reused"], 4, "each shard reuses its own results")
+
+    def test_a_task_failing_for_its_own_reasons_is_reported_not_resubmitted(self):
+        subs, _ = make_corpus(os.path.join(self.tmp, "c"), 3, kinds=("pass", "fail"))
+        out = os.path.join(self.tmp, "cluster")
+        proc = self.grade(subs, out, "--slurm", "--tasks", "2", env=self.env(FAKE_SLURM_EXIT="1"))
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("task 1 (job 101) ended FAILED with exit code 7:0", proc.stderr)
+        self.assertIn("task-1.out", proc.stderr)
+        self.assertIn("have no result", proc.stderr)
+        with open(os.path.join(self.state, "sbatch.calls")) as f:
+            self.assertEqual(len(f.read().splitlines()), 1, "not the cluster's fault: not submitted again")
+        graded = {l["submission"] for l in read_lines(out)[0]}
+        self.assertTrue(graded, "the other shard's results are merged")
+        self.assertLess(len(graded), len(subs))
 
     def test_sbatch_failure_is_reported(self):
         path = os.path.join(self.bin, "sbatch")
