@@ -35,6 +35,8 @@ Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>()) {
 }
 
 Engine::~Engine() = default;
+
+const EngineOptions& Engine::options() const { return impl_->options; }
 Engine::Engine(Engine&&) noexcept = default;
 Engine& Engine::operator=(Engine&&) noexcept = default;
 
@@ -81,20 +83,7 @@ std::vector<Diagnostic> Engine::load(const std::string& rubric_path) {
 }
 
 std::vector<Diagnostic> Engine::load_source(SourcePtr source) {
-  ModuleSearch search;
-  search.include_dirs = impl_->options.include_dirs;
-  if (const char* rp = std::getenv("RUBRIC_PATH")) {
-    std::string s = rp;
-    std::size_t pos = 0;
-    while (pos <= s.size()) {
-      std::size_t c = s.find(':', pos);
-      std::string d = s.substr(pos, c == std::string::npos ? std::string::npos : c - pos);
-      if (!d.empty()) search.rubric_path.push_back(d);
-      if (c == std::string::npos) break;
-      pos = c + 1;
-    }
-  }
-  impl_->program = std::make_unique<Program>(load_program(source, search));
+  impl_->program = std::make_unique<Program>(load_program(source, module_search(impl_->options.include_dirs)));
   std::vector<Diagnostic> diags = impl_->program->diagnostics;
   impl_->overrides.clear();
   impl_->override_sources.clear();

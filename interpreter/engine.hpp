@@ -62,7 +62,10 @@ class Engine {
   // with its SHA-256, as check() lists them in the provenance. Empty before a load.
   std::vector<FileRecord> sources() const;
 
-  // Builtins and stdlib with signatures and `##` docs (for `rubric doc [MODULE]`), as Markdown-ish text.
+  const EngineOptions& options() const;
+
+  // Builtins and stdlib with signatures and `##` docs (for `rubric doc [MODULE]`), as Markdown-ish text;
+  // MODULE may also be the grader's own module, found through -I folders and RUBRIC_PATH.
   // Sets *found (when given) to false if `module` names no module or builtin family; the text
   // then says so and lists the known ones.
   std::string doc(const std::string& module = "", bool* found = nullptr) const;

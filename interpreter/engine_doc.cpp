@@ -22,12 +22,11 @@ std::string def_signature(const ast::Def& d, const SourceFile& src) {
   return s + ")";
 }
 
-std::string module_doc(const std::string& name, const std::string& text) {
-  auto src = std::make_shared<const SourceFile>("std/" + name + ".rubric", text);
-  ParseResult r = parse_file(src);
-  std::string out = fmt::format("## std.{}\n\n", name);
-  if (!r.file) return out + "(does not parse)\n\n";
-  for (const auto& item : r.file->items) {
+// A module's defs, params and lets with their `##` docs, in file order.
+std::string module_doc(const std::string& title, const ast::File& file) {
+  const SourceFile* src = file.source.get();
+  std::string out = fmt::format("## {}\n\n", title);
+  for (const auto& item : file.items) {
     if (auto* d = std::get_if<ast::Def>(&item)) {
       out += fmt::format("- `{}`{}\n", def_signature(*d, *src), d->is_check() ? " (check)" : "");
       if (!d->doc.empty()) out += fmt::format("    {}\n", d->doc);
@@ -71,14 +70,31 @@ std::string Engine::doc(const std::string& module, bool* found) const {
   for (const auto& [name, text] : embedded_stdlib()) {
     if (!want.empty() && want != name) continue;
     any = true;
-    out += module_doc(name, std::string(text));
+    auto src = std::make_shared<const SourceFile>("std/" + name + ".rubric", std::string(text));
+    ParseResult r = parse_file(src);
+    out += r.file ? module_doc("std." + name, *r.file) : fmt::format("## std.{}\n\n(does not parse)\n\n", name);
+  }
+  // A module of the grader's own, found as `use` finds it: -I folders, then RUBRIC_PATH.
+  std::string search_notes;
+  if (!any && !module.empty() && module.rfind("std.", 0) != 0) {
+    auto use = std::make_shared<const SourceFile>("rubric doc", "use " + module + "\n");
+    Program program = load_program(use, module_search(options().include_dirs));
+    for (const auto& m : program.modules) {
+      if (m.get() == program.root || m->is_stdlib || m->name != module || !m->file) continue;
+      any = true;
+      out += module_doc(module, *m->file);
+    }
+    for (const Diagnostic& d : program.diagnostics) {
+      search_notes += "\n" + d.message;
+      for (const std::string& n : d.notes) search_notes += "\n  " + n;
+    }
   }
   if (found) *found = any;
   if (!any) {
     std::string known;
     for (const auto& f : families) known += " " + f.first;
     for (const auto& m : embedded_stdlib()) known += " std." + m.first;
-    return fmt::format("no module or builtin family '{}'; known:{}\n", module, known);
+    return fmt::format("no module or builtin family '{}'; known:{}{}\n", module, known, search_notes);
   }
   return out;
 }

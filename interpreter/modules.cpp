@@ -1,6 +1,7 @@
 #include "interpreter/modules.hpp"
 
 #include <fmt/format.h>
+#include <cstdlib>
 #include <sys/stat.h>
 
 #include "grammar/parse.hpp"
@@ -186,6 +187,22 @@ class Loader {
 };
 
 }  // namespace
+
+ModuleSearch module_search(const std::vector<std::string>& include_dirs) {
+  ModuleSearch search;
+  search.include_dirs = include_dirs;
+  if (const char* rp = std::getenv("RUBRIC_PATH")) {
+    std::string s = rp;
+    for (std::size_t pos = 0; pos <= s.size();) {
+      std::size_t c = s.find(':', pos);
+      std::string d = s.substr(pos, c == std::string::npos ? std::string::npos : c - pos);
+      if (!d.empty()) search.rubric_path.push_back(d);
+      if (c == std::string::npos) break;
+      pos = c + 1;
+    }
+  }
+  return search;
+}
 
 Program load_program(SourcePtr root, const ModuleSearch& search) {
   Program program;

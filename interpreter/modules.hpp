@@ -56,6 +56,9 @@ struct ModuleSearch {
   std::vector<std::string> rubric_path;   // RUBRIC_PATH, split at ':'
 };
 
+// The search the command line means: -I folders first, then RUBRIC_PATH from the environment.
+ModuleSearch module_search(const std::vector<std::string>& include_dirs);
+
 // Parses the root source and everything it uses or imports.
 Program load_program(SourcePtr root, const ModuleSearch& search);
 

@@ -56,6 +56,12 @@ def check_guide():
                                capture_output=True, text=True, timeout=60)
             if r.returncode != 0:
                 problems.append(f"docs/guide.md: {name} does not lint:\n{r.stderr}{r.stdout}")
+        # As the guide says: `rubric doc` finds the team's module through -I and RUBRIC_PATH.
+        for args, env in ((["-I", tmp], {}), ([], {"RUBRIC_PATH": "/nonexistent:" + tmp})):
+            r = subprocess.run([rubric, "doc", "team.serving", *args], cwd="/", capture_output=True, text=True,
+                               timeout=60, env={**os.environ, **env})
+            if r.returncode != 0 or "close_throughput(cand, base, tol = 5%)" not in r.stdout:
+                problems.append(f"rubric doc team.serving {args} {env}: exit {r.returncode}\n{r.stdout}{r.stderr}")
     return len(blocks)
 
 
