@@ -419,6 +419,14 @@ class Interrupted(GradingTest):
         run(["grade", os.path.join(CORPUS, "slow.rubric"), *subs, "--out", out], check_exit=0)
         self.assertEqual((read_summary(out)["graded"], read_summary(out)["reused"]), (1, 5))
 
+    def test_jobs_grade_in_parallel(self):
+        subs = self.slow_corpus(4, seconds="1.5")
+        out = os.path.join(self.tmp, "out")
+        started = time.time()
+        run(["grade", os.path.join(CORPUS, "slow.rubric"), *subs, "--out", out, "--jobs", "4"], check_exit=0)
+        self.assertLess(time.time() - started, 4.5, "four 1.5 s submissions at once take about 1.5 s, not 6")
+        self.assertEqual(read_summary(out)["provenance"]["jobs"], 4)
+
     def test_second_grade_into_the_same_folder_is_refused(self):
         subs = self.slow_corpus(6)
         out = os.path.join(self.tmp, "out")
@@ -485,13 +493,13 @@ class Measurements(GradingTest):
             self.assertGreaterEqual(line["measurements"]["count"], 1)
             self.assertTrue(line["measurements"]["alone"])
             self.assertRegex(line["measurements"]["lock"], r"^measure-(cpu|gpu[0-9]+)\.lock$")
-        # Two submissions whose benches take 0.6 s each, graded two at a time: one waits for the other.
+        # Two submissions whose benches take 1.2 s each, graded two at a time: one waits for the other.
         slow = []
         for i in range(2):
             path = os.path.join(self.tmp, "slow", f"m{i}")
             os.makedirs(path)
             with open(os.path.join(path, "bench.sh"), "w") as f:
-                f.write("sleep 0.2\necho '{\"throughput\": 100}'\n")
+                f.write("sleep 0.4\necho '{\"throughput\": 100}'\n")
             slow.append(path)
         out3 = os.path.join(self.tmp, "out3")
         run(["grade", os.path.join(CORPUS, "measured.rubric"), *slow, "--out", out3, "--jobs", "2"], check_exit=0)
@@ -736,9 +744,12 @@ class RealSlurm(GradingTest):
         if not shutil.which("slurmctld") or not shutil.which("munged"):
             if not shutil.which("apt-get"):
                 self.skipTest("slurm-wlm and munge are not installed and there is no apt-get")
-            proc = subprocess.run(["apt-get", "install", "-y", "-qq", "--no-install-recommends", "slurm-wlm", "munge"],
-                                  env=dict(os.environ, DEBIAN_FRONTEND="noninteractive"), capture_output=True,
-                                  text=True, timeout=600)
+            install = ["apt-get", "install", "-y", "-qq", "--no-install-recommends", "slurm-wlm", "munge"]
+            apt_env = dict(os.environ, DEBIAN_FRONTEND="noninteractive")
+            proc = subprocess.run(install, env=apt_env, capture_output=True, text=True, timeout=600)
+            if proc.returncode != 0:  # package lists missing or stale: once more after an update
+                subprocess.run(["apt-get", "update", "-qq"], env=apt_env, capture_output=True, timeout=600)
+                proc = subprocess.run(install, env=apt_env, capture_output=True, text=True, timeout=600)
             if proc.returncode != 0 or not shutil.which("slurmctld"):
                 self.skipTest(f"cannot install slurm-wlm and munge: {proc.stderr.strip()[-300:]}")
         node = subprocess.run(["hostname", "-s"], capture_output=True, text=True).stdout.strip()
