@@ -166,7 +166,7 @@ void open_gpu(Registry& r) {
       "reason}; available is false (and reason says why) where no CUDA device is usable.");
 
   r.add("cuda_fn", {P("source"), P("entry"), P("signature")}, false,
-        "Compiles a CUDA source (.cu with nvcc for sm_90; .cpp with the host compiler runs on the CPU stand-in) with a "
+        "Compiles a CUDA source (.cu with nvcc for the device's own architecture, sm_90a on an H100; .cpp with the host compiler runs on the CPU stand-in) with a "
         "generated trampoline checking that `entry` has exactly the C `signature`, e.g. "
         "\"void(const float*, float*, int, cudaStream_t)\". A compile error or mismatch fails with the compiler's message.",
         fam, [state](CallContext& ctx, const Args& a) {

@@ -54,10 +54,32 @@ RUBRIC_HD double decode_minifloat(std::uint32_t bits, int exp_bits, int man_bits
   return sign ? -v : v;
 }
 
+RUBRIC_HD float bits_to_float(std::uint32_t u) {
+  float f;
+  memcpy(&f, &u, 4);
+  return f;
+}
+
+// IEEE half to float by moving fields (exact; no loops): the device decodes at memory speed.
+RUBRIC_HD float decode_f16(std::uint32_t h) {
+  std::uint32_t sign = (h & 0x8000u) << 16, e = (h >> 10) & 0x1Fu, m = h & 0x3FFu;
+  if (e == 0x1F) return bits_to_float(sign | 0x7F800000u | (m << 13));   // inf, NaN
+  if (e == 0) {                                                            // zero, subnormal: m × 2^-24
+    float v = static_cast<float>(m) * 5.9604644775390625e-8f;
+    return sign ? -v : v;
+  }
+  return bits_to_float(sign | ((e + 112u) << 23) | (m << 13));
+}
+
 RUBRIC_HD double decode_e4m3(std::uint8_t b) {
   // e4m3 (fn): no infinities; S.1111.111 is NaN, the rest of the top binade is finite.
   if ((b & 0x7F) == 0x7F) return nan_value();
-  return decode_minifloat(b, 4, 3, false);
+  std::uint32_t sign = (b & 0x80u) << 24, e = (b >> 3) & 0xFu, m = b & 0x7u;
+  if (e == 0) {  // m × 2^-9
+    float v = static_cast<float>(m) * 0.001953125f;
+    return sign ? -v : v;
+  }
+  return bits_to_float(sign | ((e + 120u) << 23) | (m << 20));
 }
 
 // Decodes an element's raw bits (in the low bytes of `bits`) to double.
@@ -65,12 +87,12 @@ RUBRIC_HD double decode_bits(std::uint64_t bits, DType t) {
   switch (t) {
     case DType::f64: return bits_to_double(bits);
     case DType::f32: { std::uint32_t u = static_cast<std::uint32_t>(bits); float f; memcpy(&f, &u, 4); return f; }
-    case DType::f16: return decode_minifloat(static_cast<std::uint32_t>(bits & 0xFFFFu), 5, 10, true);
+    case DType::f16: return decode_f16(static_cast<std::uint32_t>(bits & 0xFFFFu));
     case DType::bf16: {
       std::uint32_t w = static_cast<std::uint32_t>(bits & 0xFFFFu) << 16; float f; memcpy(&f, &w, 4); return f;
     }
     case DType::f8e4m3: return decode_e4m3(static_cast<std::uint8_t>(bits));
-    case DType::f8e5m2: return decode_minifloat(static_cast<std::uint32_t>(bits & 0xFFu), 5, 2, true);
+    case DType::f8e5m2: return decode_f16(static_cast<std::uint32_t>(bits & 0xFFu) << 8);  // a half's top byte
     case DType::i64: return static_cast<double>(static_cast<std::int64_t>(bits));
     case DType::i32: return static_cast<std::int32_t>(static_cast<std::uint32_t>(bits));
     case DType::i16: return static_cast<std::int16_t>(static_cast<std::uint16_t>(bits));
@@ -190,7 +212,9 @@ struct Partial {
 
 struct Rule {
   double rtol, atol;
-  std::int64_t ulp;  // > 0: ULP mode
+  std::int64_t ulp;         // > 0: ULP mode
+  bool nan_equal = false;   // NaN matches NaN (the worker's run-to-run re-checks; never `matches`)
+  bool ulp_stats = true;    // compute max_ulp outside ULP mode too (costly: off for the device path)
 };
 
 // Larger value wins; on a tie the smaller index (what a sequential left-to-right pass reports).
@@ -211,18 +235,24 @@ RUBRIC_HD void accumulate_bits(Partial& p, std::uint64_t bits_a, DType ta, std::
   }
   bool close;
   if (nan_a || nan_b) {
-    close = false;
+    close = rule.nan_equal && nan_a && nan_b;
   } else if (inf_a || inf_b) {
     close = va == vb;
   } else {
     double diff = va > vb ? va - vb : vb - va;
     double abs_b = vb < 0 ? -vb : vb;
-    std::uint64_t ulps = ulp_distance(bits_a, ta, bits_b, tb, va, vb);
+    std::uint64_t ulps = rule.ulp > 0 || rule.ulp_stats ? ulp_distance(bits_a, ta, bits_b, tb, va, vb) : 0;
     close = rule.ulp > 0 ? ulps <= static_cast<std::uint64_t>(rule.ulp) : diff <= rule.atol + rule.rtol * abs_b;
     p.sum_sq_diff += diff * diff; p.sum_sq_a += va * va; p.sum_sq_b += vb * vb; p.dot_ab += va * vb;
     if (diff > 0 || p.max_abs_index < 0) take_max(p.max_abs, p.max_abs_index, diff, static_cast<std::int64_t>(i));
-    double rel = abs_b > 0 ? diff / abs_b : (diff == 0 ? 0.0 : inf_value());
-    if (rel > 0 || p.max_rel_index < 0) take_max(p.max_rel, p.max_rel_index, rel, static_cast<std::int64_t>(i));
+    // The division only for a pair that can reach the running maximum: a cross-multiplication
+    // screens the rest. The margin covers the product's rounding, so the quotient of every
+    // screened-out pair rounds below max_rel and the result is exactly the undivided rule's.
+    double screen = p.max_rel * abs_b * 0.999999999999;
+    if (p.max_rel_index < 0 || !(diff < screen) || screen == inf_value()) {
+      double rel = abs_b > 0 ? diff / abs_b : (diff == 0 ? 0.0 : inf_value());
+      if (rel > 0 || p.max_rel_index < 0) take_max(p.max_rel, p.max_rel_index, rel, static_cast<std::int64_t>(i));
+    }
     if (ulps > p.max_ulp) p.max_ulp = ulps;
   }
   if (!close) {
@@ -231,6 +261,20 @@ RUBRIC_HD void accumulate_bits(Partial& p, std::uint64_t bits_a, DType ta, std::
       p.first_mismatch_index = static_cast<std::int64_t>(i);
   }
 }
+
+// accumulate_bits with both dtypes known at compile time: the decoding and width dispatch fold
+// away (the device kernel and the stand-in are instantiated per dtype pair).
+template <DType TA, DType TB>
+RUBRIC_HD void accumulate_typed(Partial& p, std::uint64_t bits_a, std::uint64_t bits_b, std::uint64_t i,
+                                const Rule& rule) {
+  accumulate_bits(p, bits_a, TA, bits_b, TB, i, rule);
+}
+
+template <DType T>
+inline constexpr int kWidthBytes = T == DType::f64 || T == DType::i64                    ? 8
+                                   : T == DType::f32 || T == DType::i32                  ? 4
+                                   : T == DType::f16 || T == DType::bf16 || T == DType::i16 ? 2
+                                                                                         : 1;
 
 RUBRIC_HD void accumulate(Partial& p, const unsigned char* a, DType ta, const unsigned char* b, DType tb,
                           std::uint64_t i, const Rule& rule) {

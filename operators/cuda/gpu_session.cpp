@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <algorithm>
 #include <limits>
 
 #include <fmt/format.h>
@@ -75,6 +76,7 @@ GpuSession::GpuSession(SessionOptions options) : options_(std::move(options)) {
 }
 
 GpuSession::~GpuSession() {
+  module_workers_.clear();
   workers_.clear();
   std::error_code ec;
   fs::remove_all(scratch_, ec);
@@ -88,6 +90,52 @@ WorkerClient& GpuSession::worker(ModuleKind kind) {
                                        (fs::path(scratch_) / fmt::format("worker-{}.log", backend)).string());
   }
   return *w;
+}
+
+WorkerClient& GpuSession::worker(const CompiledModule& fn) {
+  auto it = module_workers_.find(fn.library_path);
+  if (it == module_workers_.end()) {
+    // Bounded: every CUDA worker holds a context (hundreds of MiB of device memory).
+    while (options_.max_module_workers > 0 && module_workers_.size() >= options_.max_module_workers) {
+      auto oldest = std::min_element(module_workers_.begin(), module_workers_.end(), [](const auto& a, const auto& b) {
+        return a.second.last_used < b.second.last_used;
+      });
+      module_workers_.erase(oldest);
+    }
+    const char* backend = fn.kind == ModuleKind::cuda ? "cuda" : "cpu";
+    ModuleWorker w;
+    w.client = std::make_unique<WorkerClient>(
+        options_.worker_executable, backend,
+        (fs::path(scratch_) / fmt::format("worker-{}-{}.log", backend, fn.cache_key.substr(0, 12))).string());
+    it = module_workers_.emplace(fn.library_path, std::move(w)).first;
+  }
+  it->second.last_used = ++use_counter_;
+  return *it->second.client;
+}
+
+WorkerReply GpuSession::send(WorkerClient& w, const Message& m, double timeout_s, const std::string& module,
+                             const ProgressHandler& on_progress) {
+  try {
+    if (!w.running()) {
+      WorkerReply r = w.request(Message().set("op", "start"), options_.start_timeout_s);
+      if (!r.ok) {
+        // A worker that cannot create its context, or dies doing so, is the machine's problem.
+        r.grader_environment = true;
+        r.failure = "the GPU worker could not start: " + r.failure;
+        return r;
+      }
+      if (!module.empty()) {
+        r = w.request(Message().set("op", "load").set("module", module), options_.start_timeout_s);
+        if (!r.ok) return r;  // a module whose static constructors crash is the candidate's
+      }
+    }
+    return w.request(m, timeout_s, on_progress);
+  } catch (const OperatorError& e) {
+    WorkerReply r;
+    r.failure = e.what();
+    r.grader_environment = true;  // the worker executable is missing or cannot be started
+    return r;
+  }
 }
 
 std::string GpuSession::scratch_file(std::string_view stem) {
@@ -110,7 +158,27 @@ const DeviceInfo& GpuSession::device_info() {
 CompileOutcome GpuSession::cuda_fn(const std::string& source_path, std::string_view entry, std::string_view signature,
                                    std::string_view source_name) {
   Signature sig = parse_signature(signature);
-  return compile_module(source_path, entry, sig, module_kind_for(source_path), options_.compiler, source_name);
+  ModuleKind kind = module_kind_for(source_path);
+  CompilerSettings settings = options_.compiler;
+  if (kind == ModuleKind::cuda && settings.arch.empty()) {
+    std::lock_guard<std::mutex> lock(target_mutex_);
+    if (!target_) {
+      // The device's own architecture; with no usable device, the default target (the build still
+      // checks the source compiles).
+      const DeviceInfo& d = device_info();
+      target_ = d.available ? cuda_target_for(d.cc, nvcc_gpu_codes(settings.nvcc)) : CudaTarget{kDefaultCudaArch, ""};
+    }
+    if (!target_->problem.empty()) {
+      CompileOutcome o;
+      o.grader_environment = true;
+      o.message = fmt::format("cannot build {} for this machine's GPU: {}",
+                              source_name.empty() ? fs::path(source_path).filename().string() : std::string(source_name),
+                              target_->problem);
+      return o;
+    }
+    settings.arch = target_->arch;
+  }
+  return compile_module(source_path, entry, sig, kind, settings, source_name);
 }
 
 Message GpuSession::encode_args(const CompiledModule& fn, const std::vector<CallArg>& args,
@@ -193,9 +261,10 @@ CallOutcome GpuSession::call(const CompiledModule& fn, const std::vector<CallArg
   Message m = encode_args(fn, args, files, outs);
   m.set("op", "call");
   CallOutcome out;
-  WorkerReply r = worker(fn.kind).request(m, options_.call_timeout_s);
+  WorkerReply r = send(worker(fn), m, options_.call_timeout_s, fn.library_path);
   out.ok = r.ok;
   out.failure = r.failure;
+  out.grader_environment = r.grader_environment;
   if (r.ok) {
     out.wall_seconds = double_field(r.message, "wall_s");
     for (std::size_t i = 0; i < outs.size(); ++i) {
@@ -225,14 +294,24 @@ TimeOutcome GpuSession::time(const CompiledModule& fn, const std::vector<CallArg
       .set("min_clock_fraction", num(o.min_clock_fraction))
       .set("fresh", o.fresh ? "1" : "0")
       .set("seed", std::to_string(o.seed))
-      .set("flush_l2", o.flush_l2 ? "1" : "0");
+      .set("flush_l2", o.flush_l2 ? "1" : "0")
+      .set("verify_fraction", num(o.verify_fraction));
+  if (o.recheck_tolerance) m.set("recheck_rtol", num(o.recheck_tolerance->rtol)).set("recheck_atol", num(o.recheck_tolerance->atol));
   TimeOutcome out;
-  WorkerReply r = worker(fn.kind).request(m, o.max_time_s + options_.time_overhead_s);
+  // Until the first checked call is done: uploads, pristine copies and (for integer outputs) two
+  // calls. After it, the budget follows that call's duration: the loop's limit, the warm-up, and
+  // up to 10 calls the loop makes besides its samples (verification, the re-checks).
+  double before_first = 2 * options_.call_timeout_s + 30;
+  double overhead = options_.time_overhead_s;
+  WorkerReply r = send(worker(fn), m, before_first, fn.library_path, [&](const Message& p) {
+    return o.max_time_s + o.warmup_s + 10 * double_field(p, "first_call_s") + overhead;
+  });
   std::error_code ec;
   for (const auto& f : fs::directory_iterator(scratch_, ec))
     if (f.path().extension() == ".bin") fs::remove(f.path(), ec);
   if (!r.ok) {
     out.failure = r.failure;
+    out.grader_environment = r.grader_environment;
     return out;
   }
   const Message& a = r.message;
@@ -253,6 +332,9 @@ TimeOutcome GpuSession::time(const CompiledModule& fn, const std::vector<CallArg
   t.samples = static_cast<int>(out.samples.size());
   t.dropped_low_clock = static_cast<int>(double_field(a, "dropped_low_clock"));
   t.escaped_stream = static_cast<int>(double_field(a, "escaped_stream"));
+  t.verified_samples = static_cast<int>(double_field(a, "verified_samples"));
+  t.first_call_s = double_field(a, "first_call_s");
+  t.sustained_clock_mhz = double_field(a, "sustained_clock_mhz");
   t.clock_mhz = double_field(a, "clock_mhz");
   t.nominal_clock_mhz = double_field(a, "nominal_clock_mhz");
   t.noise = double_field(a, "noise");
@@ -263,15 +345,17 @@ TimeOutcome GpuSession::time(const CompiledModule& fn, const std::vector<CallArg
   out.recheck = a.get_or("recheck", "");
   out.ok = out.recheck_ok && !out.samples.empty();
   if (!out.recheck_ok) out.failure = out.recheck;
-  else if (out.samples.empty()) out.failure = "no sample was kept (every sample ran under 75% of the nominal SM clock)";
+  else if (out.samples.empty()) out.failure = "no sample was kept";
   return out;
 }
 
-CompareOutcome GpuSession::compare(const TensorArg& a, const TensorArg& b, const numerics::Tolerance& tol, bool on_cpu) {
+CompareOutcome GpuSession::compare(const TensorArg& a, const TensorArg& b, const numerics::Tolerance& tol, bool on_cpu,
+                                   bool ulp_stats) {
   if (a.shape != b.shape)
     throw OperatorError(fmt::format("shapes differ: {} and {} (no broadcasting)", shape_text(a.shape), shape_text(b.shape)));
   Message m;
   m.set("op", "compare").set("rtol", num(tol.rtol)).set("atol", num(tol.atol)).set("ulp", std::to_string(tol.ulp));
+  m.set("ulp_stats", ulp_stats ? "1" : "0");
   for (auto [side, t] : {std::pair<const char*, const TensorArg*>{"a", &a}, {"b", &b}}) {
     std::uint64_t count = element_count(t->shape);
     std::string file = t->file;
@@ -292,12 +376,13 @@ CompareOutcome GpuSession::compare(const TensorArg& a, const TensorArg& b, const
   out.backend = on_cpu ? "cpu" : "cuda";
   // Uploading 2 × 4 GiB from files takes seconds: allow for it beyond the call limit.
   double timeout = options_.call_timeout_s + 60;
-  WorkerReply r = worker(on_cpu ? ModuleKind::cpu_standin : ModuleKind::cuda).request(m, timeout);
+  WorkerReply r = send(worker(on_cpu ? ModuleKind::cpu_standin : ModuleKind::cuda), m, timeout);
   std::error_code ec;
   for (const auto& f : fs::directory_iterator(scratch_, ec))
     if (f.path().extension() == ".bin") fs::remove(f.path(), ec);
   out.ok = r.ok;
   out.failure = r.failure;
+  out.grader_environment = r.grader_environment;
   if (!r.ok) return out;
   const Message& x = r.message;
   auto i64 = [&](const char* k) { return static_cast<std::int64_t>(std::stoll(x.get_or(k, "0"))); };
@@ -325,9 +410,9 @@ CompareOutcome GpuSession::compare(const TensorArg& a, const TensorArg& b, const
 }
 
 double GpuSession::copy_bandwidth(std::uint64_t bytes, bool on_cpu) {
-  WorkerReply r = worker(on_cpu ? ModuleKind::cpu_standin : ModuleKind::cuda)
-                      .request(Message().set("op", "copy_bandwidth").set("bytes", std::to_string(bytes)),
-                               options_.call_timeout_s + 30);
+  WorkerReply r = send(worker(on_cpu ? ModuleKind::cpu_standin : ModuleKind::cuda),
+                       Message().set("op", "copy_bandwidth").set("bytes", std::to_string(bytes)),
+                       options_.call_timeout_s + 30);
   if (!r.ok) throw OperatorError("measuring the copy bandwidth failed: " + r.failure);
   return double_field(r.message, "bandwidth");
 }

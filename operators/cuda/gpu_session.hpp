@@ -13,6 +13,8 @@
 // argument count or dtype, unreadable reference files) throw OperatorError.
 #include <cstdint>
 #include <map>
+#include <mutex>
+#include <optional>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -57,6 +59,7 @@ struct HostTensor {
 struct CallOutcome {
   bool ok = false;
   std::string failure;               // "worker killed by SIGSEGV", "timed out after 10 s", "cudaErrorIllegalAddress: ..."
+  bool grader_environment = false;   // the failure is the grading machine's (no device, no kernel image, ...)
   std::vector<HostTensor> outputs;   // one per OutputArg, in argument order
   double wall_seconds = 0;           // host time of the call including synchronisation
 };
@@ -71,6 +74,11 @@ struct TimingOptions {
   bool fresh = false;                // new device-generated inputs before every sample
   std::uint64_t seed = 0;
   bool flush_l2 = true;
+  // Run-to-run tolerance of the re-checks (timed outputs against the untimed call's); unset: by
+  // dtype, wide enough for atomics-based reductions (docs/gpu.md). A rubric's own tolerance for
+  // the outputs belongs here.
+  std::optional<numerics::Tolerance> recheck_tolerance;
+  double verify_fraction = 0.25;     // with fresh inputs: share of samples verified after the first 3
 };
 
 // How the samples were taken: the evidence a report shows next to them.
@@ -82,7 +90,10 @@ struct TimingMethod {
   int warmup_calls = 0;
   int samples = 0;
   int dropped_low_clock = 0;
-  int escaped_stream = 0;
+  int escaped_stream = 0;            // samples whose work escaped the events (never kept)
+  int verified_samples = 0;          // timed samples whose outputs were checked
+  double first_call_s = 0;
+  double sustained_clock_mhz = 0;    // the SM clock over the warm-up: the 75% rule's reference
   double clock_mhz = 0;              // median measured SM clock (0: not measurable, CPU stand-in)
   double nominal_clock_mhz = 0;
   double noise = 0;
@@ -94,6 +105,7 @@ struct TimingMethod {
 struct TimeOutcome {
   bool ok = false;                   // samples were taken and the re-check passed
   std::string failure;               // crash/hang/fault reason, or the re-check's finding
+  bool grader_environment = false;   // the machine spoiled it (throttled device, no device, ...)
   std::vector<double> samples;       // seconds
   TimingMethod method;
   bool recheck_ok = false;
@@ -103,6 +115,7 @@ struct TimeOutcome {
 struct CompareOutcome {
   bool ok = false;
   std::string failure;
+  bool grader_environment = false;
   numerics::CompareStats stats;
   double kernel_seconds = 0;
   std::uint64_t bytes = 0;           // bytes the kernel read
@@ -113,7 +126,9 @@ struct SessionOptions {
   std::string worker_executable;     // default: find_worker_executable()
   CompilerSettings compiler = CompilerSettings::defaults();
   double call_timeout_s = 10;        // per call/compare request (upload and download included)
-  double time_overhead_s = 30;       // time requests get max_time_s plus this
+  double time_overhead_s = 30;       // time requests get max_time_s plus this, plus 10 first calls
+  double start_timeout_s = 120;      // a worker's context creation, module load and JIT
+  std::size_t max_module_workers = 4;  // live workers with candidate modules (least recently used ends)
   std::string scratch_parent;        // default: $TMPDIR or /tmp
 };
 
@@ -135,18 +150,27 @@ class GpuSession {
   CallOutcome call(const CompiledModule& fn, const std::vector<CallArg>& args);
   TimeOutcome time(const CompiledModule& fn, const std::vector<CallArg>& args, const TimingOptions& options = {});
   // Shapes must be equal (OperatorError otherwise). Runs on the CUDA worker; `on_cpu` uses the
-  // stand-in's host implementation of the same arithmetic.
-  CompareOutcome compare(const TensorArg& a, const TensorArg& b, const numerics::Tolerance& tol, bool on_cpu = false);
+  // stand-in's host implementation of the same arithmetic. max_ulp is computed in ULP mode, or
+  // with `ulp_stats` (otherwise 0: the ULP distance costs the device more than the rest).
+  CompareOutcome compare(const TensorArg& a, const TensorArg& b, const numerics::Tolerance& tol, bool on_cpu = false,
+                         bool ulp_stats = false);
 
   // Measured device-to-device copy bandwidth (bytes read + written per second, best of 3 copies of
   // `bytes`): the yardstick for "runs at memory bandwidth". Throws OperatorError on failure.
   double copy_bandwidth(std::uint64_t bytes, bool on_cpu = false);
 
   const std::string& scratch_dir() const { return scratch_; }
-  // The worker for a backend kind (started on first use); tests use it to observe restarts.
+  // The worker that runs `fn` (one per module, so one candidate's device state, threads or broken
+  // stream never reach another's or the reference's timing); started on first use.
+  WorkerClient& worker(const CompiledModule& fn);
+  // The worker for device queries and comparisons: it never loads candidate code.
   WorkerClient& worker(ModuleKind kind);
 
  private:
+  // Starts the worker's backend (and loads `module`) under start_timeout_s when it is not running,
+  // then sends the request. A worker that cannot be started is the grading machine's failure.
+  WorkerReply send(WorkerClient& w, const Message& m, double timeout_s, const std::string& module = "",
+                   const ProgressHandler& on_progress = {});
   Message encode_args(const CompiledModule& fn, const std::vector<CallArg>& args,
                       std::vector<std::string>& output_files, std::vector<OutputArg>& outputs);
   std::string scratch_file(std::string_view stem);
@@ -156,6 +180,14 @@ class GpuSession {
   std::uint64_t next_file_ = 0;
   std::unique_ptr<DeviceInfo> device_;
   std::map<ModuleKind, std::unique_ptr<WorkerClient>> workers_;
+  struct ModuleWorker {
+    std::unique_ptr<WorkerClient> client;
+    std::uint64_t last_used = 0;
+  };
+  std::map<std::string, ModuleWorker> module_workers_;  // by module library path
+  std::uint64_t use_counter_ = 0;
+  std::mutex target_mutex_;
+  std::optional<CudaTarget> target_;
 };
 
 // Elements of a shape (OperatorError on negative extents or overflow).

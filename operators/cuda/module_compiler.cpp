@@ -7,10 +7,15 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
+#include <algorithm>
+#include <cstdio>
 #include <fstream>
+#include <map>
+#include <mutex>
 #include <sstream>
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "operators/cuda/compiler_messages.hpp"
 #include "operators/cuda/content_hash.hpp"
@@ -77,7 +82,70 @@ CompilerSettings CompilerSettings::defaults() {
     root = (xdg.empty() ? home + "/.cache" : xdg) + "/rubric";
   }
   s.cache_dir = root + "/cuda";
+  s.arch = env_or("RUBRIC_CUDA_ARCH", "");
   return s;
+}
+
+CudaTarget cuda_target_for(std::string_view cc, const std::vector<std::string>& nvcc_codes) {
+  CudaTarget t;
+  int major = 0, minor = 0;
+  std::string text(cc);
+  if (std::sscanf(text.c_str(), "%d.%d", &major, &minor) != 2 || major <= 0 || minor < 0 || minor > 9) {
+    t.problem = fmt::format("unrecognised compute capability '{}'", text);
+    return t;
+  }
+  int want = major * 10 + minor;
+  auto listed = [&](int v) {
+    return nvcc_codes.empty() ||
+           std::find(nvcc_codes.begin(), nvcc_codes.end(), fmt::format("sm_{}", v)) != nvcc_codes.end();
+  };
+  if (listed(want)) {
+    // The `a` targets exist from Hopper on; they run only on that exact capability, which is ours.
+    t.arch = fmt::format("sm_{}{}", want, major >= 9 ? "a" : "");
+    return t;
+  }
+  int best = 0;
+  for (const std::string& c : nvcc_codes) {
+    int v = 0;
+    if (std::sscanf(c.c_str(), "sm_%d", &v) == 1 && v <= want && v > best) best = v;
+  }
+  if (best > 0) {
+    t.arch = fmt::format("compute_{}", best);
+  } else {
+    t.problem = fmt::format("this nvcc cannot build for compute capability {} (it supports {})", text,
+                            fmt::join(nvcc_codes, " "));
+  }
+  return t;
+}
+
+std::vector<std::string> nvcc_gpu_codes(const std::string& nvcc) {
+  static std::mutex mu;
+  static std::map<std::string, std::vector<std::string>> known;
+  std::lock_guard<std::mutex> lock(mu);
+  auto it = known.find(nvcc);
+  if (it != known.end()) return it->second;
+  std::vector<std::string> codes;
+  char log_template[] = "/tmp/rubric-nvcc-codes-XXXXXX";
+  int fd = ::mkstemp(log_template);
+  if (fd >= 0) {
+    ::close(fd);
+    ToolRun run = run_tool({nvcc, "--list-gpu-code"}, log_template, 30);
+    if (run.started && !run.timed_out && !run.signaled && run.exit_code == 0) {
+      std::ifstream in(log_template);
+      std::string word;
+      while (in >> word)
+        if (word.rfind("sm_", 0) == 0) codes.push_back(word);
+    }
+    ::unlink(log_template);
+  }
+  known[nvcc] = codes;
+  return codes;
+}
+
+std::string gencode_for(const std::string& arch) {
+  if (arch.rfind("compute_", 0) == 0) return fmt::format("arch={0},code={0}", arch);
+  std::string number = arch.rfind("sm_", 0) == 0 ? arch.substr(3) : arch;
+  return fmt::format("arch=compute_{0},code=sm_{0}", number);
 }
 
 ModuleKind module_kind_for(std::string_view source_path) {
@@ -99,7 +167,7 @@ std::vector<std::string> compile_command(ModuleKind kind, const CompilerSettings
     // The shared runtime: the worker and every module then share one runtime and one context.
     std::string lib = (fs::path(settings.nvcc).parent_path().parent_path() / "lib64").string();
     cmd = {settings.nvcc, "-std=c++17", "-O3", "-shared", "-Xcompiler", "-fPIC", "-cudart", "shared",
-           "-gencode", "arch=compute_90,code=sm_90", "-gencode", "arch=compute_90,code=compute_90",
+           "-gencode", gencode_for(settings.arch.empty() ? kDefaultCudaArch : settings.arch),
            "-Xlinker", "-rpath", "-Xlinker", lib};
   } else {
     cmd = {settings.host_cxx, "-std=c++17", "-O2", "-shared", "-fPIC"};

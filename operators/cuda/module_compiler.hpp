@@ -17,11 +17,36 @@ struct CompilerSettings {
   std::string nvcc;        // default: $RUBRIC_NVCC, else the nvcc found at build time, else /usr/local/cuda/bin/nvcc
   std::string host_cxx;    // default: $RUBRIC_CXX, else the C++ compiler used to build rubric
   std::string cache_dir;   // default: $RUBRIC_CACHE_DIR/cuda, else $XDG_CACHE_HOME or ~/.cache, + /rubric/cuda
+  // The one target .cu modules are built for: "sm_90a" (a cubin, compute_90a → sm_90a), "sm_89", or
+  // "compute_120" (PTX only, JIT-compiled by the driver). Empty: $RUBRIC_CUDA_ARCH, else the
+  // session fills it from the device (cuda_target_for), else kDefaultCudaArch.
+  std::string arch;
   std::vector<std::string> extra_flags;  // appended to the compiler command (part of the cache key)
   double timeout_s = 300;
 
   static CompilerSettings defaults();
 };
+
+// The target used when no device is known (compile checks on machines without a GPU).
+inline constexpr const char* kDefaultCudaArch = "sm_90a";
+
+// What to compile candidates for on a device of compute capability `cc` ("9.0"), given the real
+// architectures this nvcc accepts (`nvcc --list-gpu-code`: "sm_80", ...; empty = unknown, assume
+// supported). The device's own cubin, with the architecture-specific `a` features (wgmma, TMA,
+// tcgen05) from 9.0 on; a device newer than nvcc gets the highest PTX nvcc has at or below its
+// capability; one older than every nvcc target gets an empty arch and the reason in `problem`
+// (the grading machine's toolkit cannot serve its device).
+struct CudaTarget {
+  std::string arch;
+  std::string problem;
+};
+CudaTarget cuda_target_for(std::string_view cc, const std::vector<std::string>& nvcc_codes);
+
+// The real architectures `nvcc --list-gpu-code` prints (run once per nvcc path; empty on failure).
+std::vector<std::string> nvcc_gpu_codes(const std::string& nvcc);
+
+// nvcc's -gencode value for a CompilerSettings::arch: "arch=compute_90a,code=sm_90a".
+std::string gencode_for(const std::string& arch);
 
 struct CompiledModule {
   std::string library_path;  // the cached .so
@@ -35,6 +60,7 @@ struct CompiledModule {
 
 struct CompileOutcome {
   bool ok = false;
+  bool grader_environment = false;  // the toolkit cannot build for this device: not the source's fault
   CompiledModule module;     // valid when ok
   std::string message;       // when !ok: trimmed compiler errors, in the candidate's terms
 };

@@ -2,6 +2,8 @@
 
 #include <algorithm>
 #include <cctype>
+#include <string>
+#include <vector>
 
 #include <fmt/format.h>
 
@@ -12,30 +14,75 @@ namespace rubric::cuda {
 namespace {
 
 struct PeakRow {
-  const char* key;  // matched case-insensitively as a substring of the device name
+  const char* model;    // the model token of the device name, exactly ("l4" is not "l40")
+  const char* variant;  // a further token the name must also contain ("pcie", "nvl"), or ""
   double fp64, fp32, tf32, fp16, bf16, fp8, int8;  // TFLOP/s, dense
 };
 
-// Vendor datasheet figures (SXM parts where both exist); fp8 0 = not supported.
+// Vendor datasheet figures, dense (no sparsity); fp8 0 = not supported. A row with a variant is
+// preferred over the plain model row when the name carries that token.
 constexpr PeakRow kPeaks[] = {
-    {"h200", 34, 67, 494.5, 989.5, 989.5, 1979, 1979},
-    {"h100 pcie", 26, 51, 378, 756, 756, 1513, 1513},
-    {"h100", 34, 67, 494.5, 989.5, 989.5, 1979, 1979},
-    {"h800", 34, 67, 494.5, 989.5, 989.5, 1979, 1979},
-    {"gh200", 34, 67, 494.5, 989.5, 989.5, 1979, 1979},
-    {"a100", 9.7, 19.5, 156, 312, 312, 0, 624},
-    {"l40s", 1.4, 91.6, 183, 362, 362, 733, 733},
-    {"l4", 0.5, 30.3, 60, 121, 121, 242, 242},
-    {"a10", 0.98, 31.2, 62.5, 125, 125, 0, 250},
-    {"rtx 4090", 1.3, 82.6, 82.6, 165, 165, 330, 661},
-    {"v100", 7.8, 15.7, 0, 125, 0, 0, 0},
-    {"t4", 0.25, 8.1, 0, 65, 0, 0, 130},
+    {"h200", "nvl", 30, 60, 417.5, 835.5, 835.5, 1670.5, 1670.5},
+    {"h200", "", 34, 67, 494.5, 989.5, 989.5, 1979, 1979},
+    {"h100", "pcie", 26, 51, 378, 756, 756, 1513, 1513},
+    {"h100", "nvl", 30, 60, 417.5, 835.5, 835.5, 1670.5, 1670.5},
+    {"h100", "", 34, 67, 494.5, 989.5, 989.5, 1979, 1979},
+    {"h800", "", 34, 67, 494.5, 989.5, 989.5, 1979, 1979},
+    {"gh200", "", 34, 67, 494.5, 989.5, 989.5, 1979, 1979},
+    {"a100", "", 9.7, 19.5, 156, 312, 312, 0, 624},
+    {"l40s", "", 1.4, 91.6, 183, 362, 362, 733, 733},
+    {"l40", "", 1.4, 90.5, 90.5, 181, 181, 362, 362},
+    {"l4", "", 0.5, 30.3, 60, 121, 121, 242, 242},
+    {"a10", "", 0.98, 31.2, 62.5, 125, 125, 0, 250},
+    {"rtx 4090", "", 1.3, 82.6, 82.6, 165, 165, 330, 661},
+    {"v100", "", 7.8, 15.7, 0, 125, 0, 0, 0},
+    {"t4", "", 0.25, 8.1, 0, 65, 0, 0, 130},
 };
 
-std::string lower(std::string_view s) {
-  std::string out(s);
-  std::transform(out.begin(), out.end(), out.begin(), [](unsigned char c) { return std::tolower(c); });
-  return out;
+// "NVIDIA A100-SXM4-80GB" → model "a100", tokens {"sxm4", "80gb"}; "NVIDIA GeForce RTX 4090" →
+// model "rtx 4090". Vendor and brand words are not tokens.
+struct NameTokens {
+  std::string model;
+  std::vector<std::string> rest;
+};
+
+NameTokens tokenize(std::string_view device_name) {
+  std::string s(device_name);
+  for (char& c : s) c = (c == '-' || c == '_') ? ' ' : static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  std::vector<std::string> words;
+  std::size_t i = 0;
+  while (i < s.size()) {
+    while (i < s.size() && s[i] == ' ') ++i;
+    std::size_t j = i;
+    while (j < s.size() && s[j] != ' ') ++j;
+    if (j > i) words.push_back(s.substr(i, j - i));
+    i = j;
+  }
+  NameTokens t;
+  std::size_t k = 0;
+  while (k < words.size() && (words[k] == "nvidia" || words[k] == "tesla" || words[k] == "geforce" ||
+                              words[k] == "quadro"))
+    ++k;
+  if (k >= words.size()) return t;
+  t.model = words[k++];
+  if ((t.model == "rtx" || t.model == "gtx") && k < words.size()) t.model += " " + words[k++];
+  t.rest.assign(words.begin() + static_cast<std::ptrdiff_t>(k), words.end());
+  return t;
+}
+
+const PeakRow* find_row(std::string_view device_name) {
+  NameTokens t = tokenize(device_name);
+  if (t.model.empty()) return nullptr;
+  const PeakRow* plain = nullptr;
+  for (const PeakRow& r : kPeaks) {
+    if (t.model != r.model) continue;
+    if (*r.variant == '\0') {
+      if (!plain) plain = &r;
+    } else if (std::find(t.rest.begin(), t.rest.end(), r.variant) != t.rest.end()) {
+      return &r;
+    }
+  }
+  return plain;
 }
 
 std::string rate(double v, const char* unit) {
@@ -48,9 +95,8 @@ std::string rate(double v, const char* unit) {
 }  // namespace
 
 std::optional<double> peak_flops(std::string_view device_name, Precision p) {
-  std::string name = lower(device_name);
-  for (const PeakRow& r : kPeaks) {
-    if (name.find(r.key) == std::string::npos) continue;
+  if (const PeakRow* row = find_row(device_name)) {
+    const PeakRow& r = *row;
     double t = 0;
     switch (p) {
       case Precision::fp64: t = r.fp64; break;

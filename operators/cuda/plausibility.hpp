@@ -12,8 +12,10 @@ namespace rubric::cuda {
 
 enum class Precision { fp64, fp32, tf32, fp16, bf16, fp8, int8 };
 
-// Dense peak FLOP/s of a GPU by name ("H200", "H100 SXM", "A100"...); tensor-core rates for
-// tf32/fp16/bf16/fp8/int8 (without sparsity), vector rates for fp64/fp32. nullopt if unknown.
+// Dense peak FLOP/s of a GPU by its driver name ("NVIDIA H200", "NVIDIA A100-SXM4-80GB"); tensor-core
+// rates for tf32/fp16/bf16/fp8/int8 (without sparsity), vector rates for fp64/fp32. The model word
+// must match exactly ("NVIDIA L40" is not an L4), with a variant word where peaks differ ("PCIe",
+// "NVL"). nullopt if unknown.
 std::optional<double> peak_flops(std::string_view device_name, Precision p);
 
 struct PlausibilityInput {

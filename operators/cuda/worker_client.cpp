@@ -121,17 +121,31 @@ void WorkerClient::stop() {
   reap(false);
 }
 
-WorkerReply WorkerClient::request(const Message& m, double timeout_s) {
+WorkerReply WorkerClient::request(const Message& m, double timeout_s, const ProgressHandler& on_progress) {
   if (pid_ <= 0) start();
   WorkerReply reply;
-  auto deadline = std::chrono::steady_clock::now() +
-                  std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(timeout_s));
+  auto after = [](double s) {
+    return std::chrono::steady_clock::now() +
+           std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(s));
+  };
+  auto deadline = after(timeout_s);
+  double budget = timeout_s;
   Message answer;
   ReadStatus st = write_message(fd_, m) ? reader_->read(answer, deadline) : ReadStatus::closed;
+  while (st == ReadStatus::ok && answer.get_or("status", "") == "progress") {
+    if (on_progress) {
+      budget = on_progress(answer);
+      deadline = after(budget);
+    }
+    answer = Message();
+    st = reader_->read(answer, deadline);
+  }
+  timeout_s = budget;
   switch (st) {
     case ReadStatus::ok:
       reply.message = answer;
       reply.ok = answer.get_or("status", "") == "ok";
+      reply.grader_environment = answer.get_or("blame", "") == "environment";
       if (!reply.ok) reply.failure = answer.get_or("reason", "the worker reported a failure without a reason");
       if (answer.get_or("fatal", "0") == "1") {
         reap(false);

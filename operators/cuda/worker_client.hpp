@@ -4,6 +4,7 @@
 // A dead worker is reaped; the next request starts a fresh one.
 #include <sys/types.h>
 
+#include <functional>
 #include <memory>
 #include <string>
 
@@ -20,7 +21,12 @@ struct WorkerReply {
   Message message;        // the answer (when the worker answered at all)
   std::string failure;    // why not ok: the worker's reason, or how the worker died
   bool worker_lost = false;  // the worker was killed or exited; the next request gets a fresh one
+  bool grader_environment = false;  // the worker blamed the machine (blame=environment)
 };
+
+// Called with each interim `status=progress` message; returns the seconds the rest of the
+// request may take from now (the new deadline).
+using ProgressHandler = std::function<double(const Message&)>;
 
 class WorkerClient {
  public:
@@ -30,7 +36,8 @@ class WorkerClient {
   WorkerClient(const WorkerClient&) = delete;
   WorkerClient& operator=(const WorkerClient&) = delete;
 
-  WorkerReply request(const Message& m, double timeout_s);
+  // `timeout_s` until the reply, or until the first progress message when `on_progress` is given.
+  WorkerReply request(const Message& m, double timeout_s, const ProgressHandler& on_progress = {});
   bool running() const { return pid_ > 0; }
   pid_t pid() const { return pid_; }
   // Ends the worker (politely, then SIGKILL to its process group).

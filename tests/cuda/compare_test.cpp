@@ -4,6 +4,7 @@
 
 #include <cmath>
 #include <cstdlib>
+#include <cstring>
 #include <fstream>
 #include <map>
 #include <string>
@@ -40,9 +41,17 @@ void check_against_numpy(DType ta, const char* la, DType tb, const char* lb, dou
   o.compiler.cache_dir = dir / "cache";
   GpuSession session(o);
   CompareOutcome r = session.compare(TensorArg{ta, {n}, nullptr, dir / "a.bin"}, TensorArg{tb, {n}, nullptr, dir / "b.bin"},
-                                     {rtol, atol, 0}, true);
+                                     {rtol, atol, 0}, true, true);
   INFO(r.failure);
   REQUIRE(r.ok);
+  // Without ulp_stats the same fields, and max_ulp left at 0 (the device path skips the ULP work).
+  CompareOutcome no_ulp = session.compare(TensorArg{ta, {n}, nullptr, dir / "a.bin"},
+                                          TensorArg{tb, {n}, nullptr, dir / "b.bin"}, {rtol, atol, 0}, true);
+  REQUIRE(no_ulp.ok);
+  CHECK(no_ulp.stats.max_ulp == 0);
+  CHECK(no_ulp.stats.mismatches == r.stats.mismatches);
+  CHECK(no_ulp.stats.max_rel == r.stats.max_rel);
+  CHECK(no_ulp.stats.max_rel_index == r.stats.max_rel_index);
   const auto& s = r.stats;
   CHECK(s.count == e["count"]);
   CHECK(s.mismatches == e["mismatches"]);
@@ -131,4 +140,44 @@ TEST_CASE("partials combine to the sequential result whatever the split") {
   CHECK(right.max_abs_index == whole.max_abs_index);
   CHECK(right.max_rel_index == whole.max_rel_index);
   CHECK(right.sum_sq_diff == doctest::Approx(whole.sum_sq_diff));
+}
+
+TEST_CASE("the comparison's fast decoders are exact for every f16, e4m3 and e5m2 bit pattern") {
+  using rubric::cuda::math::decode_bits;
+  using rubric::cuda::math::decode_minifloat;
+  auto same = [](double x, double y) { return (std::isnan(x) && std::isnan(y)) || std::memcmp(&x, &y, 8) == 0; };
+  int bad = 0;
+  for (std::uint32_t h = 0; h < 65536; ++h) bad += !same(decode_bits(h, DType::f16), decode_minifloat(h, 5, 10, true));
+  for (std::uint32_t b = 0; b < 256; ++b) {
+    bad += !same(decode_bits(b, DType::f8e5m2), decode_minifloat(b, 5, 2, true));
+    double e4m3 = (b & 0x7F) == 0x7F ? NAN : decode_minifloat(b, 4, 3, false);
+    bad += !same(decode_bits(b, DType::f8e4m3), e4m3);
+  }
+  CHECK(bad == 0);
+}
+
+TEST_CASE("max_rel screened by cross-multiplication equals dividing every pair, value and index") {
+  using namespace rubric::cuda::math;
+  std::uint64_t r = 99;
+  auto next = [&] { return (r = splitmix64(r)) >> 11; };
+  for (int round = 0; round < 20; ++round) {
+    Partial screened;
+    double best = 0;
+    std::int64_t best_i = -1;
+    for (std::uint64_t i = 0; i < 5000; ++i) {
+      // Many exact and near ties: quotients from a handful of values, some one ULP apart.
+      double b = static_cast<double>(1 + next() % 7) * (next() % 2 ? 1e-3 : 3.0);
+      double a = b * (1.0 + static_cast<double>(next() % 5) * 0.25) + (next() % 3 == 0 ? b * 1e-16 : 0.0);
+      if (round % 4 == 3 && next() % 500 == 0) b = 0;  // an infinite quotient in some rounds
+      std::uint64_t ba, bb;
+      std::memcpy(&ba, &a, 8);
+      std::memcpy(&bb, &b, 8);
+      accumulate_bits(screened, ba, DType::f64, bb, DType::f64, i, Rule{0, 0, 0});
+      double diff = std::fabs(a - b), abs_b = std::fabs(b);
+      double rel = abs_b > 0 ? diff / abs_b : (diff == 0 ? 0.0 : INFINITY);
+      if (rel > 0 || best_i < 0) take_max(best, best_i, rel, static_cast<std::int64_t>(i));
+    }
+    CHECK(screened.max_rel == best);
+    CHECK(screened.max_rel_index == best_i);
+  }
 }

@@ -70,3 +70,25 @@ TEST_CASE("plausibility: bandwidth and FLOP/s against the peaks") {
   CHECK_FALSE(peak_flops("NVIDIA A100-SXM4-80GB", Precision::fp8).has_value());
   CHECK_THROWS_AS(check_plausibility(PlausibilityInput{}), rubric::OperatorError);
 }
+
+TEST_CASE("plausibility: device names match by their exact model word, not a substring") {
+  auto fp32 = [](const char* name) { return peak_flops(name, Precision::fp32).value_or(0) / 1e12; };
+  CHECK(fp32("NVIDIA L4") == doctest::Approx(30.3));
+  CHECK(fp32("NVIDIA L40") == doctest::Approx(90.5));   // not the L4's 30.3
+  CHECK(fp32("NVIDIA L40S") == doctest::Approx(91.6));
+  CHECK(fp32("NVIDIA A10") == doctest::Approx(31.2));
+  CHECK(fp32("NVIDIA A100-SXM4-80GB") == doctest::Approx(19.5));  // not the A10
+  CHECK(fp32("NVIDIA A100 80GB PCIe") == doctest::Approx(19.5));
+  CHECK(fp32("NVIDIA H100 80GB HBM3") == doctest::Approx(67));
+  CHECK(fp32("NVIDIA H100 PCIe") == doctest::Approx(51));
+  CHECK(fp32("NVIDIA H100 NVL") == doctest::Approx(60));
+  CHECK(fp32("NVIDIA GH200 480GB") == doctest::Approx(67));
+  CHECK(fp32("NVIDIA H200") == doctest::Approx(67));
+  CHECK(fp32("NVIDIA GeForce RTX 4090") == doctest::Approx(82.6));
+  CHECK(fp32("Tesla T4") == doctest::Approx(8.1));
+  CHECK(fp32("Tesla V100-SXM2-32GB") == doctest::Approx(15.7));
+  CHECK_FALSE(peak_flops("NVIDIA A10G", Precision::fp32).has_value());    // another part
+  CHECK_FALSE(peak_flops("NVIDIA H20", Precision::fp32).has_value());     // not an H200
+  CHECK_FALSE(peak_flops("NVIDIA RTX 4000 Ada", Precision::fp32).has_value());
+  CHECK_FALSE(peak_flops("", Precision::fp32).has_value());
+}

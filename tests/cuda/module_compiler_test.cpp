@@ -2,9 +2,13 @@
 // compiler for the CPU stand-in.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <filesystem>
+#include <future>
+#include <set>
 
 #include "operators/cuda/module_compiler.hpp"
+#include "fatbin_listing.hpp"
 #include "temp_dir.hpp"
 #include "test_paths.hpp"
 
@@ -115,4 +119,75 @@ TEST_CASE("source kinds and unreadable sources") {
   CHECK_THROWS_WITH_AS(compile_module(test_path("data/nope.cpp"), "add", parse_signature(kAddSig), ModuleKind::cpu_standin,
                                       settings_in(dir)),
                        doctest::Contains("cannot read"), rubric::OperatorError);
+}
+
+TEST_CASE("the target for a device: its own cubin, the `a` variant from Hopper on, PTX past nvcc's newest") {
+  std::vector<std::string> nvcc13{"sm_75", "sm_80", "sm_86", "sm_87", "sm_88", "sm_89", "sm_90",
+                                  "sm_100", "sm_110", "sm_103", "sm_120", "sm_121"};
+  CHECK(cuda_target_for("8.0", nvcc13).arch == "sm_80");
+  CHECK(cuda_target_for("8.6", nvcc13).arch == "sm_86");
+  CHECK(cuda_target_for("8.9", nvcc13).arch == "sm_89");
+  CHECK(cuda_target_for("9.0", nvcc13).arch == "sm_90a");
+  CHECK(cuda_target_for("10.0", nvcc13).arch == "sm_100a");
+  CHECK(cuda_target_for("10.3", nvcc13).arch == "sm_103a");
+  CHECK(cuda_target_for("12.0", nvcc13).arch == "sm_120a");
+  CHECK(cuda_target_for("7.5", nvcc13).arch == "sm_75");
+  CHECK(cuda_target_for("13.0", nvcc13).arch == "compute_121");  // newer than nvcc: PTX the driver JITs
+  CudaTarget volta = cuda_target_for("7.0", nvcc13);            // nvcc 13 dropped Volta
+  CHECK(volta.arch.empty());
+  CHECK(volta.problem.find("cannot build for compute capability 7.0") != std::string::npos);
+  CHECK(cuda_target_for("9.0", {}).arch == "sm_90a");  // nvcc's list unknown: trust the device
+  CHECK_FALSE(cuda_target_for("nine", nvcc13).problem.empty());
+  CHECK(gencode_for("sm_90a") == "arch=compute_90a,code=sm_90a");
+  CHECK(gencode_for("sm_89") == "arch=compute_89,code=sm_89");
+  CHECK(gencode_for("compute_121") == "arch=compute_121,code=compute_121");
+}
+
+TEST_CASE("compile checks: candidates build for every listed architecture, and hold exactly that image") {
+  TempDir dir;
+  CompilerSettings s = settings_in(dir);
+  if (!compiler_available(ModuleKind::cuda, s)) {
+    MESSAGE("skipped: nvcc not found at " << s.nvcc);
+    return;
+  }
+  std::vector<std::string> codes = nvcc_gpu_codes(s.nvcc);
+  MESSAGE("nvcc --list-gpu-code: " << fatbin::joined({codes.begin(), codes.end()}));
+  CHECK(std::find(codes.begin(), codes.end(), "sm_90") != codes.end());
+  auto sig = parse_signature(kScaleSig);
+  std::vector<std::string> archs{"sm_80", "sm_86", "sm_89", "sm_90a", "sm_100a", "compute_120"};
+  std::vector<std::future<CompileOutcome>> builds;
+  for (const std::string& a : archs) {
+    CompilerSettings each = s;
+    each.arch = a;
+    builds.push_back(std::async(std::launch::async, [each, sig] {
+      return compile_module(test_path("data/scale_good.cu"), "scale", sig, ModuleKind::cuda, each);
+    }));
+  }
+  for (std::size_t i = 0; i < archs.size(); ++i) {
+    CompileOutcome c = builds[i].get();
+    INFO(archs[i] << ": " << c.message);
+    REQUIRE(c.ok);
+    CHECK(fatbin::joined(fatbin::images(c.module.library_path)) == archs[i]);
+  }
+  // Hopper's warpgroup instructions exist only in the `a` target the device query selects.
+  auto fence_sig = parse_signature("void(const float*, float*, int, cudaStream_t)");
+  CompilerSettings hopper = s, plain = s;
+  hopper.arch = "sm_90a";
+  plain.arch = "sm_90";
+  CompileOutcome ok = compile_module(test_path("data/wgmma_fence.cu"), "fence", fence_sig, ModuleKind::cuda, hopper);
+  INFO(ok.message);
+  CHECK(ok.ok);
+  CompileOutcome no = compile_module(test_path("data/wgmma_fence.cu"), "fence", fence_sig, ModuleKind::cuda, plain);
+  CHECK_FALSE(no.ok);
+}
+
+TEST_CASE("compile checks: the worker holds its kernels for sm_80, 86, 89, 90, 100 and compute_100 PTX") {
+  std::string worker = RUBRIC_GPU_WORKER_BINARY;
+  if (!RUBRIC_CUDA_BUILT) {
+    MESSAGE("skipped: built without CUDA");
+    return;
+  }
+  std::set<std::string> found = fatbin::images(worker);
+  INFO("images in " << worker << ": " << fatbin::joined(found));
+  for (const char* a : {"sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "compute_100"}) CHECK(found.count(a) == 1);
 }

@@ -2,6 +2,7 @@
 // timing and its re-check, and the comparison, with no GPU.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <vector>
@@ -99,16 +100,17 @@ TEST_CASE("call: a crash kills only the worker, with the signal as the reason; t
   CompiledModule m = f.build("add_crash.cpp");
   std::vector<float> ok_a(4, 1.f), ok_b(4, 2.f), bad(13, 1.f);
   REQUIRE(f.session.call(m, add_args(ok_a, ok_b)).ok);
-  pid_t before = f.session.worker(ModuleKind::cpu_standin).pid();
+  pid_t before = f.session.worker(m).pid();
   CallOutcome crashed = f.session.call(m, add_args(bad, bad));
   CHECK_FALSE(crashed.ok);
+  CHECK_FALSE(crashed.grader_environment);
   CHECK(crashed.failure == "worker killed by SIGSEGV");
-  CHECK_FALSE(f.session.worker(ModuleKind::cpu_standin).running());
+  CHECK_FALSE(f.session.worker(m).running());
   CallOutcome again = f.session.call(m, add_args(ok_a, ok_b));
   INFO(again.failure);
   REQUIRE(again.ok);
   CHECK(floats(again.outputs[0]) == std::vector<float>(4, 3.f));
-  CHECK(f.session.worker(ModuleKind::cpu_standin).pid() != before);
+  CHECK(f.session.worker(m).pid() != before);
 }
 
 TEST_CASE("call: a hang times out and the worker is replaced") {
@@ -164,7 +166,7 @@ TEST_CASE("time: samples with their method; a correct function passes the re-che
   CHECK(t.recheck.find("change with fresh inputs") != std::string::npos);
 }
 
-TEST_CASE("time: a function that only works once fails the re-check") {
+TEST_CASE("time: a function that only works once is caught on its first timed sample") {
   Fixture f;
   CompiledModule m = f.build("add_works_once.cpp");
   std::vector<float> a(256, 1.f), b(256, 2.f);
@@ -174,7 +176,8 @@ TEST_CASE("time: a function that only works once fails the re-check") {
   TimeOutcome t = f.session.time(m, add_args(a, b), o);
   CHECK_FALSE(t.ok);
   CHECK_FALSE(t.recheck_ok);
-  CHECK(t.failure.find("after timing, output 0 differs from the first call's: 256 of 256 elements") != std::string::npos);
+  CHECK(t.failure.find("sample 1 (timed): output 0 differs from the untimed call's: 256 of 256 elements") !=
+        std::string::npos);
 }
 
 TEST_CASE("time: cached results are caught with fresh inputs") {
@@ -215,4 +218,131 @@ TEST_CASE("compare on the stand-in: the fused statistics and the closeness rule"
   CHECK(s.max_abs_b == doctest::Approx(3.0));
   CHECK_THROWS_WITH_AS(f.session.compare(ta, TensorArg{DType::f32, {8}, b.data()}, {}, true),
                        doctest::Contains("no broadcasting"), rubric::OperatorError);
+}
+
+namespace {
+
+double median_of(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+}  // namespace
+
+TEST_CASE("call: integer and bool outputs are checked with two poison patterns") {
+  Fixture f;
+  std::vector<std::int32_t> x{5, -1, 7, 255, 0, -1, 3, 4};
+  auto n = static_cast<std::int64_t>(x.size());
+  CompileOutcome c = f.session.cuda_fn(test_path("data/i32_half_written.cpp"), "copy",
+                                       "void(const int*, int*, int, cudaStream_t)");
+  REQUIRE(c.ok);
+  CallOutcome r = f.session.call(c.module, {TensorArg{DType::i32, {n}, x.data()}, OutputArg{DType::i32, {n}}, n});
+  CHECK_FALSE(r.ok);
+  CHECK_FALSE(r.grader_environment);
+  CHECK(r.failure == "output 0 (i32): 4 of 8 elements were never written (they kept the poison; first at flat index 1)");
+
+  CompileOutcome b = f.session.cuda_fn(test_path("data/bool_half_written.cpp"), "positive",
+                                       "void(const int*, bool*, int, cudaStream_t)");
+  REQUIRE(b.ok);
+  CallOutcome rb = f.session.call(b.module, {TensorArg{DType::i32, {n}, x.data()}, OutputArg{DType::boolean, {n}}, n});
+  CHECK_FALSE(rb.ok);
+  CHECK(rb.failure.find("output 0 (bool): 4 of 8 elements were never written") != std::string::npos);
+  TimeOutcome t = f.session.time(b.module, {TensorArg{DType::i32, {n}, x.data()}, OutputArg{DType::boolean, {n}}, n});
+  CHECK_FALSE(t.ok);
+  CHECK(t.failure.find("were never written") != std::string::npos);
+}
+
+TEST_CASE("call and time: writes just past a tensor hit its canaries; far past it, the guard page") {
+  Fixture f;
+  std::vector<float> a(100, 1.f), b(100, 2.f);
+  CompiledModule near = f.build("add_overrun.cpp");
+  CallOutcome r = f.session.call(near, add_args(a, b));
+  CHECK_FALSE(r.ok);
+  CHECK(r.failure == "output 0 (argument 3): 12 bytes written outside the tensor");
+  TimeOutcome t = f.session.time(near, add_args(a, b));
+  CHECK_FALSE(t.ok);
+  CHECK(t.failure.find("bytes written outside the tensor") != std::string::npos);
+  CompiledModule far = f.build("add_far_overrun.cpp");
+  CallOutcome crashed = f.session.call(far, add_args(a, b));
+  CHECK_FALSE(crashed.ok);
+  CHECK(crashed.failure == "worker killed by SIGSEGV");
+  // Nothing of it is left for the correct function, which runs in a worker of its own.
+  CallOutcome good = f.session.call(f.build("add_good.cpp"), add_args(a, b));
+  CHECK(good.ok);
+}
+
+TEST_CASE("time: a kernel that writes its inputs is timed and re-checked on restored inputs") {
+  Fixture f;
+  CompileOutcome c = f.session.cuda_fn(test_path("data/scale_in_place.cpp"), "twice",
+                                       "void(float*, float*, int, cudaStream_t)");
+  REQUIRE(c.ok);
+  std::vector<float> x(4096, 0.5f);
+  auto n = static_cast<std::int64_t>(x.size());
+  TimingOptions o;
+  o.min_time_s = 0.005;
+  o.max_time_s = 2;
+  TimeOutcome t = f.session.time(c.module, {TensorArg{DType::f32, {n}, x.data()}, OutputArg{DType::f32, {n}}, n}, o);
+  INFO(t.failure);
+  CHECK(t.ok);
+  CHECK(t.method.verified_samples == t.method.samples);
+}
+
+TEST_CASE("time: outputs are poisoned before every sample, so returning early on a written buffer gains nothing") {
+  Fixture f;
+  std::vector<float> a(1 << 16, 1.f), b(1 << 16, 2.f);
+  TimingOptions o;
+  o.min_time_s = 0.02;
+  o.max_time_s = 2;
+  TimeOutcome good = f.session.time(f.build("add_good.cpp"), add_args(a, b), o);
+  TimeOutcome skip = f.session.time(f.build("add_skip_if_written.cpp"), add_args(a, b), o);
+  INFO(skip.failure);
+  REQUIRE(good.ok);
+  REQUIRE(skip.ok);
+  // Unpoisoned, every sample after the first would return at once (hundreds of times faster).
+  CHECK(median_of(skip.samples) > 0.3 * median_of(good.samples));
+  CHECK(skip.method.verified_samples == skip.method.samples);
+  CHECK(skip.recheck.find("timed samples verified") != std::string::npos);
+}
+
+TEST_CASE("each module runs in its own worker; device queries and comparisons in another") {
+  Fixture f;
+  CompiledModule good = f.build("add_good.cpp");
+  CompiledModule cached = f.build("add_cached.cpp");
+  std::vector<float> a(8, 1.f), b(8, 2.f);
+  REQUIRE(f.session.call(good, add_args(a, b)).ok);
+  REQUIRE(f.session.call(cached, add_args(a, b)).ok);
+  CHECK(f.session.worker(good).pid() != f.session.worker(cached).pid());
+  CHECK(f.session.worker(good).pid() > 0);
+  CHECK(&f.session.worker(ModuleKind::cpu_standin) != &f.session.worker(good));
+}
+
+TEST_CASE("a worker that cannot start is the grading machine's failure, not the candidate's") {
+  TempDir dir;
+  SessionOptions o;
+  o.compiler.cache_dir = dir / "cache";
+  o.worker_executable = dir / "no-such-worker";
+  GpuSession session(o);
+  CompileOutcome c = session.cuda_fn(test_path("data/add_good.cpp"), "add", kAddSig);
+  REQUIRE(c.ok);
+  std::vector<float> a(4, 1.f), b(4, 2.f);
+  CallOutcome r = session.call(c.module, add_args(a, b));
+  CHECK_FALSE(r.ok);
+  CHECK(r.grader_environment);
+  CHECK(r.failure.find("no-such-worker") != std::string::npos);
+  TimeOutcome t = session.time(c.module, add_args(a, b));
+  CHECK(t.grader_environment);
+}
+
+TEST_CASE("CUDA requests on a machine without a usable device are the grading machine's failure") {
+  Fixture f;
+  if (f.session.device_info().available) {
+    MESSAGE("skipped: this machine has a CUDA device");
+    return;
+  }
+  CompareOutcome r = f.session.compare(TensorArg{DType::f32, {1}, std::vector<float>{1.f}.data()},
+                                       TensorArg{DType::f32, {1}, std::vector<float>{1.f}.data()}, {});
+  CHECK_FALSE(r.ok);
+  CHECK(r.grader_environment);
+  MESSAGE("reason: " << r.failure);
+  CHECK_FALSE(r.failure.empty());
 }

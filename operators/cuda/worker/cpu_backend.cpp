@@ -1,6 +1,12 @@
 // The CPU stand-in: "device" memory is host memory and the stream is null, so modules built from
-// .cpp sources by the host compiler exercise the same protocol as CUDA modules.
+// .cpp sources by the host compiler exercise the same protocol as CUDA modules. Tensors sit
+// against PROT_NONE guard pages with canaries in the slack, as the CUDA backend places them
+// against unmapped device pages.
+#include <sys/mman.h>
+#include <unistd.h>
+
 #include <chrono>
+#include <map>
 #include <cstdlib>
 #include <cstring>
 #include <algorithm>
@@ -48,14 +54,58 @@ class CpuBackend final : public Backend {
  public:
   std::string name() const override { return "cpu"; }
 
+  ~CpuBackend() override {
+    for (auto& [p, g] : guarded_) ::munmap(g.base, g.total);
+  }
+
   void* allocate(std::size_t bytes) override {
     void* p = std::malloc(bytes);
     if (!p) throw RequestFailure(fmt::format("out of host memory allocating {} bytes", bytes));
     return p;
   }
-  void release(void* p) noexcept override { std::free(p); }
+  void release(void* p) noexcept override {
+    auto it = guarded_.find(p);
+    if (it == guarded_.end()) {
+      std::free(p);
+      return;
+    }
+    ::munmap(it->second.base, it->second.total);
+    guarded_.erase(it);
+  }
+
+  // [guard page][slack with canaries | tensor | < kAlign bytes of canaries][guard page]
+  void* allocate_guarded(std::size_t bytes) override {
+    const std::size_t page = static_cast<std::size_t>(::sysconf(_SC_PAGESIZE));
+    std::size_t usable = (bytes + kAlign + page - 1) / page * page;
+    std::size_t total = usable + 2 * page;
+    void* base = ::mmap(nullptr, total, PROT_NONE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_NORESERVE, -1, 0);
+    if (base == MAP_FAILED) throw RequestFailure(fmt::format("out of host memory allocating {} bytes", bytes));
+    auto* first = static_cast<unsigned char*>(base) + page;
+    if (::mprotect(first, usable, PROT_READ | PROT_WRITE) != 0) {
+      ::munmap(base, total);
+      throw RequestFailure(fmt::format("out of host memory allocating {} bytes", bytes));
+    }
+    auto end = reinterpret_cast<std::uintptr_t>(first + usable);
+    auto* p = reinterpret_cast<unsigned char*>((end - bytes) / kAlign * kAlign);
+    std::memset(first, kCanary, static_cast<std::size_t>(p - first));
+    std::memset(p + bytes, kCanary, static_cast<std::size_t>(first + usable - (p + bytes)));
+    guarded_[p] = {base, total, first, usable, bytes};
+    return p;
+  }
+  std::size_t check_guard(const void* p) override {
+    auto it = guarded_.find(const_cast<void*>(p));
+    if (it == guarded_.end()) return 0;
+    const Guarded& g = it->second;
+    const auto* t = static_cast<const unsigned char*>(p);
+    std::size_t damaged = 0;
+    for (const unsigned char* c = g.first; c < t; ++c) damaged += *c != kCanary;
+    for (const unsigned char* c = t + g.bytes; c < g.first + g.usable; ++c) damaged += *c != kCanary;
+    return damaged;
+  }
+
   void upload(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
   void download(void* dst, const void* src, std::size_t bytes) override { std::memcpy(dst, src, bytes); }
+  void copy(void* dst, const void* src, std::size_t bytes) override { std::memmove(dst, src, bytes); }
 
   void fill_pattern(void* dst, std::size_t count, std::size_t element_bytes, std::uint64_t pattern) override {
     auto* out = static_cast<unsigned char*>(dst);
@@ -69,14 +119,17 @@ class CpuBackend final : public Backend {
   void* stream_handle() override { return nullptr; }
   void run_call(const std::function<void()>& launch) override { launch(); }
 
+  // The launch runs to completion on this thread: the "events" are the host clock around it.
   TimedSample timed_call(const std::function<void()>& launch, bool) override {
     auto t0 = std::chrono::steady_clock::now();
     launch();
     auto t1 = std::chrono::steady_clock::now();
-    return {std::chrono::duration<double>(t1 - t0).count(), false};
+    TimedSample s;
+    s.seconds = std::chrono::duration<double>(t1 - t0).count();
+    s.host_launch_s = s.seconds;
+    return s;
   }
   std::size_t l2_flush_bytes() const override { return 0; }
-  ClockReading read_sm_clock() override { return {}; }
   double nominal_sm_clock_mhz() const override { return 0; }
 
   double copy_seconds(std::size_t bytes) override {
@@ -111,6 +164,18 @@ class CpuBackend final : public Backend {
     seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
     return math::to_stats(total);
   }
+
+ private:
+  static constexpr std::size_t kAlign = 256;  // what cudaMalloc guarantees
+  static constexpr unsigned char kCanary = 0xA5;
+  struct Guarded {
+    void* base;
+    std::size_t total;
+    unsigned char* first;  // the readable, writable pages
+    std::size_t usable;
+    std::size_t bytes;
+  };
+  std::map<void*, Guarded> guarded_;
 };
 
 }  // namespace

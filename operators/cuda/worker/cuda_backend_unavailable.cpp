@@ -4,7 +4,7 @@
 
 namespace rubric::cuda::worker {
 
-std::unique_ptr<Backend> make_cuda_backend() { throw RequestFailure("rubric was built without CUDA"); }
+std::unique_ptr<Backend> make_cuda_backend() { throw EnvironmentFault("rubric was built without CUDA"); }
 
 void describe_device(std::function<void(const std::string&, const std::string&)> put) {
   put("available", "0");

@@ -1,5 +1,8 @@
 #include "operators/cuda/worker/device_kernels.hpp"
 
+#include <algorithm>
+#include <cstdint>
+
 namespace rubric::cuda::worker::kernels {
 
 namespace {
@@ -20,74 +23,153 @@ __global__ void fill_random_kernel(unsigned char* dst, DType t, std::size_t coun
     math::store_random(dst, t, i, seed);
 }
 
-__global__ void clock_probe_kernel(unsigned long long* out, unsigned long long spin_ns) {
-  unsigned long long t0, t1;
-  long long c0 = clock64();
-  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t0));
-  do {
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t1));
-  } while (t1 - t0 < spin_ns);
-  long long c1 = clock64();
-  out[0] = static_cast<unsigned long long>(c1 - c0);
-  out[1] = t1 - t0;
+__device__ unsigned long long global_ns() {
+  unsigned long long t;
+  asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+  return t;
 }
 
-template <int Bytes> struct WordOf;
-template <> struct WordOf<1> { using type = std::uint8_t; };
-template <> struct WordOf<2> { using type = std::uint16_t; };
-template <> struct WordOf<4> { using type = std::uint32_t; };
-template <> struct WordOf<8> { using type = std::uint64_t; };
-
-constexpr int kUnroll = 8;
-
-// Each thread issues kUnroll loads of each operand before any arithmetic, so enough bytes are in
-// flight to run at memory bandwidth; partials are reduced per block in shared memory.
-template <int BA, int BB>
-__global__ void __launch_bounds__(kCompareThreads) compare_kernel(const typename WordOf<BA>::type* a, DType ta,
-                                                                  const typename WordOf<BB>::type* b, DType tb,
-                                                                  std::size_t count, math::Rule rule, Partial* out) {
-  __shared__ Partial shared[kCompareThreads];
-  Partial p;
-  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
-  std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
-  for (; i + (kUnroll - 1) * stride < count; i += kUnroll * stride) {
-    std::uint64_t va[kUnroll], vb[kUnroll];
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) {
-      va[u] = a[i + u * stride];
-      vb[u] = b[i + u * stride];
+__global__ void block_kernel(volatile int* release, int* expired, unsigned long long timeout_ns) {
+  unsigned long long t0 = global_ns();
+  while (*release == 0) {
+    if (global_ns() - t0 > timeout_ns) {
+      *expired = 1;
+      break;
     }
-#pragma unroll
-    for (int u = 0; u < kUnroll; ++u) math::accumulate_bits(p, va[u], ta, vb[u], tb, i + u * stride, rule);
   }
-  for (; i < count; i += stride) math::accumulate_bits(p, a[i], ta, b[i], tb, i, rule);
-  shared[threadIdx.x] = p;
+  __threadfence_system();
+}
+
+__global__ void stamp_kernel(SmStamp* out, int max_sm, unsigned long long seq) {
+  unsigned sm;
+  asm volatile("mov.u32 %0, %%smid;" : "=r"(sm));
+  if (static_cast<int>(sm) >= max_sm) return;
+  SmStamp s;
+  s.clock = static_cast<unsigned long long>(clock64());
+  s.ns = global_ns();
+  s.seq = seq;
+  out[sm] = s;
+}
+
+__global__ void canary_kernel(const unsigned char* p, std::size_t bytes, unsigned char canary,
+                              unsigned long long* damaged) {
+  unsigned long long n = 0;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < bytes;
+       i += static_cast<std::size_t>(gridDim.x) * blockDim.x)
+    n += p[i] != canary;
+  if (n) atomicAdd(damaged, n);
+}
+
+constexpr unsigned kFullMask = 0xFFFFFFFFu;
+
+template <int Bytes>
+__device__ __forceinline__ std::uint64_t word_at(const unsigned char* p) {
+  if constexpr (Bytes == 8) return *reinterpret_cast<const std::uint64_t*>(p);
+  else if constexpr (Bytes == 4) return *reinterpret_cast<const std::uint32_t*>(p);
+  else if constexpr (Bytes == 2) return *reinterpret_cast<const std::uint16_t*>(p);
+  else return *p;
+}
+
+__device__ __forceinline__ void shuffle_combine(Partial& p, int offset) {
+  Partial o;
+  o.count = __shfl_down_sync(kFullMask, p.count, offset);
+  o.mismatches = __shfl_down_sync(kFullMask, p.mismatches, offset);
+  o.max_abs = __shfl_down_sync(kFullMask, p.max_abs, offset);
+  o.max_abs_index = __shfl_down_sync(kFullMask, p.max_abs_index, offset);
+  o.max_rel = __shfl_down_sync(kFullMask, p.max_rel, offset);
+  o.max_rel_index = __shfl_down_sync(kFullMask, p.max_rel_index, offset);
+  o.first_mismatch_index = __shfl_down_sync(kFullMask, p.first_mismatch_index, offset);
+  o.nan_a = __shfl_down_sync(kFullMask, p.nan_a, offset);
+  o.nan_b = __shfl_down_sync(kFullMask, p.nan_b, offset);
+  o.inf_a = __shfl_down_sync(kFullMask, p.inf_a, offset);
+  o.inf_b = __shfl_down_sync(kFullMask, p.inf_b, offset);
+  o.sum_sq_diff = __shfl_down_sync(kFullMask, p.sum_sq_diff, offset);
+  o.sum_sq_a = __shfl_down_sync(kFullMask, p.sum_sq_a, offset);
+  o.sum_sq_b = __shfl_down_sync(kFullMask, p.sum_sq_b, offset);
+  o.dot_ab = __shfl_down_sync(kFullMask, p.dot_ab, offset);
+  o.max_abs_b = __shfl_down_sync(kFullMask, p.max_abs_b, offset);
+  o.max_ulp = __shfl_down_sync(kFullMask, p.max_ulp, offset);
+  math::combine(p, o);
+}
+
+// Warps reduce by shuffles, then the first warp combines the block's warps; one partial per block.
+__device__ __forceinline__ void reduce_block(Partial p, Partial* out) {
+  __shared__ Partial warps[kCompareThreads / 32];
+  for (int offset = 16; offset > 0; offset /= 2) shuffle_combine(p, offset);
+  int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if (lane == 0) warps[warp] = p;
   __syncthreads();
-  for (int half = kCompareThreads / 2; half > 0; half /= 2) {
-    if (static_cast<int>(threadIdx.x) < half) math::combine(shared[threadIdx.x], shared[threadIdx.x + half]);
-    __syncthreads();
+  if (warp == 0) {
+    p = lane < kCompareThreads / 32 ? warps[lane] : Partial{};
+    for (int offset = 16; offset > 0; offset /= 2) shuffle_combine(p, offset);
+    if (lane == 0) out[blockIdx.x] = p;
   }
-  if (threadIdx.x == 0) out[blockIdx.x] = shared[0];
 }
 
-template <int BA, int BB>
-cudaError_t launch_compare(const void* a, DType ta, const void* b, DType tb, std::size_t count, math::Rule rule,
-                           Partial* partials, int blocks, cudaStream_t stream) {
-  compare_kernel<BA, BB><<<blocks, kCompareThreads, 0, stream>>>(
-      static_cast<const typename WordOf<BA>::type*>(a), ta, static_cast<const typename WordOf<BB>::type*>(b), tb, count,
-      rule, partials);
+// One dtype pair known at compile time. Each thread takes chunks of K elements, K such that the
+// narrower operand fills one 16-byte load (the wider takes several), then a scalar tail.
+template <DType TA, DType TB>
+__global__ void __launch_bounds__(kCompareThreads) compare_typed(const unsigned char* a, const unsigned char* b,
+                                                                 std::size_t count, math::Rule rule, Partial* out) {
+  constexpr int WA = math::kWidthBytes<TA>, WB = math::kWidthBytes<TB>;
+  constexpr int K = 16 / (WA < WB ? WA : WB);
+  constexpr int NA = K * WA / 16, NB = K * WB / 16;
+  Partial p;
+  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  const std::size_t first = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x;
+  const std::size_t chunks = count / K;
+  const auto* va = reinterpret_cast<const uint4*>(a);
+  const auto* vb = reinterpret_cast<const uint4*>(b);
+  for (std::size_t c = first; c < chunks; c += threads) {
+    uint4 ra[NA], rb[NB];
+#pragma unroll
+    for (int u = 0; u < NA; ++u) ra[u] = __ldcs(va + c * NA + u);
+#pragma unroll
+    for (int u = 0; u < NB; ++u) rb[u] = __ldcs(vb + c * NB + u);
+    const auto* ba = reinterpret_cast<const unsigned char*>(ra);
+    const auto* bb = reinterpret_cast<const unsigned char*>(rb);
+#pragma unroll
+    for (int e = 0; e < K; ++e)
+      math::accumulate_typed<TA, TB>(p, word_at<WA>(ba + e * WA), word_at<WB>(bb + e * WB), c * K + e, rule);
+  }
+  for (std::size_t i = chunks * K + first; i < count; i += threads)
+    math::accumulate_typed<TA, TB>(p, word_at<WA>(a + i * WA), word_at<WB>(b + i * WB), i, rule);
+  reduce_block(p, out);
+}
+
+// Any other pair (or unaligned buffers): dtypes at run time, one element at a time.
+__global__ void __launch_bounds__(kCompareThreads) compare_generic(const unsigned char* a, DType ta,
+                                                                   const unsigned char* b, DType tb,
+                                                                   std::size_t count, math::Rule rule, Partial* out) {
+  Partial p;
+  const std::size_t threads = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = blockIdx.x * static_cast<std::size_t>(blockDim.x) + threadIdx.x; i < count; i += threads)
+    math::accumulate(p, a, ta, b, tb, i, rule);
+  reduce_block(p, out);
+}
+
+// Blocks for a grid-stride kernel: what fits on the device at once (occupancy), no more than
+// the work needs, no more than the partials buffer holds.
+template <typename Kernel>
+int grid_by_occupancy(Kernel k, std::size_t work_items, int sm_count) {
+  int per_sm = 0;
+  if (cudaOccupancyMaxActiveBlocksPerMultiprocessor(&per_sm, k, kCompareThreads, 0) != cudaSuccess || per_sm < 1)
+    per_sm = 1;
+  cudaGetLastError();
+  std::size_t blocks = static_cast<std::size_t>(std::min(per_sm, kMaxCompareBlocksPerSm)) * sm_count;
+  std::size_t needed = (work_items + kCompareThreads - 1) / kCompareThreads;
+  return static_cast<int>(std::max<std::size_t>(1, std::min(blocks, needed)));
+}
+
+template <DType TA, DType TB>
+cudaError_t launch_typed(const void* a, const void* b, std::size_t count, math::Rule rule, Partial* partials,
+                         int sm_count, int* blocks, cudaStream_t stream) {
+  constexpr int K = 16 / (math::kWidthBytes<TA> < math::kWidthBytes<TB> ? math::kWidthBytes<TA> : math::kWidthBytes<TB>);
+  *blocks = grid_by_occupancy(compare_typed<TA, TB>, count / K + 1, sm_count);
+  compare_typed<TA, TB><<<*blocks, kCompareThreads, 0, stream>>>(static_cast<const unsigned char*>(a),
+                                                                  static_cast<const unsigned char*>(b), count, rule,
+                                                                  partials);
   return cudaGetLastError();
-}
-
-template <int BA>
-cudaError_t dispatch_b(const void* a, DType ta, const void* b, DType tb, std::size_t count, math::Rule rule,
-                       Partial* partials, int blocks, cudaStream_t stream) {
-  switch (math::dtype_width_bits(tb) / 8) {
-    case 1: return launch_compare<BA, 1>(a, ta, b, tb, count, rule, partials, blocks, stream);
-    case 2: return launch_compare<BA, 2>(a, ta, b, tb, count, rule, partials, blocks, stream);
-    case 4: return launch_compare<BA, 4>(a, ta, b, tb, count, rule, partials, blocks, stream);
-    default: return launch_compare<BA, 8>(a, ta, b, tb, count, rule, partials, blocks, stream);
-  }
 }
 
 int grid_for(std::size_t count) {
@@ -114,19 +196,46 @@ cudaError_t fill_random(void* dst, DType t, std::size_t count, std::uint64_t see
   return cudaGetLastError();
 }
 
-cudaError_t probe_clock(unsigned long long* out, unsigned long long spin_ns, cudaStream_t stream) {
-  clock_probe_kernel<<<1, 1, 0, stream>>>(out, spin_ns);
+cudaError_t block_stream(volatile int* release, int* expired, unsigned long long timeout_ns, cudaStream_t stream) {
+  block_kernel<<<1, 1, 0, stream>>>(release, expired, timeout_ns);
+  return cudaGetLastError();
+}
+
+cudaError_t stamp_sms(SmStamp* out, int max_sm, unsigned long long seq, int blocks, cudaStream_t stream) {
+  stamp_kernel<<<blocks, 1, 0, stream>>>(out, max_sm, seq);
+  return cudaGetLastError();
+}
+
+cudaError_t count_not_canary(const unsigned char* p, std::size_t bytes, unsigned char canary,
+                             unsigned long long* damaged, cudaStream_t stream) {
+  if (bytes == 0) return cudaSuccess;
+  canary_kernel<<<grid_for(bytes), 256, 0, stream>>>(p, bytes, canary, damaged);
   return cudaGetLastError();
 }
 
 cudaError_t compare(const void* a, DType ta, const void* b, DType tb, std::size_t count, math::Rule rule,
-                    Partial* partials, int blocks, cudaStream_t stream) {
-  switch (math::dtype_width_bits(ta) / 8) {
-    case 1: return dispatch_b<1>(a, ta, b, tb, count, rule, partials, blocks, stream);
-    case 2: return dispatch_b<2>(a, ta, b, tb, count, rule, partials, blocks, stream);
-    case 4: return dispatch_b<4>(a, ta, b, tb, count, rule, partials, blocks, stream);
-    default: return dispatch_b<8>(a, ta, b, tb, count, rule, partials, blocks, stream);
+                    Partial* partials, int sm_count, int* blocks, cudaStream_t stream) {
+  bool aligned = reinterpret_cast<std::uintptr_t>(a) % 16 == 0 && reinterpret_cast<std::uintptr_t>(b) % 16 == 0;
+  if (aligned && ta == tb) {
+    switch (ta) {
+#define RUBRIC_SAME(T) case DType::T: return launch_typed<DType::T, DType::T>(a, b, count, rule, partials, sm_count, blocks, stream);
+      RUBRIC_SAME(f64) RUBRIC_SAME(f32) RUBRIC_SAME(f16) RUBRIC_SAME(bf16) RUBRIC_SAME(f8e4m3) RUBRIC_SAME(f8e5m2)
+      RUBRIC_SAME(i64) RUBRIC_SAME(i32) RUBRIC_SAME(i16) RUBRIC_SAME(i8) RUBRIC_SAME(u8) RUBRIC_SAME(boolean)
+#undef RUBRIC_SAME
+    }
   }
+  // The mixed pairs graders meet: a half-precision candidate against an f32 reference.
+  if (aligned && ta == DType::f16 && tb == DType::f32)
+    return launch_typed<DType::f16, DType::f32>(a, b, count, rule, partials, sm_count, blocks, stream);
+  if (aligned && ta == DType::bf16 && tb == DType::f32)
+    return launch_typed<DType::bf16, DType::f32>(a, b, count, rule, partials, sm_count, blocks, stream);
+  if (aligned && ta == DType::f32 && tb == DType::f64)
+    return launch_typed<DType::f32, DType::f64>(a, b, count, rule, partials, sm_count, blocks, stream);
+  *blocks = grid_by_occupancy(compare_generic, count, sm_count);
+  compare_generic<<<*blocks, kCompareThreads, 0, stream>>>(static_cast<const unsigned char*>(a), ta,
+                                                           static_cast<const unsigned char*>(b), tb, count, rule,
+                                                           partials);
+  return cudaGetLastError();
 }
 
 }  // namespace rubric::cuda::worker::kernels

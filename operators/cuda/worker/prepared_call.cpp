@@ -67,7 +67,7 @@ PreparedCall::PreparedCall(Backend& backend, std::vector<ArgSpec> specs)
     switch (s.kind) {
       case ArgSpec::Kind::input:
       case ArgSpec::Kind::output:
-        buffers_.emplace_back(backend_, s.count * element_bytes(s.dtype));
+        buffers_.emplace_back(backend_, s.count * element_bytes(s.dtype), true);
         buffer_of_[i] = static_cast<int>(buffers_.size() - 1);
         pointers_[i] = buffers_.back().get();
         argv_[i] = &pointers_[i];
@@ -93,12 +93,64 @@ void PreparedCall::upload_inputs() {
   }
 }
 
-void PreparedCall::poison_outputs() {
+void PreparedCall::poison_outputs(int pattern) {
   for (std::size_t i = 0; i < specs_.size(); ++i) {
     const ArgSpec& s = specs_[i];
     if (s.kind != ArgSpec::Kind::output) continue;
-    backend_.fill_pattern(buffers_[buffer_of_[i]].get(), s.count, element_bytes(s.dtype), poison_pattern(s.dtype));
+    std::uint64_t bits = pattern == 0 || is_floating(s.dtype) ? poison_pattern(s.dtype) : 0;
+    backend_.fill_pattern(buffers_[buffer_of_[i]].get(), s.count, element_bytes(s.dtype), bits);
   }
+}
+
+void PreparedCall::keep_pristine_inputs() {
+  pristine_.clear();
+  for (std::size_t i = 0; i < specs_.size(); ++i) {
+    const ArgSpec& s = specs_[i];
+    if (s.kind != ArgSpec::Kind::input) continue;
+    std::size_t bytes = s.count * element_bytes(s.dtype);
+    pristine_.emplace_back(backend_, bytes);
+    if (bytes) backend_.copy(pristine_.back().get(), buffers_[buffer_of_[i]].get(), bytes);
+  }
+}
+
+void PreparedCall::restore_inputs() {
+  if (pristine_.empty()) return;
+  std::size_t k = 0;
+  for (std::size_t i = 0; i < specs_.size(); ++i) {
+    const ArgSpec& s = specs_[i];
+    if (s.kind != ArgSpec::Kind::input) continue;
+    std::size_t bytes = s.count * element_bytes(s.dtype);
+    if (bytes) backend_.copy(buffers_[buffer_of_[i]].get(), pristine_[k].get(), bytes);
+    ++k;
+  }
+}
+
+std::string PreparedCall::guard_damage() {
+  std::string out;
+  std::size_t in = 0, outn = 0;
+  for (std::size_t i = 0; i < specs_.size(); ++i) {
+    const ArgSpec& s = specs_[i];
+    if (s.kind != ArgSpec::Kind::input && s.kind != ArgSpec::Kind::output) continue;
+    bool is_out = s.kind == ArgSpec::Kind::output;
+    std::size_t k = is_out ? outn++ : in++;
+    std::size_t damaged = backend_.check_guard(buffers_[buffer_of_[i]].get());
+    if (damaged)
+      out += fmt::format("{}{} {} (argument {}): {} bytes written outside the tensor", out.empty() ? "" : "; ",
+                         is_out ? "output" : "input", k, i + 1, damaged);
+  }
+  return out;
+}
+
+bool PreparedCall::has_integer_outputs() const {
+  for (const ArgSpec& s : specs_)
+    if (s.kind == ArgSpec::Kind::output && !is_floating(s.dtype) && s.count > 0) return true;
+  return false;
+}
+
+void* PreparedCall::output_buffer(std::size_t k) {
+  for (std::size_t i = 0; i < specs_.size(); ++i)
+    if (specs_[i].kind == ArgSpec::Kind::output && k-- == 0) return buffers_[buffer_of_[i]].get();
+  return nullptr;
 }
 
 void PreparedCall::randomize_inputs(std::uint64_t seed) {

@@ -1,6 +1,9 @@
 #pragma once
-// A call request's arguments made real on a backend: fresh buffers for every tensor, inputs
-// uploaded, outputs poisoned, and the argv array the trampoline's rubric_call expects.
+// A call request's arguments made real on a backend: fresh buffers for every tensor (each against
+// a guard page), inputs uploaded, outputs poisoned, and the argv array the trampoline's
+// rubric_call expects. Keeps a pristine device copy of the inputs on request, so a kernel that
+// writes its inputs (in place, or through a cast-away const) is always timed and re-checked on
+// the inputs the rubric gave.
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,17 +30,29 @@ class PreparedCall {
  public:
   PreparedCall(Backend& backend, std::vector<ArgSpec> specs);
   void** argv() { return argv_.data(); }
-  void poison_outputs();
+  // Pattern 0: NaN for floats, 0xFF bytes otherwise; pattern 1: the same NaN for floats, 0x00
+  // bytes otherwise (an integer or bool element that differs between calls poisoned with 0 and 1
+  // was never written).
+  void poison_outputs(int pattern = 0);
   void upload_inputs();                              // (again) from the request's files
   void randomize_inputs(std::uint64_t seed);         // fresh device-generated inputs
+  void keep_pristine_inputs();                       // device copies of the current inputs
+  void restore_inputs();                             // from those copies (no-op without them)
   std::vector<std::vector<unsigned char>> download_outputs();
   void write_outputs();                              // to the request's output files
+  // Empty when every tensor's canaries are intact; else "output 0: 12 bytes written outside the
+  // tensor" for each damaged one.
+  std::string guard_damage();
+  bool has_integer_outputs() const;
   const std::vector<ArgSpec>& specs() const { return specs_; }
+  // Output k's device buffer (k counts outputs only).
+  void* output_buffer(std::size_t k);
 
  private:
   Backend& backend_;
   std::vector<ArgSpec> specs_;
   std::vector<DeviceBuffer> buffers_;  // one per tensor argument, in order
+  std::vector<DeviceBuffer> pristine_; // one per input, in order (after keep_pristine_inputs)
   std::vector<int> buffer_of_;         // arg index → buffers_ index (-1 for scalars)
   // Storage the argv entries point at; sized once so the addresses stay valid.
   std::vector<void*> pointers_;

@@ -27,16 +27,10 @@ std::string num(double v) { return fmt::format("{:.17g}", v); }
 
 }  // namespace
 
+// A backend that cannot start throws EnvironmentFault: the worker exits and the next request
+// tries again in a fresh process (a busy or briefly unavailable device is not remembered).
 Backend& RequestHandler::backend() {
-  if (!backend_) {
-    if (!backend_error_.empty()) throw RequestFailure(backend_error_);
-    try {
-      backend_ = backend_name_ == "cpu" ? make_cpu_backend() : make_cuda_backend();
-    } catch (const RequestFailure& e) {
-      backend_error_ = e.what();
-      throw;
-    }
-  }
+  if (!backend_) backend_ = backend_name_ == "cpu" ? make_cpu_backend() : make_cuda_backend();
   return *backend_;
 }
 
@@ -65,6 +59,17 @@ Message RequestHandler::handle(const Message& request) {
       return m;
     }
     if (op == "ping") return Message().set("status", "ok").set("pid", std::to_string(::getpid()));
+    // Context creation (and, for `load`, loading the module with its kernels) under their own
+    // generous timeouts, so no call's budget pays for them.
+    if (op == "start") {
+      Backend& b = backend();
+      return Message().set("status", "ok").set("backend", b.name());
+    }
+    if (op == "load") {
+      backend();
+      load(request.require("module"));
+      return Message().set("status", "ok");
+    }
     if (op == "call") return call(request);
     if (op == "time") return time(request);
     if (op == "compare") return compare(request);
@@ -88,12 +93,13 @@ Message RequestHandler::call(const Message& request) {
   Backend& b = backend();
   Entry entry = load(request.require("module"));
   PreparedCall prepared(b, parse_args(request));
-  auto t0 = std::chrono::steady_clock::now();
-  b.run_call([&] { entry(prepared.argv()); });
-  double wall = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  // Integer outputs are checked with a second call, which must see the same inputs.
+  if (prepared.has_integer_outputs()) prepared.keep_pristine_inputs();
+  CheckedCall r = run_checked_call(b, prepared, [&] { entry(prepared.argv()); });
+  if (!r.problem.empty()) return failure(r.problem);
   prepared.write_outputs();
   Message m;
-  m.set("status", "ok").set("wall_s", num(wall));
+  m.set("status", "ok").set("wall_s", num(r.seconds));
   return m;
 }
 
@@ -112,7 +118,15 @@ Message RequestHandler::time(const Message& request) {
   s.seed = std::stoull(request.get_or("seed", "0"));
   s.flush_l2 = request.get_or("flush_l2", "1") == "1";
   s.max_samples = std::stoull(request.get_or("max_samples", std::to_string(s.max_samples)));
-  TimingReport r = run_timing(b, prepared, [&] { entry(prepared.argv()); }, s);
+  if (request.get("recheck_rtol") || request.get("recheck_atol"))
+    s.recheck_rule = math::Rule{std::stod(request.get_or("recheck_rtol", "0")),
+                                std::stod(request.get_or("recheck_atol", "0")), 0};
+  s.verify_fraction = std::stod(request.get_or("verify_fraction", num(s.verify_fraction)));
+  TimingReport r = run_timing(b, prepared, [&] { entry(prepared.argv()); }, s, [&](double first_call_s) {
+    if (send_) send_(Message().set("status", "progress").set("first_call_s", num(first_call_s)));
+  });
+  if (r.grader_environment)
+    return failure(r.environment_reason).set("blame", "environment");
   std::string samples;
   for (double x : r.samples) samples += (samples.empty() ? "" : ",") + num(x);
   Message m;
@@ -121,7 +135,11 @@ Message RequestHandler::time(const Message& request) {
       .set("warmup_calls", std::to_string(r.warmup_calls))
       .set("dropped_low_clock", std::to_string(r.dropped_low_clock))
       .set("escaped_stream", std::to_string(r.escaped_stream))
+      .set("verified_samples", std::to_string(r.verified_samples))
+      .set("escape_slack_s", num(r.escape_slack_s))
+      .set("first_call_s", num(r.first_call_s))
       .set("clock_mhz", num(r.clock_mhz))
+      .set("sustained_clock_mhz", num(r.sustained_clock_mhz))
       .set("nominal_clock_mhz", num(r.nominal_clock_mhz))
       .set("noise", num(r.noise))
       .set("elapsed_s", num(r.elapsed_s))
@@ -135,7 +153,7 @@ Message RequestHandler::time(const Message& request) {
 
 Message RequestHandler::compare(const Message& request) {
   Backend& b = backend();
-  auto side = [&](const char* p, tensor::DType& t, std::size_t& count) {
+  auto side = [&](const char* p, tensor::DType& t, std::size_t& count) -> DeviceBuffer {
     auto dt = dtype_from_label(request.require(fmt::format("{}.dtype", p)));
     if (!dt) throw OperatorError(fmt::format("worker request: unknown dtype for {}", p));
     t = *dt;
@@ -154,6 +172,7 @@ Message RequestHandler::compare(const Message& request) {
   if (na != nb) throw RequestFailure(fmt::format("element counts differ: {} and {}", na, nb));
   math::Rule rule{std::stod(request.get_or("rtol", "0")), std::stod(request.get_or("atol", "0")),
                   std::stoll(request.get_or("ulp", "0"))};
+  rule.ulp_stats = request.get_or("ulp_stats", "0") == "1";  // max_ulp outside ULP mode: only when asked
   double seconds = 0;
   numerics::CompareStats s = b.compare(a.get(), ta, bb.get(), tb, na, rule, seconds);
   Message m;

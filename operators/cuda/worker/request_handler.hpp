@@ -2,6 +2,7 @@
 // Dispatches one protocol request to the backend and builds the response. Loaded modules stay
 // loaded for the worker's life (a candidate's static state persists across calls, as it would
 // in the candidate's own program: caching between calls is then visible to the grader).
+#include <functional>
 #include <map>
 #include <memory>
 #include <string>
@@ -13,8 +14,13 @@ namespace rubric::cuda::worker {
 
 class RequestHandler {
  public:
-  explicit RequestHandler(std::string backend_name) : backend_name_(std::move(backend_name)) {}
-  // Throws DeviceFault (the worker must answer, then exit); other failures become responses.
+  // `send` delivers an interim message ahead of the reply (time's "first_call_s", from which the
+  // client sizes the rest of the request's budget).
+  using Send = std::function<void(const Message&)>;
+  RequestHandler(std::string backend_name, Send send = {})
+      : backend_name_(std::move(backend_name)), send_(std::move(send)) {}
+  // Throws DeviceFault or EnvironmentFault (the worker must answer, then exit); other failures
+  // become responses.
   Message handle(const Message& request);
 
  private:
@@ -26,8 +32,8 @@ class RequestHandler {
   Message compare(const Message& request);
 
   std::string backend_name_;
+  Send send_;
   std::unique_ptr<Backend> backend_;
-  std::string backend_error_;
   std::map<std::string, Entry> modules_;
 };
 

@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstring>
 
 #include <fmt/format.h>
 
@@ -16,32 +17,128 @@ using Clock = std::chrono::steady_clock;
 
 double seconds_since(Clock::time_point t0) { return std::chrono::duration<double>(Clock::now() - t0).count(); }
 
-math::Rule recheck_rule(tensor::DType t) {
-  // measurement.md's default tolerances: run-to-run differences of non-deterministic reductions pass.
+constexpr double kMinEscapeSlack = 20e-6;  // host clock and launch jitter on an idle machine
+
+double median_of(std::vector<double> v) {
+  if (v.empty()) return 0;
+  std::nth_element(v.begin(), v.begin() + static_cast<std::ptrdiff_t>(v.size() / 2), v.end());
+  return v[v.size() / 2];
+}
+
+std::vector<const ArgSpec*> output_specs(const PreparedCall& call) {
+  std::vector<const ArgSpec*> out;
+  for (const ArgSpec& s : call.specs())
+    if (s.kind == ArgSpec::Kind::output) out.push_back(&s);
+  return out;
+}
+
+// Elements of two host copies that differ bitwise: how many, and the first.
+std::string unwritten_elements(const std::vector<unsigned char>& a, const std::vector<unsigned char>& b,
+                               const ArgSpec& s, std::size_t k) {
+  std::size_t width = element_bytes(s.dtype), n = 0, first = 0;
+  for (std::size_t i = 0; i < s.count; ++i) {
+    if (std::memcmp(a.data() + i * width, b.data() + i * width, width) == 0) continue;
+    if (n++ == 0) first = i;
+  }
+  if (n == 0) return {};
+  return fmt::format("output {} ({}): {} of {} elements were never written (they kept the poison; first at flat index {})",
+                     k, dtype_label(s.dtype), n, s.count, first);
+}
+
+// Empty when `now` matches `expected` under `rule`; else a sentence saying where it does not.
+std::string describe_difference(Backend& backend, const void* now, const void* expected, const ArgSpec& s,
+                                const math::Rule& rule, std::size_t k, const char* now_name,
+                                const char* expected_phrase, const char* expected_name) {
+  double seconds = 0;
+  numerics::CompareStats st = backend.compare(now, s.dtype, expected, s.dtype, s.count, rule, seconds);
+  if (st.mismatches == 0) return {};
+  auto i = static_cast<std::uint64_t>(st.first_mismatch_index);
+  std::size_t width = element_bytes(s.dtype);
+  unsigned char x[8] = {0}, y[8] = {0};
+  backend.download(x, static_cast<const unsigned char*>(now) + i * width, width);
+  backend.download(y, static_cast<const unsigned char*>(expected) + i * width, width);
+  return fmt::format("output {} differs from the {}: {} of {} elements (first at flat index {}: {:g} {}, {:g} {})", k,
+                     expected_phrase, st.mismatches, s.count, i, math::load_as_double(x, s.dtype, 0), now_name,
+                     math::load_as_double(y, s.dtype, 0), expected_name);
+}
+
+struct Verifier {
+  Backend& backend;
+  PreparedCall& call;
+  const std::function<void()>& launch;
+  const TimingSettings& settings;
+  std::vector<DeviceBuffer> expected;  // the untimed call's outputs for the request's inputs
+  std::vector<DeviceBuffer> timed;     // a timed sample's outputs, kept while its reference runs
+
+  math::Rule rule(const ArgSpec& s) const {
+    math::Rule r = settings.recheck_rule ? *settings.recheck_rule : recheck_rule_for(s.dtype);
+    r.nan_equal = true;  // a NaN the kernel computes is the same result twice
+    return r;
+  }
+
+  void keep_expected() {
+    expected.clear();
+    std::size_t k = 0;
+    for (const ArgSpec* s : output_specs(call)) {
+      std::size_t bytes = s->count * element_bytes(s->dtype);
+      expected.emplace_back(backend, bytes);
+      if (bytes) backend.copy(expected.back().get(), call.output_buffer(k), bytes);
+      ++k;
+    }
+  }
+
+  // Outputs now in the buffers against the expected copies: the first difference, or empty.
+  std::string against_expected(const char* label) {
+    std::size_t k = 0;
+    for (const ArgSpec* s : output_specs(call)) {
+      std::string d = describe_difference(backend, call.output_buffer(k), expected[k].get(), *s, rule(*s), k, label,
+                                          "untimed call's", "untimed");
+      if (!d.empty()) return d;
+      ++k;
+    }
+    return {};
+  }
+
+  // A fresh-input sample: its outputs kept, the same draw recomputed untimed, both compared.
+  std::string against_untimed_redraw(std::uint64_t seed) {
+    auto outs = output_specs(call);
+    if (timed.empty())
+      for (const ArgSpec* s : outs) timed.emplace_back(backend, s->count * element_bytes(s->dtype));
+    for (std::size_t k = 0; k < outs.size(); ++k) {
+      std::size_t bytes = outs[k]->count * element_bytes(outs[k]->dtype);
+      if (bytes) backend.copy(timed[k].get(), call.output_buffer(k), bytes);
+    }
+    call.randomize_inputs(seed);
+    call.poison_outputs();
+    backend.run_call(launch);
+    for (std::size_t k = 0; k < outs.size(); ++k) {
+      std::string d = describe_difference(backend, timed[k].get(), call.output_buffer(k), *outs[k], rule(*outs[k]), k,
+                                          "timed", "untimed call's", "untimed");
+      if (!d.empty()) return d;
+    }
+    return {};
+  }
+};
+
+}  // namespace
+
+math::Rule recheck_rule_for(tensor::DType t) {
+  // Atomics-based reductions reorder their sums from run to run: the relative differences reach
+  // a few hundred ULPs of the result on large reductions, more where terms cancel (atol).
   switch (t) {
-    case tensor::DType::f64: return {1e-7, 1e-7, 0};
-    case tensor::DType::f32: return {1.3e-6, 1e-5, 0};
-    case tensor::DType::f16: return {1e-3, 1e-5, 0};
-    case tensor::DType::bf16: return {1.6e-2, 1e-5, 0};
+    case tensor::DType::f64: return {1e-9, 1e-12, 0};
+    case tensor::DType::f32: return {1e-4, 1e-5, 0};
+    case tensor::DType::f16: return {5e-3, 1e-4, 0};
+    case tensor::DType::bf16: return {4e-2, 1e-3, 0};
+    case tensor::DType::f8e4m3: case tensor::DType::f8e5m2: return {0.25, 1e-2, 0};
     default: return {0, 0, 0};
   }
 }
 
-// Empty when `now` matches `first`; else a sentence saying where it does not.
-std::string describe_difference(const std::vector<unsigned char>& now, const std::vector<unsigned char>& first,
-                                tensor::DType t, std::size_t count, std::size_t output_index) {
-  if (now == first) return {};
-  math::Partial p;
-  math::Rule rule = recheck_rule(t);
-  for (std::size_t i = 0; i < count; ++i) math::accumulate(p, now.data(), t, first.data(), t, i, rule);
-  if (p.mismatches == 0) return {};
-  auto i = static_cast<std::uint64_t>(p.first_mismatch_index);
-  return fmt::format("output {} differs from the first call's: {} of {} elements (first at flat index {}: {:g} now, {:g} first)",
-                     output_index, p.mismatches, count, i, math::load_as_double(now.data(), t, i),
-                     math::load_as_double(first.data(), t, i));
+bool escaped_events(const TimedSample& s, double slack_s) {
+  if (s.block_expired) return true;
+  return s.host_launch_s + s.host_after_s > s.seconds * 1.01 + slack_s;
 }
-
-}  // namespace
 
 double relative_noise(const std::vector<double>& xs) {
   if (xs.size() < 2) return 0;
@@ -54,41 +151,127 @@ double relative_noise(const std::vector<double>& xs) {
   return mean > 0 ? sd / mean : 0;
 }
 
+CheckedCall run_checked_call(Backend& backend, PreparedCall& call, const std::function<void()>& launch) {
+  CheckedCall r;
+  call.restore_inputs();
+  call.poison_outputs(0);
+  auto t0 = Clock::now();
+  backend.run_call(launch);
+  r.seconds = seconds_since(t0);
+  r.outputs = call.download_outputs();
+  std::string damage = call.guard_damage();
+  if (!damage.empty()) {
+    r.problem = damage;
+    return r;
+  }
+  if (!call.has_integer_outputs()) return r;
+  // 0xFF bytes decode as -1, 255 or true: legitimate values. Written elements are the same after
+  // a second call poisoned with zeros; unwritten ones are not.
+  call.restore_inputs();
+  call.poison_outputs(1);
+  backend.run_call(launch);
+  std::vector<std::vector<unsigned char>> again = call.download_outputs();
+  std::size_t k = 0;
+  for (const ArgSpec* s : output_specs(call)) {
+    if (!is_floating(s->dtype)) {
+      std::string d = unwritten_elements(r.outputs[k], again[k], *s, k);
+      if (!d.empty()) r.problem += (r.problem.empty() ? "" : "; ") + d;
+    }
+    ++k;
+  }
+  return r;
+}
+
 TimingReport run_timing(Backend& backend, PreparedCall& call, const std::function<void()>& launch,
-                        const TimingSettings& settings) {
+                        const TimingSettings& settings, const FirstCallHook& on_first_call) {
   TimingReport report;
   report.nominal_clock_mhz = backend.nominal_sm_clock_mhz();
   report.flush_bytes = settings.flush_l2 ? backend.l2_flush_bytes() : 0;
   report.flushed = report.flush_bytes > 0;
+  auto fail = [&](std::string why) {
+    report.recheck_ok = false;
+    report.recheck = std::move(why);
+    return report;
+  };
 
-  // The reference outputs for the re-check: a plain call on the request's inputs.
-  call.poison_outputs();
-  backend.run_call(launch);
-  std::vector<std::vector<unsigned char>> first = call.download_outputs();
+  // 1. The checked untimed call on the request's inputs: the reference for every later check.
+  call.keep_pristine_inputs();
+  CheckedCall first = run_checked_call(backend, call, launch);
+  report.first_call_s = first.seconds;
+  if (on_first_call) on_first_call(first.seconds);
+  if (!first.problem.empty()) return fail(first.problem);
+  Verifier verify{backend, call, launch, settings, {}, {}};
+  // The checked call may have run twice (pattern 1); its outputs are the same where written.
+  verify.keep_expected();
 
+  // 2. What a sample costs the host beyond its events when the call does nothing: the allowance
+  //    before a sample counts as escaped.
+  std::vector<double> overheads;
+  for (int k = 0; k < 5; ++k) {
+    TimedSample e = backend.timed_call([] {}, false);
+    overheads.push_back(std::max(0.0, e.host_launch_s + e.host_after_s - e.seconds));
+  }
+  report.escape_slack_s = std::max(kMinEscapeSlack, 3 * median_of(overheads));
+
+  auto prepare = [&](std::optional<std::uint64_t> draw) {
+    if (draw) call.randomize_inputs(*draw);
+    else call.restore_inputs();
+    call.poison_outputs();
+  };
+
+  // 3. Warm-up (not flushed), which also tells the clock this device sustains on this kernel.
+  std::vector<double> warm_clocks;
   auto t0 = Clock::now();
   do {
-    backend.timed_call(launch, false);
+    prepare(std::nullopt);
+    TimedSample w = backend.timed_call(launch, false);
+    if (w.clock.valid) warm_clocks.push_back(w.clock.mhz);
     ++report.warmup_calls;
   } while (seconds_since(t0) < settings.warmup_s && report.warmup_calls < 1000);
+  report.sustained_clock_mhz = warm_clocks.empty() ? 0 : median_of(warm_clocks);
+  if (report.sustained_clock_mhz > 0 && report.nominal_clock_mhz > 0 &&
+      report.sustained_clock_mhz < settings.min_sustained_fraction * report.nominal_clock_mhz) {
+    report.grader_environment = true;
+    report.environment_reason =
+        fmt::format("the device sustained only {:.0f} MHz of its {:.0f} MHz SM clock during warm-up (throttled or "
+                    "power-capped machine)", report.sustained_clock_mhz, report.nominal_clock_mhz);
+    return report;
+  }
+  double clock_reference = report.sustained_clock_mhz;
 
+  // 4. Samples.
   auto loop_start = Clock::now();
   double measured = 0;
-  std::vector<double> clocks;
-  std::vector<double> noise_history;
-  std::uint64_t draw = 0;
+  std::vector<double> clocks, noise_history;
+  int taken = 0;
+  std::uint64_t pick = math::splitmix64(settings.seed ^ 0x7e51f1edull);
   while (true) {
-    if (settings.fresh) call.randomize_inputs(settings.seed + 1 + draw++);
+    std::optional<std::uint64_t> draw;
+    if (settings.fresh) draw = settings.seed + 1 + static_cast<std::uint64_t>(taken);
+    prepare(draw);
     TimedSample s = backend.timed_call(launch, settings.flush_l2);
-    ClockReading clock = backend.read_sm_clock();
-    report.escaped_stream += s.escaped_stream;
-    if (clock.valid && report.nominal_clock_mhz > 0 &&
-        clock.mhz < settings.min_clock_fraction * report.nominal_clock_mhz) {
+    ++taken;
+    std::string damage = call.guard_damage();
+    if (!damage.empty()) return fail(fmt::format("while timed (sample {}), {}", taken, damage));
+    bool keep = true;
+    if (escaped_events(s, report.escape_slack_s)) {
+      ++report.escaped_stream;
+      keep = false;
+    } else if (s.clock.valid && clock_reference > 0 && s.clock.mhz < settings.min_clock_fraction * clock_reference) {
       ++report.dropped_low_clock;
-    } else {
+      keep = false;
+    }
+    if (keep) {
       report.samples.push_back(s.seconds);
       measured += s.seconds;
-      if (clock.valid) clocks.push_back(clock.mhz);
+      if (s.clock.valid) clocks.push_back(s.clock.mhz);
+      bool check = !settings.fresh || taken <= settings.verify_first ||
+                   static_cast<double>((pick = math::splitmix64(pick)) >> 11) * 0x1.0p-53 < settings.verify_fraction;
+      if (check) {
+        std::string d = draw ? verify.against_untimed_redraw(*draw) : verify.against_expected("timed");
+        ++report.verified_samples;
+        if (!d.empty()) return fail(fmt::format("sample {} (timed): {}", taken, d));
+      }
     }
     double wall = seconds_since(loop_start);
     bool enough = static_cast<int>(report.samples.size()) >= settings.min_samples && measured >= settings.min_time_s;
@@ -114,45 +297,55 @@ TimingReport run_timing(Backend& backend, PreparedCall& call, const std::functio
       report.stop_reason = fmt::format("time limit {:g} s", settings.max_time_s);
       break;
     }
-    if (report.samples.size() >= settings.max_samples) {
+    if (static_cast<std::size_t>(taken) >= settings.max_samples) {
       report.stop_reason = fmt::format("{} samples", settings.max_samples);
       break;
     }
   }
   report.elapsed_s = seconds_since(loop_start);
   report.noise = relative_noise(report.samples);
-  if (!clocks.empty()) {
-    std::nth_element(clocks.begin(), clocks.begin() + clocks.size() / 2, clocks.end());
-    report.clock_mhz = clocks[clocks.size() / 2];
+  report.clock_mhz = median_of(clocks);
+
+  if (report.escaped_stream > std::max(1.0, settings.max_escaped_fraction * taken))
+    return fail(fmt::format(
+        "work escaped the timing events in {} of {} samples: the host saw the call take longer than the events "
+        "measured by more than {:.0f} µs (work on another stream, or done inside the launch call)",
+        report.escaped_stream, taken, report.escape_slack_s * 1e6));
+  if (report.samples.empty() && report.dropped_low_clock > 0) {
+    report.grader_environment = true;
+    report.environment_reason = fmt::format(
+        "every one of {} samples ran under {:.0f}% of the {:.0f} MHz SM clock sustained during warm-up (the device "
+        "throttled)", taken, settings.min_clock_fraction * 100, clock_reference);
+    return report;
   }
 
-  // Re-check: a kernel that worked only once, drifts, or ignores its inputs shows up here.
+  // 5. Re-check: a kernel that worked only once, drifts, or ignores its inputs shows up here.
   std::vector<std::string> problems;
   bool has_inputs = false;
   for (const ArgSpec& s : call.specs()) has_inputs = has_inputs || (s.kind == ArgSpec::Kind::input && s.count > 0);
-  if (settings.fresh && has_inputs && !first.empty()) {
+  if (settings.fresh && has_inputs) {
     call.randomize_inputs(settings.seed + 0x5eed5eedull);
     call.poison_outputs();
     backend.run_call(launch);
-    if (call.download_outputs() == first)
+    if (call.download_outputs() == first.outputs)
       problems.push_back("outputs did not change when the inputs were redrawn (cached or input-independent results)");
-    call.upload_inputs();
   }
-  call.poison_outputs();
+  prepare(std::nullopt);
   backend.run_call(launch);
-  std::vector<std::vector<unsigned char>> again = call.download_outputs();
+  std::string damage = call.guard_damage();
+  if (!damage.empty()) problems.push_back("after timing, " + damage);
   std::size_t k = 0;
-  for (const ArgSpec& s : call.specs()) {
-    if (s.kind != ArgSpec::Kind::output) continue;
-    std::string d = describe_difference(again[k], first[k], s.dtype, s.count, k);
+  for (const ArgSpec* s : output_specs(call)) {
+    std::string d = describe_difference(backend, call.output_buffer(k), verify.expected[k].get(), *s, verify.rule(*s), k,
+                                        "now", "first call's", "first");
     if (!d.empty()) problems.push_back("after timing, " + d);
     ++k;
   }
   report.recheck_ok = problems.empty();
   if (problems.empty()) {
-    report.recheck = settings.fresh && has_inputs
-                         ? "outputs reproduced after timing; they change with fresh inputs"
-                         : "outputs reproduced after timing";
+    report.recheck = fmt::format("outputs reproduced after timing{}; {} timed samples verified",
+                                 settings.fresh && has_inputs ? "; they change with fresh inputs" : "",
+                                 report.verified_samples);
   } else {
     for (const std::string& p : problems) report.recheck += (report.recheck.empty() ? "" : "; ") + p;
   }

@@ -2,7 +2,9 @@
 //   rubric-gpu-worker --backend cuda|cpu --fd N
 // Requests arrive on file descriptor N (a socket pair from the client); stdout is redirected to
 // stderr so a candidate's printf cannot corrupt the protocol. A sticky device error is answered
-// with fatal=1 and ends the process: the client starts a fresh worker for the next request.
+// with fatal=1 and ends the process: the client starts a fresh worker for the next request. A
+// fault of the grading machine (no device, no kernel image, old driver) is answered with fatal=1
+// and blame=environment, and ends the process too, so nothing about it is cached.
 #include <unistd.h>
 
 #include <cstdlib>
@@ -26,8 +28,13 @@ int main(int argc, char** argv) {
     return 2;
   }
   ::dup2(2, 1);
+  // Kernels load with their module (inside the `load` request's budget), not at a call's first
+  // launch; the driver JIT-compiles PTX there too.
+  ::setenv("CUDA_MODULE_LOADING", "EAGER", 0);
   rubric::cuda::MessageReader reader(fd);
-  rubric::cuda::worker::RequestHandler handler(backend);
+  rubric::cuda::worker::RequestHandler handler(backend, [fd](const rubric::cuda::Message& m) {
+    rubric::cuda::write_message(fd, m);
+  });
   rubric::cuda::Message request;
   while (true) {
     rubric::cuda::ReadStatus st = reader.read(request);
@@ -40,6 +47,11 @@ int main(int argc, char** argv) {
       m.set("status", "fail").set("fatal", "1").set("reason", e.what());
       rubric::cuda::write_message(fd, m);
       std::_Exit(4);  // skip destructors: the context is unusable
+    } catch (const rubric::cuda::worker::EnvironmentFault& e) {
+      rubric::cuda::Message m;
+      m.set("status", "fail").set("fatal", "1").set("blame", "environment").set("reason", e.what());
+      rubric::cuda::write_message(fd, m);
+      std::_Exit(5);
     }
   }
 }
