@@ -334,6 +334,8 @@ TimeOutcome GpuSession::time(const CompiledModule& fn, const std::vector<CallArg
   t.escaped_stream = static_cast<int>(double_field(a, "escaped_stream"));
   t.verified_samples = static_cast<int>(double_field(a, "verified_samples"));
   t.first_call_s = double_field(a, "first_call_s");
+  t.escape_slack_s = double_field(a, "escape_slack_s");
+  t.stream_held = a.get_or("stream_held", "1") == "1";
   t.sustained_clock_mhz = double_field(a, "sustained_clock_mhz");
   t.clock_mhz = double_field(a, "clock_mhz");
   t.nominal_clock_mhz = double_field(a, "nominal_clock_mhz");

@@ -92,6 +92,8 @@ struct TimingMethod {
   int dropped_low_clock = 0;
   int escaped_stream = 0;            // samples whose work escaped the events (never kept)
   int verified_samples = 0;          // timed samples whose outputs were checked
+  double escape_slack_s = 0;         // host overhead a sample may show beyond its events
+  bool stream_held = true;           // samples behind the blocking kernel (false: the launch synchronises)
   double first_call_s = 0;
   double sustained_clock_mhz = 0;    // the SM clock over the warm-up: the 75% rule's reference
   double clock_mhz = 0;              // median measured SM clock (0: not measurable, CPU stand-in)

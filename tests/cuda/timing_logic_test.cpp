@@ -53,7 +53,9 @@ class ScriptedBackend final : public Backend {
   void fill_random(void* d, DType t, std::size_t n, std::uint64_t s) override { cpu_->fill_random(d, t, n, s); }
   void* stream_handle() override { return nullptr; }
   void run_call(const std::function<void()>& launch) override { launch(); }
-  TimedSample timed_call(const std::function<void()>& launch, bool) override {
+  std::vector<bool> held;  // hold_stream of each timed call
+  TimedSample timed_call(const std::function<void()>& launch, bool, bool hold_stream) override {
+    held.push_back(hold_stream);
     fills_before_sample.push_back(fills_since_);
     fills_since_ = 0;
     bool empty = false;
@@ -255,7 +257,36 @@ TEST_CASE("timing: outputs poisoned and inputs restored before every sample, out
   CHECK(r.verified_samples == 40);
   // Each sample (warm-up and measured, not the empty calibration launches) was preceded by a poisoning.
   REQUIRE(c.backend.fills_before_sample.size() == 5 + 1 + 40);
+  CHECK(c.backend.fills_before_sample[0] >= 1);
   for (std::size_t k = 6; k < c.backend.fills_before_sample.size(); ++k) CHECK(c.backend.fills_before_sample[k] >= 1);
+}
+
+TEST_CASE("timing: a launch that synchronises inside outwaits the blocking kernel; the stream is then not held") {
+  Case c(16);
+  auto f = [&] {
+    c.backend.count_launch();
+    auto* o = static_cast<float*>(c.out());
+    for (std::size_t i = 0; i < c.n(); ++i) o[i] = c.in()[i];
+  };
+  // The first (held) call: the launch's own device synchronisation waits out the block.
+  c.backend.script = [](int k, bool empty) {
+    if (k == 0) {
+      TimedSample s = sample(1e-3, 0.5, 1e-5);
+      s.block_expired = true;
+      return s;
+    }
+    // Not held: the launch includes the device work it waits for.
+    return empty ? sample(5e-6, 8e-6, 4e-6) : sample(1e-3, 1.01e-3, 4e-6);
+  };
+  TimingReport r = run_timing(c.backend, *c.call, f, quick());
+  INFO(r.recheck);
+  CHECK(r.recheck_ok);
+  CHECK_FALSE(r.stream_held);
+  CHECK(r.escaped_stream == 0);
+  REQUIRE(c.backend.held.size() > 2);
+  CHECK(c.backend.held[0]);
+  CHECK_FALSE(c.backend.held[1]);
+  CHECK_FALSE(c.backend.held.back());
 }
 
 TEST_CASE("timing: timed outputs are verified against the untimed result for the same inputs") {

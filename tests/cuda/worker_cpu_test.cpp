@@ -2,9 +2,15 @@
 // timing and its re-check, and the comparison, with no GPU.
 #include <doctest/doctest.h>
 
+#include <sys/stat.h>
+
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <vector>
 
 #include "operators/cuda/gpu_session.hpp"
@@ -345,4 +351,45 @@ TEST_CASE("CUDA requests on a machine without a usable device are the grading ma
   CHECK(r.grader_environment);
   MESSAGE("reason: " << r.failure);
   CHECK_FALSE(r.failure.empty());
+}
+
+TEST_CASE("RUBRIC_GPU_MEMCHECK=1 runs the CUDA worker under compute-sanitizer, or says why it cannot") {
+  TempDir dir;
+  std::string marker = dir / "sanitizer-args.txt";
+  std::string fake = dir / "compute-sanitizer";
+  {
+    // Records its arguments, then runs the worker the way the real tool would (after its options).
+    std::FILE* f = std::fopen(fake.c_str(), "w");
+    std::fprintf(f, "#!/bin/sh\necho \"$@\" > '%s'\nshift 6\nexec \"$@\"\n", marker.c_str());
+    std::fclose(f);
+    ::chmod(fake.c_str(), 0755);
+  }
+  ::setenv("RUBRIC_GPU_MEMCHECK", "1", 1);
+  ::setenv("RUBRIC_COMPUTE_SANITIZER", fake.c_str(), 1);
+  {
+    SessionOptions o;
+    o.compiler.cache_dir = dir / "cache";
+    GpuSession session(o);
+    std::vector<float> one{1.f};
+    session.compare(TensorArg{DType::f32, {1}, one.data()}, TensorArg{DType::f32, {1}, one.data()}, {});
+  }
+  std::ifstream in(marker);
+  std::string args((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  CHECK(args.find("--tool memcheck") != std::string::npos);
+  CHECK(args.find("rubric-gpu-worker --backend cuda --fd 3") != std::string::npos);
+
+  ::setenv("RUBRIC_COMPUTE_SANITIZER", (dir / "absent").c_str(), 1);
+  {
+    SessionOptions o;
+    o.compiler.cache_dir = dir / "cache";
+    GpuSession session(o);
+    std::vector<float> one{1.f};
+    CompareOutcome r =
+        session.compare(TensorArg{DType::f32, {1}, one.data()}, TensorArg{DType::f32, {1}, one.data()}, {});
+    CHECK_FALSE(r.ok);
+    CHECK(r.grader_environment);
+    CHECK(r.failure.find("compute-sanitizer is not at") != std::string::npos);
+  }
+  ::unsetenv("RUBRIC_GPU_MEMCHECK");
+  ::unsetenv("RUBRIC_COMPUTE_SANITIZER");
 }

@@ -74,10 +74,10 @@ class Backend {
   // Runs `launch`, synchronises the whole device and checks for errors.
   virtual void run_call(const std::function<void()>& launch) = 0;
   // One cold sample, NVBench's way: device state reset (persisting-L2 limit, stream attributes),
-  // L2 flushed when asked, device synchronised, our stream held by a blocking kernel, SM
-  // timestamps and the start event queued, `launch` (host-timed), stop event and timestamps,
-  // stream released, device synchronised (host-timed).
-  virtual TimedSample timed_call(const std::function<void()>& launch, bool flush_l2) = 0;
+  // L2 flushed when asked, device synchronised, our stream held by a blocking kernel (when
+  // `hold_stream`), SM timestamps and the start event queued, `launch` (host-timed), stop event
+  // and timestamps, stream released, device synchronised (host-timed).
+  virtual TimedSample timed_call(const std::function<void()>& launch, bool flush_l2, bool hold_stream = true) = 0;
   virtual std::size_t l2_flush_bytes() const = 0;  // 0 when there is nothing to flush
   virtual double nominal_sm_clock_mhz() const = 0;  // 0 when unknown
 

@@ -120,7 +120,7 @@ class CpuBackend final : public Backend {
   void run_call(const std::function<void()>& launch) override { launch(); }
 
   // The launch runs to completion on this thread: the "events" are the host clock around it.
-  TimedSample timed_call(const std::function<void()>& launch, bool) override {
+  TimedSample timed_call(const std::function<void()>& launch, bool, bool) override {
     auto t0 = std::chrono::steady_clock::now();
     launch();
     auto t1 = std::chrono::steady_clock::now();

@@ -161,7 +161,7 @@ class CudaBackend final : public Backend {
     check(cudaGetLastError(), "running the candidate");
   }
 
-  TimedSample timed_call(const std::function<void()>& launch, bool flush_l2) override {
+  TimedSample timed_call(const std::function<void()>& launch, bool flush_l2, bool hold_stream) override {
     TimedSample s;
     reset_device_state();
     if (flush_l2 && flush_) check(cudaMemsetAsync(flush_, 0, 2 * l2_bytes_, stream_), "flushing L2");
@@ -171,7 +171,8 @@ class CudaBackend final : public Backend {
     release[0] = 0;
     host_flags_[1] = 0;
     ++seq_;
-    check(kernels::block_stream(release, host_flags_ + 1, kBlockTimeoutNs, stream_), "blocking the stream");
+    if (hold_stream)
+      check(kernels::block_stream(release, host_flags_ + 1, kBlockTimeoutNs, stream_), "blocking the stream");
     check(kernels::stamp_sms(stamps_, stamp_slots(), seq_, 2 * sm_count_, stream_), "SM timestamps");
     check(cudaEventRecord(start_, stream_), "recording the start event");
     auto t0 = Clock::now();

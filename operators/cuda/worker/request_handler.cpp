@@ -137,6 +137,7 @@ Message RequestHandler::time(const Message& request) {
       .set("escaped_stream", std::to_string(r.escaped_stream))
       .set("verified_samples", std::to_string(r.verified_samples))
       .set("escape_slack_s", num(r.escape_slack_s))
+      .set("stream_held", r.stream_held ? "1" : "0")
       .set("first_call_s", num(r.first_call_s))
       .set("clock_mhz", num(r.clock_mhz))
       .set("sustained_clock_mhz", num(r.sustained_clock_mhz))

@@ -204,30 +204,40 @@ TimingReport run_timing(Backend& backend, PreparedCall& call, const std::functio
   // The checked call may have run twice (pattern 1); its outputs are the same where written.
   verify.keep_expected();
 
-  // 2. What a sample costs the host beyond its events when the call does nothing: the allowance
-  //    before a sample counts as escaped.
-  std::vector<double> overheads;
-  for (int k = 0; k < 5; ++k) {
-    TimedSample e = backend.timed_call([] {}, false);
-    overheads.push_back(std::max(0.0, e.host_launch_s + e.host_after_s - e.seconds));
-  }
-  report.escape_slack_s = std::max(kMinEscapeSlack, 3 * median_of(overheads));
-
   auto prepare = [&](std::optional<std::uint64_t> draw) {
     if (draw) call.randomize_inputs(*draw);
     else call.restore_inputs();
     call.poison_outputs();
   };
 
-  // 3. Warm-up (not flushed), which also tells the clock this device sustains on this kernel.
-  std::vector<double> warm_clocks;
+  // 2. The first warm-up call with our stream held. A launch that waits for the device itself
+  //    (a cudaDeviceSynchronize inside it) outwaits the blocking kernel: the stream is then not
+  //    held for this request, and host launch latency counts inside the events, as do_bench has it.
   auto t0 = Clock::now();
-  do {
+  prepare(std::nullopt);
+  TimedSample first_warm = backend.timed_call(launch, false, true);
+  ++report.warmup_calls;
+  report.stream_held = !first_warm.block_expired;
+  std::vector<double> warm_clocks;
+  if (first_warm.clock.valid) warm_clocks.push_back(first_warm.clock.mhz);
+
+  // 3. What a sample costs the host beyond its events when the call does nothing: the allowance
+  //    before a sample counts as escaped.
+  std::vector<double> overheads;
+  for (int k = 0; k < 5; ++k) {
+    TimedSample e = backend.timed_call([] {}, false, report.stream_held);
+    overheads.push_back(std::max(0.0, e.host_launch_s + e.host_after_s - e.seconds));
+  }
+  report.escape_slack_s = std::max(kMinEscapeSlack, 3 * median_of(overheads));
+
+  // 4. The rest of the warm-up (not flushed), which also tells the clock this device sustains on
+  //    this kernel.
+  while (seconds_since(t0) < settings.warmup_s && report.warmup_calls < 1000) {
     prepare(std::nullopt);
-    TimedSample w = backend.timed_call(launch, false);
+    TimedSample w = backend.timed_call(launch, false, report.stream_held);
     if (w.clock.valid) warm_clocks.push_back(w.clock.mhz);
     ++report.warmup_calls;
-  } while (seconds_since(t0) < settings.warmup_s && report.warmup_calls < 1000);
+  }
   report.sustained_clock_mhz = warm_clocks.empty() ? 0 : median_of(warm_clocks);
   if (report.sustained_clock_mhz > 0 && report.nominal_clock_mhz > 0 &&
       report.sustained_clock_mhz < settings.min_sustained_fraction * report.nominal_clock_mhz) {
@@ -239,7 +249,7 @@ TimingReport run_timing(Backend& backend, PreparedCall& call, const std::functio
   }
   double clock_reference = report.sustained_clock_mhz;
 
-  // 4. Samples.
+  // 5. Samples.
   auto loop_start = Clock::now();
   double measured = 0;
   std::vector<double> clocks, noise_history;
@@ -249,7 +259,7 @@ TimingReport run_timing(Backend& backend, PreparedCall& call, const std::functio
     std::optional<std::uint64_t> draw;
     if (settings.fresh) draw = settings.seed + 1 + static_cast<std::uint64_t>(taken);
     prepare(draw);
-    TimedSample s = backend.timed_call(launch, settings.flush_l2);
+    TimedSample s = backend.timed_call(launch, settings.flush_l2, report.stream_held);
     ++taken;
     std::string damage = call.guard_damage();
     if (!damage.empty()) return fail(fmt::format("while timed (sample {}), {}", taken, damage));
@@ -319,7 +329,7 @@ TimingReport run_timing(Backend& backend, PreparedCall& call, const std::functio
     return report;
   }
 
-  // 5. Re-check: a kernel that worked only once, drifts, or ignores its inputs shows up here.
+  // 6. Re-check: a kernel that worked only once, drifts, or ignores its inputs shows up here.
   std::vector<std::string> problems;
   bool has_inputs = false;
   for (const ArgSpec& s : call.specs()) has_inputs = has_inputs || (s.kind == ArgSpec::Kind::input && s.count > 0);

@@ -44,6 +44,7 @@ struct TimingReport {
   int escaped_stream = 0;        // samples whose work escaped the events (never kept)
   int verified_samples = 0;      // samples whose outputs were checked against the untimed result
   double escape_slack_s = 0;     // host overhead allowance, measured on empty launches
+  bool stream_held = true;       // samples taken behind the blocking kernel (false: the launch syncs)
   double clock_mhz = 0;          // median SM clock over kept samples (0: not measurable)
   double sustained_clock_mhz = 0;  // median SM clock over the warm-up: the 75% rule's reference
   double nominal_clock_mhz = 0;

@@ -7,6 +7,9 @@
 // and blame=environment, and ends the process too, so nothing about it is cached.
 #include <unistd.h>
 
+#include <cerrno>
+#include <vector>
+
 #include <cstdlib>
 #include <cstring>
 #include <string>
@@ -15,6 +18,34 @@
 
 #include "operators/cuda/protocol.hpp"
 #include "operators/cuda/worker/request_handler.hpp"
+
+#ifndef RUBRIC_CUDA_BIN_DIR
+#define RUBRIC_CUDA_BIN_DIR ""
+#endif
+
+namespace {
+
+// RUBRIC_GPU_MEMCHECK=1: the worker runs itself under compute-sanitizer's memcheck, so every
+// out-of-bounds or misaligned access of a candidate's kernel destroys the context (a sticky
+// fault: the request FAILs) and is described in the worker's log. Slow: a pass for suspects.
+// Empty when not asked or already under the sanitizer; else why it could not start.
+std::string run_under_memcheck(int argc, char** argv) {
+  const char* asked = std::getenv("RUBRIC_GPU_MEMCHECK");
+  if (!asked || std::strcmp(asked, "1") != 0 || std::getenv("RUBRIC_GPU_MEMCHECK_ACTIVE")) return {};
+  std::string tool;
+  if (const char* t = std::getenv("RUBRIC_COMPUTE_SANITIZER"); t && *t) tool = t;
+  else if (*RUBRIC_CUDA_BIN_DIR) tool = std::string(RUBRIC_CUDA_BIN_DIR) + "/compute-sanitizer";
+  if (tool.empty() || ::access(tool.c_str(), X_OK) != 0)
+    return fmt::format("RUBRIC_GPU_MEMCHECK=1 but compute-sanitizer is not at '{}' (set RUBRIC_COMPUTE_SANITIZER)", tool);
+  ::setenv("RUBRIC_GPU_MEMCHECK_ACTIVE", "1", 1);
+  std::vector<const char*> args{tool.c_str(), "--tool", "memcheck", "--print-limit", "20", "--error-exitcode", "86"};
+  for (int i = 0; i < argc; ++i) args.push_back(argv[i]);
+  args.push_back(nullptr);
+  ::execv(tool.c_str(), const_cast<char* const*>(args.data()));  // fd 3 stays open across exec
+  return fmt::format("cannot run {}: {}", tool, std::strerror(errno));
+}
+
+}  // namespace
 
 int main(int argc, char** argv) {
   std::string backend = "cuda";
@@ -28,6 +59,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   ::dup2(2, 1);
+  std::string memcheck_problem = backend == "cuda" ? run_under_memcheck(argc, argv) : "";
   // Kernels load with their module (inside the `load` request's budget), not at a call's first
   // launch; the driver JIT-compiles PTX there too.
   ::setenv("CUDA_MODULE_LOADING", "EAGER", 0);
@@ -40,6 +72,12 @@ int main(int argc, char** argv) {
     rubric::cuda::ReadStatus st = reader.read(request);
     if (st != rubric::cuda::ReadStatus::ok) return st == rubric::cuda::ReadStatus::closed ? 0 : 3;
     if (request.get_or("op", "") == "quit") return 0;
+    if (!memcheck_problem.empty()) {
+      rubric::cuda::Message m;
+      m.set("status", "fail").set("fatal", "1").set("blame", "environment").set("reason", memcheck_problem);
+      rubric::cuda::write_message(fd, m);
+      return 5;
+    }
     try {
       if (!rubric::cuda::write_message(fd, handler.handle(request))) return 0;
     } catch (const rubric::cuda::worker::DeviceFault& e) {
