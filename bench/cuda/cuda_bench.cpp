@@ -29,6 +29,36 @@ double median(std::vector<double> v) {
   return v[v.size() / 2];
 }
 
+// The comparison's element arithmetic with and without ULP distances (what `ulp_stats` adds), f32
+// and f16 pairs, on the stand-in: the per-element work the device kernel does too.
+void bench_compare_ulp(GpuSession& s, std::size_t mib) {
+  std::size_t n = mib * (1u << 20) / 4;
+  std::vector<float> a(n), b(n);
+  std::vector<std::uint16_t> ha(n), hb(n);
+  for (std::size_t i = 0; i < n; ++i) {
+    a[i] = static_cast<float>(i % 4093) * 1e-3f;
+    b[i] = a[i] + (i % 101 == 0 ? 1e-2f : 0.f);
+    ha[i] = static_cast<std::uint16_t>(0x3C00 + i % 1021);  // halves in [1, 2)
+    hb[i] = static_cast<std::uint16_t>(ha[i] + (i % 97 == 0));
+  }
+  auto rate = [&](DType t, const void* x, const void* y, bool ulp) {
+    TensorArg ta{t, {static_cast<std::int64_t>(n)}, x, {}, 0}, tb{t, {static_cast<std::int64_t>(n)}, y, {}, 0};
+    std::vector<double> rates;
+    for (int k = 0; k < 3; ++k) {
+      CompareOutcome r = s.compare(ta, tb, {1e-3, 1e-5, 0}, true, ulp);
+      if (!r.ok) return 0.0;
+      rates.push_back(static_cast<double>(r.stats.count) / r.kernel_seconds);
+    }
+    return median(rates);
+  };
+  double f32_plain = rate(DType::f32, a.data(), b.data(), false), f32_ulp = rate(DType::f32, a.data(), b.data(), true);
+  double f16_plain = rate(DType::f16, ha.data(), hb.data(), false), f16_ulp = rate(DType::f16, ha.data(), hb.data(), true);
+  fmt::print("compare stand-in, {} Mi elements: f32 {:.0f} M elements/s, with ULP distances {:.0f} (ratio {:.2f}); "
+             "f16 {:.0f}, with ULP distances {:.0f} (ratio {:.2f})\n",
+             n >> 20, f32_plain / 1e6, f32_ulp / 1e6, f32_plain / f32_ulp, f16_plain / 1e6, f16_ulp / 1e6,
+             f16_plain / f16_ulp);
+}
+
 void bench_compare(GpuSession& s, std::size_t mib, bool on_cpu) {
   std::size_t n = mib * (1u << 20) / 4;
   std::vector<float> a(n), b(n);
@@ -104,6 +134,7 @@ int main(int argc, char** argv) {
              median(call) * 1e6, median(ping) * 1e6, median(call) / median(ping));
 
   bench_compare(s, mib, true);
+  bench_compare_ulp(s, mib / 4 ? mib / 4 : 1);
   const DeviceInfo& d = s.device_info();
   if (d.available) bench_compare(s, mib, false);
   else fmt::print("compare cuda: skipped ({})\n", d.reason);

@@ -3,6 +3,8 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <chrono>
+#include <cstddef>
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -16,6 +18,8 @@
 
 #include "operators/cuda/gpu_session.hpp"
 #include "operators/cuda/plausibility.hpp"
+#include "operators/numerics/compare.hpp"
+#include "operators/tensor/tensor.hpp"
 
 using namespace rubric::cuda;
 using rubric::tensor::DType;
@@ -477,4 +481,35 @@ TEST_CASE("examples/transpose: padded beats the conflicted reference; cheats are
          fmt::format("ref {:.3f} ms; padded {:.2f}x ({:.0f} GB/s); conflicted {:.2f}x; cached: {}; unwritten: {} bad",
                      median(t_ref.samples) * 1e3, good_speedup, bw / 1e9, conf_speedup,
                      t_cached.ok ? "NOT caught" : t_cached.failure, unwritten_nan));
+}
+
+TEST_CASE("compare: the size above which the device comparison pays off against the CPU path") {
+  GpuSession s(options(120));
+  std::string crossover = "never up to 2^28";
+  std::string detail;
+  for (int log2n = 20; log2n <= 28; log2n += 2) {
+    std::size_t n = std::size_t(1) << log2n;
+    std::vector<std::byte> a(n * 4), b(n * 4);
+    for (std::size_t i = 0; i < n; ++i) {
+      float x = static_cast<float>(i % 4093) * 1e-3f, y = x + (i % 101 == 0 ? 1e-2f : 0.f);
+      std::memcpy(&a[i * 4], &x, 4);
+      std::memcpy(&b[i * 4], &y, 4);
+    }
+    rubric::numerics::Tolerance tol{1.3e-6, 1e-5, 0};
+    auto t0 = std::chrono::steady_clock::now();
+    CompareOutcome gpu = s.compare(TensorArg{DType::f32, {static_cast<std::int64_t>(n)}, a.data(), {}, 0},
+                                   TensorArg{DType::f32, {static_cast<std::int64_t>(n)}, b.data(), {}, 0}, tol);
+    double device_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    REQUIRE(gpu.ok);
+    auto ta = rubric::tensor::Tensor::from_bytes(DType::f32, {static_cast<std::int64_t>(n)}, std::vector<std::byte>(a), "a");
+    auto tb = rubric::tensor::Tensor::from_bytes(DType::f32, {static_cast<std::int64_t>(n)}, std::vector<std::byte>(b), "b");
+    t0 = std::chrono::steady_clock::now();
+    rubric::numerics::CompareStats cpu = rubric::numerics::compare(ta, tb, tol);
+    double cpu_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+    CHECK(cpu.mismatches == gpu.stats.mismatches);
+    detail += fmt::format("{}2^{}: device {:.1f} ms, CPU {:.1f} ms", detail.empty() ? "" : "; ", log2n, device_s * 1e3,
+                          cpu_s * 1e3);
+    if (device_s < cpu_s && crossover.rfind("never", 0) == 0) crossover = fmt::format("2^{} elements", log2n);
+  }
+  record("compare pays off from", true, crossover + " (round trip with upload vs operators/numerics): " + detail);
 }
