@@ -2,9 +2,13 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <string_view>
 
 #include <fmt/format.h>
 
+#include "operators/json/json_reader.hpp"
 #include "report/display_text.hpp"
 #include "report/json_writer.hpp"
 #include "report/number_format.hpp"
@@ -80,6 +84,28 @@ void BatchSummary::add(const json::Value& line) {
       slowest_.pop_back();
     }
   }
+}
+
+void BatchSummary::add_file(const std::string& results_path) {
+  std::FILE* f = std::fopen(results_path.c_str(), "rb");
+  if (f == nullptr) return;
+  char* buffer = nullptr;
+  std::size_t capacity = 0;
+  ssize_t got;
+  std::size_t number = 0;
+  while ((got = ::getline(&buffer, &capacity, f)) > 0) {
+    ++number;
+    std::string_view line(buffer, static_cast<std::size_t>(got));
+    if (line.back() == '\n') line.remove_suffix(1);
+    if (line.empty()) continue;
+    try {
+      add(json::parse(line, fmt::format("{}:{}", results_path, number)));
+    } catch (const std::exception&) {
+      // a torn or foreign line: not a result
+    }
+  }
+  std::free(buffer);
+  std::fclose(f);
 }
 
 std::string BatchSummary::to_json(const BatchProvenance& p) const {

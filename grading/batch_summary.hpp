@@ -36,6 +36,8 @@ class BatchSummary {
  public:
   // Adds one result line (parsed). Lines lacking the fields a summary counts are counted as ERROR.
   void add(const json::Value& line);
+  // Adds every line of a results.jsonl, one at a time (unparsable lines are skipped).
+  void add_file(const std::string& results_path);
 
   std::size_t submissions() const { return submissions_; }
   std::size_t count(const std::string& verdict) const;  // "PASS", "FAIL", "ERROR", "INCOMPLETE"

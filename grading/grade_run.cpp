@@ -113,8 +113,6 @@ struct Pending {
   bool keep = false;  // --retry-errors: an earlier non-ERROR result is kept without a look
 };
 
-void summarize_file(const std::string& path, BatchSummary& summary);
-
 }  // namespace
 
 unsigned available_cpus() {
@@ -145,32 +143,6 @@ std::vector<std::string> read_submission_list(const std::string& file) {
   }
   return list;
 }
-
-namespace {
-
-void summarize_file(const std::string& path, BatchSummary& summary) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return;
-  char* buffer = nullptr;
-  std::size_t capacity = 0;
-  ssize_t got;
-  std::size_t number = 0;
-  while ((got = ::getline(&buffer, &capacity, f)) > 0) {
-    ++number;
-    std::string_view line(buffer, static_cast<std::size_t>(got));
-    if (line.back() == '\n') line.remove_suffix(1);
-    if (line.empty()) continue;
-    try {
-      summary.add(json::parse(line, fmt::format("{}:{}", path, number)));
-    } catch (const std::exception&) {
-      // load_results drops such lines before the file is rewritten; nothing to count
-    }
-  }
-  std::free(buffer);
-  std::fclose(f);
-}
-
-}  // namespace
 
 int grade(const GradeSettings& s) {
   const auto wall_start = std::chrono::steady_clock::now();
@@ -234,8 +206,6 @@ int grade(const GradeSettings& s) {
                loaded.dropped_lines, loaded.dropped_lines == 1 ? "" : "s", results_path);
 
   std::vector<Pending> pending;
-  std::vector<LineSpan> kept;  // spans (in results.jsonl) of results kept without a look
-  std::map<std::string, std::size_t> corpus_index;
   for (const std::string& sub : corpus) {
     Pending p{sub, nullptr, false};
     auto it = previous.find(normalized_submission_path(sub));
@@ -280,7 +250,6 @@ int grade(const GradeSettings& s) {
 
   ResultsAppender appender(results_path, loaded.valid_bytes);
   const StopSignals stop_signals;
-  bool any_appended = false;
 
   auto work = [&](std::size_t n) -> std::string {
     // In the grading process: the out folder's lock belongs to the batch, not to this process
@@ -350,7 +319,6 @@ int grade(const GradeSettings& s) {
     }
     const std::uint64_t offset = appender.append(line);
     spans[i] = LineSpan{0, offset, line.size()};
-    any_appended = true;
     ++prov.graded;
     progress.finished(verdict, false);
   };
@@ -384,11 +352,10 @@ int grade(const GradeSettings& s) {
   std::vector<LineSpan> ordered;
   for (std::size_t i : order)
     if (spans[i]) ordered.push_back(*spans[i]);
-  (void)any_appended;
   rewrite_lines({results_path}, ordered, results_path);
 
   BatchSummary summary;
-  summarize_file(results_path, summary);
+  summary.add_file(results_path);
   prov.finished_at = utc_now();
   prov.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
   const std::string summary_json = summary.to_json(prov);

@@ -33,27 +33,6 @@ struct Chosen {
   const StoredResult* result;
 };
 
-void summarize(const std::string& path, BatchSummary& summary) {
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (f == nullptr) return;
-  char* buffer = nullptr;
-  std::size_t capacity = 0;
-  ssize_t got;
-  std::size_t number = 0;
-  while ((got = ::getline(&buffer, &capacity, f)) > 0) {
-    ++number;
-    std::string_view line(buffer, static_cast<std::size_t>(got));
-    if (line.back() == '\n') line.remove_suffix(1);
-    if (line.empty()) continue;
-    try {
-      summary.add(json::parse(line, fmt::format("{}:{}", path, number)));
-    } catch (const std::exception&) {
-    }
-  }
-  std::free(buffer);
-  std::fclose(f);
-}
-
 }  // namespace
 
 MergeOutcome merge_results(const MergeSettings& s, std::string* summary_json, std::string* table) {
@@ -155,7 +134,7 @@ MergeOutcome merge_results(const MergeSettings& s, std::string* summary_json, st
   outcome.written = true;
 
   BatchSummary summary;
-  summarize(out_results, summary);
+  summary.add_file(out_results);
   outcome.submissions = summary.submissions();
   outcome.errors = summary.count("ERROR");
   prov.finished_at = utc_now();
