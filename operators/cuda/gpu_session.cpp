@@ -301,6 +301,10 @@ TimeOutcome GpuSession::time(const CompiledModule& fn, const std::vector<CallArg
   // Until the first checked call is done: uploads, pristine copies and (for integer outputs) two
   // calls. After it, the budget follows that call's duration: the loop's limit, the warm-up, and
   // up to 10 calls the loop makes besides its samples (verification, the re-checks).
+  // No other candidate's process may share the device while this one is timed: a worker left
+  // with host threads still launching kernels would slow the samples (or the reference's).
+  for (auto& [path, w] : module_workers_)
+    if (path != fn.library_path && w.client->running()) w.client->stop();
   double before_first = 2 * options_.call_timeout_s + 30;
   double overhead = options_.time_overhead_s;
   WorkerReply r = send(worker(fn), m, before_first, fn.library_path, [&](const Message& p) {

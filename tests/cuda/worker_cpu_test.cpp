@@ -320,6 +320,15 @@ TEST_CASE("each module runs in its own worker; device queries and comparisons in
   CHECK(f.session.worker(good).pid() != f.session.worker(cached).pid());
   CHECK(f.session.worker(good).pid() > 0);
   CHECK(&f.session.worker(ModuleKind::cpu_standin) != &f.session.worker(good));
+  // While one module is timed, no other candidate's worker is alive.
+  TimingOptions o;
+  o.min_time_s = 0.001;
+  o.max_time_s = 0.5;
+  TimeOutcome t = f.session.time(good, add_args(a, b), o);
+  CHECK(t.ok);
+  CHECK_FALSE(f.session.worker(cached).running());
+  CHECK(f.session.worker(good).running());
+  CHECK(f.session.call(cached, add_args(a, b)).ok);  // started again on demand
 }
 
 TEST_CASE("a worker that cannot start is the grading machine's failure, not the candidate's") {

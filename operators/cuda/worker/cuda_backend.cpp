@@ -192,7 +192,7 @@ class CudaBackend final : public Backend {
     s.seconds = ms * 1e-3;
     s.host_launch_s = seconds_between(t0, t1);
     s.host_after_s = seconds_between(t2, t3);
-    s.block_expired = host_flags_[1] != 0;
+    s.block_expired = static_cast<volatile int*>(host_flags_)[1] != 0;  // written by the device
     s.clock = clock_over_sample();
     return s;
   }
