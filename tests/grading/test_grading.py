@@ -148,6 +148,52 @@ class EveryVerdict(GradingTest):
         self.assertRegex(proc.stdout, r"cause\s+15\s+5\s+0\s+0\s+0\s+75%")
         self.assertEqual(proc.stderr, "", "no progress when stderr is not a terminal")
 
+    def test_the_table(self):
+        subs, _ = make_corpus(os.path.join(self.tmp, "c"), 1)
+        out = os.path.join(self.tmp, "out")
+        proc = self.grade(subs, out, "--no-color", check_exit=2)
+        lines = proc.stdout.splitlines()
+        self.assertRegex(lines[0], r"^4 submissions: 4 graded, 0 reused from .*/out/results.jsonl · [0-9.]+ m?s$")
+        error_sub = [s for s in subs if s.endswith("error")][0]
+        self.assertEqual(lines[1:], [
+            "verdicts: 1 PASS · 1 FAIL · 1 INCOMPLETE · 1 ERROR",
+            "",
+            "criterion    PASS   FAIL  ERROR   SKIP INCONC  pass rate",
+            "cause           3      1      0      0      0        75%",
+            "result          4      0      0      0      0       100%",
+            "variant         3      0      1      0      0        75%",
+            "speed           3      0      0      0      1        75%",
+            "",
+            "score: mean 90% · median 100% · quartiles 90% – 100% · min 60% · max 100%",
+            "",
+            "1 submission ERRORED — the rubric's or the grading machine's problem, not the submission's:",
+            f"  ERROR {error_sub}: criterion variant in ERROR (the rubric or the grading side is at fault)",
+        ])
+
+    def test_errors_stand_out_on_a_terminal(self):
+        import pty
+        subs, _ = make_corpus(os.path.join(self.tmp, "c"), 1, kinds=("pass", "error"))
+        master, slave = pty.openpty()
+        proc = subprocess.Popen([RUBRIC_EXE, "grade", self.rubric, *subs, "--reference", self.reference, "--out",
+                                 os.path.join(self.tmp, "out")], env=env_without_ci(), stdin=subprocess.DEVNULL,
+                                stdout=slave, stderr=subprocess.DEVNULL)
+        os.close(slave)
+        shown = b""
+        while True:
+            try:
+                chunk = os.read(master, 65536)
+            except OSError:
+                break
+            if not chunk:
+                break
+            shown += chunk
+        os.close(master)
+        self.assertEqual(proc.wait(timeout=120), 2)
+        text = shown.decode("utf-8", errors="replace")
+        self.assertIn("\x1b[35m1 submission ERRORED", text, "the ERROR section in magenta")
+        self.assertIn("\x1b[35mERROR\x1b[0m", text)
+        self.assertIn("\x1b[35m1 ERROR\x1b[0m", text)
+
     def test_criteria_are_those_of_check_json(self):
         subs, _ = make_corpus(os.path.join(self.tmp, "c"), 1)
         out = os.path.join(self.tmp, "out")
