@@ -1,6 +1,7 @@
 #pragma once
 // The decided result of one condition (a comparison, `matches`, `mentions`, `and`/`or`/`not`):
 // verdict, blame and the evidence lines a report shows under the check.
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -17,6 +18,8 @@ struct CheckOutcome {
   // decided (its data could not be read, the rubric erred, the grader lacks something, the
   // statistics did not settle): `not` negates only decided outcomes (docs/semantics.md).
   bool decided = true;
+  std::optional<SamplePlot> samples;       // for the HTML report's plots (report_model.hpp)
+  std::optional<MismatchMap> mismatch_map;
 };
 
 }  // namespace rubric

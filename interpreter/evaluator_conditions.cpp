@@ -121,6 +121,20 @@ CheckOutcome decide_statistically(const StatQuestion& q, double confidence, std:
                                      format_quantity(iv.hi, q.dim), n, stats::side_operator(q.side),
                                      q.bound_text));
     for (const auto& l : leaves) o.evidence.push_back(fmt::format("  {} ({} samples)", l->description, l->values.size()));
+    // The picture of the same decision (HTML report): each side's samples on one axis, so only
+    // the sides in the first side's unit; the quantity's interval against the bound.
+    SamplePlot plot;
+    plot.unit = leaves.empty() ? "" : dimension_name(leaves.front()->dim);
+    for (const auto& l : leaves)
+      if (l->dim == leaves.front()->dim) plot.series.push_back({l->description, l->values});
+    plot.quantity = q.what;
+    plot.quantity_unit = dimension_name(q.dim);
+    plot.estimate = iv.estimate;
+    plot.lo = iv.lo;
+    plot.hi = iv.hi;
+    plot.bound = q.bound;
+    plot.at_least = q.side == stats::PassingSide::AtLeast;
+    o.samples = std::move(plot);
     // The decision's own words carry bare numbers; the report says the same with units.
     const std::string interval = fmt::format("the {:g}% interval {} .. {}", confidence * 100, format_quantity(iv.lo, q.dim),
                                              format_quantity(iv.hi, q.dim));

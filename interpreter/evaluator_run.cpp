@@ -114,6 +114,8 @@ struct StatementRunner {
     r.blame = o.blame;
     r.evidence = std::move(o.evidence);
     r.explanation = std::move(o.explanation);
+    r.samples = std::move(o.samples);
+    r.mismatch_map = std::move(o.mismatch_map);
     r.seconds = secs;
     // The `else` message is the reason only when the comparison ran and failed; when its input
     // could not be read, the reading failure (the explanation) is the reason.

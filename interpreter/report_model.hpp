@@ -32,6 +32,34 @@ struct SourceLocation {
   bool known() const { return line > 0; }
 };
 
+// The numbers behind a picture of a check. The HTML report draws them; the other formats leave
+// them out (their evidence lines already say the same in words).
+
+// A statistical comparison of samples: every side's samples, and the decided quantity's interval
+// against the bound.
+struct SampleSeries {
+  std::string label;           // the leaf's description ("bench: 10 runs of ./serve")
+  std::vector<double> values;  // in base units
+};
+struct SamplePlot {
+  std::string unit;                  // base unit of the series ("s", "tok/s"); "" dimensionless
+  std::vector<SampleSeries> series;
+  std::string quantity;              // what was decided ("t0 / t")
+  std::string quantity_unit;         // its base unit
+  double estimate = 0, lo = 0, hi = 0;  // median and confidence interval of the quantity
+  double bound = 0;
+  bool at_least = true;              // the passing side is >= bound (else <=)
+};
+
+// Where the mismatches of a tensor comparison lie: the tensor viewed as rows × cols (its last
+// dimension as columns; a 1-D tensor folded into a square), counted in a coarse grid of cells.
+struct MismatchMap {
+  std::uint64_t rows = 0, cols = 0;
+  std::uint32_t grid_rows = 0, grid_cols = 0;
+  std::vector<std::uint64_t> mismatches;  // per cell, row-major
+  std::vector<std::uint64_t> elements;    // elements per cell
+};
+
 // One `expect` (or one iteration of it inside `for`, or inside a `check` def).
 struct CheckResult {
   std::string source_text;  // the condition exactly as written
@@ -43,6 +71,8 @@ struct CheckResult {
   std::string explanation;            // one line: why it passed/failed ("4.6% short"), or the error
   std::string message;                // the `else "..."` message when it failed, interpolated
   double seconds = 0;                 // time spent evaluating it
+  std::optional<SamplePlot> samples;       // when decided statistically over samples
+  std::optional<MismatchMap> mismatch_map; // when a tensor comparison failed
 };
 
 struct CriterionResult {

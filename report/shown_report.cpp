@@ -159,14 +159,21 @@ class Shower {
   }
 
   void check(CheckResult& c) const {
-    auto& [source_text, location_, label, verdict, blame, evidence_, explanation, message, seconds] = c;
+    auto& [source_text, location_, label, verdict, blame, evidence_, explanation, message, seconds, samples,
+           mismatch_map] = c;
     source_text = data(join_lines(source_text));  // the rubric's own text, on one line
     location(location_);
     label = evidence(label);
     evidence(evidence_);
     explanation = evidence(explanation);
     message = evidence(message);
-    (void)verdict, (void)blame, (void)seconds;
+    if (samples) {
+      auto& [unit, series, quantity, quantity_unit, estimate, lo, hi, bound, at_least] = *samples;
+      for (SampleSeries& one : series) one.label = evidence(one.label);  // a leaf may name submission data
+      quantity = data(quantity);
+      (void)unit, (void)quantity_unit, (void)estimate, (void)lo, (void)hi, (void)bound, (void)at_least;
+    }
+    (void)verdict, (void)blame, (void)seconds, (void)mismatch_map;  // numbers only
   }
 
   void criterion(CriterionResult& c) const {

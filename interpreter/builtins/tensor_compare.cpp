@@ -9,6 +9,7 @@
 #include "operators/numerics/compare.hpp"
 #include "operators/numerics/compare_metrics.hpp"
 #include "operators/numerics/evidence.hpp"
+#include "operators/numerics/mismatch_grid.hpp"
 #include "operators/numerics/tolerance.hpp"
 
 namespace rubric {
@@ -59,6 +60,13 @@ CheckOutcome comparison_outcome(const numerics::CompareStats& s, const tensor::T
                                      tol.rtol, tol.atol));
   o.explanation = o.verdict == Verdict::pass ? fmt::format("all {} elements within tolerance", s.count)
                                              : fmt::format("{} of {} elements outside tolerance", s.mismatches, s.count);
+  // Where the mismatches lie, for the HTML report's map (one more pass, only when something failed).
+  if (o.verdict == Verdict::fail && s.mismatches > 0) {
+    if (auto g = numerics::mismatch_grid(a, b, tol)) {
+      o.mismatch_map = MismatchMap{static_cast<std::uint64_t>(g->rows), static_cast<std::uint64_t>(g->cols), g->grid_rows,
+                                   g->grid_cols, std::move(g->mismatches), std::move(g->elements)};
+    }
+  }
   return o;
 }
 
