@@ -23,7 +23,7 @@ namespace po = boost::program_options;
 namespace fs = std::filesystem;
 
 constexpr const char* kUsage =
-    "rubric check RUBRIC --submission DIR [--reference DIR] [--format text|json|junit|markdown]\n"
+    "rubric check RUBRIC --submission DIR [--reference DIR] [--format text|json|junit|markdown|html]\n"
     "                    [--output FILE] [--set NAME=VALUE]... [--only ID]... [-I DIR]... [--seed N] [--no-color]";
 
 struct CheckArgs {
@@ -55,7 +55,7 @@ int run_check(const std::vector<std::string>& args) {
       ("help,h", "show this help")
       ("submission,s", po::value(&a.submission)->value_name("DIR"), "the submission to grade (required)")
       ("reference,r", po::value(&a.reference)->value_name("DIR"), "reference files (default: the rubric's folder)")
-      ("format,f", po::value(&a.format)->value_name("FMT"), "report format: text (default), json, junit, markdown")
+      ("format,f", po::value(&a.format)->value_name("FMT"), "report format: text (default), json, junit, markdown, html")
       ("output,o", po::value(&a.output)->value_name("FILE"),
        "write the report in --format to FILE; the text report still goes to stdout")
       ("set", po::value(&a.sets)->value_name("NAME=VALUE")->composing(), "override a param (repeatable)")
@@ -80,7 +80,7 @@ int run_check(const std::vector<std::string>& args) {
   a.rubric = rubrics[0];
   if (a.submission.empty()) throw UsageError("--submission DIR is required");
   const auto format = report::parse_report_format(a.format);
-  if (!format) throw UsageError(fmt::format("unknown --format '{}' (expected text, json, junit or markdown)", a.format));
+  if (!format) throw UsageError(fmt::format("unknown --format '{}' (expected text, json, junit, markdown or html)", a.format));
   std::error_code ec;
   if (!fs::is_regular_file(a.rubric, ec)) throw UsageError(fmt::format("cannot read rubric file '{}'", a.rubric));
   require_directory("--submission", a.submission);

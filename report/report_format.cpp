@@ -1,5 +1,6 @@
 #include "report/report_format.hpp"
 
+#include "report/html_report.hpp"
 #include "report/json_report.hpp"
 #include "report/junit_report.hpp"
 #include "report/markdown_report.hpp"
@@ -11,6 +12,7 @@ std::optional<ReportFormat> parse_report_format(std::string_view name) {
   if (name == "json") return ReportFormat::json;
   if (name == "junit") return ReportFormat::junit;
   if (name == "markdown" || name == "md") return ReportFormat::markdown;
+  if (name == "html") return ReportFormat::html;
   return std::nullopt;
 }
 
@@ -20,6 +22,7 @@ const char* report_format_name(ReportFormat f) {
     case ReportFormat::json: return "json";
     case ReportFormat::junit: return "junit";
     case ReportFormat::markdown: return "markdown";
+    case ReportFormat::html: return "html";
   }
   return "text";
 }
@@ -30,6 +33,7 @@ std::string render_report(const Report& report, ReportFormat format, const TextO
     case ReportFormat::json: return format_json(report);
     case ReportFormat::junit: return format_junit(report);
     case ReportFormat::markdown: return format_markdown(report);
+    case ReportFormat::html: return format_html(report);
   }
   return format_text(report, text_options);
 }

@@ -9,9 +9,9 @@
 
 namespace rubric::report {
 
-enum class ReportFormat { text, json, junit, markdown };
+enum class ReportFormat { text, json, junit, markdown, html };
 
-// "text", "json", "junit", "markdown" (also "md"); nullopt for anything else.
+// "text", "json", "junit", "markdown" (also "md"), "html"; nullopt for anything else.
 std::optional<ReportFormat> parse_report_format(std::string_view name);
 const char* report_format_name(ReportFormat f);
 

@@ -63,7 +63,8 @@ TEST_CASE("markdown report: verdict line, criteria table, details with evidence"
 TEST_CASE("report formats by name") {
   CHECK(report::parse_report_format("json") == report::ReportFormat::json);
   CHECK(report::parse_report_format("md") == report::ReportFormat::markdown);
-  CHECK(!report::parse_report_format("html"));
+  CHECK(report::parse_report_format("html") == report::ReportFormat::html);
+  CHECK(!report::parse_report_format("pdf"));
   const Report r = test::single_check_report(Verdict::pass, OverallVerdict::pass);
   CHECK(report::render_report(r, report::ReportFormat::json).rfind("{\n  \"schema\": 1,", 0) == 0);
   CHECK(report::render_report(r, report::ReportFormat::junit).rfind("<?xml", 0) == 0);

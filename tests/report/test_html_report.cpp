@@ -1,0 +1,83 @@
+// The HTML report: self-contained, every string escaped, failures open, plots drawn from the model.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "report/html_report.hpp"
+#include "report/svg_plots.hpp"
+#include "sample_reports.hpp"
+
+using namespace rubric;
+
+namespace {
+
+std::size_t count(const std::string& text, const std::string& what) {
+  std::size_t n = 0;
+  for (std::size_t at = text.find(what); at != std::string::npos; at = text.find(what, at + 1)) ++n;
+  return n;
+}
+
+}  // namespace
+
+TEST_CASE("the page is one self-contained document: verdict at the top, no script, nothing fetched") {
+  const std::string html = report::format_html(test::kv_cache_report());
+  CHECK(html.rfind("<!DOCTYPE html>", 0) == 0);
+  CHECK(html.find("id=\"verdict\">ERROR<") != std::string::npos);
+  CHECK(html.find("<script") == std::string::npos);
+  CHECK(html.find("src=") == std::string::npos);
+  CHECK(html.find("href=") == std::string::npos);
+  CHECK(html.find("@import") == std::string::npos);
+  CHECK(html.find("Content-Security-Policy") != std::string::npos);
+  CHECK(html.find("Provenance") > html.find("id=\"criterion-numerics\""));
+}
+
+TEST_CASE("failed and undecided criteria are open, passed ones closed") {
+  const std::string html = report::format_html(test::kv_cache_report());
+  CHECK(html.find("<details class=\"criterion\" id=\"criterion-numerics\" data-verdict=\"PASS\">") != std::string::npos);
+  CHECK(html.find("<details class=\"criterion\" id=\"criterion-throughput\" data-verdict=\"FAIL\" open>") != std::string::npos);
+}
+
+TEST_CASE("submission text cannot become markup") {
+  Report r = test::single_check_report(Verdict::fail, OverallVerdict::fail);
+  const std::string hostile = "</pre><script>alert(1)</script><img src=x onerror=alert(2)>\"'&";
+  r.title = hostile;
+  r.metadata["k"] = hostile;
+  r.criteria[0].title = r.criteria[0].reason = hostile;
+  r.criteria[0].notes = {hostile};
+  CheckResult& c = r.criteria[0].checks[0];
+  c.evidence = {hostile};
+  c.explanation = c.message = c.label = hostile;
+  c.samples = SamplePlot{"s", {{hostile, {1, 2, 3}}}, hostile, "", 1, 0.5, 1.5, 2, true};
+  const std::string html = report::format_html(r);
+  CHECK(html.find("<script") == std::string::npos);
+  CHECK(html.find("<img") == std::string::npos);
+  CHECK(html.find("</pre><") == std::string::npos);
+  CHECK(count(html, "&lt;script&gt;alert(1)&lt;/script&gt;") >= 7);
+}
+
+TEST_CASE("a statistical comparison is drawn as its samples and its interval against the bound") {
+  SamplePlot p;
+  p.unit = "s";
+  p.series = {{"t0", {0.010, 0.011, 0.012}}, {"t", {0.005, 0.006}}};
+  p.quantity = "t0 / t";
+  p.estimate = 2;
+  p.lo = 1.8;
+  p.hi = 2.2;
+  p.bound = 1.2;
+  const std::string svg = report::svg_sample_plot(p);
+  CHECK(count(svg, "class=\"dot\"") == 5);
+  CHECK(count(svg, "class=\"median\"") == 2);
+  CHECK(count(svg, "class=\"interval\"") == 1);
+  CHECK(count(svg, "class=\"bound\"") == 1);
+  CHECK(count(svg, "class=\"passing-side\"") == 1);
+  CHECK(svg.find(">ms<") != std::string::npos);  // seconds shown with a readable prefix
+}
+
+TEST_CASE("a mismatch map shades only the cells with mismatches, by their fraction") {
+  MismatchMap m{4, 4, 2, 2, {0, 4, 1, 0}, {4, 4, 4, 4}};
+  const std::string svg = report::svg_mismatch_map(m);
+  CHECK(count(svg, "class=\"cell\"") == 2);
+  CHECK(svg.find("fill-opacity=\"1.00\"") != std::string::npos);
+  CHECK(svg.find("fill-opacity=\"0.44\"") != std::string::npos);
+  CHECK(report::svg_mismatch_map(MismatchMap{}).empty());
+}
