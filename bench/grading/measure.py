@@ -1,6 +1,6 @@
 #!/usr/bin/python3
 """`rubric grade --jobs 2` against a shell loop of `rubric check` over the same generated corpus
-of N submissions (text and JSON checks), in the same run; then a cached re-run, and the peak
+of N submissions (text and JSON checks), in the same run, in wall time and in CPU time; then a cached re-run, and the peak
 memory of grading N/4 and N submissions (it should stay flat: results are streamed).
 
 usage: measure.py RUBRIC_BINARY [N]
@@ -35,10 +35,17 @@ def make_corpus(root, n):
     return subs
 
 
+CPU = [0.0]  # CPU seconds (user + system) of the last timed command and everything it started
+
+
 def timed(cmd, **kw):
+    before = resource.getrusage(resource.RUSAGE_CHILDREN)
     start = time.perf_counter()
     proc = subprocess.run(cmd, stdin=subprocess.DEVNULL, capture_output=True, text=True, **kw)
-    return time.perf_counter() - start, proc
+    wall = time.perf_counter() - start
+    after = resource.getrusage(resource.RUSAGE_CHILDREN)
+    CPU[0] = (after.ru_utime - before.ru_utime) + (after.ru_stime - before.ru_stime)
+    return wall, proc
 
 
 def peak_rss_mib(cmd):
@@ -63,10 +70,12 @@ def main():
         loop = ('while read -r d; do "$0" check "$1" --submission "$d" --reference "$2" --format json '
                 '> /dev/null; done < "$3"')
         t_loop, _ = timed(["bash", "-c", loop, exe, rubric, reference, listing])
+        cpu_loop = CPU[0]
         out = os.path.join(tmp, "out")
         grade = [exe, "grade", rubric, "--submissions-from", listing, "--reference", reference, "--out", out,
                  "--jobs", "2", "--quiet"]
         t_grade, proc = timed(grade)
+        cpu_grade = CPU[0]
         if proc.returncode not in (0, 2):
             sys.exit(f"rubric grade failed ({proc.returncode}): {proc.stderr}")
         with open(os.path.join(out, "results.jsonl")) as f:
@@ -78,9 +87,10 @@ def main():
         print(f"  shell loop of `rubric check`: {t_loop:.2f} s ({1000 * t_loop / n:.1f} ms each)")
         print(f"  rubric grade --jobs 2:        {t_grade:.2f} s ({1000 * t_grade / n:.1f} ms each)"
               f"  ratio {t_loop / t_grade:.1f}x (target >= 5x on 2 cores)")
-        overhead = (2 * t_grade - checks) / n
-        print(f"  per submission: checks {1000 * checks / n:.2f} ms, batch overhead {1000 * overhead:.2f} ms"
-              " (2 cores x wall time, less the graded time, per submission)")
+        print(f"  CPU time (user + system):     loop {cpu_loop:.2f} s, grade {cpu_grade:.2f} s, ratio "
+              f"{cpu_loop / cpu_grade:.1f}x (what a shared machine's load does not change)")
+        print(f"  per submission: {1000 * checks / n:.2f} ms grading it (hash and checks, wall time in its process), "
+              f"{1000 * cpu_grade / n:.2f} ms of CPU in all (fork, hash, checks, line, exit)")
         print(f"  cached re-run (all reused):   {t_cached:.2f} s ({1000 * t_cached / n:.2f} ms each)")
         small = [exe, "grade", rubric, "--submissions-from", listing, "--reference", reference, "--jobs", "2",
                  "--quiet", "--regrade"]
