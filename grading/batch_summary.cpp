@@ -50,17 +50,18 @@ std::size_t BatchSummary::count(const std::string& verdict) const {
   return it == verdicts_.end() ? 0 : it->second;
 }
 
-void BatchSummary::add_criteria(const json::Value& criteria) {
+void BatchSummary::add_criteria(const json::Value& criteria, int depth) {
   if (!criteria.is_array()) return;
   for (const json::Value& c : criteria.as_array()) {
     if (!c.is_object()) continue;
     const std::string id = string_or(c, "id", "?");
     auto [it, inserted] = criterion_index_.emplace(id, criteria_.size());
-    if (inserted) criteria_.push_back(CriterionCounts{id, string_or(c, "title", ""), string_or(c, "kind", "criterion"), {}});
+    if (inserted)
+      criteria_.push_back(CriterionCounts{id, string_or(c, "title", ""), string_or(c, "kind", "criterion"), depth, {}});
     const std::string verdict = string_or(c, "verdict", "ERROR");
     for (std::size_t i = 0; i < kCriterionVerdicts.size(); ++i)
       if (verdict == kCriterionVerdicts[i]) ++criteria_[it->second].counts[i];
-    if (const json::Value* children = c.find("criteria")) add_criteria(*children);
+    if (const json::Value* children = c.find("criteria")) add_criteria(*children, depth + 1);
   }
 }
 
@@ -72,7 +73,7 @@ void BatchSummary::add(const json::Value& line) {
   ++verdicts_[verdict];
   if (verdict == "ERROR") errors_.emplace_back(submission, string_or(line, "reason", "no reason recorded"));
   if (const json::Value* s = line.find("score"); s && s->is_number()) scores_.push_back(s->as_number());
-  if (const json::Value* c = line.find("criteria")) add_criteria(*c);
+  if (const json::Value* c = line.find("criteria")) add_criteria(*c, 0);
   if (const json::Value* s = line.find("seconds"); s && s->is_number()) {
     slowest_.emplace_back(s->as_number(), submission);
     slow_verdicts_[submission] = verdict;
@@ -285,11 +286,14 @@ std::string BatchSummary::to_text(const BatchProvenance& p, const std::string& o
 
   if (!criteria_.empty()) {
     std::size_t width = 9;
-    for (const CriterionCounts& c : criteria_) width = std::max(width, c.id.size() + (c.kind == "group" ? 6 : 0));
+    for (const CriterionCounts& c : criteria_)
+      width = std::max(width, 2 * static_cast<std::size_t>(c.depth) + c.id.size() + (c.kind == "group" ? 6 : 0));
     out += fmt::format("\n{:<{}}  {:>6} {:>6} {:>6} {:>6} {:>6}  {:>9}\n", "criterion", width, "PASS", "FAIL", "ERROR",
                        "SKIP", "INCONC", "pass rate");
     for (const CriterionCounts& c : criteria_) {
-      const std::string name = report::display_text(c.kind == "group" ? "group " + c.id : c.id);
+      // A group's criteria are indented under it, as in the text report.
+      const std::string name = std::string(2 * static_cast<std::size_t>(c.depth), ' ') +
+                               report::display_text(c.kind == "group" ? "group " + c.id : c.id);
       const std::string rate =
           c.total() == 0 ? "-" : report::format_percent(static_cast<double>(c.counts[0]) / static_cast<double>(c.total()));
       std::string errors = fmt::format("{:>6}", c.counts[2]);

@@ -51,10 +51,11 @@ class BatchSummary {
     std::string id;
     std::string title;
     std::string kind;
+    int depth = 0;  // inside how many groups
     std::array<std::size_t, 5> counts{};  // PASS, FAIL, ERROR, SKIP, INCONCLUSIVE
     std::size_t total() const;
   };
-  void add_criteria(const json::Value& criteria);
+  void add_criteria(const json::Value& criteria, int depth);
 
   std::size_t submissions_ = 0;
   std::map<std::string, std::size_t> verdicts_;

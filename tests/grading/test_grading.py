@@ -170,6 +170,25 @@ class EveryVerdict(GradingTest):
             f"  ERROR {error_sub}: criterion variant in ERROR (the rubric or the grading side is at fault)",
         ])
 
+    def test_groups_are_counted_and_indented(self):
+        rubric = os.path.join(self.tmp, "groups.rubric")
+        with open(rubric, "w") as f:
+            f.write('rubric "g" { version: "1" }\nlet r = json(submission / "result.json")\n'
+                    'group perf "performance" {\n  criterion fast "fast" { expect r.tokens > 1 }\n'
+                    '  group inner "inner" { criterion exact "exact" { expect r.tokens == 32Ki } }\n}\n'
+                    'criterion docs "docs" { expect r.variant == "a" }\n')
+        subs, _ = make_corpus(os.path.join(self.tmp, "c"), 2, kinds=("pass",))  # variants a and b
+        out = os.path.join(self.tmp, "out")
+        proc = run(["grade", rubric, *subs, "--out", out, "--no-color"], check_exit=0)
+        self.assertRegex(proc.stdout, r"\ngroup perf +2 +0 ")
+        self.assertRegex(proc.stdout, r"\n  fast +2 +0 ")
+        self.assertRegex(proc.stdout, r"\n  group inner +2 +0 ")
+        self.assertRegex(proc.stdout, r"\n    exact +2 +0 ")
+        self.assertRegex(proc.stdout, r"\ndocs +1 +1 .* 50%")
+        ids = [(c["id"], c["kind"]) for c in read_summary(out)["criteria"]]
+        self.assertEqual(ids, [("perf", "group"), ("fast", "criterion"), ("inner", "group"), ("exact", "criterion"),
+                               ("docs", "criterion")])
+
     def test_errors_stand_out_on_a_terminal(self):
         import pty
         subs, _ = make_corpus(os.path.join(self.tmp, "c"), 1, kinds=("pass", "error"))
