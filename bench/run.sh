@@ -20,3 +20,6 @@ BUILD=${1:-build}
 
 # grading: `rubric grade --jobs 2` vs a shell loop of `rubric check` over 1,000 generated submissions (target >= 5x), cached re-run, peak memory at N/4 and N
 /usr/bin/python3 "$(dirname "$0")/grading/measure.py" "$BUILD/rubric" "${RUBRIC_BENCH_GRADING_N:-1000}"
+
+# text: polarity precision/recall per class on the labelled corpus; polarity, concepts and claims over 1 MiB (target < 50 ms)
+"$BUILD/bench/text/bench_text" "$(dirname "$0")/../tests/text/corpus/polarity.tsv" 1

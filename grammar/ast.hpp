@@ -86,12 +86,15 @@ struct Matches {
   ExprPtr ulp;         // form == ulp
 };
 
-// `text mentions "x"`, `text mentions any [..]`, `text mentions all [..]`
+// `text mentions "x"`, `text mentions any [..]`, `text mentions all [..]`; `affirms` and
+// `denies` take the same operands (and concepts) and judge polarity (docs/text.md).
 enum class MentionMode { one, any, all };
+enum class MentionVerb { mentions, affirms, denies };
 struct Mentions {
   ExprPtr text;
   MentionMode mode = MentionMode::one;
   ExprPtr phrases;  // a string expression (one) or a list expression (any / all)
+  MentionVerb verb = MentionVerb::mentions;
 };
 
 // `value as ms`, `value as tok/s`

@@ -99,8 +99,9 @@ struct ExprPrinter {
     return out + ")";
   }
   std::string operator()(const Mentions& m) const {
-    const char* name = m.mode == MentionMode::one ? "mentions" : m.mode == MentionMode::any ? "mentions-any" : "mentions-all";
-    return fmt::format("({} {} {})", name, to_sexpr(m.text), to_sexpr(m.phrases));
+    const char* verb = m.verb == MentionVerb::affirms ? "affirms" : m.verb == MentionVerb::denies ? "denies" : "mentions";
+    const char* mode = m.mode == MentionMode::one ? "" : m.mode == MentionMode::any ? "-any" : "-all";
+    return fmt::format("({}{} {} {})", verb, mode, to_sexpr(m.text), to_sexpr(m.phrases));
   }
   std::string operator()(const As& a) const { return fmt::format("(as {} {})", to_sexpr(a.value), a.unit); }
   std::string operator()(const Call& c) const {

@@ -73,6 +73,29 @@ const auto make_param = [](auto& ctx) {
 };
 const auto make_let = make_param;
 
+// `concept NAME = any [...]` / `all [...]` / expr: a let of the builtin concept(value, mode, name).
+template <int Mode>  // 0 one, 1 any, 2 all
+struct make_concept {
+  template <typename Ctx>
+  void operator()(Ctx& ctx) const {
+    auto& a = _attr(ctx);
+    ast::LetDecl& let = _val(ctx);
+    let.name = std::move(at_c<0>(a));
+    MExpr value = std::move(at_c<1>(a));
+    auto str = [&](std::string text) {
+      ast::StringLit lit;
+      lit.parts.push_back(std::move(text));
+      return make_expr(std::move(lit), value->range);
+    };
+    ast::Call call;
+    call.callee = make_expr(ast::Name{"concept"}, value->range);
+    call.args = {value};
+    call.named.push_back(ast::NamedArg{ast::Ident{"mode", value->range}, str(Mode == 1 ? "any" : Mode == 2 ? "all" : "one")});
+    call.named.push_back(ast::NamedArg{ast::Ident{"name", let.name.range}, str(let.name.name)});
+    let.value = make_expr(std::move(call), value->range);
+  }
+};
+
 const auto make_def_param = [](auto& ctx) {
   auto& a = _attr(ctx);
   _val(ctx) = ast::DefParam{std::move(at_c<0>(a)), nullptr};
@@ -146,6 +169,7 @@ const x3::rule<struct use_class, ast::Use> use_decl = "use";
 const x3::rule<struct import_class, ast::Import> import_decl = "import";
 const x3::rule<struct param_class, ast::Param> param_decl = "param";
 const x3::rule<struct let_decl_class, ast::LetDecl> let_decl = "let";
+const x3::rule<struct concept_decl_class, ast::LetDecl> concept_decl = "concept";
 const x3::rule<struct def_param_class, ast::DefParam> def_param = "a parameter";
 const x3::rule<struct def_class, ast::Def> def_decl = "def";
 const x3::rule<struct criterion_class, ast::Criterion> criterion = "criterion";
@@ -165,6 +189,16 @@ const auto param_decl_def = located[(kw("param") >> expect_that(identifier, "a n
 const auto let_decl_def = located[(kw("let") >> expect_that(identifier, "a name after 'let'") >>
                                    expect_that('=', "'=' after the name in 'let'") >>
                                    expect_that(expression, "an expression after '='"))[make_let]];
+
+// `concept` is contextual: a word only at the start of a declaration.
+const auto any_word = x3::lexeme[x3::lit("any") >> !ident_char] >> &x3::lit('[');
+const auto all_word = x3::lexeme[x3::lit("all") >> !ident_char] >> &x3::lit('[');
+const auto concept_head = kw("concept") >> expect_that(identifier, "a name after 'concept'") >>
+                          expect_that('=', "'=' after the name in 'concept'");
+const auto concept_decl_def =
+    located[(concept_head >> any_word >> expect_that(expression, "a list of phrases after 'any'"))[make_concept<1>{}]
+            | (concept_head >> all_word >> expect_that(expression, "a list of phrases after 'all'"))[make_concept<2>{}]
+            | (concept_head >> expect_that(expression, "a phrase, a list or a concept after '='"))[make_concept<0>{}]];
 
 const auto def_param_def =
     (identifier >> -('=' >> expect_that(expression, "a default value after '='")))[make_def_param];
@@ -191,7 +225,8 @@ const auto criterion_def =
 const auto group_stray = !x3::lit('}') >> !x3::eoi >>
                          !(kw("def") | kw("param") | kw("use") | kw("import") | kw("rubric")) >>
                          error_here("a criterion, group or let inside the group, or '}'");
-const auto group_item_def = criterion[slot_criterion] | group[slot_group] | let_decl[slot_let] | group_stray;
+const auto group_item_def =
+    criterion[slot_criterion] | group[slot_group] | let_decl[slot_let] | concept_decl[slot_let] | group_stray;
 const auto group_items_def = *x3::lit(';') >> *(group_item[push_group_item] >> *x3::lit(';'));
 const auto group_def =
     nested[located[kw("group") >> expect_that(identifier, "a group id after 'group'")[set_id] >>
@@ -200,13 +235,13 @@ const auto group_def =
                    expect_that(braced{"group body"}[group_items], "'{' to open the group body")[set_items]]];
 
 const auto top_item_def = use_decl[assign_item] | import_decl[assign_item] | param_decl[assign_item] |
-                          let_decl[assign_item] | def_decl[assign_item] | criterion[assign_item] |
+                          let_decl[assign_item] | concept_decl[assign_item] | def_decl[assign_item] | criterion[assign_item] |
                           group[assign_group];
 
 const auto header_def =
     located[(kw("rubric") >> expect_that(string_lit, "a title string after 'rubric'") >> -record)[make_header]];
 
-BOOST_SPIRIT_DEFINE(header, top_item, use_decl, import_decl, param_decl, let_decl, def_param, def_decl, criterion,
+BOOST_SPIRIT_DEFINE(header, top_item, use_decl, import_decl, param_decl, let_decl, concept_decl, def_param, def_decl, criterion,
                     group, group_items, group_item)
 
 }  // namespace parser

@@ -32,7 +32,7 @@ struct keyword_table : x3::symbols<int> {
                           "group",  "weight", "penalty", "required", "after", "needs", "expect", "else",
                           "note",   "score", "check",  "for",   "in",       "if",    "then",    "and",
                           "or",     "not",   "true",   "false", "null",     "within", "of",     "matches",
-                          "to",     "mentions"})
+                          "to",     "mentions", "affirms", "denies"})
       add(k, 0);
   }
 };
@@ -257,6 +257,35 @@ const auto make_mentions = [](auto& ctx) {
   text = make_expr(ast::Mentions{text, at_c<0>(a), std::move(at_c<1>(a))}, r);
 };
 
+template <ast::MentionVerb V>
+struct make_polarity_check {
+  template <typename Ctx>
+  void operator()(Ctx& ctx) const {
+    MExpr& text = _val(ctx);
+    auto& a = _attr(ctx);
+    SourceRange r{text->range.begin, at_c<1>(a)->range.end};
+    text = make_expr(ast::Mentions{text, at_c<0>(a), std::move(at_c<1>(a)), V}, r);
+  }
+};
+
+// `a near b`, `a near(5) b`: a call of the builtin near(a, b, window).
+const auto make_near = [](auto& ctx) {
+  MExpr& lhs = _val(ctx);
+  auto& rhs = _attr(ctx);
+  ast::Call call;
+  call.callee = make_expr(ast::Name{"near"}, lhs->range);
+  call.args = {lhs, rhs};
+  lhs = make_expr(std::move(call), {lhs->range.begin, rhs->range.end});
+};
+const auto make_near_window = [](auto& ctx) {
+  MExpr& lhs = _val(ctx);
+  auto& a = _attr(ctx);
+  ast::Call call;
+  call.callee = make_expr(ast::Name{"near"}, lhs->range);
+  call.args = {lhs, at_c<1>(a), at_c<0>(a)};
+  lhs = make_expr(std::move(call), {lhs->range.begin, at_c<1>(a)->range.end});
+};
+
 const auto push_param = [](auto& ctx) { _val(ctx).push_back(std::move(_attr(ctx))); };
 
 const auto make_lambda = [](auto& ctx) {
@@ -294,6 +323,7 @@ const x3::rule<struct multiplicative_class, MExpr> multiplicative = "an expressi
 const x3::rule<struct additive_class, MExpr> additive = "an expression";
 const x3::rule<struct tolerance_class, ToleranceSpec> tolerance = "a tolerance";
 const x3::rule<struct mention_mode_class, ast::MentionMode> mention_mode = "any or all";
+const x3::rule<struct near_expr_class, MExpr> near_expr = "an expression";
 const x3::rule<struct comparison_class, MExpr> comparison = "an expression";
 const x3::rule<struct not_expr_class, MExpr> not_expr = "an expression";
 const x3::rule<struct and_expr_class, MExpr> and_expr = "an expression";
@@ -377,6 +407,13 @@ const auto mention_mode_def =
     | (x3::lexeme[x3::lit("all") >> !ident_char] >> &(x3::lit('[') | identifier) >> x3::attr(ast::MentionMode::all))
     | x3::attr(ast::MentionMode::one);
 
+// `near` is contextual (a word only between two operands): `"collide" near "bank"`.
+const auto near_word = x3::lexeme[x3::lit("near") >> !ident_char];
+const auto near_expr_def =
+    located[additive[assign] >>
+            *((near_word >> '(' >> expression >> ')' >> additive)[make_near_window]
+              | (near_word >> expect_that(additive, "an operand after 'near'"))[make_near])];
+
 const auto comparison_tail =
     (comparison_op >> expect_that(additive, "an expression after the comparison operator"))[fold_binary]
     | (kw("within") >> expect_that(additive, "an expression after 'within'") >>
@@ -384,12 +421,16 @@ const auto comparison_tail =
        expect_that(additive, "an expression after 'of'"))[make_within]
     | (kw("matches") >> expect_that(additive, "an expression after 'matches'") >>
        -(kw("to") >> expect_that(tolerance, "a tolerance after 'to' (T, rtol R atol A, or ulp N)")))[make_matches]
-    | (kw("mentions") >> mention_mode >> expect_that(additive, "a phrase after 'mentions'"))[make_mentions]
+    | (kw("mentions") >> mention_mode >> expect_that(near_expr, "a phrase after 'mentions'"))[make_mentions]
+    | (kw("affirms") >> mention_mode >> expect_that(near_expr, "a phrase or concept after 'affirms'"))
+          [make_polarity_check<ast::MentionVerb::affirms>{}]
+    | (kw("denies") >> mention_mode >> expect_that(near_expr, "a phrase or concept after 'denies'"))
+          [make_polarity_check<ast::MentionVerb::denies>{}]
     | (kw("in") >> expect_that(additive, "an expression after 'in'"))[fold_in];
 
 const auto comparison_def =
-    located[additive[assign] >> -comparison_tail >>
-            -(&(comparison_op | kw("within") | kw("matches") | kw("mentions") | kw("in")) >>
+    located[near_expr[assign] >> -comparison_tail >>
+            -(&(comparison_op | kw("within") | kw("matches") | kw("mentions") | kw("affirms") | kw("denies") | kw("in")) >>
               error_here("!comparisons do not chain: combine them with 'and'"))];
 
 const auto not_expr_def =
@@ -420,7 +461,7 @@ const auto expression_def = nested[if_expr | lambda | or_expr];
 
 BOOST_SPIRIT_DEFINE(expression, unary, identifier, string_lit, record, number, raw_string, keyword_lit, list,
                     record_key, record_field, paren, name, primary, argument, call_args, postfix, as_expr,
-                    multiplicative, additive, tolerance, mention_mode, comparison, not_expr, and_expr, or_expr,
+                    multiplicative, additive, tolerance, mention_mode, near_expr, comparison, not_expr, and_expr, or_expr,
                     lambda_params, lambda, if_expr)
 
 }  // namespace parser

@@ -39,7 +39,7 @@ bool stops_at(const char* p, const char* end, ResyncLevel level, bool at_column_
     case ResyncLevel::group_item:
       return any_word_at(p, end, group_keywords) || any_word_at(p, end, top_only_keywords);
     case ResyncLevel::top:
-      return any_word_at(p, end, top_keywords) || (at_column_one && word_at(p, end, "let"));
+      return any_word_at(p, end, top_keywords) || (at_column_one && (word_at(p, end, "let") || word_at(p, end, "concept")));
   }
   return false;
 }

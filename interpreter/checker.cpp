@@ -290,8 +290,17 @@ class ModuleChecker {
             return of(K::boolean);
           } else if constexpr (std::is_same_v<T, ast::Mentions>) {
             StaticType t = expr(*n.text, scope), p = expr(*n.phrases, scope);
+            const char* verb = n.verb == ast::MentionVerb::affirms ? "affirms" : n.verb == ast::MentionVerb::denies ? "denies" : "mentions";
             if (t.kind != K::unknown && t.kind != K::string)
-              error(n.text->range, fmt::format("'mentions' searches a string, not a {}", kind_text(t.kind)));
+              error(n.text->range, fmt::format("'{}' searches a string, not a {}", verb, kind_text(t.kind)));
+            if (n.verb != ast::MentionVerb::mentions) {
+              // A phrase, a list of phrases or a concept (a record); under any/all, a list.
+              if (p.kind != K::unknown && p.kind != K::string && p.kind != K::list && p.kind != K::record)
+                error(n.phrases->range, fmt::format("'{}' needs a phrase, a list of phrases or a concept, not a {}", verb, kind_text(p.kind)));
+              if (n.mode != ast::MentionMode::one && p.kind != K::unknown && p.kind != K::list)
+                error(n.phrases->range, fmt::format("'{} any' and '{} all' take a list", verb, verb));
+              return of(K::boolean);
+            }
             if (n.mode == ast::MentionMode::one && p.kind != K::unknown && p.kind != K::string)
               error(n.phrases->range, fmt::format("'mentions' needs a string phrase; use 'mentions any [...]' for a list"));
             if (n.mode != ast::MentionMode::one && p.kind != K::unknown && p.kind != K::list)

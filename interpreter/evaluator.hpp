@@ -59,6 +59,8 @@ class Evaluator {
   // eval, with an exceeded limit turned into an error value (for titles, weights, header fields).
   Value guarded_eval(const ast::Expr& e, const EnvPtr& env);
   CheckOutcome decide(const ast::Expr& e, const EnvPtr& env);
+  // `text affirms X` / `text denies X` (evaluator_text.cpp).
+  CheckOutcome decide_polarity(const ast::Mentions& m, const ast::Expr& e, const EnvPtr& env);
   Value call_value(const Value& fn, std::vector<Value> positional, std::vector<std::pair<std::string, Value>> named,
                    const ast::Expr* site, const EnvPtr& env);
 

@@ -538,6 +538,7 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
   }
 
   if (auto* mt = std::get_if<ast::Mentions>(&e.node)) {
+    if (mt->verb != ast::MentionVerb::mentions) return decide_polarity(*mt, e, env);
     Value t = eval(*mt->text, env);
     if (t.is_error()) return from_error(t);
     if (!t.is(ValueKind::string))

@@ -2,18 +2,25 @@
 #include <fmt/format.h>
 
 #include <boost/regex.hpp>
+#include <cmath>
 #include <cctype>
 #include <stdexcept>
 
 #include "interpreter/builtins/args.hpp"
 #include "interpreter/builtins/registry.hpp"
+#include "interpreter/text_concepts.hpp"
 #include "interpreter/text_match.hpp"
+#include "interpreter/units.hpp"
+#include "operators/text/claims.hpp"
+#include "operators/text/concept.hpp"
+#include "operators/text/document.hpp"
 
 namespace rubric {
 
 namespace {
 
 using builtins::want;
+using builtins::want_plain;
 
 // Boost.Regex rather than std::regex: libstdc++'s matcher recurses once per character, so a
 // pattern like r"(a|b)*" over a few megabytes of submission text overflowed the stack (a
@@ -152,6 +159,106 @@ void open_text(Registry& r) {
              ctx.charge_steps(1);
            }
            return Value::list(std::move(out));
+         });
+  r.add("polarity", {P("t"), P("x")}, false,
+         "How the prose of t speaks of x (a phrase, a list of phrases or a concept): \"affirmed\" (stated in some sentence), "
+         "\"hedged\" (only supposed, asked or doubted), \"negated\" (every mention denied) or \"absent\". See docs/text.md.",
+         fam, [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
+           std::string why;
+           auto c = compile_concept(a[1], why);
+           if (!c) return ctx.error(fmt::format("bad argument #2 to 'polarity' ({})", why));
+           charge_text(ctx, a[0].as_string().size());
+           auto found = text::analyse(a[0].as_string(), {*c}, shared_stemmer());
+           Value v = Value::string(text::polarity_name(found[0].polarity));
+           if (a[0].from_submission()) v.mark_from_submission();
+           return v;
+         });
+  r.add("concept", {P("x"), P("mode", Value::string("one")), P("name", Value::string(""))}, false,
+         "A concept from a phrase, a list of phrases (mode \"any\" or \"all\") or another concept, named for evidence. "
+         "`concept NAME = any [...]` declares one.",
+         fam, [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 1, ValueKind::string, "a string (\"one\", \"any\" or \"all\")")) return *e;
+           if (auto e = want(ctx, a, 2, ValueKind::string, "a string (the name)")) return *e;
+           const std::string& mode = a[1].as_string();
+           if (mode != "one" && mode != "any" && mode != "all")
+             return ctx.error(fmt::format("bad argument #2 to 'concept' (\"one\", \"any\" or \"all\", got \"{}\")", mode));
+           std::string why;
+           if (!compile_concept(a[0], why)) return ctx.error(fmt::format("bad argument #1 to 'concept' ({})", why));
+           if (a[0].is(ValueKind::list))
+             return concept_record(mode == "all" ? "all" : "any", a[0].as_list(), a[2].as_string());
+           if (is_concept(a[0])) {
+             Record r = a[0].as_record();
+             for (auto& f : r.fields)
+               if (f.first == "name" && !a[2].as_string().empty() &&
+                   (r.find("concept")->as_string() != "near" || f.second.as_string().empty()))
+                 f.second = Value::string(a[2].as_string());
+             if (r.find("concept")->as_string() == "near" && !a[2].as_string().empty())
+               return concept_record("any", {Value::record(std::move(r))}, a[2].as_string());
+             return Value::record(std::move(r));
+           }
+           return concept_record("any", {a[0]}, a[2].as_string());
+         });
+  r.add("near", {P("a"), P("b"), P("window", Value::number(0))}, false,
+         "A concept: a and b (phrases or concepts) in one sentence, at most `window` words apart when window > 0. "
+         "Written `a near b` or `a near(5) b`.",
+         fam, [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want_plain(ctx, a, 2)) return *e;
+           double w = a[2].as_number();
+           if (w < 0 || w != std::floor(w) || w > 1000)
+             return ctx.error(fmt::format("bad argument #3 to 'near' (a whole number of words from 0 to 1000, got {})", w));
+           std::string why;
+           for (int i = 0; i < 2; ++i)
+             if (!compile_concept(a[i], why)) return ctx.error(fmt::format("bad argument #{} to 'near' ({})", i + 1, why));
+           return concept_record("near", {a[0], a[1]}, "", w);
+         });
+  r.add("code_of", {P("t")}, false,
+         "The code of a Markdown text: its fenced blocks and `inline spans`, one per line. Prose operators (affirms, denies, "
+         "polarity, claims) never read code; search this for identifiers.",
+         fam, [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
+           charge_text(ctx, a[0].as_string().size());
+           Value v = Value::string(text::code_of(a[0].as_string()));
+           if (a[0].from_submission()) v.mark_from_submission();
+           return v;
+         });
+  r.add("claims", {P("t"), P("like", Value())}, false,
+         "The quantitative claims in the prose of t, in order: records {value, unit, text, sentence, polarity, noun}. value "
+         "carries the unit (\"45 GB/s\" is 45 GB/s; \"2.3x\" is 2.3; \"87%\" is 0.87; \"16k tokens\" is 16000 tok), so "
+         "`any(claims(t, like = measured), c => c.value within 10% of measured)` compares with a measurement; `like` "
+         "keeps the claims of its dimension. At most 10,000.",
+         fam, [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
+           if (!a[1].is_null())
+             if (auto e = want(ctx, a, 1, ValueKind::number, "a number with the unit to keep (like = 1 GB/s)")) return *e;
+           const std::string& t = a[0].as_string();
+           charge_text(ctx, t.size());
+           std::size_t more = 0;
+           auto found = text::find_claims(t, shared_stemmer(), 10000, &more);
+           ctx.charge_steps(found.size());
+           List out;
+           for (const auto& c : found) {
+             Value value;
+             if (c.unit == "%") value = Value::number(c.value / 100);
+             else if (c.unit.empty() || c.unit == "x" || c.unit == "way") value = Value::number(c.value);
+             else if (auto u = parse_unit(c.unit)) value = Value::number(c.value * u->scale, u->dim);
+             else value = Value::number(c.value);
+             if (!a[1].is_null() && value.as_quantity().dim != a[1].as_quantity().dim) continue;
+             Record r;
+             r.fields.emplace_back("value", value);
+             r.fields.emplace_back("unit", Value::string(c.unit));
+             r.fields.emplace_back("text", Value::string(c.text));
+             r.fields.emplace_back("sentence", Value::string(text::quote(t, c.sentence_begin, c.sentence_end)));
+             r.fields.emplace_back("polarity", Value::string(text::polarity_name(c.polarity)));
+             r.fields.emplace_back("noun", Value::string(c.noun));
+             r.origin = "claims(...)";
+             Value rv = Value::record(std::move(r));
+             if (a[0].from_submission()) rv.mark_from_submission();
+             out.push_back(std::move(rv));
+           }
+           Value v = Value::list(std::move(out));
+           if (a[0].from_submission()) v.mark_from_submission();
+           return v;
          });
   r.add("lower", {P("t")}, false, "t in lower case (ASCII).", fam, [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;

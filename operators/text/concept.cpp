@@ -286,8 +286,12 @@ std::string explain(std::string_view text, const Finding& f) {
     std::string before = quote(text, m.sentence_begin, m.trigger_begin, 200);
     std::string after = quote(text, m.trigger_end, m.sentence_end, 200);
     // The quote keeps the spaces around the marked trigger as the text has them.
-    bool sp_before = m.trigger_begin > m.sentence_begin && std::isspace(static_cast<unsigned char>(text[m.trigger_begin - 1]));
-    bool sp_after = m.trigger_end < m.sentence_end && std::isspace(static_cast<unsigned char>(text[m.trigger_end]));
+    // Emphasis around the trigger ("**not**") is dropped from the quote; look past it for the space.
+    std::size_t pb = m.trigger_begin, pa = m.trigger_end;
+    while (pb > m.sentence_begin && (text[pb - 1] == '*' || text[pb - 1] == '_')) --pb;
+    while (pa < m.sentence_end && (text[pa] == '*' || text[pa] == '_')) ++pa;
+    bool sp_before = pb > m.sentence_begin && std::isspace(static_cast<unsigned char>(text[pb - 1]));
+    bool sp_after = pa < m.sentence_end && std::isspace(static_cast<unsigned char>(text[pa]));
     sentence = before + (sp_before && !before.empty() ? " " : "") + "[" + trigger + "]" +
                (sp_after && !after.empty() ? " " : "") + after;
   } else {

@@ -415,6 +415,11 @@ std::string quote(std::string_view text, std::size_t begin, std::size_t end, std
   bool sp = false;
   for (std::size_t i = begin; i < end && i < text.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(text[i]);
+    // Strong emphasis reads as its words: "**not**" is quoted as "not".
+    if ((c == '*' || c == '_') && i + 1 < end && i + 1 < text.size() && text[i + 1] == static_cast<char>(c)) {
+      ++i;
+      continue;
+    }
     if (is_space(c)) {
       sp = !out.empty();
       continue;

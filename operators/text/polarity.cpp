@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <initializer_list>
 #include <string_view>
+#include <unordered_map>
+#include <unordered_set>
 #include <vector>
 
 namespace rubric::text {
@@ -38,7 +40,18 @@ const std::vector<Seq> kPostPredicate = {
     {"ruled", "out"}, {"excluded"}, {"unrelated"}, {"irrelevant"}, {"a", "red", "herring"}, {"not", "involved"},
     {"not", "to", "blame"}, {"no", "role"}, {"no", "effect"}, {"no", "impact"}, {"no", "bearing"}, {"no", "part"},
     {"nothing", "to", "do"}, {"no", "influence"}, {"no", "difference"}, {"no", "contribution"}, {"innocent"},
-    {"eliminated"}, {"a", "non-issue"}, {"not", "an", "issue"}, {"not", "a", "factor"}};
+    {"eliminated"}, {"a", "non-issue"}, {"not", "an", "issue"}, {"not", "a", "factor"}, {"far", "from"}};
+
+// After the mention and a copula ("X is negligible", "X was disabled"): predicates that deny it.
+const std::vector<std::string_view> kNegativePredicates = {
+    "negligible", "insignificant", "unnecessary", "unneeded", "unaffected", "unchanged", "disabled", "off", "absent",
+    "rare", "unused", "unimportant", "irrelevant", "unrelated", "impossible", "minimal", "nonexistent", "harmless",
+    "immaterial", "unsupported", "unavailable", "inactive"};
+const std::vector<std::string_view> kPredicateAdverbs = {"very", "completely", "entirely", "largely", "mostly", "turned",
+                                                         "switched", "fully", "clearly", "simply", "now", "still", "also",
+                                                         "quite", "totally", "practically", "essentially"};
+// Short-scope triggers: their scope ends at the next comma ("Rather than X, do Y").
+const std::vector<std::string_view> kShortScope = {"rather", "instead", "as", "in", "unlike"};
 constexpr std::size_t kPostGap = 5;
 
 // Look like negations, negate nothing.
@@ -60,7 +73,8 @@ const std::vector<std::string_view> kNegativeAdjectives = {
 // Uncertainty anywhere in the mention's clause.
 const std::vector<Seq> kHedges = {
     {"might"}, {"may"}, {"could"}, {"possibly"}, {"possible"}, {"perhaps"}, {"maybe"}, {"potentially"}, {"suspect"},
-    {"suspects"}, {"suspected"}, {"seems"}, {"seem"}, {"seemed"}, {"appears"}, {"appear"}, {"appeared"}, {"apparently"},
+    {"suspects"}, {"suspected"}, {"seems"}, {"seem"}, {"seemed"}, {"appears", "to"}, {"appear", "to"}, {"appeared", "to"}, {"it", "appears"},
+    {"apparently"},
     {"unclear"}, {"uncertain"}, {"unsure"}, {"unlikely"}, {"hypothesis"}, {"hypothesize"}, {"hypothesise"},
     {"hypothesized"}, {"speculate"}, {"speculatively"}, {"guess"}, {"presumably"}, {"conceivably"}, {"not", "sure"},
     {"not", "certain"}, {"not", "clear"}, {"not", "necessarily"}, {"n't", "necessarily"}, {"n't", "sure"},
@@ -98,9 +112,42 @@ const std::vector<std::string_view> kDenyingVerbs = {
     "matter", "appli", "occur", "happen", "exist", "explain", "caus", "contribut", "affect", "account", "play", "aris",
     "involv", "limit", "domin", "show", "impact", "trigger", "seem", "make", "lead", "hold", "produc", "come", "kick",
     "appear", "fire", "take", "slow", "hurt", "bottleneck", "factor", "role", "effect", "bear", "influenc", "relat",
-    "connect", "relev", "part", "reason", "sourc", "culprit", "problem", "issu", "there", "need", "use", "requir"};
+    "connect", "relev", "part", "reason", "sourc", "culprit", "problem", "issu", "there", "need", "use", "requir",
+    "help", "chang", "drop", "improv", "work", "fix", "solv", "reduc", "increas", "scale", "fit", "overflow",
+    "underflow", "diverg", "stall", "fail", "spill", "degrad", "regress", "interfer", "benefit", "speed", "save"};
 
-bool in(std::string_view w, const std::vector<std::string_view>& xs) { return std::find(xs.begin(), xs.end(), w) != xs.end(); }
+// Word lists as hash sets and sequence lists indexed by their first word, built once (thread-safe
+// static initialisation): a mention's clause is scanned token by token, so each lookup must be
+// one hash probe.
+using WordSet = std::unordered_set<std::string_view>;
+using FirstWordIndex = std::unordered_map<std::string_view, std::vector<const Seq*>>;
+
+const std::unordered_map<const void*, WordSet>& word_sets() {
+  static const std::unordered_map<const void*, WordSet> sets = [] {
+    std::unordered_map<const void*, WordSet> m;
+    for (const auto* xs : {&kNegativeAdjectives, &kTerminators, &kClauseStarters, &kAuxiliaries, &kCopulas, &kDenyingVerbs,
+                           &kNegativePredicates, &kPredicateAdverbs, &kShortScope})
+      m.emplace(xs, WordSet(xs->begin(), xs->end()));
+    return m;
+  }();
+  return sets;
+}
+
+const std::unordered_map<const void*, FirstWordIndex>& seq_indexes() {
+  static const std::unordered_map<const void*, FirstWordIndex> indexes = [] {
+    std::unordered_map<const void*, FirstWordIndex> m;
+    for (const auto* list : {&kPreNegation, &kPostNegation, &kPostPredicate, &kPseudo, &kHedges, &kConditionals}) {
+      FirstWordIndex idx;
+      for (const Seq& q : *list) idx[q[0]].push_back(&q);
+      m.emplace(list, std::move(idx));
+    }
+    return m;
+  }();
+  return indexes;
+}
+
+bool in(std::string_view w, const std::vector<std::string_view>& xs) { return word_sets().at(&xs).count(w) > 0; }
+const FirstWordIndex& index_of(const std::vector<Seq>& list) { return seq_indexes().at(&list); }
 
 struct Cursor {
   const Sentence& s;
@@ -115,10 +162,12 @@ struct Cursor {
   // The longest sequence of `list` starting at k (its length), or 0.
   std::size_t match(std::size_t k, const std::vector<Seq>& list) const {
     if (k >= s.tokens.size() || s.tokens[k].kind != Token::Kind::word) return 0;
-    const std::string& first = s.tokens[k].lower;
+    const auto& idx = index_of(list);
+    auto it = idx.find(s.tokens[k].lower);
+    if (it == idx.end()) return 0;
     std::size_t best = 0;
-    for (const Seq& q : list)
-      if (q.size() > best && q[0] == first && at(k, q)) best = q.size();
+    for (const Seq* q : it->second)
+      if (q->size() > best && at(k, *q)) best = q->size();
     return best;
   }
   bool clause_punct(std::size_t k) const {
@@ -193,29 +242,56 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     }
   }
 
-  // Negations: count those whose scope covers the mention; an even count cancels out.
+  // A hypothetical: "would"/"should" in the clause and a conditional in the sentence ("X would
+  // only matter if ...", "padding would fix it if ...").
+  for (std::size_t k = L; k < R; ++k) {
+    if (c.w(k) != "would" && c.w(k) != "should") continue;
+    for (std::size_t m = 0; m < n; ++m)
+      if (std::size_t len = c.match(m, kConditionals)) {
+        j.polarity = Polarity::hedged;
+        j.trigger_begin = m;
+        j.trigger_end = m + len;
+        return j;
+      }
+    break;
+  }
+
+  // Negations: the nearest one before the mention (a later trigger ends an earlier one's scope:
+  // "no X, no Y and no Z" is three denials, not a double negation), plus one after it. Two that
+  // both cover the mention cancel out ("not without X" is handled as a pseudo-trigger).
   int count = 0;
   std::size_t tb = 0, te = 0;
-  bool seen_negation = false;
+  bool seen_negation = false, pre = false;
   for (std::size_t k = L; k < b; ++k) {
     std::size_t len = c.match(k, kPreNegation);
     if (!len) continue;
     if (c.pseudo(k)) {
       // "not without X": the two negations cancel; skip the second as well.
       if (in(c.w(k + 1), kNegativeAdjectives) && c.match(k + 1, kPreNegation)) ++k;
+      pre = false;
       continue;
     }
+    if (c.w(k) == "no" && len == 1 && c.punct(k + 1)) continue;  // "No, ..." answers; it negates nothing
     if (c.w(k) == "nor" && seen_negation) continue;  // "neither X nor Y", "not X nor Y": one negation
-    // Within the window: the words between the trigger and the mention.
+    // Within the window: the words between the trigger and the mention; short-scope triggers
+    // ("rather than", "instead of") stop at a comma.
     std::size_t words = 0;
-    for (std::size_t m = k + len; m < b; ++m) words += s.tokens[m].kind != Token::Kind::punct;
+    bool comma = false;
+    for (std::size_t m = k + len; m < b; ++m) {
+      words += s.tokens[m].kind != Token::Kind::punct;
+      comma = comma || c.w(m) == ",";
+    }
     seen_negation = true;
-    if (words > kPreScope) continue;
-    ++count;
+    if (words > kPreScope || (comma && len > 1 && in(c.w(k), kShortScope))) {
+      pre = false;
+      continue;
+    }
+    pre = true;
     tb = k;
     te = k + len;
     k += len - 1;
   }
+  count += pre;
   for (std::size_t k = e; k < R; ++k) {
     std::size_t gap = 0;
     for (std::size_t m = e; m < k; ++m) gap += 1;
@@ -226,6 +302,26 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
       tb = k;
       te = k + len;
       break;
+    }
+    if (gap >= 1 && gap <= kPostGap && in(c.w(k - 1), kCopulas)) {
+      std::size_t p = k;
+      while (p < R && in(c.w(p), kPredicateAdverbs)) ++p;
+      if (p < R && in(c.w(p), kNegativePredicates) && !(c.w(p) == "off" && p + 1 < R && s.tokens[p + 1].kind == Token::Kind::word)) {
+        ++count;
+        tb = p;
+        te = p + 1;
+        break;
+      }
+    }
+    // "X never occurs", "X no longer appears": the adverb denies X without an auxiliary.
+    if ((c.w(k) == "never" || c.at(k, {"no", "longer"})) && gap <= kPostGap && !c.pseudo(k)) {
+      std::size_t v = k + (c.w(k) == "never" ? 1 : 2);
+      if (v < n && in(s.tokens[v].stem, kDenyingVerbs)) {
+        ++count;
+        tb = k;
+        te = v;
+        break;
+      }
     }
     if (c.match(k, kPostNegation) && is_negator(c.w(k)) && !c.pseudo(k) && gap >= 1 && gap <= kPostGap &&
         in(c.w(k - 1), kAuxiliaries)) {

@@ -23,8 +23,8 @@ const std::string& Stemmer::stem(const std::string& word) {
     const sb_symbol* s = sb_stemmer_stem(stemmer_, reinterpret_cast<const sb_symbol*>(word.data()), static_cast<int>(word.size()));
     if (s) out.assign(reinterpret_cast<const char*>(s), static_cast<std::size_t>(sb_stemmer_length(stemmer_)));
   }
-  // The memo is bounded by the distinct words of the text; a hostile text of unique words grows it
-  // linearly, like the token list itself.
+  // A text of endless distinct words must not grow the memo without bound: start it afresh.
+  if (memo_.size() >= 100000) memo_.clear();
   return memo_.emplace(word, std::move(out)).first->second;
 }
 

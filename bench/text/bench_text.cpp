@@ -1,0 +1,114 @@
+// The text layer: precision and recall per polarity on the labelled corpus, then the speed of
+// polarity, concepts and claims over a 1 MB answer against a plain case-folded substring scan of
+// the same text (the baseline, measured in the same run).
+//   bench_text CORPUS.tsv [MiB]
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <chrono>
+#include <fstream>
+#include <map>
+#include <sstream>
+#include <string>
+#include <vector>
+
+#include "operators/text/claims.hpp"
+#include "operators/text/concept.hpp"
+
+using namespace rubric::text;
+
+namespace {
+
+struct Example {
+  std::string label, phrase, sentence;
+};
+
+std::vector<Example> read_corpus(const std::string& path) {
+  std::ifstream in(path);
+  std::vector<Example> out;
+  std::string line;
+  while (std::getline(in, line)) {
+    if (line.empty() || line[0] == '#') continue;
+    std::size_t a = line.find('\t'), b = line.find('\t', a + 1);
+    if (a == std::string::npos || b == std::string::npos) continue;
+    out.push_back({line.substr(0, a), line.substr(a + 1, b - a - 1), line.substr(b + 1)});
+  }
+  return out;
+}
+
+template <typename F>
+double best_ms(int reps, F&& f) {
+  double best = 1e300;
+  for (int r = 0; r < reps; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    f();
+    best = std::min(best, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count());
+  }
+  return best;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  if (argc < 2) {
+    fmt::print(stderr, "usage: bench_text CORPUS.tsv [MiB]\n");
+    return 2;
+  }
+  auto corpus = read_corpus(argv[1]);
+  double mib = argc > 2 ? std::stod(argv[2]) : 1.0;
+  Stemmer stemmer;
+  const std::vector<std::string> labels = {"affirmed", "negated", "hedged", "absent"};
+  std::map<std::string, std::map<std::string, int>> confusion;  // truth → predicted → count
+  int right = 0;
+  std::vector<std::string> wrong;
+  for (const auto& ex : corpus) {
+    auto f = analyse(ex.sentence, {make_phrase(ex.phrase, stemmer)}, stemmer)[0];
+    std::string got = polarity_name(f.polarity);
+    ++confusion[ex.label][got];
+    if (got == ex.label) ++right;
+    else wrong.push_back(fmt::format("  {} (want {}) [{}] {}", got, ex.label, ex.phrase, ex.sentence));
+  }
+  fmt::print("text polarity: {} labelled sentences, accuracy {:.1f}%\n", corpus.size(), 100.0 * right / corpus.size());
+  fmt::print("  {:<9} {:>9} {:>9} {:>6}\n", "polarity", "precision", "recall", "n");
+  for (const auto& l : labels) {
+    int tp = confusion[l][l], predicted = 0, actual = 0;
+    for (const auto& t : labels) predicted += confusion[t][l];
+    for (const auto& p : labels) actual += confusion[l][p];
+    fmt::print("  {:<9} {:>8.1f}% {:>8.1f}% {:>6}\n", l, predicted ? 100.0 * tp / predicted : 0.0,
+               actual ? 100.0 * tp / actual : 0.0, actual);
+  }
+  if (std::getenv("RUBRIC_BENCH_TEXT_ERRORS"))
+    for (const auto& w : wrong) fmt::print("{}\n", w);
+
+  // Speed: an answer of `mib` MiB made of the corpus sentences in Markdown paragraphs.
+  std::string answer;
+  std::size_t k = 0;
+  while (answer.size() < mib * 1048576) {
+    const auto& ex = corpus[k++ % corpus.size()];
+    answer += ex.sentence;
+    answer += k % 7 == 0 ? "\n\n- " : " ";
+  }
+  std::vector<ConceptPtr> vocabulary;
+  for (const char* p : {"bank conflict", "prefix cache", "register spill", "attention sink", "occupancy", "coalescing",
+                        "recomputation", "preemption", "reduction order", "accumulation precision", "all-reduce", "sharding"})
+    vocabulary.push_back(make_phrase(p, stemmer));
+  vocabulary.push_back(make_any({make_phrase("bank conflict", stemmer), make_near(make_phrase("collide", stemmer), make_phrase("bank", stemmer), 0)}, "conflict"));
+  std::size_t found = 0;
+  double baseline = best_ms(5, [&] {
+    // A case-folded copy and a substring search per phrase: what `mentions` costs at the least.
+    std::string folded = answer;
+    for (char& c : folded) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    for (const char* p : {"bank conflict", "prefix cache"}) found += folded.find(p) != std::string::npos;
+  });
+  double polarity_ms = best_ms(5, [&] { found += analyse(answer, {vocabulary[1]}, stemmer).size(); });
+  double concepts_ms = best_ms(5, [&] { found += analyse(answer, vocabulary, stemmer).size(); });
+  std::size_t more = 0;
+  double claims_ms = best_ms(5, [&] { found += find_claims(answer, stemmer, 10000, &more).size(); });
+  fmt::print("text speed over a {:.1f} MiB answer (target < 50 ms each; baseline: case-fold + 2 substring searches):\n",
+             answer.size() / 1048576.0);
+  fmt::print("  baseline                 {:8.2f} ms\n", baseline);
+  fmt::print("  polarity of one phrase   {:8.2f} ms  ({:.1f}x baseline)\n", polarity_ms, polarity_ms / baseline);
+  fmt::print("  13 concepts (vocabulary) {:8.2f} ms  ({:.1f}x baseline)\n", concepts_ms, concepts_ms / baseline);
+  fmt::print("  claims                   {:8.2f} ms  ({:.1f}x baseline)\n", claims_ms, claims_ms / baseline);
+  return found == 0 ? 1 : 0;
+}

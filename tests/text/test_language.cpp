@@ -1,0 +1,94 @@
+// The text operators in the language: affirms/denies, concepts, near, polarity, code_of, claims,
+// with the evidence a grader reads.
+#include <doctest/doctest.h>
+
+#include "tests/interpreter/helpers.hpp"
+
+namespace {
+
+const char* const kAnswer = R"(# Diagnosis
+
+The slowdown is **not** caused by the prefix cache, and the attention sinks are not involved; the hit rate is fine.
+The threads of a warp collide on one bank, so the fix is collision-free indexing. It re-runs prefill for the evicted blocks.
+
+float64 is not needed here. The fix is 3.1x faster and reaches 45 GB/s at 1.2 ms p50.
+
+```cuda
+__shared__ float bank_conflict[32];
+```
+)";
+
+struct Run {
+  rubric::Report report;
+  std::string all;  // every check: source, verdict, evidence, explanation
+};
+
+Run run(const std::string& body) {
+  rubric::test::TempDir dir;
+  dir.write("sub/answer.md", kAnswer);
+  dir.dir("ref");
+  std::string text = "rubric \"t\" {}\n"
+                     "concept conflict = any [\"bank conflict\", \"same bank\", \"bank collision\", \"collide\" near \"bank\"]\n"
+                     "concept recompute = any [\"recompute\", \"recomputation\", \"re-run prefill\", \"prefill\" near(6) \"evict\"]\n"
+                     "criterion c \"text\" {\n  let answer = text(submission / \"answer.md\")\n" +
+                     body + "\n}\n";
+  Run r{rubric::test::run_text(text, dir.path + "/sub", dir.path + "/ref"), ""};
+  for (const auto& c : r.report.criteria)
+    for (const auto& k : c.checks) {
+      r.all += k.source_text + " => " + rubric::verdict_name(k.verdict) + ": " + k.explanation + "\n";
+      for (const auto& e : k.evidence) r.all += "  " + e + "\n";
+    }
+  r.all += r.report.title;
+  return r;
+}
+
+std::string verdict(const std::string& body) {
+  Run r = run(body);
+  INFO(r.all);
+  REQUIRE(r.report.criteria.size() == 1);
+  return rubric::verdict_name(r.report.criteria[0].verdict);
+}
+
+}  // namespace
+
+TEST_CASE("affirms and denies with phrases, lists and concepts") {
+  CHECK(verdict("expect answer affirms conflict") == std::string("PASS"));
+  CHECK(verdict("expect answer affirms recompute") == std::string("PASS"));
+  CHECK(verdict("expect answer denies \"prefix cache\"") == std::string("PASS"));
+  CHECK(verdict("expect answer denies all [\"prefix cache\", \"attention sink\"]") == std::string("PASS"));
+  CHECK(verdict("expect answer affirms any [\"prefix cache\", \"hit rate\"]") == std::string("PASS"));
+  CHECK(verdict("expect answer affirms \"prefix cache\"") == std::string("FAIL"));
+  CHECK(verdict("expect answer affirms all [\"hit rate\", \"prefix cache\"]") == std::string("FAIL"));
+  CHECK(verdict("expect answer denies \"hit rate\"") == std::string("FAIL"));
+  CHECK(verdict("expect not (answer affirms \"float64\")") == std::string("PASS"));
+  CHECK(verdict("expect answer affirms \"bank_conflict\"") == std::string("FAIL"));  // code is not prose
+}
+
+TEST_CASE("evidence quotes the deciding sentence with the trigger marked") {
+  Run r = run("expect answer affirms \"prefix cache\"");
+  CHECK(r.all.find("denied in \"The slowdown is [not] caused by the prefix cache") != std::string::npos);
+  CHECK(r.all.find("(trigger: not)") != std::string::npos);
+  CHECK(r.all.find("negated, not stated") != std::string::npos);
+}
+
+TEST_CASE("polarity, code_of and claims as values") {
+  CHECK(verdict(R"(
+  expect polarity(answer, "float64") == "negated"
+  expect polarity(answer, "hit rate") == "affirmed"
+  expect polarity(answer, "bank_conflict") == "absent"
+  expect polarity(answer, conflict) == "affirmed"
+  expect code_of(answer) mentions "bank_conflict"
+  expect any(claims(answer), c => c.value within 10% of 3.0 and c.unit == "x")
+  expect any(claims(answer, like = 1 GB/s), c => c.value == 45 GB/s)
+  expect any(claims(answer, like = 1 s), c => c.value == 1.2 ms)
+  expect len(claims(answer, like = 1 GB/s)) == 1
+  expect claims(answer)[0].polarity == "affirmed"
+)") == std::string("PASS"));
+}
+
+TEST_CASE("a bad concept is the rubric's error") {
+  CHECK(run("expect answer affirms 3").report.title.find("'affirms' needs a phrase, a list of phrases or a concept") !=
+        std::string::npos);
+  CHECK(verdict("expect answer affirms \"  \"") == std::string("ERROR"));
+  CHECK(verdict("expect polarity(answer, []) == \"absent\"") == std::string("ERROR"));
+}
