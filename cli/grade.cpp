@@ -20,7 +20,7 @@ constexpr const char* kUsage =
     "rubric grade RUBRIC SUBMISSION... [--submissions-from FILE] [--reference DIR] [--out DIR]\n"
     "                    [--jobs N] [--shard I/N] [--slurm [--slurm-args \"...\"] [--tasks N]]\n"
     "                    [--set NAME=VALUE]... [-I DIR]... [--seed N] [--retry-errors] [--regrade]\n"
-    "                    [--timeout SECONDS] [--format text|json] [--quiet] [--no-color]";
+    "                    [--timeout SECONDS] [--format text|json|html] [--quiet] [--no-color]";
 
 }  // namespace
 
@@ -50,7 +50,7 @@ int run_grade(const std::vector<std::string>& args) {
       ("retry-errors", po::bool_switch(&s.retry_errors), "re-grade only submissions whose last result was an ERROR")
       ("regrade", po::bool_switch(&s.regrade), "grade everything again, ignoring earlier results")
       ("timeout", po::value(&timeout)->value_name("SECONDS"), "per submission; past it the submission is an ERROR (default: none)")
-      ("format,f", po::value(&format)->value_name("FMT"), "what is printed at the end: text (a table, default) or json (summary.json)")
+      ("format,f", po::value(&format)->value_name("FMT"), "what is printed at the end: text (a table, default), json (summary.json) or html (a page with plots)")
       ("quiet,q", po::bool_switch(&s.quiet), "no progress and no table; the files and the exit status say it all")
       ("no-color", po::bool_switch(&s.no_color), "no colours (also when NO_COLOR is set)");
   po::variables_map vm = parse_arguments(args, options, "inputs");
@@ -74,8 +74,10 @@ int run_grade(const std::vector<std::string>& args) {
   if (s.submissions.empty()) throw UsageError("no submission folders given (SUBMISSION... or --submissions-from FILE)");
   if (!s.reference.empty() && !std::filesystem::is_directory(s.reference, ec))
     throw UsageError(fmt::format("--reference '{}' is not a directory", s.reference));
-  if (format != "text" && format != "json") throw UsageError(fmt::format("unknown --format '{}' (expected text or json)", format));
+  if (format != "text" && format != "json" && format != "html")
+    throw UsageError(fmt::format("unknown --format '{}' (expected text, json or html)", format));
   s.json = format == "json";
+  s.html = format == "html";
   if (jobs < 0 || (vm.count("jobs") && jobs == 0)) throw UsageError(fmt::format("--jobs {} must be at least 1", jobs));
   s.jobs = static_cast<unsigned>(jobs);
   if (timeout < 0) throw UsageError("--timeout must not be negative");

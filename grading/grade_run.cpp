@@ -29,6 +29,7 @@
 #include "grading/results_file.hpp"
 #include "interpreter/engine.hpp"
 #include "operators/json/json_reader.hpp"
+#include "report/corpus_html.hpp"
 #include "interpreter/sha256.hpp"
 #include "report/terminal_style.hpp"
 
@@ -231,7 +232,7 @@ int grade(const GradeSettings& s) {
         }
 
   const std::vector<std::string> devices = measurement_devices();
-  BatchProgress progress(stderr, BatchProgress::mode_for_stderr(s.quiet || s.json), corpus.size());
+  BatchProgress progress(stderr, BatchProgress::mode_for_stderr(s.quiet || s.json || s.html), corpus.size());
   if (s.shard) progress.set_prefix(fmt::format("shard {}: ", prov.shard));
 
   // Spans of every submission's current line, by corpus position (results.jsonl is rewritten
@@ -363,6 +364,8 @@ int grade(const GradeSettings& s) {
 
   if (s.json) {
     fmt::print("{}", summary_json);
+  } else if (s.html) {
+    fmt::print("{}", report::format_corpus_html(json::parse(summary_json, summary_path)));
   } else if (!s.quiet) {
     fmt::print("{}", summary.to_text(prov, s.out_dir, report::colour_wanted(STDOUT_FILENO, s.no_color)));
   }

@@ -26,6 +26,7 @@ struct GradeSettings {
   double timeout_seconds = 0; // per submission; 0: none
   bool quiet = false;
   bool json = false;          // print summary.json instead of the table
+  bool html = false;          // print the corpus page (report/corpus_html.hpp) instead of the table
   bool no_color = false;
   std::string tool_version;
 };

@@ -18,6 +18,7 @@
 #include "grading/results_file.hpp"
 #include "grading/shard.hpp"
 #include "operators/json/json_reader.hpp"
+#include "report/corpus_html.hpp"
 #include "report/terminal_style.hpp"
 
 namespace rubric::grading {
@@ -149,6 +150,7 @@ int merge(const MergeSettings& s) {
   std::string summary_json, table;
   const MergeOutcome o = merge_results(s, &summary_json, &table);
   if (s.json) fmt::print("{}", summary_json);
+  else if (s.html) fmt::print("{}", report::format_corpus_html(json::parse(summary_json, "summary.json")));
   else if (!s.quiet) fmt::print("{}", table);
   std::fflush(stdout);
   for (const std::string& p : o.problems) fmt::print(stderr, "rubric merge: {}\n", p);

@@ -13,6 +13,7 @@ struct MergeSettings {
   std::optional<std::vector<std::string>> expected;  // the whole corpus, when known
   bool quiet = false;
   bool json = false;
+  bool html = false;  // print the corpus page instead of the table
   bool no_color = false;
 };
 

@@ -5,7 +5,7 @@
    reach) becomes no markup: parsed with html.parser, the page holds only the tags and attributes
    the printer writes, no script, no event handler, no link or source to fetch, and the forged text
    shows up escaped.
-2. Each example's reports open in headless Chromium (Debian's `chromium`) without a console error
+2. Each example's reports (and the corpus page of `rubric grade --format html` over kv_cache) open in headless Chromium (Debian's `chromium`) without a console error
    (a blocked request or a CSP violation would be one), and their plots render: every <svg
    class="plot"> present with a non-zero size, measured in the page. A screenshot of each is kept
    under ARTIFACT_DIR. Where Chromium is missing or cannot start, that part says so and is skipped.
@@ -123,7 +123,7 @@ document.getElementById('r').addEventListener('load', () => {
   });
   const details = [...d.querySelectorAll('details.criterion')].map(e => ({v: e.dataset.verdict, open: e.open}));
   document.getElementById('out').textContent = 'RESULT' + JSON.stringify({plots, details,
-    verdict: (d.getElementById('verdict') || {}).textContent, scripts: d.scripts.length});
+    verdict: (d.getElementById('verdict') || d.getElementById('verdicts') || {}).textContent, scripts: d.scripts.length});
 });
 </script></body></html>
 """
@@ -152,7 +152,8 @@ def check_in_chromium(exe, examples, artifacts):
     # (tp_sharding off_by_a_little, kv_cache skips_recompute), and none (bank_conflicts).
     cases = [("kv_cache", "regressed", {"samples"}), ("kv_cache", "noisy", {"samples"}),
              ("kv_cache", "skips_recompute", {"mismatch-map"}), ("tp_sharding", "off_by_a_little", {"mismatch-map"}),
-             ("tp_sharding", "good", set()), ("bank_conflicts", "overclaims", set())]
+             ("tp_sharding", "good", set()), ("bank_conflicts", "overclaims", set()),
+             ("kv_cache", "*", {"histogram", "pass-rates"})]
     os.makedirs(artifacts, exist_ok=True)
     work = tempfile.mkdtemp(prefix="rubric-html-chromium-")
     started = False
@@ -160,10 +161,19 @@ def check_in_chromium(exe, examples, artifacts):
         for example, submission, kinds in cases:
             d = os.path.join(examples, example)
             report = os.path.join(artifacts, f"{example}-{submission}.html")
-            subprocess.run([exe, "check", os.path.join(d, example + ".rubric"), "--submission",
-                            os.path.join(d, "submissions", submission), "--reference", os.path.join(d, "reference"),
-                            "--format", "html", "--output", report], stdin=subprocess.DEVNULL, capture_output=True,
-                           timeout=300)
+            if submission == "*":  # the corpus page of `rubric grade --format html`
+                report = os.path.join(artifacts, f"{example}-corpus.html")
+                subs = sorted(os.path.join(d, "submissions", n) for n in os.listdir(os.path.join(d, "submissions")))
+                with open(report, "wb") as f:
+                    subprocess.run([exe, "grade", os.path.join(d, example + ".rubric")] + subs +
+                                   ["--reference", os.path.join(d, "reference"), "--out", os.path.join(work, "graded"),
+                                    "--format", "html"], stdin=subprocess.DEVNULL, stdout=f, stderr=subprocess.DEVNULL,
+                                   timeout=600)
+            else:
+                subprocess.run([exe, "check", os.path.join(d, example + ".rubric"), "--submission",
+                                os.path.join(d, "submissions", submission), "--reference", os.path.join(d, "reference"),
+                                "--format", "html", "--output", report], stdin=subprocess.DEVNULL, capture_output=True,
+                               timeout=300)
             if not os.path.exists(report):
                 expect(False, f"{example}/{submission}: no report written")
                 continue
@@ -191,20 +201,22 @@ def check_in_chromium(exe, examples, artifacts):
                 continue
             started = True
             result = json.loads(m.group(1).replace("&quot;", '"').replace("&amp;", "&"))
-            name = f"{example}/{submission}"
+            name = f"{example}/{submission}" if submission != "*" else f"{example}/corpus"
             # Console errors of the report (a CSP violation, a failed load); not Chromium's own noise.
             for line in proc.stderr.decode("utf-8", "replace").splitlines():
                 if "CONSOLE" in line and "harness.html" not in line:
                     expect(False, f"{name}: console: {line[-300:]}")
             expect(result["scripts"] == 0, f"{name}: the report has a script")
-            expect(result["verdict"] in ("PASS", "FAIL", "ERROR", "INCOMPLETE"), f"{name}: no verdict at the top")
+            expect(submission == "*" or result["verdict"] in ("PASS", "FAIL", "ERROR", "INCOMPLETE"),
+                   f"{name}: no verdict at the top")
+            expect(submission != "*" or "PASS 1" in (result["verdict"] or ""), f"{name}: no verdict counts at the top")
             for det in result["details"]:
                 expect(det["open"] == (det["v"] != "PASS"), f"{name}: a {det['v']} criterion open={det['open']}")
             drawn = {p["cls"].split()[-1] for p in result["plots"]}
             expect(kinds <= drawn, f"{name}: expected plots {sorted(kinds)}, found {sorted(drawn)}")
             for p in result["plots"]:
                 expect(p["w"] > 0 and p["h"] > 0 and p["shapes"] > 0, f"{name}: a plot with no size or marks: {p}")
-            shot = os.path.join(artifacts, f"{example}-{submission}.png")
+            shot = report[:-len(".html")] + ".png"
             subprocess.run([browser] + chromium_flags(profile) + ["--window-size=1200,1600", f"--screenshot={shot}",
                                                                   "file://" + report],
                            capture_output=True, timeout=120)

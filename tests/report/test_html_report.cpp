@@ -3,7 +3,10 @@
 
 #include <string>
 
+#include "operators/json/json_reader.hpp"
+#include "report/corpus_html.hpp"
 #include "report/html_report.hpp"
+#include "report/json_writer.hpp"
 #include "report/svg_plots.hpp"
 #include "sample_reports.hpp"
 
@@ -80,4 +83,26 @@ TEST_CASE("a mismatch map shades only the cells with mismatches, by their fracti
   CHECK(svg.find("fill-opacity=\"1.00\"") != std::string::npos);
   CHECK(svg.find("fill-opacity=\"0.44\"") != std::string::npos);
   CHECK(report::svg_mismatch_map(MismatchMap{}).empty());
+}
+
+TEST_CASE("the corpus page: verdict counts, score histogram, pass rates, escaped submission names") {
+  const std::string hostile = "<script>alert(1)</script>\n[PASS] forged";
+  std::string text = R"({"schema": 1, "submissions": 3, "graded": 3, "reused": 0,
+    "verdicts": {"PASS": 1, "FAIL": 2, "INCOMPLETE": 0, "ERROR": 0},
+    "criteria": [{"id": "numerics", "kind": "criterion", "title": "t", "counts": {"PASS": 1, "FAIL": 2, "ERROR": 0, "SKIP": 0, "INCONCLUSIVE": 0}, "pass_rate": 0.3333}],
+    "score": {"count": 3, "mean": 0.5, "min": 0, "q1": 0.25, "median": 0.5, "q3": 0.75, "max": 1,
+              "histogram": [{"from": 0, "to": 0.5, "count": 1}, {"from": 0.5, "to": 1, "count": 2}]},
+    "slowest": [{"submission": "HOSTILE", "seconds": 1, "verdict": "FAIL"}], "errors": [],
+    "provenance": {"tool_version": "0.1.0", "rubric": {"file": "kv.rubric", "sha256": "ab"}}})";
+  text.replace(text.find("\"HOSTILE\""), 9, report::json_quote(hostile));
+  const json::Value summary = json::parse(text, "summary.json");
+  const std::string html = report::format_corpus_html(summary);
+  CHECK(html.find("<script") == std::string::npos);
+  CHECK(html.find("&lt;script&gt;") != std::string::npos);
+  CHECK(html.find("\n[PASS] forged") == std::string::npos);
+  CHECK(count(html, "class=\"bar\"") == 2);
+  CHECK(html.find("class=\"plot pass-rates\"") != std::string::npos);
+  CHECK(html.find("33.3%") != std::string::npos);
+  CHECK(html.find("<span class=\"verdict v-FAIL\">FAIL 2</span>") != std::string::npos);
+  CHECK(html.find("mean 50%") != std::string::npos);
 }

@@ -1,0 +1,188 @@
+#include "report/corpus_html.hpp"
+
+#include <algorithm>
+#include <array>
+
+#include <fmt/format.h>
+
+#include "report/display_text.hpp"
+#include "report/number_format.hpp"
+#include "report/svg_plots.hpp"
+#include "report/utf8.hpp"
+
+namespace rubric::report {
+namespace {
+
+constexpr const char* kStyle = R"(
+body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:0 auto;max-width:1100px;padding:16px 24px;color:#1f2328;background:#fff}
+h1{font-size:22px;margin:8px 0}h2{font-size:17px;margin:20px 0 6px}
+.facts{color:#57606a}
+.verdict{font-weight:700;padding:2px 10px;border-radius:12px;color:#fff;margin-right:6px}
+.v-PASS{background:#1a7f37}.v-FAIL{background:#cf222e}.v-ERROR{background:#8250df}.v-INCOMPLETE{background:#9a6700}
+table{border-collapse:collapse;margin:6px 0}
+td,th{border:1px solid #d0d7de;padding:3px 8px;text-align:left;vertical-align:top}
+code{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
+.plot{display:block;margin:6px 0;max-width:100%;height:auto}
+.plot text{font:11px system-ui,sans-serif;fill:#57606a}
+.plot .bar{fill:#0969da}
+.plot .axis{stroke:#8c959f}
+.plot .PASS{fill:#1a7f37}.plot .FAIL{fill:#cf222e}.plot .ERROR{fill:#8250df}.plot .SKIP{fill:#8c959f}.plot .INCONCLUSIVE{fill:#bf8700}
+.plot .series-label{fill:#1f2328}
+)";
+
+// Shown text: one line, printable, capped (display_text), then HTML-escaped.
+std::string esc(std::string_view s) { return html_escape(display_text(s)); }
+
+std::string str(const json::Value* v) {
+  if (v == nullptr || v->is_null()) return "";
+  if (v->is_string()) return v->as_string();
+  if (v->is_number()) return format_number(v->as_number());
+  if (v->is_bool()) return v->as_bool() ? "true" : "false";
+  return "";
+}
+
+double num(const json::Value* v, double fallback = 0) { return v && v->is_number() ? v->as_number() : fallback; }
+
+const json::Array& arr(const json::Value* v) {
+  static const json::Array empty;
+  return v && v->is_array() ? v->as_array() : empty;
+}
+
+// The score histogram: one bar per bin, the count on top.
+std::string histogram_svg(const json::Array& bins) {
+  if (bins.empty()) return "";
+  double most = 1;
+  for (const json::Value& b : bins) most = std::max(most, num(b.find("count")));
+  const int left = 40, top = 16, plot_h = 160, bar_w = 56, gap = 6;
+  const int width = left + int(bins.size()) * (bar_w + gap) + 10, height = top + plot_h + 40;
+  std::string out = fmt::format(
+      R"(<svg class="plot histogram" xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" role="img"><title>score histogram</title>)",
+      width, height, width, height);
+  for (std::size_t i = 0; i < bins.size(); ++i) {
+    const double count = num(bins[i].find("count"));
+    const double h = count / most * plot_h;
+    const int x = left + int(i) * (bar_w + gap);
+    out += fmt::format(R"(<rect class="bar" x="{}" y="{:.1f}" width="{}" height="{:.1f}"/>)", x, top + plot_h - h, bar_w,
+                       std::max(h, count > 0 ? 1.0 : 0.0));
+    out += fmt::format(R"(<text x="{}" y="{:.1f}" text-anchor="middle">{}</text>)", x + bar_w / 2, top + plot_h - h - 3,
+                       format_number(count));
+    out += fmt::format(R"(<text x="{}" y="{}" text-anchor="middle">{}–{}</text>)", x + bar_w / 2, top + plot_h + 16,
+                       html_escape(format_percent(num(bins[i].find("from")))), html_escape(format_percent(num(bins[i].find("to")))));
+  }
+  out += fmt::format(R"(<line class="axis" x1="{}" y1="{}" x2="{}" y2="{}"/>)", left, top + plot_h, width - 10, top + plot_h);
+  out += fmt::format(R"(<text x="{}" y="{}">score</text>)", left, height - 4);
+  out += "</svg>";
+  return out;
+}
+
+// Each criterion's verdicts as one stacked bar, its pass rate written beside it.
+std::string pass_rate_svg(const json::Array& criteria) {
+  if (criteria.empty()) return "";
+  static const std::array<const char*, 5> kinds = {"PASS", "FAIL", "ERROR", "INCONCLUSIVE", "SKIP"};
+  const int left = 220, bar_w = 420, row = 24, top = 8;
+  const int width = left + bar_w + 80, height = top + row * int(criteria.size()) + 8;
+  std::string out = fmt::format(
+      R"(<svg class="plot pass-rates" xmlns="http://www.w3.org/2000/svg" width="{}" height="{}" viewBox="0 0 {} {}" role="img"><title>pass rate per criterion</title>)",
+      width, height, width, height);
+  for (std::size_t i = 0; i < criteria.size(); ++i) {
+    const json::Value& c = criteria[i];
+    const json::Value* counts = c.find("counts");
+    double total = 0;
+    for (const char* k : kinds) total += num(counts ? counts->find(k) : nullptr);
+    const int y = top + row * int(i);
+    const bool group = str(c.find("kind")) == "group";
+    out += fmt::format(R"(<text class="series-label" x="{}" y="{}" text-anchor="end">{}{}</text>)", left - 8, y + 15,
+                       group ? "group " : "", html_escape(truncate_to_width(display_text(str(c.find("id"))), 30)));
+    double x = left;
+    for (const char* k : kinds) {
+      const double n = num(counts ? counts->find(k) : nullptr);
+      if (n <= 0 || total <= 0) continue;
+      const double w = n / total * bar_w;
+      out += fmt::format(R"(<rect class="{}" x="{:.1f}" y="{}" width="{:.1f}" height="{}"><title>{} {}</title></rect>)", k, x, y + 3,
+                         w, row - 8, k, format_number(n));
+      x += w;
+    }
+    const json::Value* rate = c.find("pass_rate");
+    out += fmt::format(R"(<text x="{}" y="{}">{}</text>)", left + bar_w + 8, y + 15,
+                       rate && rate->is_number() ? html_escape(format_percent(rate->as_number())) : "n/a");
+  }
+  out += "</svg>";
+  return out;
+}
+
+}  // namespace
+
+std::string format_corpus_html(const json::Value& s) {
+  const json::Value* prov = s.find("provenance");
+  const json::Value* rubric = prov ? prov->find("rubric") : nullptr;
+  const std::string rubric_file = str(rubric ? rubric->find("file") : nullptr);
+  std::string out = "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n";
+  out += "<meta http-equiv=\"Content-Security-Policy\" content=\"default-src 'none'; style-src 'unsafe-inline'; img-src data:\">\n";
+  out += fmt::format("<title>corpus — {}</title>\n<style>{}</style>\n</head>\n<body>\n", esc(rubric_file), kStyle);
+  out += fmt::format("<h1>{} submissions graded with {}</h1>\n", esc(str(s.find("submissions"))), esc(rubric_file));
+
+  out += "<section class=\"summary\"><p id=\"verdicts\">";
+  if (const json::Value* v = s.find("verdicts"); v && v->is_object())
+    for (const char* k : {"PASS", "FAIL", "INCOMPLETE", "ERROR"})
+      out += fmt::format("<span class=\"verdict v-{0}\">{0} {1}</span>", k, esc(str(v->find(k))));
+  out += fmt::format("</p>\n<p class=\"facts\">graded in this run: {} · reused: {}</p>\n", esc(str(s.find("graded"))),
+                     esc(str(s.find("reused"))));
+  if (const json::Value* score = s.find("score")) {
+    auto pct = [&](const char* k) {
+      const json::Value* v = score->find(k);
+      return v && v->is_number() ? html_escape(format_percent(v->as_number())) : std::string("n/a");
+    };
+    out += fmt::format("<p id=\"scores\">score over {} submissions: mean {} · min {} · q1 {} · median {} · q3 {} · max {}</p>\n",
+                       esc(str(score->find("count"))), pct("mean"), pct("min"), pct("q1"), pct("median"), pct("q3"), pct("max"));
+    out += "<h2>Score histogram</h2>\n" + histogram_svg(arr(score->find("histogram"))) + "\n";
+  }
+  out += "</section>\n";
+
+  out += "<h2>Pass rate per criterion</h2>\n" + pass_rate_svg(arr(s.find("criteria"))) + "\n";
+  out += "<table class=\"criteria\">\n<tr><th>criterion</th><th>title</th><th>PASS</th><th>FAIL</th><th>ERROR</th>"
+         "<th>SKIP</th><th>INCONCLUSIVE</th><th>pass rate</th></tr>\n";
+  for (const json::Value& c : arr(s.find("criteria"))) {
+    const json::Value* counts = c.find("counts");
+    auto n = [&](const char* k) { return esc(str(counts ? counts->find(k) : nullptr)); };
+    const json::Value* rate = c.find("pass_rate");
+    out += fmt::format("<tr><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                       str(c.find("kind")) == "group" ? "group " : "", esc(str(c.find("id"))), esc(str(c.find("title"))),
+                       n("PASS"), n("FAIL"), n("ERROR"), n("SKIP"), n("INCONCLUSIVE"),
+                       rate && rate->is_number() ? html_escape(format_percent(rate->as_number())) : "n/a");
+  }
+  out += "</table>\n";
+
+  if (!arr(s.find("errors")).empty()) {
+    out += "<h2>Errors</h2>\n<table class=\"errors\">\n<tr><th>submission</th><th>reason</th></tr>\n";
+    for (const json::Value& e : arr(s.find("errors")))
+      out += fmt::format("<tr><td><code>{}</code></td><td>{}</td></tr>\n", esc(str(e.find("submission"))), esc(str(e.find("reason"))));
+    out += "</table>\n";
+  }
+  if (!arr(s.find("slowest")).empty()) {
+    out += "<h2>Slowest</h2>\n<table class=\"slowest\">\n<tr><th>submission</th><th>seconds</th><th>verdict</th></tr>\n";
+    for (const json::Value& e : arr(s.find("slowest")))
+      out += fmt::format("<tr><td><code>{}</code></td><td>{}</td><td>{}</td></tr>\n", esc(str(e.find("submission"))),
+                         esc(str(e.find("seconds"))), esc(str(e.find("verdict"))));
+    out += "</table>\n";
+  }
+
+  out += "<section class=\"provenance\"><h2>Provenance</h2>\n<table>\n";
+  auto row = [&](const char* k, const std::string& v) { out += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", k, esc(v)); };
+  if (prov) {
+    row("tool", "rubric " + str(prov->find("tool_version")));
+    row("rubric", rubric_file + "  sha256 " + str(rubric ? rubric->find("sha256") : nullptr));
+    row("reference", str(prov->find("reference_dir")));
+    row("seed", str(prov->find("seed")));
+    row("shard", str(prov->find("shard")));
+    row("jobs", str(prov->find("jobs")));
+    row("started", str(prov->find("started_at")));
+    row("finished", str(prov->find("finished_at")));
+    row("seconds", str(prov->find("seconds")));
+    if (const json::Value* params = prov->find("params"); params && params->is_object())
+      for (const auto& [k, v] : params->as_object()) row(("param " + esc(k)).c_str(), str(&v));
+  }
+  out += "</table>\n</section>\n</body>\n</html>\n";
+  return out;
+}
+
+}  // namespace rubric::report
