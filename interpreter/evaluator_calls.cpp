@@ -1,5 +1,6 @@
 // Names, lazy cells, modules at run time, calls (builtins, defs, lambdas) and the CallContext
 // that builtins see.
+#include <cctype>
 #include <fmt/format.h>
 #include <new>
 
@@ -136,10 +137,55 @@ SourceLocation Evaluator::location_of(SourceRange r, const Module* m) const {
 
 SourceLocation Evaluator::location_of(const ast::Expr& e, const EnvPtr& env) const { return location_of(e.range, module_of(env)); }
 
+namespace {
+
+// An expression's text as evidence shows it: on one line. Outside string literals, comments are
+// dropped and a line break with the blanks around it becomes one space (none just inside brackets).
+std::string one_line(std::string_view text) {
+  if (text.find('\n') == std::string_view::npos) return std::string(text);
+  std::string out;
+  out.reserve(text.size());
+  bool in_string = false, raw = false, pending_break = false;
+  for (std::size_t i = 0; i < text.size(); ++i) {
+    const char c = text[i];
+    if (in_string) {
+      out += c;
+      if (c == '\\' && !raw && i + 1 < text.size()) out += text[++i];
+      else if (c == '"') in_string = false;
+      continue;
+    }
+    if (c == '#') {
+      while (i + 1 < text.size() && text[i + 1] != '\n') ++i;
+      continue;
+    }
+    if (c == ' ' || c == '\t' || c == '\r' || c == '\n') {
+      if (c == '\n') pending_break = true;
+      if (!pending_break && (out.empty() || out.back() != ' ')) out += ' ';
+      continue;
+    }
+    if (pending_break) {
+      while (!out.empty() && out.back() == ' ') out.pop_back();
+      const bool after_open = !out.empty() && (out.back() == '(' || out.back() == '[' || out.back() == '{');
+      const bool before_close = c == ')' || c == ']' || c == '}';
+      if (!out.empty() && !after_open && !before_close) out += ' ';
+      pending_break = false;
+    }
+    if (c == '"') {
+      in_string = true;
+      raw = !out.empty() && out.back() == 'r' && (out.size() == 1 || !(std::isalnum(static_cast<unsigned char>(out[out.size() - 2])) || out[out.size() - 2] == '_'));
+    }
+    out += c;
+  }
+  while (!out.empty() && out.back() == ' ') out.pop_back();
+  return out;
+}
+
+}  // namespace
+
 std::string Evaluator::source_text(const ast::Expr& e, const EnvPtr& env) const {
   const Module* m = module_of(env);
   if (!m || !m->file || !m->file->source || !e.range.known()) return "";
-  return std::string(m->file->source->slice(e.range));
+  return one_line(m->file->source->slice(e.range));
 }
 
 Value Evaluator::error_at(const ast::Expr& e, const EnvPtr& env, std::string message, Blame blame) const {
