@@ -116,8 +116,10 @@ WorkerClient& GpuSession::worker(const CompiledModule& fn) {
 WorkerReply GpuSession::send(WorkerClient& w, const Message& m, double timeout_s, const std::string& module,
                              const ProgressHandler& on_progress) {
   try {
-    if (!w.running()) {
+    // Not yet started: a fresh process, or one that so far answered only device queries.
+    if (!w.running() || started_.count(w.pid()) == 0) {
       WorkerReply r = w.request(Message().set("op", "start"), options_.start_timeout_s);
+      if (r.ok) started_.insert(w.pid());
       if (!r.ok) {
         // A worker that cannot create its context, or dies doing so, is the machine's problem.
         r.grader_environment = true;

@@ -15,6 +15,7 @@
 #include <map>
 #include <mutex>
 #include <optional>
+#include <set>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -188,6 +189,7 @@ class GpuSession {
   };
   std::map<std::string, ModuleWorker> module_workers_;  // by module library path
   std::uint64_t use_counter_ = 0;
+  std::set<pid_t> started_;  // workers whose backend is up (and module loaded)
   std::mutex target_mutex_;
   std::optional<CudaTarget> target_;
 };
