@@ -75,6 +75,10 @@ class Evaluator {
   void check_string_size(std::size_t bytes) const;
   void check_list_size(std::size_t items) const;
 
+  // Evidence of records read by the check being decided (Record::evidence), each record once.
+  void note_read(const Record& r);
+  std::vector<std::string> take_read_evidence();
+
   // Session state shared with builtins.
   std::map<std::string, std::shared_ptr<const void>> cache;
   std::vector<FileRecord> files;
@@ -97,6 +101,8 @@ class Evaluator {
   std::uint64_t steps_ = 0;
   int call_depth_ = 0;
   int expr_depth_ = 0;
+  std::vector<std::string> read_evidence_;
+  std::set<const void*> read_evidence_seen_;
 
  public:
   // Internal helpers (defined across evaluator*.cpp).

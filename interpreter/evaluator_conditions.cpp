@@ -331,8 +331,12 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
       Value v = apply_binary(b->op, l.value, r.value, e, env);
       if (v.is_error()) return from_error(v);
       bool passed = v.as_bool();
-      std::string line = fmt::format("{}{} {} {}{}", l.value.repr(), l.decomposition.empty() ? "" : " " + l.decomposition, op,
-                                     r.value.repr(), r.decomposition.empty() ? "" : " " + r.decomposition);
+      // Two numbers are shown in one unit and one notation, with the digits that tell them apart.
+      std::string ls = l.value.repr(), rs = r.value.repr();
+      if (l.value.is(ValueKind::number) && r.value.is(ValueKind::number) && l.value.as_quantity().dim == r.value.as_quantity().dim)
+        std::tie(ls, rs) = format_quantity_pair(l.value.as_number(), r.value.as_number(), l.value.as_quantity().dim);
+      std::string line = fmt::format("{}{} {} {}{}", ls, l.decomposition.empty() ? "" : " " + l.decomposition, op, rs,
+                                     r.decomposition.empty() ? "" : " " + r.decomposition);
       std::string expl;
       if (l.value.is(ValueKind::number) && r.value.is(ValueKind::number) && std::isfinite(l.value.as_number()) &&
           std::isfinite(r.value.as_number())) {
@@ -342,7 +346,7 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
           bool above = x > y;
           std::string how = above ? pct(rel) + (passed ? " above" : " over") : pct(rel) + (passed ? " below" : " short");
           line += ": " + how;
-          expl = fmt::format("{} is {}{} {}", l.value.to_string(), how, above || passed ? "" : " of", r.value.to_string());
+          expl = fmt::format("{} is {}{} {}", ls, how, above || passed ? "" : " of", rs);
         } else if (!ordering && !passed) {
           expl = fmt::format("they differ by {}", format_quantity(std::fabs(x - y), l.value.as_quantity().dim));
         }
@@ -438,8 +442,9 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
     double diff = std::fabs(x - y);
     double allowed = relative ? std::fabs(t.as_number()) * std::fabs(y) : t.as_number();
     bool passed = diff <= allowed;
-    std::string line = fmt::format("|{} - {}| = {} {} {} ({})", a.to_string(), r.to_string(), format_quantity(diff, d),
-                                   passed ? "<=" : ">", format_quantity(allowed, d), tol_text);
+    auto [as, rs] = format_quantity_pair(x, y, d);
+    auto [ds, alls] = format_quantity_pair(diff, allowed, d);
+    std::string line = fmt::format("|{} - {}| = {} {} {} ({})", as, rs, ds, passed ? "<=" : ">", alls, tol_text);
     std::string expl = y != 0 ? fmt::format("differs by {} ({} allowed)", pct(diff / std::fabs(y)), tol_text)
                               : fmt::format("differs by {} ({} allowed)", format_quantity(diff, d), tol_text);
     return outcome(passed, {line}, expl);

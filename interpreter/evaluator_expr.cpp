@@ -2,6 +2,7 @@
 // samples, field and index access, calls, lambdas.
 #include <cmath>
 #include <fmt/format.h>
+#include <utility>
 
 #include "interpreter/evaluator.hpp"
 #include "interpreter/paths.hpp"
@@ -194,6 +195,16 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
     default: break;
   }
   return Value::number(r, dr);
+}
+
+void Evaluator::note_read(const Record& r) {
+  if (!r.evidence || !read_evidence_seen_.insert(r.evidence.get()).second) return;
+  read_evidence_.insert(read_evidence_.end(), r.evidence->begin(), r.evidence->end());
+}
+
+std::vector<std::string> Evaluator::take_read_evidence() {
+  read_evidence_seen_.clear();
+  return std::exchange(read_evidence_, {});
 }
 
 void Evaluator::check_string_size(std::size_t bytes) const {
@@ -402,6 +413,7 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
           if (obj.is_error()) return obj;
           if (obj.is(ValueKind::record)) {
             const Record& r = obj.as_record();
+            note_read(r);
             if (const Value* v = r.find(n.name.name)) return *v;
             return error_at(e, env,
                             fmt::format("no key '{}' in {}; keys: {}", n.name.name, r.origin.empty() ? "record" : r.origin, r.key_list()),
@@ -437,6 +449,7 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
           if (obj.is(ValueKind::record)) {
             if (!idx.is(ValueKind::string)) return error_at(e, env, fmt::format("a record key must be a string, got {}", idx.repr(5)));
             const Record& r = obj.as_record();
+            note_read(r);
             if (const Value* v = r.find(idx.as_string())) return *v;
             return error_at(e, env,
                             fmt::format("no key '{}' in {}; keys: {}", idx.as_string(), r.origin.empty() ? "record" : r.origin, r.key_list()),

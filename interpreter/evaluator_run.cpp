@@ -164,7 +164,9 @@ struct StatementRunner {
             env->define(n.name.name, ev.eval(*n.value, env));
           } else if constexpr (std::is_same_v<T, ast::ExpectStmt>) {
             auto t0 = Clock::now();
+            ev.take_read_evidence();
             CheckOutcome o = ev.decide(*n.condition, env);
+            for (auto& line : ev.take_read_evidence()) o.evidence.push_back(std::move(line));
             add_check(run, *n.condition, env, std::move(o), seconds_since(t0), n.message.get());
           } else if constexpr (std::is_same_v<T, ast::CheckStmt>) {
             check_call(*n.call, env, run);

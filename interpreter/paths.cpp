@@ -72,6 +72,12 @@ ResolvedPath resolve_confined(const PathValue& p) {
     r.status = (err == ENOENT || err == ENOTDIR) ? PathStatus::missing : PathStatus::unreadable;
     r.message = r.status == PathStatus::missing ? fmt::format("{}: no such file", p.display())
                                                 : fmt::format("{}: cannot resolve ({})", p.display(), std::strerror(err));
+    if (err == ELOOP) {
+      // Links pointing at each other (or too deep a chain): a loop, whatever each link's target is.
+      r.status = PathStatus::missing;
+      r.message = fmt::format("{}: a symbolic link loop (the links never reach a file)", p.display());
+      return r;
+    }
     struct stat st;
     if (::lstat(p.full().c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
       char target[PATH_MAX];

@@ -1,5 +1,6 @@
 #include "interpreter/units.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
 #include <vector>
@@ -175,9 +176,17 @@ std::string join_unit(const std::string& head, const Dimension& rest) {
 
 }  // namespace
 
-std::string format_quantity(double v, const Dimension& d) {
-  if (d.dimensionless()) return format_number(v);
-  if (!std::isfinite(v) || v == 0) return format_number(v) + " " + dimension_name(d);
+namespace {
+
+// The unit a quantity reads best in: base units per shown unit, and its name ("" when dimensionless).
+struct ShownUnit {
+  double factor = 1;
+  std::string name;
+};
+
+ShownUnit shown_unit(double v, const Dimension& d) {
+  if (d.dimensionless()) return {};
+  if (!std::isfinite(v) || v == 0) return {1, dimension_name(d)};
 
   if (d.exp[Dimension::bytes] == 1) {
     Dimension rest = without(d, Dimension::bytes);
@@ -187,26 +196,67 @@ std::string format_quantity(double v, const Dimension& d) {
       for (const auto& p : binary) {
         double q = v / p.factor;
         if (std::fabs(v) >= p.factor && q == std::floor(q) && std::fabs(q) < 1e4 && std::fmod(v, 1000.0) != 0)
-          return fmt::format("{} {}", format_number(q), p.name);
+          return {p.factor, p.name};
       }
     }
     static const std::vector<Prefix> decimal = {{1, "B"}, {1e3, "kB"}, {1e6, "MB"}, {1e9, "GB"}, {1e12, "TB"}};
     const Prefix& p = pick(decimal, v);
-    return fmt::format("{} {}", format_number(v / p.factor), join_unit(p.name, rest));
+    return {p.factor, join_unit(p.name, rest)};
   }
   if (d.exp[Dimension::operations] == 1) {
     Dimension rest = without(d, Dimension::operations);
     static const std::vector<Prefix> ops = {{1, "FLOP"}, {1e9, "GFLOP"}, {1e12, "TFLOP"}, {1e15, "PFLOP"}};
     const Prefix& p = pick(ops, v);
-    return fmt::format("{} {}", format_number(v / p.factor), join_unit(p.name, rest));
+    return {p.factor, join_unit(p.name, rest)};
   }
   if (d.exp[Dimension::time] == 1) {
     Dimension rest = without(d, Dimension::time);
     static const std::vector<Prefix> times = {{1e-9, "ns"}, {1e-6, "\xC2\xB5s"}, {1e-3, "ms"}, {1, "s"}};
     const Prefix& p = pick(times, v);
-    return fmt::format("{} {}", format_number(v / p.factor), join_unit(p.name, rest));
+    return {p.factor, join_unit(p.name, rest)};
   }
-  return fmt::format("{} {}", format_number(v), dimension_name(d));
+  return {1, dimension_name(d)};
+}
+
+std::string with_unit(std::string number, const ShownUnit& u) { return u.name.empty() ? number : number + " " + u.name; }
+
+}  // namespace
+
+std::string format_quantity(double v, const Dimension& d) {
+  ShownUnit u = shown_unit(v, d);
+  return with_unit(format_number(v / u.factor), u);
+}
+
+std::string format_number(double v, int digits) {
+  if (std::isnan(v)) return "nan";
+  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
+  if (v == 0) return "0";
+  const double a = std::fabs(v);
+  if (a < 1e15 && v == std::floor(v)) return fmt::format("{:.0f}", v);
+  if (a < 1e-4 || a >= 1e15) return fmt::format("{:.{}g}", v, digits);
+  const int exponent = static_cast<int>(std::floor(std::log10(a)));
+  const int decimals = std::max(1, digits - 1 - exponent);
+  std::string s = fmt::format("{:.{}f}", v, decimals);
+  while (s.back() == '0') s.pop_back();
+  if (s.back() == '.') s.pop_back();
+  return s;
+}
+
+std::pair<std::string, std::string> format_quantity_pair(double a, double b, const Dimension& d) {
+  auto usable = [](double x) { return std::isfinite(x) && x != 0; };
+  double pick_from = usable(a) && (!usable(b) || std::fabs(a) <= std::fabs(b)) ? a : b;
+  ShownUnit u = shown_unit(pick_from, d);
+  // Enough significant digits for the difference to show in the last place or two of both.
+  int start = 6;
+  const double big = std::max(std::fabs(a), std::fabs(b)), gap = std::fabs(a - b);
+  if (std::isfinite(big) && gap > 0 && big > 0) start = std::clamp(static_cast<int>(std::ceil(std::log10(big / gap))) + 2, 6, 17);
+  std::string sa, sb;
+  for (int digits = start; digits <= 17; ++digits) {
+    sa = format_number(a / u.factor, digits);
+    sb = format_number(b / u.factor, digits);
+    if (sa != sb || a == b) break;
+  }
+  return {with_unit(sa, u), with_unit(sb, u)};
 }
 
 }  // namespace rubric

@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 
 namespace rubric {
 
@@ -47,5 +48,16 @@ std::string format_number(double v);
 // Formats a quantity given in base units with a readable scale: 0.00123 s → "1.23 ms",
 // 1.25e10 B/s → "12.5 GB/s", 4294967296 B → "4 GiB", 11234.5 tok/s → "11234.5 tok/s".
 std::string format_quantity(double base_value, const Dimension& d);
+
+// Formats `v` with `digits` significant digits: integers (|v| < 1e15) in full, others in fixed
+// notation when 1e-4 <= |v| < 1e15 (never fewer digits than the integer part, trailing zeros
+// dropped), else in scientific notation.
+std::string format_number(double v, int digits);
+
+// Two quantities of one dimension as the two sides of a comparison: one unit for both (the one
+// the smaller reads best in) and enough significant digits (at least 6) that their difference
+// shows in both: 10.000001 vs 10.0000001 → "10.000001", "10.0000001";
+// 2097152 B vs 2202009.6 B → "2 MiB", "2.1 MiB"; 2097152 vs 2202009.6 → "2097152", "2202009.6".
+std::pair<std::string, std::string> format_quantity_pair(double a, double b, const Dimension& d);
 
 }  // namespace rubric

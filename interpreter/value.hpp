@@ -49,6 +49,8 @@ constexpr std::size_t max_list_items = 10'000'000;
 struct Record {
   std::vector<std::pair<std::string, Value>> fields;  // in insertion (file) order
   std::string origin;  // where it came from, for "no key" messages ("submission/bench.json"); may be empty
+  // Lines every check that reads a field of this record shows (a run's status and stderr tail).
+  std::shared_ptr<const std::vector<std::string>> evidence;
   const Value* find(const std::string& key) const;
   std::string key_list() const;  // "a, b, c" (the first 20, then "...")
 };

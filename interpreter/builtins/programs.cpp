@@ -71,9 +71,39 @@ void record(CallContext& ctx, const process::RunSpec& spec, const process::RunRe
   ctx.record_run(RunRecord{command_text(spec), r.isolation.describe(), r.wall_seconds, r.exited ? r.exit_code : -r.signal});
 }
 
-Value run_record(CallContext& ctx, const process::RunResult& r) {
+// What every check reading a run's fields shows: how it ended and the tail of its stderr.
+std::vector<std::string> run_evidence(const process::RunSpec& spec, const process::RunResult& r) {
+  std::vector<std::string> lines;
+  std::string status = r.status_text();
+  if (r.stdout_truncated || r.stderr_truncated)
+    status += fmt::format("; output cap reached ({} truncated)", r.stdout_truncated && r.stderr_truncated ? "stdout and stderr"
+                                                                  : r.stdout_truncated                      ? "stdout"
+                                                                                                           : "stderr");
+  std::string shown;  // the command as a shell would take it back
+  for (const auto& w : spec.argv) {
+    bool plain = !w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") == std::string::npos;
+    std::string q = w;
+    for (std::size_t at = 0; (at = q.find('\'', at)) != std::string::npos; at += 4) q.replace(at, 1, "'\\''");
+    shown += (shown.empty() ? "" : " ") + (plain ? w : "'" + q + "'");
+  }
+  lines.push_back(fmt::format("run {}: {}", shown, status));
+  std::string tail = r.stderr_tail(5);
+  if (tail.empty()) return lines;
+  lines.push_back("stderr (last lines):");
+  std::size_t start = 0;
+  while (start <= tail.size()) {
+    std::size_t end = tail.find('\n', start);
+    if (end == std::string::npos) end = tail.size();
+    lines.push_back("  | " + tail.substr(start, end - start));
+    start = end + 1;
+  }
+  return lines;
+}
+
+Value run_record(CallContext& ctx, const process::RunSpec& spec, const process::RunResult& r) {
   Record rec;
   rec.origin = "run()";
+  rec.evidence = std::make_shared<const std::vector<std::string>>(run_evidence(spec, r));
   rec.fields.emplace_back("exit", r.exited ? Value::number(r.exit_code) : Value());
   rec.fields.emplace_back("signal", r.signal ? Value::string(r.signal_name) : Value());
   rec.fields.emplace_back("status", Value::string(r.status_text()));
@@ -105,7 +135,7 @@ Value run(CallContext& ctx, const Args& a) {
     process::RunResult r = process::run_isolated(spec);
     record(ctx, spec, r);
     if (r.launch_failed) return ctx.error(fmt::format("could not start {}: {}", command_text(spec), r.launch_error), Blame::submission);
-    return run_record(ctx, r);
+    return run_record(ctx, spec, r);
   } catch (const OperatorError& e) {
     return ctx.error(fmt::format("'run': {}", e.what()));
   }

@@ -57,3 +57,21 @@ TEST_CASE("dimensions combine under * and /") {
   CHECK(dimension_name(s * s) == "s^2");
   CHECK(dimension_name(Dimension{} / s) == "1/s");
 }
+
+TEST_CASE("two sides of a comparison share one unit and enough digits to differ") {
+  using rubric::format_quantity_pair;
+  auto plain = format_quantity_pair(2097152, 2202009.6, rubric::Dimension{});
+  CHECK(plain.first == "2097152");
+  CHECK(plain.second == "2202009.6");  // not 2.20201e+06
+  auto bytes = format_quantity_pair(2202009.6, 2097152, rubric::Dimension::of(rubric::Dimension::bytes));
+  CHECK(bytes.first == "2.1 MiB");
+  CHECK(bytes.second == "2 MiB");
+  auto close = format_quantity_pair(10.000001, 10.0000001, rubric::Dimension{});
+  CHECK(close.first == "10.000001");
+  CHECK(close.second == "10.0000001");
+  auto times = format_quantity_pair(0.0015, 2, rubric::Dimension::of(rubric::Dimension::time));
+  CHECK(times.first == "1.5 ms");
+  CHECK(times.second == "2000 ms");
+  auto same = format_quantity_pair(11234.5, 11234.5, rubric::Dimension{});
+  CHECK(same.first == same.second);
+}
