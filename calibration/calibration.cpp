@@ -40,6 +40,29 @@ void flatten(const CriterionResult& c, int depth, std::set<std::string>& limited
   out[at].machine_limited = is_limited;
 }
 
+// Edit distance with adjacent transpositions (a typo in a pinned id is usually one of these).
+std::size_t distance(const std::string& a, const std::string& b) {
+  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
+  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
+  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
+  for (std::size_t i = 1; i <= a.size(); ++i)
+    for (std::size_t j = 1; j <= b.size(); ++j) {
+      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] != b[j - 1])});
+      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
+    }
+  return d[a.size()][b.size()];
+}
+
+std::string did_you_mean(const std::string& id, const std::vector<CriterionComparison>& criteria) {
+  const CriterionComparison* best = nullptr;
+  std::size_t best_distance = 3;  // at most two edits away
+  for (const auto& c : criteria) {
+    const std::size_t d = distance(id, c.id);
+    if (d < best_distance) best = &c, best_distance = d;
+  }
+  return best ? fmt::format("did you mean '{}'? ", best->id) : "";
+}
+
 std::string known_ids(const std::vector<CriterionComparison>& criteria) {
   std::string list;
   for (const auto& c : criteria) list += (list.empty() ? "" : ", ") + c.id;
@@ -61,8 +84,9 @@ CaseResult compare_case(const Case& expected, Report report, const std::string& 
   for (const CriterionExpectation& pin : expected.criteria) {
     auto it = std::find_if(r.criteria.begin(), r.criteria.end(), [&](const auto& c) { return c.id == pin.id; });
     if (it == r.criteria.end())
-      throw CasesError(fmt::format("{}: case '{}': criteria.{}: the rubric has no criterion '{}' (it has: {})",
-                                   cases_file, expected.name, pin.id, pin.id, known_ids(r.criteria)));
+      throw CasesError(fmt::format("{}: case '{}': criteria.{}: the rubric has no criterion '{}'; {}(it has: {})",
+                                   cases_file, expected.name, pin.id, pin.id, did_you_mean(pin.id, r.criteria),
+                                   known_ids(r.criteria)));
     it->expected = pin.verdict;
     if (it->actual == pin.verdict) {
       it->agree = true;

@@ -58,9 +58,14 @@ void write_case(JsonWriter& w, const CaseResult& c) {
   w.key("name");
   w.value(c.expected.name);
   w.key("submission");
+  w.value(c.expected.submission_given);
+  w.key("submission_dir");
   w.value(c.expected.submission);
   w.key("reference");
   if (c.expected.reference.empty()) w.null();  // the rubric's folder, as `rubric check` defaults
+  else w.value(c.expected.reference_given);
+  w.key("reference_dir");
+  if (c.expected.reference.empty()) w.null();
   else w.value(c.expected.reference);
   w.key("expected");
   w.value(overall_verdict_name(c.expected.verdict));

@@ -114,8 +114,11 @@ CasesFile read_cases_file(const std::string& path) {
   const json::Object& top = v.object(doc, "");
   v.only_fields(top, "", {"reference", "cases"});
 
-  std::string default_reference;
-  if (const json::Value* ref = doc.find("reference")) default_reference = v.folder(*ref, "reference", base);
+  std::string default_reference, default_reference_given;
+  if (const json::Value* ref = doc.find("reference")) {
+    default_reference = v.folder(*ref, "reference", base);
+    default_reference_given = ref->as_string();
+  }
 
   const json::Value* cases = doc.find("cases");
   if (cases == nullptr) v.fail("", "no \"cases\" array");
@@ -140,6 +143,7 @@ CasesFile read_cases_file(const std::string& path) {
     const json::Value* submission = item.find("submission");
     if (submission == nullptr) v.fail(where, "no \"submission\" folder");
     c.submission = v.folder(*submission, where + ".submission", base);
+    c.submission_given = submission->as_string();
 
     const json::Value* verdict = item.find("verdict");
     if (verdict == nullptr) v.fail(where, "no expected \"verdict\"");
@@ -149,7 +153,11 @@ CasesFile read_cases_file(const std::string& path) {
     c.verdict = *overall;
 
     c.reference = default_reference;
-    if (const json::Value* ref = item.find("reference")) c.reference = v.folder(*ref, where + ".reference", base);
+    c.reference_given = default_reference_given;
+    if (const json::Value* ref = item.find("reference")) {
+      c.reference = v.folder(*ref, where + ".reference", base);
+      c.reference_given = ref->as_string();
+    }
     if (const json::Value* why = item.find("why")) c.why = v.string(*why, where + ".why");
 
     if (const json::Value* criteria = item.find("criteria")) {

@@ -27,6 +27,8 @@ struct Case {
   std::string name;
   std::string submission;  // resolved against the cases file's folder
   std::string reference;   // resolved; empty: the rubric's folder (as `rubric check` does)
+  std::string submission_given;  // as the cases file writes them (reports name cases by these)
+  std::string reference_given;
   OverallVerdict verdict = OverallVerdict::pass;
   std::vector<CriterionExpectation> criteria;  // pinned criteria, in file order
   std::string why;                             // the grader's note, shown with a disagreement

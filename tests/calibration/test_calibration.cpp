@@ -67,7 +67,7 @@ TEST_CASE("pinning a criterion the rubric lacks is a broken cases file naming it
     const std::string m = e.what();
     CHECK(m.find("k.cases.json") != std::string::npos);
     CHECK(m.find("'cuase'") != std::string::npos);
-    CHECK(m.find("cause") != std::string::npos);
+    CHECK(m.find("did you mean 'cause'?") != std::string::npos);
   }
 }
 

@@ -56,6 +56,9 @@ TEST_CASE("paths are resolved against the cases file's folder; a case's referenc
   const CasesFile c = read_cases_file(path);
   REQUIRE(c.cases.size() == 2);
   CHECK(fs::equivalent(c.cases[0].submission, f.root / "subs" / "a"));
+  CHECK(c.cases[0].submission_given == "subs/a");
+  CHECK(c.cases[0].reference_given == "ref");
+  CHECK(c.cases[1].reference_given == "subs/a");
   CHECK(fs::equivalent(c.cases[0].reference, f.root / "ref"));
   CHECK(fs::equivalent(c.cases[1].reference, f.root / "subs" / "a"));
   CHECK(c.cases[0].verdict == OverallVerdict::pass);

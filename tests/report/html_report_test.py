@@ -7,7 +7,7 @@
    shows up escaped.
 2. Each example's reports (and the corpus page of `rubric grade --format html` over kv_cache) open in headless Chromium (Debian's `chromium`) without a console error
    (a blocked request or a CSP violation would be one), and their plots render: every <svg
-   class="plot"> present with a non-zero size, measured in the page. A screenshot of each is kept
+   class="plot"> present with a non-zero size, measured in the page. A screenshot of each with plots is kept
    under ARTIFACT_DIR. Where Chromium is missing or cannot start, that part says so and is skipped.
 
 usage: html_report_test.py RUBRIC_EXE EXAMPLES_DIR ARTIFACT_DIR
@@ -148,16 +148,39 @@ def check_in_chromium(exe, examples, artifacts):
     if browser is None:
         print("skip: Chromium is not installed (apt-get install chromium); the browser checks did not run")
         return
-    # Reports with each kind of plot: samples (kv_cache regressed, noisy), mismatch maps
-    # (tp_sharding off_by_a_little, kv_cache skips_recompute), and none (bank_conflicts).
-    cases = [("kv_cache", "regressed", {"samples"}), ("kv_cache", "noisy", {"samples"}),
-             ("kv_cache", "skips_recompute", {"mismatch-map"}), ("tp_sharding", "off_by_a_little", {"mismatch-map"}),
-             ("tp_sharding", "good", set()), ("bank_conflicts", "overclaims", set()),
-             ("kv_cache", "*", {"histogram", "pass-rates"})]
+    # Every submission of every example with a cases file, and the corpus page of one; the plots
+    # each must show where its data calls for one.
+    must_show = {("kv_cache", "regressed"): {"samples"}, ("kv_cache", "noisy"): {"samples"},
+                 ("kv_cache", "skips_recompute"): {"mismatch-map"},
+                 ("tp_sharding", "off_by_a_little"): {"mismatch-map"}, ("kv_cache", "*"): {"histogram", "pass-rates"}}
+    cases = []
+    for example in sorted(os.listdir(examples)):
+        if os.path.exists(os.path.join(examples, example, example + ".cases.json")):
+            for submission in sorted(os.listdir(os.path.join(examples, example, "submissions"))):
+                cases.append((example, submission, must_show.get((example, submission), set())))
+    cases.append(("kv_cache", "*", must_show[("kv_cache", "*")]))
     os.makedirs(artifacts, exist_ok=True)
     work = tempfile.mkdtemp(prefix="rubric-html-chromium-")
     started = False
     try:
+        # The control: a page that requests an image despite its CSP must show a console error here,
+        # or this test could not see one in a report either.
+        control = os.path.join(work, "control.html")
+        with open(control, "w") as f:
+            f.write('<!DOCTYPE html><html><head><meta http-equiv="Content-Security-Policy" content="default-src '
+                    "'none'\"></head><body><img src=\"http://example.invalid/x.png\"></body></html>")
+        try:
+            proc = subprocess.run([browser] + chromium_flags(os.path.join(work, "profile")) + [
+                "--virtual-time-budget=3000", "--enable-logging=stderr", "--v=0", "--dump-dom", "file://" + control],
+                capture_output=True, timeout=120)
+        except (OSError, subprocess.TimeoutExpired) as e:
+            print(f"skip: Chromium cannot run here ({e}); the browser checks did not run")
+            return
+        if b"<body>" not in proc.stdout:
+            print(f"skip: Chromium did not render (exit {proc.returncode}): {proc.stderr.decode('utf-8', 'replace')[-400:]}")
+            return
+        expect(b"CONSOLE" in proc.stderr, "control: Chromium showed no console error for a blocked request; "
+                                          "the console check would miss a report's")
         for example, submission, kinds in cases:
             d = os.path.join(examples, example)
             report = os.path.join(artifacts, f"{example}-{submission}.html")
@@ -170,9 +193,10 @@ def check_in_chromium(exe, examples, artifacts):
                                     "--format", "html"], stdin=subprocess.DEVNULL, stdout=f, stderr=subprocess.DEVNULL,
                                    timeout=600)
             else:
+                reference = ["--reference", os.path.join(d, "reference")] if os.path.isdir(os.path.join(d, "reference")) else []
                 subprocess.run([exe, "check", os.path.join(d, example + ".rubric"), "--submission",
-                                os.path.join(d, "submissions", submission), "--reference", os.path.join(d, "reference"),
-                                "--format", "html", "--output", report], stdin=subprocess.DEVNULL, capture_output=True,
+                                os.path.join(d, "submissions", submission)] + reference +
+                               ["--format", "html", "--output", report], stdin=subprocess.DEVNULL, capture_output=True,
                                timeout=300)
             if not os.path.exists(report):
                 expect(False, f"{example}/{submission}: no report written")
@@ -216,6 +240,9 @@ def check_in_chromium(exe, examples, artifacts):
             expect(kinds <= drawn, f"{name}: expected plots {sorted(kinds)}, found {sorted(drawn)}")
             for p in result["plots"]:
                 expect(p["w"] > 0 and p["h"] > 0 and p["shapes"] > 0, f"{name}: a plot with no size or marks: {p}")
+            if not kinds:  # a screenshot of each report with plots (the rest cost time, show no plot)
+                print(f"ok   {name}: no plot expected, {len(result['plots'])} drawn")
+                continue
             shot = report[:-len(".html")] + ".png"
             subprocess.run([browser] + chromium_flags(profile) + ["--window-size=1200,1600", f"--screenshot={shot}",
                                                                   "file://" + report],
