@@ -2,12 +2,14 @@
 
 #include <cstdlib>
 #include <fmt/format.h>
+#include <functional>
 #include <set>
 
 #include "grammar/parse.hpp"
 #include "interpreter/builtins/registry.hpp"
 #include "interpreter/checker.hpp"
 #include "interpreter/evaluator.hpp"
+#include "interpreter/needs.hpp"
 #include "interpreter/literal.hpp"
 #include "interpreter/modules.hpp"
 #include "interpreter/paths.hpp"
@@ -118,6 +120,27 @@ std::vector<Diagnostic> Engine::load_source(SourcePtr source) {
   if (!has_errors(diags) && root && root->file) {
     CheckerResult checked = check_program(*impl_->program, impl_->registry);
     for (auto& d : checked.diagnostics) diags.push_back(std::move(d));
+    // Criteria that use the GPU without saying so are treated as `needs gpu`; lint says which.
+    std::function<void(const ast::Criterion&)> note_gpu = [&](const ast::Criterion& c) {
+      for (const auto& n : c.needs)
+        if (n.name == "gpu") return;
+      if (auto why = gpu_use(c, *root, impl_->registry))
+        diags.push_back(Diagnostic{Severity::note, root->file->source, c.id.range,
+                                   fmt::format("criterion '{}' uses the GPU ({}) without `needs gpu`: it is treated as "
+                                               "`needs gpu`, so a machine without a usable CUDA device skips it",
+                                               c.id.name, *why),
+                                   {}});
+    };
+    std::function<void(const ast::Group&)> note_group = [&](const ast::Group& g) {
+      for (const auto& item : g.items) {
+        if (auto* c = std::get_if<ast::Criterion>(&item)) note_gpu(*c);
+        else if (auto* s = std::get_if<std::shared_ptr<const ast::Group>>(&item)) note_group(**s);
+      }
+    };
+    for (const auto& item : root->file->items) {
+      if (auto* c = std::get_if<ast::Criterion>(&item)) note_gpu(*c);
+      else if (auto* g = std::get_if<std::shared_ptr<const ast::Group>>(&item)) note_group(**g);
+    }
   }
   impl_->loadable = root && root->file && !has_errors(diags);
   impl_->load_diagnostics = diags;

@@ -1,4 +1,5 @@
 // Statements, criteria and groups: verdicts, `after` and `needs`, scores, and the report.
+#include <algorithm>
 #include <chrono>
 #include <ctime>
 #include <fmt/format.h>
@@ -7,6 +8,7 @@
 #include <unordered_set>
 
 #include "interpreter/evaluator.hpp"
+#include "interpreter/needs.hpp"
 #include "interpreter/scoring.hpp"
 
 namespace rubric {
@@ -441,14 +443,26 @@ Report Evaluator::run() {
         decided = true;
       }
     }
-    for (const auto& n : c.needs) {
-      if (decided || n.name != "gpu") continue;
+    // A criterion using GPU operators needs a GPU whether or not it says so (interpreter/needs.hpp).
+    std::vector<std::string> needs;
+    for (const auto& n : c.needs) needs.push_back(n.name);
+    std::optional<std::string> inferred_gpu;
+    if (std::find(needs.begin(), needs.end(), "gpu") == needs.end()) {
+      inferred_gpu = gpu_use(c, *root, registry_);
+      if (inferred_gpu) {
+        needs.push_back("gpu");
+        r.needs.push_back("gpu");
+      }
+    }
+    for (const auto& n : needs) {
+      if (decided || n != "gpu") continue;
       const Value* dev = registry_.find_binding("device");
       const Value* avail = dev && dev->is(ValueKind::record) ? dev->as_record().find("available") : nullptr;
       if (!avail || !avail->is(ValueKind::boolean) || !avail->as_bool()) {
         const Value* why = dev && dev->is(ValueKind::record) ? dev->as_record().find("reason") : nullptr;
         r.verdict = Verdict::skip;
-        r.reason = fmt::format("needs gpu: {}", why && why->is(ValueKind::string) ? why->as_string() : std::string("no CUDA device is usable"));
+        r.reason = fmt::format("needs gpu{}: {}", inferred_gpu ? fmt::format(" (it uses {})", *inferred_gpu) : "",
+                               why && why->is(ValueKind::string) ? why->as_string() : std::string("no CUDA device is usable"));
         decided = true;
       }
     }

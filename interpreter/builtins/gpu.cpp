@@ -116,12 +116,24 @@ Blame blame_of(const cuda::CompiledModule& m) {
   return from_submission(m.source_name) ? Blame::submission : Blame::rubric;
 }
 
+// A failure on the grading machine's side (no usable device, no driver, a toolkit that cannot
+// build for it) is never the submission's: SKIP where the device is missing (the criterion
+// needs what the grader lacks), otherwise ERROR blamed on the grading environment.
+Value grader_fault(CallContext& ctx, GpuState& st, const std::string& message) {
+  const cuda::DeviceInfo& d = st.get().device_info();
+  if (!d.available)
+    return Value::undecided(fmt::format("needs gpu: {} ({})", d.reason.empty() ? "no CUDA device is usable" : d.reason, message),
+                            Verdict::skip, Blame::grader_environment, ctx.location());
+  return ctx.error(fmt::format("grading environment: {}", message), Blame::grader_environment);
+}
+
 Value call_module(CallContext& ctx, GpuState& st, const cuda::CompiledModule& m, const Args& a, std::size_t first) {
   PreparedArgs prepared;
   if (auto e = prepare_args(ctx, a, first, prepared)) return *e;
   if (auto* p = ctx.progress()) p->activity(fmt::format("call: {}", m.entry));
   try {
     cuda::CallOutcome r = st.get().call(m, prepared.args);
+    if (!r.ok && r.grader_environment) return grader_fault(ctx, st, fmt::format("{} ({}): {}", m.entry, m.source_name, r.failure));
     if (!r.ok) return ctx.error(fmt::format("{} ({}): {}", m.entry, m.source_name, r.failure), blame_of(m));
     List outs;
     for (std::size_t i = 0; i < r.outputs.size(); ++i) {
@@ -180,6 +192,8 @@ void open_gpu(Registry& r) {
           if (auto* pr = ctx.progress()) pr->activity(fmt::format("compiling {}", p.display()));
           try {
             cuda::CompileOutcome c = state->get().cuda_fn(*real, a[1].as_string(), a[2].as_string(), p.display());
+            if (!c.ok && c.grader_environment)
+              return grader_fault(ctx, *state, fmt::format("{} cannot be built here: {}", p.display(), c.message));
             if (!c.ok)
               return ctx.error(fmt::format("{} does not build: {}", p.display(), c.message),
                                p.root == "submission" ? Blame::submission : Blame::rubric);
@@ -245,6 +259,7 @@ void open_gpu(Registry& r) {
           if (auto* p = ctx.progress()) p->activity(fmt::format("timing {} (up to {:.0f} s)", m->entry, opt.max_time_s));
           try {
             cuda::TimeOutcome t = state->get().time(*m, prepared.args, opt);
+            if (!t.ok && t.grader_environment) return grader_fault(ctx, *state, fmt::format("timing {}: {}", m->entry, t.failure));
             if (!t.ok) return ctx.error(fmt::format("timing {}: {}", m->entry, t.failure), blame_of(*m));
             SampleSet s;
             s.values = t.samples;
@@ -269,7 +284,7 @@ void open_gpu(Registry& r) {
           if (a[0].is(ValueKind::number) ? a[0].as_quantity().dim != time : a[0].as_samples().dim() != time)
             return ctx.bad_argument(1, "a time or samples of time", a[0]);
           const cuda::DeviceInfo& d = state->get().device_info();
-          if (!d.available) return ctx.error(fmt::format("'achieved' needs the device's peaks: {}", d.reason));
+          if (!d.available) return grader_fault(ctx, *state, "'achieved' needs the device's peaks");
           cuda::PlausibilityInput in;
           in.seconds = seconds;
           in.peak_bandwidth = d.peak_bandwidth;

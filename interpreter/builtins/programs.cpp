@@ -137,7 +137,9 @@ Value run(CallContext& ctx, const Args& a) {
     if (r.launch_failed) return ctx.error(fmt::format("could not start {}: {}", command_text(spec), r.launch_error), Blame::submission);
     return run_record(ctx, spec, r);
   } catch (const OperatorError& e) {
-    return ctx.error(fmt::format("'run': {}", e.what()));
+    // The run could not be set up (no scratch directory under TMPDIR, a copy that failed, no
+    // namespaces): the grading machine's fault, never the candidate's FAIL.
+    return ctx.error(fmt::format("'run' could not be set up on this machine: {}", e.what()), Blame::grader_environment);
   }
 }
 

@@ -1,0 +1,20 @@
+#pragma once
+// What a criterion needs of the grading machine, found statically: one that uses GPU operators
+// (a `cuda_fn` of a .cu source, `achieved`), directly or through the lets and defs it names,
+// needs a GPU even where its author forgot `needs gpu`, so a machine without one SKIPs it
+// instead of failing every student.
+#include <optional>
+#include <string>
+
+#include "grammar/ast.hpp"
+#include "interpreter/modules.hpp"
+
+namespace rubric {
+
+class Registry;
+
+// Why the criterion needs a GPU ("cuda_fn of transpose.cu", "achieved"), or nullopt when nothing
+// in it (as far as names can be followed statically) uses one.
+std::optional<std::string> gpu_use(const ast::Criterion& c, const Module& m, const Registry& registry);
+
+}  // namespace rubric
