@@ -12,16 +12,9 @@ namespace {
 // Evidence lines per check before the rest are counted: a check over a long answer stays short.
 constexpr std::size_t kEvidenceItems = 6;
 
-CheckOutcome error_outcome(const Value& v) {
-  const ErrorInfo& info = v.as_error();
-  CheckOutcome o;
-  o.blame = info.blame == Blame::none ? Blame::rubric : info.blame;
-  o.verdict = o.blame == Blame::submission ? Verdict::fail : Verdict::error;
-  o.explanation = info.message;
-  if (info.location.known())
-    o.explanation += fmt::format(" ({}:{}:{})", info.location.file, info.location.line, info.location.column);
-  return o;
-}
+// An operand that could not be evaluated: not decided, blamed as the error says (the evaluator's
+// one conversion, so `not` and the connectives treat it as every other undecided check).
+CheckOutcome error_outcome(const Value& v) { return outcome_of_error(v); }
 
 }  // namespace
 
