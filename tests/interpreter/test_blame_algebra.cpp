@@ -144,3 +144,27 @@ TEST_CASE("if (expression and statement) passes every undecided state on") {
     bodies.push_back("if " + state_expr(*s) + " {\n  expect 1 < 2\n} else {\n  expect 2 < 1\n}");
   CHECK(as_string(run_all(bodies)) == "FTDESI" "TFDESI");
 }
+
+TEST_CASE("a run that cannot be set up (TMPDIR unusable) is the grading environment's ERROR, not a FAIL") {
+  TempDir t;
+  std::string sub = t.dir("sub");
+  const char* old = std::getenv("TMPDIR");
+  std::string saved = old ? old : "";
+  ::setenv("TMPDIR", (t.path + "/no/such/dir").c_str(), 1);
+  Report r = test::run_text("rubric \"tmp\" {}\ncriterion r \"runs\" {\n  expect run(\"true\").exit == 0\n}\n", sub, "");
+  if (old) ::setenv("TMPDIR", saved.c_str(), 1);
+  else ::unsetenv("TMPDIR");
+  REQUIRE(r.criteria.size() == 1);
+  REQUIRE(r.criteria[0].checks.size() == 1);
+  CHECK(r.criteria[0].checks[0].verdict == Verdict::error);
+  CHECK(r.criteria[0].checks[0].blame == Blame::grader_environment);
+}
+
+TEST_CASE("a GPU operator without a device is SKIPPED wherever it is used, never a FAIL") {
+  // The grader lacks a device: an undecided SKIP with blame grader_environment, through `not`,
+  // `and`, `if` and a comparison alike.
+  std::vector<std::string> bodies = {"expect grader_lacks_gpu() < 1 ms", "expect not (grader_lacks_gpu() == true)",
+                                     "expect (1 < 2) and grader_lacks_gpu() == true",
+                                     "if grader_lacks_gpu() == true {\n  expect 2 < 1\n}"};
+  CHECK(as_string(run_all(bodies)) == "SSSS");
+}
