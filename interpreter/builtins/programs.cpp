@@ -158,6 +158,7 @@ Value bench(CallContext& ctx, const Args& a) {
   }
   spec.repeat = static_cast<int>(a[1].as_number());
   spec.warmup = static_cast<int>(a[2].as_number());
+  if (spec.repeat < 1) return ctx.error(fmt::format("bad argument 'repeat' to 'bench' (at least 1 run, got {})", spec.repeat));
   if (a[3].is(ValueKind::string)) spec.metric = a[3].as_string();
   else if (!a[3].is_null()) return ctx.bad_argument(4, "a JSON field name, or null for wall time", a[3]);
   if (auto* p = ctx.progress()) {
@@ -177,7 +178,8 @@ Value bench(CallContext& ctx, const Args& a) {
                                 r.runs.empty() ? std::string("none") : r.runs.back().isolation.describe());
     return Value::samples_of(std::move(s));
   } catch (const OperatorError& e) {
-    return ctx.error(fmt::format("'bench': {}", e.what()));
+    // The arguments were checked above: what is left is the runs' setup on this machine.
+    return ctx.error(fmt::format("'bench' could not be set up on this machine: {}", e.what()), Blame::grader_environment);
   }
 }
 
