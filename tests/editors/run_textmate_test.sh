@@ -3,7 +3,7 @@
 # and vscode-oniguruma, the libraries VS Code itself uses. Installs them from npm into the build
 # folder once; exits 77 (ctest: skipped) when Node.js or the npm registry is not available.
 set -uo pipefail
-src=$1 work=$2
+src=$(realpath "$1") work=$(realpath -m "$2")
 command -v node >/dev/null && command -v npm >/dev/null || { echo "skipped: node and npm are not installed"; exit 77; }
 mods=$work/node_modules
 if [ ! -f "$mods/vscode-textmate/package.json" ] || [ ! -f "$mods/vscode-oniguruma/release/onig.wasm" ]; then
