@@ -12,10 +12,11 @@
 #include <unistd.h>
 
 #include "report/terminal_style.hpp"
+#include "report/tool_version.hpp"
 
 namespace rubric::cli {
 
-const char* tool_version() { return RUBRIC_VERSION; }
+const char* tool_version() { return kToolVersion; }
 
 void print_diagnostics(const std::vector<Diagnostic>& diagnostics, bool no_color_flag) {
   if (diagnostics.empty()) return;

@@ -14,10 +14,8 @@
 #include "interpreter/modules.hpp"
 #include "interpreter/paths.hpp"
 #include "interpreter/sha256.hpp"
-
-#ifndef RUBRIC_VERSION
-#define RUBRIC_VERSION "0.0.0"
-#endif
+#include "report/grading_machine.hpp"
+#include "report/tool_version.hpp"
 
 namespace rubric {
 
@@ -147,9 +145,20 @@ std::vector<Diagnostic> Engine::load_source(SourcePtr source) {
   return diags;
 }
 
+namespace {
+
+// The tool, the host and the compiler: in every report, the ones that end early included.
+void describe_grading_machine(Provenance& p) {
+  p.tool_version = kToolVersion;
+  p.host = report::describe_host();
+  p.compiler = report::describe_compiler();
+}
+
+}  // namespace
+
 Report Engine::check(const std::string& submission_dir, const std::string& reference_dir) {
   Report report;
-  report.provenance.tool_version = RUBRIC_VERSION;
+  describe_grading_machine(report.provenance);
   if (!impl_->program || !impl_->loadable) {
     report.verdict = OverallVerdict::error;
     report.warnings = impl_->load_diagnostics;
@@ -184,7 +193,7 @@ Report Engine::check(const std::string& submission_dir, const std::string& refer
   settings.limits.call_depth = impl_->options.call_depth_limit;
   Evaluator ev(*impl_->program, impl_->registry, settings);
   report = ev.run();
-  report.provenance.tool_version = RUBRIC_VERSION;
+  describe_grading_machine(report.provenance);
   report.provenance.rubric_file = root->path;
   report.provenance.rubric_sha256 = root->sha256;
   // Rubric sources and modules read from disk belong to the provenance too.
@@ -194,6 +203,7 @@ Report Engine::check(const std::string& submission_dir, const std::string& refer
     if (d.severity == Severity::warning) report.warnings.insert(report.warnings.begin(), d);
   if (const Value* dev = impl_->registry.evaluated_binding("device"); dev && dev->is(ValueKind::record))
     for (const auto& f : dev->as_record().fields) report.provenance.device[f.first] = f.second.to_string();
+  report.provenance.cuda = report::cuda_versions(report.provenance.device);
   return report;
 }
 

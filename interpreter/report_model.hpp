@@ -122,6 +122,9 @@ struct Provenance {
   std::string started_at;  // ISO 8601 UTC
   double seconds = 0;      // wall time of the whole check
   std::map<std::string, std::string> device;  // device record as printed, when queried
+  std::map<std::string, std::string> host;    // "name", "os", "kernel", "arch", "cpus" of the grading machine
+  std::string compiler;                       // the compiler that built rubric: "GCC 14.2.0"
+  std::map<std::string, std::string> cuda;    // "driver", "runtime" versions, when the device was queried
 };
 
 struct Report {

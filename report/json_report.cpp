@@ -184,6 +184,12 @@ void write_provenance(JsonWriter& w, const Provenance& p) {
   w.end_array();
   w.key("device");
   write_string_map(w, p.device);
+  w.key("cuda");
+  write_string_map(w, p.cuda);
+  w.key("host");
+  write_string_map(w, p.host);
+  w.key("compiler");
+  w.value(p.compiler);
   w.key("started_at");
   w.value(p.started_at);
   w.key("seconds");

@@ -118,6 +118,10 @@ std::string format_junit(const Report& unescaped) {
   property("version", report.version);
   for (const auto& [k, v] : report.metadata) property("metadata." + k, v);
   for (const auto& [k, v] : p.params) property("param." + k, v);
+  property("tool_version", p.tool_version);
+  property("compiler", p.compiler);
+  for (const auto& [k, v] : p.host) property("host." + k, v);
+  for (const auto& [k, v] : p.cuda) property("cuda." + k, v);
   out += "    </properties>\n";
   for (const Case& c : cases) {
     const CriterionResult& cr = *c.criterion;

@@ -200,7 +200,7 @@ class Shower {
 
   void provenance(Provenance& p) const {
     auto& [tool_version, rubric_file, rubric_sha256, submission_dir, reference_dir, seed, params, files, runs,
-           started_at, seconds, device] = p;
+           started_at, seconds, device, host, compiler, cuda] = p;
     tool_version = data(tool_version);
     rubric_file = data(rubric_file);
     rubric_sha256 = data(rubric_sha256);
@@ -222,6 +222,9 @@ class Shower {
     }
     started_at = data(started_at);
     data(device);
+    data(host);
+    compiler = data(compiler);
+    data(cuda);
     (void)seed, (void)seconds;
   }
 

@@ -41,6 +41,25 @@ std::string criterion_facts(const CriterionResult& c) {
   return out;
 }
 
+// "rubric 0.1.0 (GCC 14.2.0) on gpu-07 · Debian GNU/Linux 13 (trixie) · Linux 6.8.0 x86_64 · CUDA driver 13.0, runtime 13.0"
+std::string grading_machine_line(const Provenance& p) {
+  std::string out = fmt::format("rubric {}", p.tool_version.empty() ? "-" : p.tool_version);
+  if (!p.compiler.empty()) out += fmt::format(" ({})", p.compiler);
+  const auto field = [&](const char* key) {
+    const auto it = p.host.find(key);
+    return it == p.host.end() ? std::string() : it->second;
+  };
+  if (!field("name").empty()) out += " on " + field("name");
+  for (const std::string& part : {field("os"), field("kernel") + (field("arch").empty() ? "" : " " + field("arch"))})
+    if (!part.empty() && part != " ") out += " · " + part;
+  if (!p.cuda.empty()) {
+    std::string cuda;
+    for (const auto& [k, v] : p.cuda) cuda += fmt::format("{}{} {}", cuda.empty() ? "" : ", ", k, v);
+    out += " · CUDA " + cuda;
+  }
+  return out;
+}
+
 class TextWriter {
  public:
   // Only a ShownReport: every string from the model is escaped before a line is built from it.
@@ -131,6 +150,7 @@ class TextWriter {
                                        format_seconds(p.seconds), p.started_at.empty() ? "-" : p.started_at,
                                        p.files.size(), p.runs.size(), p.seed),
                            Colour::grey));
+      line(0, style_.paint(grading_machine_line(p), Colour::grey));
     }
   }
 

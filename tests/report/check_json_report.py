@@ -52,7 +52,7 @@ expect(tricky["evidence"] == ["ctl \\x01\\x1f\\x7f end", "bad \\xff byte", "emoj
 
 p = r["provenance"]
 for key in ["tool_version", "rubric", "submission_dir", "reference_dir", "seed", "params", "files", "runs", "device",
-            "started_at", "seconds"]:
+            "cuda", "host", "compiler", "started_at", "seconds"]:
     expect(key in p, f"provenance key {key}")
 expect(p["rubric"]["sha256"] == "a" * 64, "rubric sha")
 expect(p["files"] == [{"path": "bench_32768.json", "root": "submission", "sha256": "b" * 64, "bytes": 1234}], "files")

@@ -58,6 +58,9 @@ TEST_CASE("shown report: every string of the model is one printable line") {
   r.provenance.files.push_back({hostile, "submission", "00", 1});
   r.provenance.runs.push_back({hostile, "process group", 0.1, 0});
   r.provenance.device["name"] = hostile;
+  r.provenance.host["name"] = hostile;
+  r.provenance.compiler = hostile;
+  r.provenance.cuda["driver"] = hostile;
   auto& c = r.criteria[0];
   c.title = c.reason = hostile;
   c.notes = {hostile};
@@ -72,6 +75,9 @@ TEST_CASE("shown report: every string of the model is one printable line") {
   CHECK(shown->provenance.files.back().path == shown_form);
   CHECK(shown->provenance.runs.back().command == shown_form);
   CHECK(shown->provenance.device.at("name") == shown_form);
+  CHECK(shown->provenance.host.at("name") == shown_form);
+  CHECK(shown->provenance.compiler == shown_form);
+  CHECK(shown->provenance.cuda.at("driver") == shown_form);
   CHECK(shown->criteria[0].title == shown_form);
   CHECK(shown->criteria[0].reason == shown_form);
   CHECK(shown->criteria[0].notes[0] == shown_form);
