@@ -1,6 +1,7 @@
 // Files: json text csv exists files. Every read is confined to its root and hashed into the
 // provenance; parsed JSON is cached by real path for the whole check run.
 #include <algorithm>
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
@@ -51,7 +52,8 @@ namespace {
 
 using builtins::want;
 
-// A CSV field that is wholly a number becomes a number; anything else stays text.
+// A CSV field that is wholly a finite number becomes a number; anything else ("NaN", "Inf",
+// "1e999", hex) stays text, so a submission cannot slip a NaN past a comparison.
 Value csv_field(const std::string& f, bool quoted) {
   if (!quoted && !f.empty()) {
     std::size_t b = f.find_first_not_of(" \t"), e = f.find_last_not_of(" \t");
@@ -59,7 +61,7 @@ Value csv_field(const std::string& f, bool quoted) {
       std::string t = f.substr(b, e - b + 1);
       char* end = nullptr;
       double d = std::strtod(t.c_str(), &end);
-      if (end && *end == 0 && t.find_first_of("xXpP") == std::string::npos && t != "inf" && t != "nan") return Value::number(d);
+      if (end && *end == 0 && t.find_first_of("xXpP") == std::string::npos && std::isfinite(d)) return Value::number(d);
     }
   }
   return Value::string(f);
@@ -153,7 +155,7 @@ void open_files(Registry& r) {
            return v;
          });
   r.add("csv", {P("p")}, false,
-         "The CSV file at p (first row: column names) as a list of records; a field that is wholly a number "
+         "The CSV file at p (first row: column names) as a list of records; a field that is wholly a finite number "
          "becomes a number.",
          fam, [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::path, "a path")) return *e;

@@ -1,3 +1,4 @@
+#include <algorithm>
 #include <doctest/doctest.h>
 #include <fmt/format.h>
 
@@ -114,6 +115,22 @@ TEST_CASE("files family: json, text, csv, exists, files") {
   CHECK(bad.find("row 2 has 1 fields, the header has 2") != std::string::npos);
   CHECK(bad.find("malformed JSON") != std::string::npos);
   CHECK(bad.find("[FAIL]") != std::string::npos);  // the submission's file: FAIL, not ERROR
+}
+
+TEST_CASE("csv: only finite numbers become numbers, so NaN cannot pass a negated comparison") {
+  rubric::test::TempDir t;
+  t.dir("ref");
+  t.write("sub/e.csv", "name,err\na,NaN\nb,nan\nc,Inf\nd,-INFINITY\ne,1e999\nf,0x10\ng,0.5\n");
+  std::string out = failures("for r in csv(submission / \"e.csv\") { expect not (r.err > 1e-3) }", t);
+  // Every non-finite spelling stays text: the comparison is not decided and FAILs the submission;
+  // 0.5 > 1e-3 is decided true, so its negation fails too.
+  std::size_t texts = 0;
+  for (std::size_t at = out.find("cannot compare a string with a number"); at != std::string::npos;
+       at = out.find("cannot compare a string with a number", at + 1))
+    ++texts;
+  CHECK(texts == 6);
+  CHECK(std::count(out.begin(), out.end(), '\n') == 7);
+  CHECK(out.find("[PASS]") == std::string::npos);
 }
 
 TEST_CASE("units family and doc") {
