@@ -119,8 +119,19 @@ struct Field {
   Ident name;
 };
 
+// One component of a tensor subscript: `i`, `start:stop:step` (each part optional) or `...`.
+struct Subscript {
+  enum class Kind { index, range, ellipsis };
+  Kind kind = Kind::index;
+  ExprPtr start, stop, step;  // index: `start` is the index; range: null where left out
+  SourceRange range;
+};
+
+// `x[e]` sets `index`; a subscript with a slice, several components or `...` (`t[:, 3]`,
+// `t[1:-1]`, `t[..., 0]`) sets `subscripts` instead and leaves `index` null.
 struct Index {
   ExprPtr object, index;
+  std::vector<Subscript> subscripts;
 };
 
 // `if c then a else b`

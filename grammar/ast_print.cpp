@@ -112,7 +112,19 @@ struct ExprPrinter {
   }
   std::string operator()(const Field& f) const { return fmt::format("(. {} {})", to_sexpr(f.object), f.name.name); }
   std::string operator()(const Index& i) const {
-    return fmt::format("([] {} {})", to_sexpr(i.object), to_sexpr(i.index));
+    if (i.index) return fmt::format("([] {} {})", to_sexpr(i.object), to_sexpr(i.index));
+    std::vector<std::string> parts{"[:]", to_sexpr(i.object)};
+    for (const Subscript& s : i.subscripts) {
+      auto part = [](const ExprPtr& e) { return e ? to_sexpr(e) : std::string("_"); };
+      switch (s.kind) {
+        case Subscript::Kind::index: parts.push_back(to_sexpr(s.start)); break;
+        case Subscript::Kind::ellipsis: parts.push_back("..."); break;
+        case Subscript::Kind::range:
+          parts.push_back(fmt::format("(: {} {} {})", part(s.start), part(s.stop), part(s.step)));
+          break;
+      }
+    }
+    return "(" + join(parts) + ")";
   }
   std::string operator()(const IfExpr& i) const {
     return fmt::format("(if {} {} {})", to_sexpr(i.condition), to_sexpr(i.then_value), to_sexpr(i.else_value));

@@ -173,10 +173,20 @@ const auto make_field = [](auto& ctx) {
   object = make_expr(ast::Field{object, std::move(_attr(ctx))}, {object->range.begin, here(ctx)});
 };
 
+// `x[e]` keeps the one-expression form; slices, several components and `...` are subscripts.
 const auto make_index = [](auto& ctx) {
   MExpr& object = _val(ctx);
-  object = make_expr(ast::Index{object, std::move(_attr(ctx))}, {object->range.begin, here(ctx)});
+  std::vector<ast::Subscript>& subs = _attr(ctx);
+  ast::Index index{object, nullptr, {}};
+  if (subs.size() == 1 && subs[0].kind == ast::Subscript::Kind::index) index.index = std::move(subs[0].start);
+  else index.subscripts = std::move(subs);
+  object = make_expr(std::move(index), {object->range.begin, here(ctx)});
 };
+const auto subscript_start = [](auto& ctx) { _val(ctx).start = std::move(_attr(ctx)); };
+const auto subscript_stop = [](auto& ctx) { _val(ctx).stop = std::move(_attr(ctx)); };
+const auto subscript_step = [](auto& ctx) { _val(ctx).step = std::move(_attr(ctx)); };
+const auto subscript_range = [](auto& ctx) { _val(ctx).kind = ast::Subscript::Kind::range; };
+const auto subscript_ellipsis = [](auto& ctx) { _val(ctx).kind = ast::Subscript::Kind::ellipsis; };
 
 const auto make_as = [](auto& ctx) {
   MExpr& value = _val(ctx);
@@ -317,6 +327,8 @@ const x3::rule<struct name_class, MExpr> name = "a name";
 const x3::rule<struct primary_class, MExpr> primary = "an expression";
 const x3::rule<struct argument_class, Argument> argument = "an argument";
 const x3::rule<struct call_args_class, boost::optional<std::vector<Argument>>> call_args = "arguments";
+const x3::rule<struct subscript_class, ast::Subscript> subscript = "an index or slice";
+const x3::rule<struct subscripts_class, std::vector<ast::Subscript>> subscripts = "an index";
 const x3::rule<struct postfix_class, MExpr> postfix = "an expression";
 const x3::rule<struct as_expr_class, MExpr> as_expr = "an expression";
 const x3::rule<struct multiplicative_class, MExpr> multiplicative = "an expression";
@@ -374,11 +386,18 @@ const auto argument_def =
 const auto call_args_def =
     '(' >> -(argument % ',') >> -x3::lit(',') >> expect_that(')', "')' to close the argument list");
 
+// numpy's subscript: `i`, `a:b`, `a:b:step` (parts optional), `...`; components separated by commas.
+const auto slice_tail = (':' >> -expression[subscript_stop] >> -(':' >> -expression[subscript_step]))[subscript_range];
+const auto subscript_def = located[x3::lit("...")[subscript_ellipsis]
+                                   | (expression[subscript_start] >> -slice_tail)
+                                   | slice_tail];
+const auto subscripts_def = subscript % ',';
+
 const auto postfix_def =
     located[primary[assign] >>
             *(call_args[make_call]
               | ('.' >> expect_that(identifier, "a field name after '.'"))[make_field]
-              | ('[' >> expect_that(expression, "an index after '['") >> expect_that(']', "']' to close the index"))[make_index])];
+              | ('[' >> expect_that(subscripts, "an index after '['") >> expect_that(']', "']' to close the index"))[make_index])];
 
 const auto as_expr_def =
     located[postfix[assign] >> *(kw("as") >> expect_that(unit_token{}, "a unit after 'as' (ms, GB/s, tok/s, ...)"))[make_as]];
@@ -459,7 +478,7 @@ const auto if_expr_def =
 // at the self-recursive prefix operators `-` and `not`.
 const auto expression_def = nested[if_expr | lambda | or_expr];
 
-BOOST_SPIRIT_DEFINE(expression, unary, identifier, string_lit, record, number, raw_string, keyword_lit, list,
+BOOST_SPIRIT_DEFINE(subscript, subscripts, expression, unary, identifier, string_lit, record, number, raw_string, keyword_lit, list,
                     record_key, record_field, paren, name, primary, argument, call_args, postfix, as_expr,
                     multiplicative, additive, tolerance, mention_mode, near_expr, comparison, not_expr, and_expr, or_expr,
                     lambda_params, lambda, if_expr)

@@ -346,7 +346,10 @@ class ModuleChecker {
             return of(K::unknown);
           } else if constexpr (std::is_same_v<T, ast::Index>) {
             expr(*n.object, scope);
-            expr(*n.index, scope);
+            if (n.index) expr(*n.index, scope);
+            for (const ast::Subscript& sub : n.subscripts)
+              for (const ast::ExprPtr& part : {sub.start, sub.stop, sub.step})
+                if (part) expr(*part, scope);
             return of(K::unknown);
           } else if constexpr (std::is_same_v<T, ast::IfExpr>) {
             StaticType c = expr(*n.condition, scope);

@@ -77,6 +77,7 @@ class Evaluator {
 
   // Evidence of records read by the check being decided (Record::evidence), each record once.
   void note_read(const Record& r);
+  void note_evidence(const std::string& line);
   std::vector<std::string> take_read_evidence();
 
   // Session state shared with builtins.
@@ -115,6 +116,10 @@ class Evaluator {
   Value apply_binary(ast::BinaryOp op, const Value& a, const Value& b, const ast::Expr& at, const EnvPtr& env);
   Value interpolate(const ast::StringLit& s, const ast::Expr& at, const EnvPtr& env);
   std::optional<Value> try_binary_hooks(ast::BinaryOp op, const Value& a, const Value& b, const ast::Expr& at, const EnvPtr& env);
+  std::optional<Value> try_index_hooks(const Value& obj, const std::vector<SubscriptValue>& subs, const ast::Expr& at,
+                                      const EnvPtr& env);
+  // A tensor subscript `t[...]`: each part a whole number, then the index hooks.
+  Value eval_subscripts(const Value& obj, const ast::Index& n, const ast::Expr& at, const EnvPtr& env);
   std::optional<Value> try_field_hooks(const Value& obj, const std::string& field, const ast::Expr& at, const EnvPtr& env);
   std::optional<CheckOutcome> try_matches_hooks(const Value& a, const Value& b, const MatchTolerance& tol, const ast::Expr& at,
                                                 const EnvPtr& env);

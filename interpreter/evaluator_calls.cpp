@@ -34,6 +34,7 @@ class EvalCallContext final : public CallContext {
   }
   void store(const std::string& key, std::shared_ptr<const void> value) override { ev_.cache[key] = std::move(value); }
   void charge_steps(std::uint64_t steps) override { ev_.charge_steps(steps); }
+  void note_evidence(const std::string& line) override { ev_.note_evidence(line); }
 
  private:
   Evaluator& ev_;
@@ -272,6 +273,20 @@ std::optional<Value> Evaluator::try_binary_hooks(ast::BinaryOp op, const Value& 
   for (auto it = hooks.rbegin(); it != hooks.rend(); ++it) {
     try {
       if (auto r = (*it)(ctx, op, a, b)) return r;
+    } catch (const std::exception& ex) {
+      return error_at(at, env, ex.what());
+    }
+  }
+  return std::nullopt;
+}
+
+std::optional<Value> Evaluator::try_index_hooks(const Value& obj, const std::vector<SubscriptValue>& subs,
+                                                const ast::Expr& at, const EnvPtr& env) {
+  const auto& hooks = registry_.index_hooks();
+  EvalCallContext ctx(*this, "[]", location_of(at, env), env);
+  for (auto it = hooks.rbegin(); it != hooks.rend(); ++it) {
+    try {
+      if (auto r = (*it)(ctx, obj, subs)) return r;
     } catch (const std::exception& ex) {
       return error_at(at, env, ex.what());
     }

@@ -221,6 +221,9 @@ class CallContext {
   // Counts work done inside a builtin against the criterion's step budget (a builtin walking a
   // long text charges for it), throwing LimitExceeded past the budget like an expression would.
   virtual void charge_steps(std::uint64_t steps) { (void)steps; }
+  // Adds a line to the evidence of the check being decided (once per check; e.g. the worst row
+  // of a per-axis metric). Outside a check it is dropped.
+  virtual void note_evidence(const std::string& line) { (void)line; }
 
   // ---- helpers for builtins ----
   // An error value at the call, blamed as given.

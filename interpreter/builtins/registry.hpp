@@ -49,11 +49,19 @@ struct MatchTolerance {
   double ulp = 0;                     // form == ulp
 };
 
+// A subscript component with its parts evaluated to whole numbers (`t[0, 2:-1, ...]`).
+struct SubscriptValue {
+  ast::Subscript::Kind kind = ast::Subscript::Kind::index;
+  std::int64_t index = 0;
+  std::optional<std::int64_t> start, stop, step;
+};
+
 // Hooks let a family extend operators to its own value kinds. Each returns nullopt for values it
 // does not handle; the evaluator tries the hooks newest first, then its own rules.
 using MatchesHook = std::function<std::optional<CheckOutcome>(CallContext&, const Value& value, const Value& reference,
                                                               const MatchTolerance&)>;
 using FieldHook = std::function<std::optional<Value>(CallContext&, const Value& object, const std::string& field)>;
+using IndexHook = std::function<std::optional<Value>(CallContext&, const Value& object, const std::vector<SubscriptValue>&)>;
 using BinaryHook = std::function<std::optional<Value>(CallContext&, ast::BinaryOp, const Value& lhs, const Value& rhs)>;
 
 class Registry {
@@ -69,6 +77,7 @@ class Registry {
   void add_matches_hook(MatchesHook h) { matches_hooks_.push_back(std::move(h)); }
   void add_field_hook(FieldHook h) { field_hooks_.push_back(std::move(h)); }
   void add_binary_hook(BinaryHook h) { binary_hooks_.push_back(std::move(h)); }
+  void add_index_hook(IndexHook h) { index_hooks_.push_back(std::move(h)); }
 
   std::shared_ptr<const Builtin> find(const std::string& name) const;
   // The bound value, computing a lazy binding on first use; null when unbound.
@@ -89,6 +98,7 @@ class Registry {
   const std::vector<MatchesHook>& matches_hooks() const { return matches_hooks_; }
   const std::vector<FieldHook>& field_hooks() const { return field_hooks_; }
   const std::vector<BinaryHook>& binary_hooks() const { return binary_hooks_; }
+  const std::vector<IndexHook>& index_hooks() const { return index_hooks_; }
 
  private:
   std::map<std::string, std::shared_ptr<const Builtin>> builtins_;
@@ -102,6 +112,7 @@ class Registry {
   std::vector<MatchesHook> matches_hooks_;
   std::vector<FieldHook> field_hooks_;
   std::vector<BinaryHook> binary_hooks_;
+  std::vector<IndexHook> index_hooks_;
 };
 
 // The builtin names language.md §8 promises whose families the host binds later (load, run,

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <cstring>
 #include <memory>
 
 #include "interpreter/builtins/args.hpp"
@@ -10,6 +11,7 @@
 #include "interpreter/builtins/tensor_compare.hpp"
 #include "operators/error.hpp"
 #include "operators/numerics/compare.hpp"
+#include "operators/numerics/compare_axis.hpp"
 #include "operators/numerics/compare_metrics.hpp"
 #include "operators/numerics/evidence.hpp"
 #include "operators/numerics/logits.hpp"
@@ -21,6 +23,7 @@
 #include "operators/tensor/random.hpp"
 #include "operators/tensor/raw.hpp"
 #include "operators/tensor/safetensors.hpp"
+#include "operators/tensor/slice.hpp"
 #include "operators/tensor/tensor.hpp"
 
 namespace rubric {
@@ -128,21 +131,125 @@ std::optional<CheckOutcome> tensor_matches(CallContext& ctx, const Value& a, con
   return comparison_outcome(compare_tensors(ctx, x, y, tol), x, y, tol, mt);
 }
 
-// The two-tensor metrics share one fused pass; `metric` picks the number from it.
-Value pair_metric(CallContext& ctx, const Args& a, double (*metric)(const numerics::CompareStats&)) {
+// A two-tensor metric: its name, how one CompareStats gives it, and which way is worse.
+struct PairMetric {
+  const char* name;
+  double (*of)(const numerics::CompareStats&);
+  bool larger_is_worse;
+};
+
+// `axis =`: one whole number or a list of them (the axes reduced, as numpy's axis / torch's dim).
+std::optional<Value> axes_arg(CallContext& ctx, const Value& v, int argno, std::vector<std::int64_t>& axes) {
+  auto whole = [](const Value& x) {
+    return x.is(ValueKind::number) && x.as_quantity().dim.dimensionless() && x.as_number() == std::floor(x.as_number()) &&
+           std::fabs(x.as_number()) < 1e9;
+  };
+  if (whole(v)) {
+    axes.push_back(static_cast<std::int64_t>(v.as_number()));
+    return std::nullopt;
+  }
+  if (v.is(ValueKind::list) && !v.as_list().empty()) {
+    for (const Value& x : v.as_list()) {
+      if (!whole(x)) return ctx.bad_argument(argno, "an axis (a whole number) or a list of axes", v);
+      axes.push_back(static_cast<std::int64_t>(x.as_number()));
+    }
+    return std::nullopt;
+  }
+  return ctx.bad_argument(argno, "an axis (a whole number) or a list of axes", v);
+}
+
+// What a position of a per-axis result is called in evidence: rows and columns of a matrix,
+// otherwise the index among the kept axes.
+std::string position_name(const tensor::Shape& input, const tensor::Shape& kept, const std::vector<std::size_t>& reduced,
+                          std::int64_t flat) {
+  if (input.size() == 2 && kept.size() == 1)
+    return fmt::format("{} {}", reduced[0] == 1 ? "row" : "column", flat);
+  return fmt::format("index {}", tensor::format_index(kept, flat));
+}
+
+// The evidence line of a per-axis metric, remembered with its result so that `max`/`min` of it
+// can show the line again when the metric was computed outside the check.
+struct AxisMetricNote {
+  std::shared_ptr<const tensor::Tensor> result;
+  std::string line;
+};
+std::string axis_note_key(const tensor::Tensor* t) { return fmt::format("axis-metric:{}", static_cast<const void*>(t)); }
+
+Value per_axis_metric(CallContext& ctx, const tensor::Tensor& x, const tensor::Tensor& y, const PairMetric& m,
+                      const numerics::Tolerance& tol, const std::vector<std::int64_t>& axes) {
+  const auto reduced = numerics::normalize_axes(axes, x.rank());
+  std::string axis_text = axes.size() == 1 ? fmt::format("{}", axes[0]) : fmt::format("[{}]", fmt::join(axes, ", "));
+  // Cached per pair, tolerance and axes for tensors from files, as the full comparison is.
+  auto from_file = [](const tensor::Tensor& t) {
+    return t.source().rfind("submission/", 0) == 0 || t.source().rfind("reference/", 0) == 0;
+  };
+  std::string key;
+  std::shared_ptr<const numerics::AxisStats> stats;
+  if (from_file(x) && from_file(y)) {
+    key = fmt::format("compare-axis:{}:{}:{}:{}:{}:{}", x.source(), y.source(), tol.rtol, tol.atol, tol.ulp,
+                      fmt::join(reduced, ","));
+    stats = std::static_pointer_cast<const numerics::AxisStats>(ctx.cached(key));
+  }
+  if (!stats) {
+    stats = std::make_shared<const numerics::AxisStats>(numerics::compare_along(x, y, axes, tol));
+    if (!key.empty()) ctx.store(key, stats);
+  }
+  std::vector<double> values;
+  values.reserve(stats->stats.size());
+  for (const auto& cs : stats->stats) values.push_back(m.of(cs));
+  auto bytes = tensor::allocate_elements(static_cast<std::int64_t>(values.size()), sizeof(double), m.name);
+  std::memcpy(bytes.data(), values.data(), values.size() * sizeof(double));
+  auto result = std::make_shared<const tensor::Tensor>(tensor::Tensor::from_bytes(
+      tensor::DType::f64, stats->shape, std::move(bytes),
+      fmt::format("{}({}, {}, axis = {})", m.name, x.source(), y.source(), axis_text)));
+  const std::int64_t worst = numerics::worst_position(values, m.larger_is_worse);
+  if (worst >= 0) {
+    const std::string what = x.rank() == 2 && stats->shape.size() == 1 ? (reduced[0] == 1 ? "rows" : "columns") : "positions";
+    std::string line = fmt::format("worst {}: {} {:.4g} ({} over axis {}: {} {})",
+                                   position_name(x.shape(), stats->shape, reduced, worst), m.name,
+                                   values[static_cast<std::size_t>(worst)], m.name, axis_text, values.size(), what);
+    ctx.note_evidence(line);
+    ctx.store(axis_note_key(result.get()), std::make_shared<const AxisMetricNote>(AxisMetricNote{result, line}));
+  }
+  Value out = Value::tensor(result);
+  if (blame_of(x, y) == Blame::submission) out.mark_from_submission();
+  return out;
+}
+
+// The two-tensor metrics share one fused pass; with `axis`, one pass per kept position.
+Value pair_metric(CallContext& ctx, const Args& a, const PairMetric& m, std::size_t axis_arg = 2) {
   if (auto e = want_tensor(ctx, a, 0)) return *e;
   if (auto e = want_tensor(ctx, a, 1)) return *e;
   const auto& x = *a[0].as_tensor();
   const auto& y = *a[1].as_tensor();
-  return guarded(ctx, blame_of(x, y), [&] {
+  std::vector<std::int64_t> axes;
+  if (axis_arg < a.size() && !a[axis_arg].is_null())
+    if (auto e = axes_arg(ctx, a[axis_arg], static_cast<int>(axis_arg + 1), axes)) return *e;
+  const numerics::Tolerance tol = numerics::default_tolerance(x.dtype(), y.dtype());
+  // A shape mismatch is the blamed side's; a bad axis is the rubric's.
+  try {
     numerics::require_same_shape(x, y);
-    return Value::number(metric(compare_tensors(ctx, x, y, numerics::default_tolerance(x.dtype(), y.dtype()))));
-  });
+  } catch (const OperatorError& e) {
+    return ctx.error(fmt::format("'{}': {}", ctx.function_name(), e.what()), blame_of(x, y));
+  }
+  if (!axes.empty()) {
+    try {
+      numerics::normalize_axes(axes, x.rank());
+    } catch (const OperatorError& e) {
+      return ctx.error(fmt::format("'{}': {} (shape {})", ctx.function_name(), e.what(), tensor::format_shape(x.shape())),
+                       blame_of(x, y));
+    }
+    return guarded(ctx, blame_of(x, y), [&] { return per_axis_metric(ctx, x, y, m, tol, axes); });
+  }
+  return guarded(ctx, blame_of(x, y), [&] { return Value::number(m.of(compare_tensors(ctx, x, y, tol))); });
 }
 
 Value summary_metric(CallContext& ctx, const Args& a, double numerics::TensorSummary::*field) {
   if (auto e = want_tensor(ctx, a, 0)) return *e;
   const auto& t = *a[0].as_tensor();
+  // The max (or min) of a per-axis metric shows where its worst position lies.
+  if (auto note = std::static_pointer_cast<const AxisMetricNote>(ctx.cached(axis_note_key(&t))))
+    ctx.note_evidence(note->line);
   return guarded(ctx, blame_of(t), [&] { return Value::number(numerics::summarize(t).*field); });
 }
 
@@ -150,6 +257,35 @@ Value count_metric(CallContext& ctx, const Args& a, std::int64_t numerics::Tenso
   if (auto e = want_tensor(ctx, a, 0)) return *e;
   const auto& t = *a[0].as_tensor();
   return guarded(ctx, blame_of(t), [&] { return Value::number(static_cast<double>(numerics::summarize(t).*field)); });
+}
+
+// `t[0]`, `t[:, 3]`, `t[1:-1:2, ...]`: a view, no copy. An index past the end of a submission's
+// tensor is the submission's failure; a step of 0 or two ellipses is the rubric's error.
+std::optional<Value> index_tensor(CallContext& ctx, const Value& obj, const std::vector<SubscriptValue>& subs) {
+  if (!is_tensor(obj)) return std::nullopt;
+  const auto& t = *obj.as_tensor();
+  std::vector<tensor::Subscript> ts;
+  for (const auto& s : subs) {
+    tensor::Subscript x;
+    x.kind = s.kind == ast::Subscript::Kind::index   ? tensor::Subscript::Kind::index
+             : s.kind == ast::Subscript::Kind::range ? tensor::Subscript::Kind::range
+                                                     : tensor::Subscript::Kind::ellipsis;
+    x.index = s.index;
+    x.start = s.start;
+    x.stop = s.stop;
+    x.step = s.step;
+    ts.push_back(x);
+  }
+  const Blame owner = obj.from_submission() ? Blame::submission : blame_of(t);
+  try {
+    Value out = Value::tensor(std::make_shared<const tensor::Tensor>(tensor::slice(t, ts)));
+    if (obj.from_submission()) out.mark_from_submission();
+    return out;
+  } catch (const tensor::IndexOutOfRange& e) {
+    return ctx.error(e.what(), owner);
+  } catch (const OperatorError& e) {
+    return ctx.error(e.what(), Blame::rubric);
+  }
 }
 
 bool first_is_tensor(const Args& a) { return !a.empty() && is_tensor(a[0]); }
@@ -191,20 +327,28 @@ void open_tensors(Registry& r) {
           });
         });
 
-  r.add("max_abs_err", {P("a"), P("b")}, false, "Greatest |a - b| (NaN if either holds NaN).", fam,
-        [](CallContext& ctx, const Args& a) { return pair_metric(ctx, a, numerics::max_abs_err); });
-  r.add("max_rel_err", {P("a"), P("b")}, false, "Greatest |a - b| / |b|, b the reference.", fam,
-        [](CallContext& ctx, const Args& a) { return pair_metric(ctx, a, numerics::max_rel_err); });
-  r.add("rel_l2", {P("a"), P("b")}, false, "||a - b||_2 / ||b||_2, b the reference.", fam,
-        [](CallContext& ctx, const Args& a) { return pair_metric(ctx, a, numerics::rel_l2); });
-  r.add("cosine", {P("a"), P("b")}, false, "Cosine similarity a.b / (||a|| ||b||).", fam,
-        [](CallContext& ctx, const Args& a) { return pair_metric(ctx, a, numerics::cosine); });
-  r.add("max_ulp", {P("a"), P("b")}, false, "Greatest distance in units in the last place of a's dtype.", fam,
-        [](CallContext& ctx, const Args& a) {
-          return pair_metric(ctx, a, [](const numerics::CompareStats& s) { return static_cast<double>(s.max_ulp); });
-        });
-  r.add("frac_close", {P("a"), P("b"), P("rtol", Value()), P("atol", Value())}, false,
-        "The fraction of elements with |a - b| <= atol + rtol |b| (defaults: the dtypes' tolerances).", fam,
+  static const PairMetric kMaxAbs{"max_abs_err", numerics::max_abs_err, true};
+  static const PairMetric kMaxRel{"max_rel_err", numerics::max_rel_err, true};
+  static const PairMetric kRelL2{"rel_l2", numerics::rel_l2, true};
+  static const PairMetric kCosine{"cosine", numerics::cosine, false};
+  static const PairMetric kMaxUlp{"max_ulp", [](const numerics::CompareStats& s) { return static_cast<double>(s.max_ulp); },
+                                  true};
+  const std::string per_axis =
+      " With axis = k (or a list of axes), a tensor: the metric over the axes named, one value per position of the "
+      "others (numpy's axis, torch's dim); the evidence names the worst position.";
+  r.add("max_abs_err", {P("a"), P("b"), P("axis", Value())}, false, "Greatest |a - b| (NaN if either holds NaN)." + per_axis,
+        fam, [](CallContext& ctx, const Args& a) { return pair_metric(ctx, a, kMaxAbs); });
+  r.add("max_rel_err", {P("a"), P("b"), P("axis", Value())}, false, "Greatest |a - b| / |b|, b the reference." + per_axis,
+        fam, [](CallContext& ctx, const Args& a) { return pair_metric(ctx, a, kMaxRel); });
+  r.add("rel_l2", {P("a"), P("b"), P("axis", Value())}, false, "||a - b||_2 / ||b||_2, b the reference." + per_axis, fam,
+        [](CallContext& ctx, const Args& a) { return pair_metric(ctx, a, kRelL2); });
+  r.add("cosine", {P("a"), P("b"), P("axis", Value())}, false, "Cosine similarity a.b / (||a|| ||b||)." + per_axis, fam,
+        [](CallContext& ctx, const Args& a) { return pair_metric(ctx, a, kCosine); });
+  r.add("max_ulp", {P("a"), P("b"), P("axis", Value())}, false,
+        "Greatest distance in units in the last place of a's dtype." + per_axis, fam,
+        [](CallContext& ctx, const Args& a) { return pair_metric(ctx, a, kMaxUlp); });
+  r.add("frac_close", {P("a"), P("b"), P("rtol", Value()), P("atol", Value()), P("axis", Value())}, false,
+        "The fraction of elements with |a - b| <= atol + rtol |b| (defaults: the dtypes' tolerances)." + per_axis, fam,
         [](CallContext& ctx, const Args& a) {
           if (auto e = want_tensor(ctx, a, 0)) return *e;
           if (auto e = want_tensor(ctx, a, 1)) return *e;
@@ -216,8 +360,13 @@ void open_tensors(Registry& r) {
             if (auto e = builtins::want_plain(ctx, a, i)) return *e;
             (i == 2 ? tol.rtol : tol.atol) = a[i].as_number();
           }
+          std::vector<std::int64_t> axes;
+          if (!a[4].is_null())
+            if (auto e = axes_arg(ctx, a[4], 5, axes)) return *e;
+          static const PairMetric kFracClose{"frac_close", numerics::frac_close, false};
           return guarded(ctx, blame_of(x, y), [&] {
             numerics::require_same_shape(x, y);
+            if (!axes.empty()) return per_axis_metric(ctx, x, y, kFracClose, tol, axes);
             return Value::number(numerics::frac_close(compare_tensors(ctx, x, y, tol)));
           });
         });
@@ -280,6 +429,7 @@ void open_tensors(Registry& r) {
     return Value::error(fmt::format("a tensor has no field '{}'; fields: shape, dtype, size, rank", field));
   });
   r.add_matches_hook(tensor_matches);
+  r.add_index_hook(index_tensor);
 }
 
 }  // namespace rubric

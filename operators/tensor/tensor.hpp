@@ -47,6 +47,11 @@ class Tensor {
   // The element at a flat C-order index, widened to double. No bounds check beyond a debug assert.
   double at(std::int64_t flat) const;
 
+  // Another view of the same memory (kept alive with this one): a slice, a permutation of axes.
+  Tensor view(Shape shape, const std::byte* data, std::vector<std::int64_t> byte_strides, std::string source) const {
+    return Tensor(dtype_, std::move(shape), data, std::move(byte_strides), swapped_, owner_, std::move(source));
+  }
+
  private:
   DType dtype_;
   Shape shape_;
