@@ -32,3 +32,11 @@ header = {"w": {"dtype": "F16", "shape": [2, 8], "data_offsets": [0, w.nbytes]},
 blob = json.dumps(header).encode()
 with open(os.path.join(HERE, "sub", "model.safetensors"), "wb") as f:
     f.write(struct.pack("<Q", len(blob)) + blob + w.tobytes())
+
+# Tokens (16, 8) with row magnitudes from 1 to 1e-3; the answer loses row 11 (one of the
+# smallest) entirely, which the whole-tensor rel_l2 and cosine barely see.
+tokens = (rng.standard_normal((16, 8)) * np.logspace(0, -3, 16)[:, None]).astype(np.float32)
+np.save(os.path.join(HERE, "ref", "tokens.npy"), tokens)
+damaged = tokens.copy()
+damaged[11] = 0
+np.save(os.path.join(HERE, "sub", "tokens.npy"), damaged)
