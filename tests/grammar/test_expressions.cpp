@@ -21,6 +21,17 @@ TEST_CASE("as binds tighter than unary minus and looser than postfix") {
   CHECK(expr("x as GB / y") == "(/ (as x GB) y)");
 }
 
+TEST_CASE("tensor subscripts: indices, slices with optional parts, negative bounds, ellipsis") {
+  CHECK(expr("t[0, 3]") == "([:] t 0 3)");
+  CHECK(expr("t[:, 3]") == "([:] t (: _ _ _) 3)");
+  CHECK(expr("t[1:-1]") == "([:] t (: 1 (- 1) _))");
+  CHECK(expr("t[::2]") == "([:] t (: _ _ 2))");
+  CHECK(expr("t[a + 1:n * 2:-1]") == "([:] t (: (+ a 1) (* n 2) (- 1)))");
+  CHECK(expr("t[..., -1]") == "([:] t ... (- 1))");
+  CHECK(expr("t[2:][0]") == "([] ([:] t (: 2 _ _)) 0)");
+  CHECK(expr("t[-1]") == "([] t (- 1))");
+}
+
 TEST_CASE("postfix: calls, fields, indexes chain left to right") {
   CHECK(expr("f(a, b, tol = 1e-3)") == "(call f a b :tol 0.001)");
   CHECK(expr("f()") == "(call f)");
