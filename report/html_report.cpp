@@ -170,6 +170,9 @@ class HtmlWriter {
     row("started", p.started_at);
     row("checked in", format_seconds(p.seconds));
     for (const auto& [k, v] : p.device) row(("device " + esc(k)).c_str(), v);
+    if (!p.compiler.empty()) row("built with", p.compiler);
+    for (const auto& [k, v] : p.host) row(("host " + esc(k)).c_str(), v);
+    for (const auto& [k, v] : p.cuda) row(("CUDA " + esc(k)).c_str(), v);
     out_ += "</table>\n";
     if (!p.files.empty()) {
       out_ += "<table class=\"files\">\n<tr><th>file</th><th>root</th><th>bytes</th><th>sha256</th></tr>\n";
