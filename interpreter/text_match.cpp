@@ -1,6 +1,7 @@
 #include "interpreter/text_match.hpp"
 
 #include <cctype>
+#include <cmath>
 #include <cstdlib>
 
 namespace rubric {
@@ -133,7 +134,8 @@ std::vector<double> scan_numbers(std::string_view t) {
       ++i;
       while (digit(i)) ++i;
     }
-    out.push_back(std::strtod(text.c_str(), nullptr));
+    // "1e999" or 400 digits overflow to infinity: not a number a submission may hand a rubric.
+    if (double v = std::strtod(text.c_str(), nullptr); std::isfinite(v)) out.push_back(v);
     after_number = true;
   }
   return out;

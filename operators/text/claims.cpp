@@ -1,5 +1,6 @@
 #include "operators/text/claims.hpp"
 
+#include <cmath>
 #include <cstdlib>
 #include <unordered_map>
 
@@ -99,6 +100,10 @@ std::vector<Claim> find_claims(std::string_view text, Stemmer& stemmer, std::siz
         } else if (T[e].kind == Token::Kind::word) {
           noun = T[e].lower;
         }
+      }
+      if (!std::isfinite(v)) {  // "1e999x" overflows: no claim a measurement could be compared with
+        k = e - 1;
+        continue;
       }
       if (out.size() >= limit) {
         ++extra;

@@ -86,6 +86,16 @@ TEST_CASE("polarity, code_of and claims as values") {
 )") == std::string("PASS"));
 }
 
+TEST_CASE("numbers and claims never hand a rubric an infinity from the submission's text") {
+  // "1e999" overflows a double: like JSON's "number out of range", it is no number at all.
+  CHECK(verdict(R"(
+  expect numbers("1e999 then 2") == [2]
+  expect len(claims("It is 1e999x faster, or 2x.")) == 1
+  expect claims("It is 1e999x faster, or 2x.")[0].value == 2
+  expect not any(numbers("{answer} 1e999"), x => x > 1e300)
+)") == std::string("PASS"));
+}
+
 TEST_CASE("a bad concept is the rubric's error") {
   CHECK(run("expect answer affirms 3").report.title.find("'affirms' needs a phrase, a list of phrases or a concept") !=
         std::string::npos);
