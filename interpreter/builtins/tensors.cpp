@@ -2,6 +2,7 @@
 // `.dtype` `.size`, and `matches` on tensors. Binds operators/tensor and operators/numerics.
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <memory>
@@ -278,8 +279,12 @@ std::optional<Value> index_tensor(CallContext& ctx, const Value& obj, const std:
   }
   const Blame owner = obj.from_submission() ? Blame::submission : blame_of(t);
   try {
-    Value out = Value::tensor(std::make_shared<const tensor::Tensor>(tensor::slice(t, ts)));
-    if (obj.from_submission()) out.mark_from_submission();
+    tensor::Tensor view = tensor::slice(t, ts);
+    // Every axis indexed by a number gives the element itself, as numpy gives a scalar.
+    const bool element = view.rank() == 0 && t.rank() > 0 &&
+                         std::all_of(ts.begin(), ts.end(), [](const tensor::Subscript& x) { return x.kind == tensor::Subscript::Kind::index; });
+    Value out = element ? Value::number(view.at(0)) : Value::tensor(std::make_shared<const tensor::Tensor>(std::move(view)));
+    if (obj.from_submission() || owner == Blame::submission) out.mark_from_submission();
     return out;
   } catch (const tensor::IndexOutOfRange& e) {
     return ctx.error(e.what(), owner);
