@@ -11,33 +11,50 @@ namespace {
 bool is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 bool is_word(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
 
-std::string fold(std::string_view s, std::vector<std::size_t>* origin) {
+constexpr std::size_t kCheckpointEvery = 256;
+
+std::string fold(std::string_view s, std::vector<std::size_t>* checkpoints) {
   std::string out;
+  out.reserve(s.size());
   bool in_space = false;
+  auto emit = [&](char c, std::size_t i) {
+    if (checkpoints && out.size() % kCheckpointEvery == 0) checkpoints->push_back(i);
+    out += c;
+  };
   for (std::size_t i = 0; i < s.size(); ++i) {
     unsigned char c = static_cast<unsigned char>(s[i]);
     if (is_space(c)) {
-      if (!in_space && !out.empty()) {
-        out += ' ';
-        if (origin) origin->push_back(i);
-      }
+      if (!in_space && !out.empty()) emit(' ', i);
       in_space = true;
       continue;
     }
     in_space = false;
-    out += static_cast<char>(std::tolower(c));
-    if (origin) origin->push_back(i);
+    emit(static_cast<char>(std::tolower(c)), i);
   }
   if (!out.empty() && out.back() == ' ') {
     out.pop_back();
-    if (origin) origin->pop_back();
+    if (checkpoints && out.size() % kCheckpointEvery == 0) checkpoints->pop_back();
   }
   return out;
 }
 
 }  // namespace
 
-FoldedText::FoldedText(std::string_view text) : original_(text) { folded_ = fold(text, &origin_); }
+FoldedText::FoldedText(std::string_view text) : original_(text) { folded_ = fold(text, &checkpoints_); }
+
+std::size_t FoldedText::origin(std::size_t f) const {
+  std::size_t j = f / kCheckpointEvery * kCheckpointEvery;
+  std::size_t i = checkpoints_[f / kCheckpointEvery];
+  // Fold forward from the checkpoint: folded[j] is original[i]; a space there began a run.
+  while (j < f) {
+    bool space = is_space(static_cast<unsigned char>(original_[i]));
+    ++i;
+    if (space)
+      while (i < original_.size() && is_space(static_cast<unsigned char>(original_[i]))) ++i;
+    ++j;
+  }
+  return i;
+}
 
 std::optional<std::string> FoldedText::find(std::string_view phrase) const {
   std::string p = fold(phrase, nullptr);
@@ -50,7 +67,7 @@ std::optional<std::string> FoldedText::find(std::string_view phrase) const {
     bool ok_start = !word_start || pos == 0 || !is_word(static_cast<unsigned char>(folded_[pos - 1]));
     bool ok_end = !word_end || end == folded_.size() || !is_word(static_cast<unsigned char>(folded_[end]));
     if (ok_start && ok_end) {
-      std::size_t ob = origin_[pos], oe = origin_[end - 1] + 1;
+      std::size_t ob = origin(pos), oe = origin(end - 1) + 1;
       std::size_t sb = ob > 30 ? ob - 30 : 0, se = std::min(original_.size(), oe + 30);
       std::string shown;
       bool sp = false;

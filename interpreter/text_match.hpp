@@ -8,6 +8,8 @@
 
 namespace rubric {
 
+// Holds a view of the text: the caller keeps the text alive while the FoldedText is used. Costs
+// one byte per byte of text plus 16 bytes per 256 (a 128 MiB answer: 136 MiB, not 1.2 GB).
 class FoldedText {
  public:
   explicit FoldedText(std::string_view text);
@@ -16,9 +18,12 @@ class FoldedText {
   std::optional<std::string> find(std::string_view phrase) const;
 
  private:
-  std::string original_;
-  std::string folded_;                // lower-cased, runs of white space as one ' '
-  std::vector<std::size_t> origin_;   // folded index → original index
+  std::size_t origin(std::size_t folded_index) const;  // the original index of a folded character
+
+  std::string_view original_;
+  std::string folded_;  // lower-cased, runs of white space as one ' '
+  // Every 256th folded character's original index; the rest are found by folding forward from it.
+  std::vector<std::size_t> checkpoints_;
 };
 
 // The numbers written in a text, in order: "12", "-3.5", "1e-3", "11,234.5" (thousands

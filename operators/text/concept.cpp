@@ -168,8 +168,12 @@ std::vector<Finding> analyse(std::string_view text, const std::vector<ConceptPtr
     }
     return p;
   };
+  std::vector<std::size_t> words_before;  // per token of the sentence: the words before it
   while (stream.next(s)) {
     for (auto& st : nodes) st.occ.clear();
+    words_before.assign(s.tokens.size() + 1, 0);
+    for (std::size_t k = 0; k < s.tokens.size(); ++k)
+      words_before[k + 1] = words_before[k] + (s.tokens[k].kind != Token::Kind::punct);
     for (std::size_t k = 0; k < s.tokens.size(); ++k) {
       const Token& t = s.tokens[k];
       if (t.kind == Token::Kind::code) continue;
@@ -178,6 +182,7 @@ std::vector<Finding> analyse(std::string_view text, const std::vector<ConceptPtr
         auto range = starts.equal_range(*key);
         for (auto it = range.first; it != range.second; ++it) {
           auto [ni, ai] = it->second;
+          if (nodes[ni].occ.size() >= kMaxOccurrencesPerSentence) continue;  // enough of this phrase here
           std::size_t e = match_at(nodes[ni].concept->alternatives[ai], k);
           if (e == std::string::npos) continue;
           bool dup = false;
@@ -199,10 +204,10 @@ std::vector<Finding> analyse(std::string_view text, const std::vector<ConceptPtr
         const auto& B = nodes[st.children[1]].occ;
         for (const auto& x : A)
           for (const auto& y : B) {
+            if (st.occ.size() >= kMaxOccurrencesPerSentence) break;
             if (x.b < y.e && y.b < x.e) continue;  // overlapping: one mention, not two
             std::size_t gap_b = std::min(x.e, y.e), gap_e = std::max(x.b, y.b);
-            std::size_t words = 0;
-            for (std::size_t m = gap_b; m < gap_e; ++m) words += s.tokens[m].kind != Token::Kind::punct;
+            std::size_t words = words_before[gap_e] - words_before[gap_b];
             if (c.window && words > c.window) continue;
             Occurrence o = x;
             o.b = std::min(x.b, y.b);

@@ -53,6 +53,7 @@ const std::vector<std::string_view> kPredicateAdverbs = {"very", "completely", "
 // Short-scope triggers: their scope ends at the next comma ("Rather than X, do Y").
 const std::vector<std::string_view> kShortScope = {"rather", "instead", "as", "in", "unlike"};
 constexpr std::size_t kPostGap = 5;
+constexpr std::size_t kClauseReach = 40;
 
 // Look like negations, negate nothing.
 const std::vector<Seq> kPseudo = {
@@ -212,11 +213,13 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     j.trigger_end = n;
     return j;
   }
-  // The clause around the mention.
+  // The clause around the mention, at most kClauseReach tokens either side: the work per mention
+  // is bounded whatever the sentence (scopes are 12 words; a hedge 40 tokens away is another clause
+  // in all but name).
   std::size_t L = b;
-  while (L > 0 && !c.boundary(L - 1)) --L;
+  while (L > 0 && b - L < kClauseReach && !c.boundary(L - 1)) --L;
   std::size_t R = e;
-  while (R < n && !c.boundary(R)) ++R;
+  while (R < n && R - e < kClauseReach && !c.boundary(R)) ++R;
   // A terminator just before the clause ("but X", "rather X") belongs to it only as a limit.
 
   // Hedges anywhere in the clause; conditionals before the mention up to the nearest comma.
@@ -246,7 +249,8 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
   // only matter if ...", "padding would fix it if ...").
   for (std::size_t k = L; k < R; ++k) {
     if (c.w(k) != "would" && c.w(k) != "should") continue;
-    for (std::size_t m = 0; m < n; ++m)
+    std::size_t from = b > kClauseReach ? b - kClauseReach : 0, to = std::min(n, e + kClauseReach);
+    for (std::size_t m = from; m < to; ++m)
       if (std::size_t len = c.match(m, kConditionals)) {
         j.polarity = Polarity::hedged;
         j.trigger_begin = m;
@@ -293,8 +297,7 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
   }
   count += pre;
   for (std::size_t k = e; k < R; ++k) {
-    std::size_t gap = 0;
-    for (std::size_t m = e; m < k; ++m) gap += 1;
+    std::size_t gap = k - e;
     if (gap > kPostGap + 3) break;
     std::size_t len = c.match(k, kPostPredicate);
     if (len && !c.pseudo(k) && gap <= kPostGap) {

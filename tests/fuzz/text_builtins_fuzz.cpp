@@ -16,6 +16,7 @@ namespace {
 const char* const kRubric = R"RUBRIC(
 rubric "text fuzz" {}
 use std.text
+use std.concepts
 criterion text "text builtins finish" {
   let t = text(submission / "t.txt")
   expect len(numbers(t)) >= 0
@@ -27,6 +28,11 @@ criterion text "text builtins finish" {
   expect (t mentions any ["bank conflict", "EAGLE-3", "a-"]) or true
   expect len(quoted_numbers(t, "tok/s")) >= 0
   expect len(lower(t)) == len(t)
+  expect polarity(t, "bank conflict") in ["affirmed", "negated", "hedged", "absent"]
+  expect (t affirms any [bank_conflict, prefix_caching, "collide" near(3) "bank"]) or true
+  expect (t denies all [register_spill, "a-"]) or true
+  expect len(claims(t)) >= 0
+  expect len(code_of(t)) >= 0
 }
 )RUBRIC";
 
@@ -42,11 +48,15 @@ std::vector<std::string> adversarial() {
           rep("a-3", 200000), rep("EAGLE-3 ", 100000), rep("1-", 300000), rep("-", 500000), rep("1,", 300000),
           rep("1,234,", 100000), rep("e-", 300000), rep("1.", 300000), rep(".5", 300000), rep("a", 1 << 20),
           rep("9", 1 << 20), rep("x-1e-3", 100000), rep("\xff\xfe", 200000), std::string(100000, '\0'),
+          rep("`", 300000), rep("` ``", 100000), rep("```\n", 100000), rep("](", 200000), rep("[a](b", 100000),
+          rep("not ", 200000) + "bank conflict", rep("bank ", 100000) + rep("collide ", 100000), rep("e.g. ", 100000),
+          rep("- ", 200000), rep("#", 300000), rep("|", 300000), rep("n't ", 100000), rep("1.5x ", 100000),
+          rep("\xe2\x80\x99", 100000), rep("bank-", 200000),
           rep("bank ", 200000) + "conflict", rep("\n", 500000), rep("\r\n", 300000), rep("3x-4x ", 100000)};
 }
 
 std::string random_text(std::mt19937_64& rng, std::size_t n) {
-  static const std::string alphabet = "0123456789-+.,eE aZx_\n\r\t`*[]()/%:;\xc3\xa9\xff";
+  static const std::string alphabet = "0123456789-+.,eE aZx_\n\r\t`*[]()/%:;?!#|~>\xc3\xa9\xff\xe2\x80\x99";
   std::uniform_int_distribution<std::size_t> pick(0, alphabet.size() - 1);
   std::string s(n, ' ');
   for (char& c : s) c = alphabet[pick(rng)];
