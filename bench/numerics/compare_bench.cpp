@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "operators/numerics/compare.hpp"
+#include "operators/numerics/compare_axis.hpp"
 #include "operators/numerics/compare_metrics.hpp"
 #include "operators/numerics/tolerance.hpp"
 #include "operators/tensor/npy.hpp"
@@ -98,6 +99,14 @@ int main(int argc, char** argv) {
   const auto tol = rubric::numerics::default_tolerance(rubric::tensor::DType::f32);
   rubric::numerics::CompareStats stats;
   const double t_rubric = best_of(3, [&] { stats = rubric::numerics::compare(a, b, tol); });
+  // The same data as a (rows, 4096) matrix: the per-row and per-column passes of compare_along.
+  const std::int64_t cols = 4096, rows = n / cols;
+  auto as_matrix = [&](const Tensor& t) {
+    return t.view({rows, cols}, t.data(), rubric::tensor::c_order_strides({rows, cols}, 4), t.source());
+  };
+  const Tensor ma = as_matrix(a), mb = as_matrix(b);
+  const double t_rows = best_of(3, [&] { (void)rubric::numerics::compare_along(ma, mb, {1}, tol); });
+  const double t_cols = best_of(3, [&] { (void)rubric::numerics::compare_along(ma, mb, {0}, tol); });
   (void)sink;
 
   const std::string cmd = fmt::format("/usr/bin/python3 {}/allclose_bench.py {} {} 3", RUBRIC_BENCH_NUMERICS_DIR, pa, pb);
@@ -116,6 +125,10 @@ int main(int argc, char** argv) {
   fmt::print("  {:<34} {:>9} {:>11}\n", "", "seconds", "GiB/s");
   fmt::print("  {:<34} {:>9.3f} {:>11.2f}\n", "plain read of both files", t_read, gib / t_read);
   fmt::print("  {:<34} {:>9.3f} {:>11.2f}\n", "rubric compare (all statistics)", t_rubric, gib / t_rubric);
+  fmt::print("  {:<34} {:>9.3f} {:>11.2f}  ({:.2f}x compare)\n", fmt::format("per row, axis = 1 ({} rows)", rows), t_rows,
+             gib / t_rows, t_rows / t_rubric);
+  fmt::print("  {:<34} {:>9.3f} {:>11.2f}  ({:.2f}x compare)\n", "per column, axis = 0 (4096 cols)", t_cols, gib / t_cols,
+             t_cols / t_rubric);
   if (t_numpy > 0) {
     fmt::print("  {:<34} {:>9.3f} {:>11.2f}\n", "numpy.allclose (in memory)", t_numpy, gib / t_numpy);
     fmt::print("  speedup over numpy.allclose: {:.1f}x (target >= 5x); numpy says allclose={}, rubric {}\n",

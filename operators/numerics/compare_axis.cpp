@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <thread>
 
 #include "operators/error.hpp"
@@ -11,6 +12,19 @@
 #include "operators/tensor/parallel.hpp"
 
 namespace rubric::numerics {
+namespace {
+
+// One element's bytes; the fixed sizes let the compiler emit a single move.
+inline void copy_item(std::byte* dst, const std::byte* src, std::size_t n) {
+  switch (n) {
+    case 1: *dst = *src; break;
+    case 2: std::memcpy(dst, src, 2); break;
+    case 4: std::memcpy(dst, src, 4); break;
+    default: std::memcpy(dst, src, 8); break;
+  }
+}
+
+}  // namespace
 
 std::vector<std::size_t> normalize_axes(const std::vector<std::int64_t>& axes, std::size_t rank) {
   if (axes.empty()) throw OperatorError("axis must name at least one axis");
@@ -59,15 +73,84 @@ AxisStats compare_along(const tensor::Tensor& a, const tensor::Tensor& b, const 
     const auto vb = b.view(reduced_shape, b.data() + off_b, red_b, b.source());
     out.stats[static_cast<std::size_t>(j)] = compare(va, vb, tol, inner_threads);
   };
+  // A reduced sub-tensor that is strided (a column, say) would be read one element per cache
+  // line; such positions are gathered a tile at a time, row by row, into a bounded scratch in
+  // their own dtype and byte order, and compared there contiguously.
+  std::int64_t sub_size = 1;
+  for (auto d : reduced_shape) sub_size *= d;
+  const std::size_t ia = a.itemsize(), ib = b.itemsize();
+  const bool strided = positions > 0 && (!a.view(reduced_shape, a.data(), red_a, a.source()).is_contiguous() ||
+                                         !b.view(reduced_shape, b.data(), red_b, b.source()).is_contiguous());
+  constexpr std::int64_t kScratchBytes = std::int64_t{4} << 20;
+  const std::int64_t per_position = sub_size * static_cast<std::int64_t>(std::max(ia, ib));
+  const bool gather = strided && sub_size > 0 && per_position <= kScratchBytes;
+  const std::int64_t tile = gather ? std::max<std::int64_t>(1, kScratchBytes / per_position) : 1;
+
+  auto offsets = [&](std::int64_t j, std::int64_t& off_a, std::int64_t& off_b) {
+    off_a = off_b = 0;
+    for (std::size_t i = out.shape.size(); i-- > 0;) {
+      const std::int64_t k = j % out.shape[i];
+      j /= out.shape[i];
+      off_a += k * kept_a[i];
+      off_b += k * kept_b[i];
+    }
+  };
+  auto run = [&](std::int64_t begin, std::int64_t end, unsigned inner_threads) {
+    if (!gather) {
+      for (std::int64_t j = begin; j < end; ++j) one(j, inner_threads);
+      return;
+    }
+    const std::int64_t k_max = std::min(tile, end - begin);
+    std::vector<std::byte> sa(static_cast<std::size_t>(k_max * sub_size) * ia), sb(static_cast<std::size_t>(k_max * sub_size) * ib);
+    std::vector<std::int64_t> oa(static_cast<std::size_t>(k_max)), ob(static_cast<std::size_t>(k_max));
+    const auto sa_strides = tensor::c_order_strides(reduced_shape, ia), sb_strides = tensor::c_order_strides(reduced_shape, ib);
+    for (std::int64_t j0 = begin; j0 < end; j0 += k_max) {
+      const std::int64_t kn = std::min(k_max, end - j0);
+      for (std::int64_t k = 0; k < kn; ++k) offsets(j0 + k, oa[static_cast<std::size_t>(k)], ob[static_cast<std::size_t>(k)]);
+      // Blocks of 64 reduced elements: their source rows stay in L1 while every position of the
+      // tile takes its 64 consecutive scratch slots (a cache-blocked transpose).
+      constexpr std::int64_t kBlock = 64;
+      std::vector<std::int64_t> idx(reduced_shape.size(), 0);
+      std::int64_t ra = 0, rb = 0, blk_a[kBlock], blk_b[kBlock];
+      for (std::int64_t e0 = 0; e0 < sub_size; e0 += kBlock) {
+        const std::int64_t en = std::min(kBlock, sub_size - e0);
+        for (std::int64_t e = 0; e < en; ++e) {
+          blk_a[e] = ra;
+          blk_b[e] = rb;
+          for (std::size_t i = reduced_shape.size(); i-- > 0;) {  // odometer over the reduced axes
+            ra += red_a[i];
+            rb += red_b[i];
+            if (++idx[i] < reduced_shape[i]) break;
+            ra -= reduced_shape[i] * red_a[i];
+            rb -= reduced_shape[i] * red_b[i];
+            idx[i] = 0;
+          }
+        }
+        for (std::int64_t k = 0; k < kn; ++k) {
+          std::byte* da = sa.data() + static_cast<std::size_t>(k * sub_size + e0) * ia;
+          std::byte* db = sb.data() + static_cast<std::size_t>(k * sub_size + e0) * ib;
+          const std::byte* pa = a.data() + oa[static_cast<std::size_t>(k)];
+          const std::byte* pb = b.data() + ob[static_cast<std::size_t>(k)];
+          for (std::int64_t e = 0; e < en; ++e) {
+            copy_item(da + static_cast<std::size_t>(e) * ia, pa + blk_a[e], ia);
+            copy_item(db + static_cast<std::size_t>(e) * ib, pb + blk_b[e], ib);
+          }
+        }
+      }
+      for (std::int64_t k = 0; k < kn; ++k) {
+        const auto va = a.view(reduced_shape, sa.data() + static_cast<std::size_t>(k * sub_size) * ia, sa_strides, a.source());
+        const auto vb = b.view(reduced_shape, sb.data() + static_cast<std::size_t>(k * sub_size) * ib, sb_strides, b.source());
+        out.stats[static_cast<std::size_t>(j0 + k)] = compare(va, vb, tol, inner_threads);
+      }
+    }
+  };
   const unsigned hw = threads > 0 ? threads : std::max(1u, std::thread::hardware_concurrency());
   if (positions >= static_cast<std::int64_t>(hw)) {
     // Many positions: split them among the threads, each pass single-threaded.
     const unsigned workers = std::min<unsigned>(hw, tensor::worker_count(a.size()));
-    tensor::parallel_chunks(positions, workers, [&](unsigned, std::int64_t begin, std::int64_t end) {
-      for (std::int64_t j = begin; j < end; ++j) one(j, 1);
-    });
+    tensor::parallel_chunks(positions, workers, [&](unsigned, std::int64_t begin, std::int64_t end) { run(begin, end, 1); });
   } else {
-    for (std::int64_t j = 0; j < positions; ++j) one(j, threads);
+    run(0, positions, threads);
   }
   return out;
 }
