@@ -61,9 +61,9 @@ const std::vector<Seq> kPseudo = {
     {"not", "surprisingly"}, {"not", "unexpectedly"}, {"not", "unlike"}, {"no", "doubt"}, {"no", "question"},
     {"no", "wonder"}, {"no", "matter"}, {"without", "doubt"}, {"without", "question"}, {"without", "a", "doubt"},
     {"nothing", "but"}, {"none", "other", "than"}, {"not", "until"}, {"never", "mind"}, {"no", "less", "than"},
-    {"no", "fewer", "than"}, {"no", "more", "than"}, {"not", "the", "only"}, {"no", "exception"}, {"n't", "only"},
-    {"n't", "just"}, {"not", "all"}, {"n't", "all"}, {"no", "sooner"}, {"not", "bad"}, {"never", "been", "clearer"},
-    {"not", "one", "but"}};
+    {"no", "fewer", "than"}, {"no", "more", "than"}, {"not", "the", "only"}, {"n't", "the", "only"},
+    {"no", "exception"}, {"n't", "only"}, {"n't", "just"}, {"not", "all"}, {"n't", "all"}, {"no", "sooner"},
+    {"not", "bad"}, {"never", "been", "clearer"}, {"not", "one", "but"}};
 
 // Words that cancel a preceding "not": "not negligible", "not uncommon", "not unrelated".
 const std::vector<std::string_view> kNegativeAdjectives = {

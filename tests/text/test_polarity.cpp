@@ -40,6 +40,8 @@ TEST_CASE("pseudo-triggers and double negation") {
   CHECK(pol("There is no doubt that bank conflicts dominate.", "bank conflict") == "affirmed");
   CHECK(pol("Bank conflicts are not negligible here.", "bank conflict") == "affirmed");
   CHECK(pol("It is not without bank conflicts.", "bank conflict") == "affirmed");
+  CHECK(pol("The prefix cache is not the only problem.", "prefix cache") == "affirmed");
+  CHECK(pol("The prefix cache isn't the only problem.", "prefix cache") == "affirmed");
 }
 
 TEST_CASE("questions, conditionals and hedges") {
