@@ -78,7 +78,9 @@ class Evaluator {
   // Evidence of records read by the check being decided (Record::evidence), each record once.
   void note_read(const Record& r);
   void note_evidence(const std::string& line);
-  std::vector<std::string> take_read_evidence();
+  // Takes the evidence lines gathered since the last call; `abnormal` gets the reasons of records
+  // read that describe something that went wrong (Record::abnormal), "; "-joined.
+  std::vector<std::string> take_read_evidence(std::string* abnormal = nullptr);
 
   // Session state shared with builtins.
   std::map<std::string, std::shared_ptr<const void>> cache;
@@ -103,6 +105,7 @@ class Evaluator {
   int call_depth_ = 0;
   int expr_depth_ = 0;
   std::vector<std::string> read_evidence_;
+  std::string read_abnormal_;
   std::set<const void*> read_evidence_seen_;
 
  public:

@@ -226,14 +226,17 @@ Value Evaluator::eval_subscripts(const Value& obj, const ast::Index& n, const as
 void Evaluator::note_read(const Record& r) {
   if (!r.evidence || !read_evidence_seen_.insert(r.evidence.get()).second) return;
   read_evidence_.insert(read_evidence_.end(), r.evidence->begin(), r.evidence->end());
+  if (!r.abnormal.empty()) read_abnormal_ += (read_abnormal_.empty() ? "" : "; ") + r.abnormal;
 }
 
 void Evaluator::note_evidence(const std::string& line) {
   if (std::find(read_evidence_.begin(), read_evidence_.end(), line) == read_evidence_.end()) read_evidence_.push_back(line);
 }
 
-std::vector<std::string> Evaluator::take_read_evidence() {
+std::vector<std::string> Evaluator::take_read_evidence(std::string* abnormal) {
   read_evidence_seen_.clear();
+  if (abnormal) *abnormal = read_abnormal_;
+  read_abnormal_.clear();
   return std::exchange(read_evidence_, {});
 }
 

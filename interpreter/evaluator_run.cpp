@@ -168,7 +168,10 @@ struct StatementRunner {
             auto t0 = Clock::now();
             ev.take_read_evidence();
             CheckOutcome o = ev.decide(*n.condition, env);
-            for (auto& line : ev.take_read_evidence()) o.evidence.push_back(std::move(line));
+            std::string abnormal;
+            for (auto& line : ev.take_read_evidence(&abnormal)) o.evidence.push_back(std::move(line));
+            // A check on a program that timed out or crashed fails because of that, first.
+            if (!abnormal.empty() && o.verdict == Verdict::fail) o.explanation = fmt::format("{}: {}", abnormal, o.explanation);
             add_check(run, *n.condition, env, std::move(o), seconds_since(t0), n.message.get());
           } else if constexpr (std::is_same_v<T, ast::CheckStmt>) {
             check_call(*n.call, env, run);

@@ -51,6 +51,9 @@ struct Record {
   std::string origin;  // where it came from, for "no key" messages ("submission/bench.json"); may be empty
   // Lines every check that reads a field of this record shows (a run's status and stderr tail).
   std::shared_ptr<const std::vector<std::string>> evidence;
+  // Set when what the record describes went wrong (a run that timed out or was killed): a check
+  // failing on it gives this as the reason before its own explanation.
+  std::string abnormal;
   const Value* find(const std::string& key) const;
   std::string key_list() const;  // "a, b, c" (the first 20, then "...")
 };

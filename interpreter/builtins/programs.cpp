@@ -104,6 +104,7 @@ Value run_record(CallContext& ctx, const process::RunSpec& spec, const process::
   Record rec;
   rec.origin = "run()";
   rec.evidence = std::make_shared<const std::vector<std::string>>(run_evidence(spec, r));
+  if (r.timed_out || !r.exited) rec.abnormal = fmt::format("the program {}{}", r.timed_out ? "" : "was ", r.status_text());
   rec.fields.emplace_back("exit", r.exited ? Value::number(r.exit_code) : Value());
   rec.fields.emplace_back("signal", r.signal ? Value::string(r.signal_name) : Value());
   rec.fields.emplace_back("status", Value::string(r.status_text()));
