@@ -1,7 +1,6 @@
 // Files: json text csv exists files. Every read is confined to its root and hashed into the
 // provenance; parsed JSON is cached by real path for the whole check run.
 #include <algorithm>
-#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fmt/format.h>
@@ -13,6 +12,7 @@
 #include "interpreter/paths.hpp"
 #include "operators/error.hpp"
 #include "interpreter/builtins/json_value.hpp"
+#include "interpreter/builtins/tables.hpp"
 #include "operators/json/json_reader.hpp"
 
 namespace rubric {
@@ -52,75 +52,6 @@ namespace {
 
 using builtins::want;
 
-// A CSV field that is wholly a finite number becomes a number; anything else ("NaN", "Inf",
-// "1e999", hex) stays text, so a submission cannot slip a NaN past a comparison.
-Value csv_field(const std::string& f, bool quoted) {
-  if (!quoted && !f.empty()) {
-    std::size_t b = f.find_first_not_of(" \t"), e = f.find_last_not_of(" \t");
-    if (b != std::string::npos) {
-      std::string t = f.substr(b, e - b + 1);
-      char* end = nullptr;
-      double d = std::strtod(t.c_str(), &end);
-      if (end && *end == 0 && t.find_first_of("xXpP") == std::string::npos && std::isfinite(d)) return Value::number(d);
-    }
-  }
-  return Value::string(f);
-}
-
-// RFC 4180 rows: quoted fields with "" escapes and embedded newlines. Returns an error message
-// for an unterminated quote.
-std::optional<std::string> parse_csv(const std::string& s, std::vector<std::vector<std::pair<std::string, bool>>>& rows) {
-  std::vector<std::pair<std::string, bool>> row;
-  std::string field;
-  bool quoted = false, in_quotes = false, any = false;
-  std::size_t line = 1, quote_line = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    char c = s[i];
-    if (in_quotes) {
-      if (c == '"') {
-        if (i + 1 < s.size() && s[i + 1] == '"') {
-          field += '"';
-          ++i;
-        } else {
-          in_quotes = false;
-        }
-      } else {
-        if (c == '\n') ++line;
-        field += c;
-      }
-      continue;
-    }
-    if (c == '"' && field.empty()) {
-      in_quotes = quoted = any = true;
-      quote_line = line;
-    } else if (c == ',') {
-      row.emplace_back(std::move(field), quoted);
-      field.clear();
-      quoted = false;
-      any = true;
-    } else if (c == '\n' || c == '\r') {
-      if (c == '\r' && i + 1 < s.size() && s[i + 1] == '\n') ++i;
-      ++line;
-      if (any || !field.empty()) {
-        row.emplace_back(std::move(field), quoted);
-        rows.push_back(std::move(row));
-      }
-      row.clear();
-      field.clear();
-      quoted = any = false;
-    } else {
-      field += c;
-      any = true;
-    }
-  }
-  if (in_quotes) return fmt::format("line {}: a quoted field is not closed", quote_line);
-  if (any || !field.empty()) {
-    row.emplace_back(std::move(field), quoted);
-    rows.push_back(std::move(row));
-  }
-  return std::nullopt;
-}
-
 }  // namespace
 
 void open_files(Registry& r) {
@@ -154,39 +85,24 @@ void open_files(Registry& r) {
            if (a[0].as_path().root == "submission") v.mark_from_submission();
            return v;
          });
-  r.add("csv", {P("p")}, false,
-         "The CSV file at p (first row: column names) as a list of records; a field that is wholly a finite number "
-         "becomes a number.",
-         fam, [](CallContext& ctx, const std::vector<Value>& a) {
-           if (auto e = want(ctx, a, 0, ValueKind::path, "a path")) return *e;
-           const PathValue& p = a[0].as_path();
-           Value err;
-           auto text = ctx.read_file(p, &err);
-           if (!text) return err;
-           std::vector<std::vector<std::pair<std::string, bool>>> rows;
-           if (auto why = parse_csv(*text, rows)) return ctx.file_error(p, fmt::format("{}: malformed CSV: {}", p.display(), *why));
-           if (rows.empty()) return ctx.file_error(p, fmt::format("{}: empty CSV (no header row)", p.display()));
-           const auto& header = rows.front();
-           List out;
-           for (std::size_t i = 1; i < rows.size(); ++i) {
-             if (rows[i].size() != header.size())
-               return ctx.file_error(p, fmt::format("{}: row {} has {} fields, the header has {}", p.display(), i + 1,
-                                                    rows[i].size(), header.size()));
-             Record rec;
-             rec.origin = fmt::format("{} row {}", p.display(), i + 1);
-             for (std::size_t c = 0; c < header.size(); ++c) {
-               Value field = csv_field(rows[i][c].first, rows[i][c].second);
-               if (p.root == "submission") field.mark_from_submission();
-               rec.fields.emplace_back(header[c].first, std::move(field));
-             }
-             out.push_back(Value::record(std::move(rec)));
-             if (p.root == "submission") out.back().mark_from_submission();
-           }
-           Value rows_value = Value::list(std::move(out), fmt::format("the data rows of {}", p.display()),
-                                          fmt::format("{} has no data rows", p.display()));
-           if (p.root == "submission") rows_value.mark_from_submission();
-           return rows_value;
-         });
+  r.add("csv", {P("p"), P("sep", Value::string(",")), P("preamble", Value::boolean(false)),
+                P("thousands", Value::boolean(false))},
+        false,
+        "The CSV file at p as a list of records keyed by the header row (RFC 4180 quoting; `sep` another "
+        "separator such as \"\\t\" or \";\"). A field that is wholly a number and unquoted becomes a number. "
+        "`preamble = true` skips what a tool writes before the header (==PROF== lines anywhere, and rows before "
+        "the last run of rows of one width); `thousands = true` also reads quoted numbers and \"1,234.5\".",
+        fam, [](CallContext& ctx, const std::vector<Value>& a) {
+          if (auto e = want(ctx, a, 0, ValueKind::path, "a path")) return *e;
+          builtins::CsvCall o;
+          if (auto e = builtins::csv_options(ctx, a, o)) return *e;
+          const PathValue& p = a[0].as_path();
+          Value err;
+          auto text = ctx.read_file(p, &err);
+          if (!text) return err;
+          return builtins::csv_table(ctx, *text, p.display(), p.root == "submission", o,
+                                     [&](const std::string& m) { return ctx.file_error(p, m); });
+        });
   r.add("exists", {P("p")}, false, "True when a file or folder exists at p (inside its root).", fam,
          [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::path, "a path")) return *e;

@@ -121,6 +121,7 @@ void open_core(Registry& r) {
   open_lists(r);
   open_text(r);
   open_files(r);
+  open_tables(r);
   open_units(r);
   open_statistics(r);
   open_device_placeholder(r);

@@ -129,6 +129,7 @@ void open_text(Registry& r);
 void open_lists(Registry& r);
 void open_numbers(Registry& r);
 void open_units(Registry& r);
+void open_tables(Registry& r);
 void open_statistics(Registry& r);
 void open_device_placeholder(Registry& r);
 // Measurement families binding operators/: tensors (tensor, numerics), programs (process), gpu (cuda).

@@ -6,6 +6,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
+#include <limits>
 #include <sstream>
 
 #include "operators/error.hpp"
@@ -18,7 +19,8 @@ constexpr int kMaxDepth = 512;
 
 class Reader {
  public:
-  Reader(std::string_view text, std::string_view name) : text_(text), name_(name) {}
+  Reader(std::string_view text, std::string_view name, std::size_t first_line = 1)
+      : text_(text), name_(name), first_line_(first_line) {}
 
   Value document() {
     skip_ws();
@@ -30,7 +32,7 @@ class Reader {
 
  private:
   [[noreturn]] void fail(std::string_view what) const {
-    std::size_t line = 1, col = 1;
+    std::size_t line = first_line_, col = 1;
     for (std::size_t i = 0; i < pos_ && i < text_.size(); ++i) {
       if (text_[i] == '\n') { ++line; col = 1; } else { ++col; }
     }
@@ -60,7 +62,14 @@ class Reader {
       case 't': expect_word("true"); return Value{true};
       case 'f': expect_word("false"); return Value{false};
       case 'n': expect_word("null"); return Value{nullptr};
+      // Python's json module writes non-finite floats as these words (allow_nan=True, its default).
+      case 'N': expect_word("NaN"); return Value{std::numeric_limits<double>::quiet_NaN()};
+      case 'I': expect_word("Infinity"); return Value{std::numeric_limits<double>::infinity()};
       default:
+        if (c == '-' && text_.substr(pos_, 9) == "-Infinity") {
+          pos_ += 9;
+          return Value{-std::numeric_limits<double>::infinity()};
+        }
         if (c == '-' || (c >= '0' && c <= '9')) return Value{number()};
         fail(fmt::format("unexpected character '{}', expected a value", printable(c)));
     }
@@ -205,12 +214,27 @@ class Reader {
 
   std::string_view text_;
   std::string_view name_;
+  std::size_t first_line_ = 1;
   std::size_t pos_ = 0;
 };
 
 }  // namespace
 
 Value parse(std::string_view text, std::string_view source_name) { return Reader(text, source_name).document(); }
+
+Array parse_lines(std::string_view text, std::string_view source_name) {
+  Array out;
+  std::size_t line = 1, start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find('\n', start);
+    if (end == std::string_view::npos) end = text.size();
+    std::string_view row = text.substr(start, end - start);
+    if (row.find_first_not_of(" \t\r") != std::string_view::npos) out.push_back(Reader(row, source_name, line).document());
+    start = end + 1;
+    ++line;
+  }
+  return out;
+}
 
 Value read_file(const std::string& path) {
   std::ifstream in(path, std::ios::binary);

@@ -1,5 +1,7 @@
 #pragma once
-// A strict RFC 8259 JSON reader. Malformed input throws OperatorError "name:line:col: what is wrong".
+// An RFC 8259 JSON reader that also takes Python's non-finite numbers (NaN, Infinity, -Infinity,
+// which Python's json module writes by default). Malformed input throws OperatorError
+// "name:line:col: what is wrong".
 #include <string>
 #include <string_view>
 
@@ -9,6 +11,9 @@ namespace rubric::json {
 
 // `source_name` is used only in error messages (a file path, or "stdout of run 3").
 Value parse(std::string_view text, std::string_view source_name);
+
+// JSON Lines: one document per non-blank line, in order; errors name the line in the whole text.
+Array parse_lines(std::string_view text, std::string_view source_name);
 
 // Reads and parses a whole file; an unreadable file is an OperatorError naming it.
 Value read_file(const std::string& path);

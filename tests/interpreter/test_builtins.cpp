@@ -112,7 +112,7 @@ TEST_CASE("files family: json, text, csv, exists, files") {
 )",
                  t) == "");
   std::string bad = failures("expect len(csv(submission / \"bad.csv\")) == 1\n expect json(submission / \"bad.json\").a == 1", t);
-  CHECK(bad.find("row 2 has 1 fields, the header has 2") != std::string::npos);
+  CHECK(bad.find("bad.csv:2: row has 1 fields, the header (line 1) has 2") != std::string::npos);
   CHECK(bad.find("malformed JSON") != std::string::npos);
   CHECK(bad.find("[FAIL]") != std::string::npos);  // the submission's file: FAIL, not ERROR
 }

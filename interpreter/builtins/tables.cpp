@@ -1,0 +1,372 @@
+// Tables and profiles that tools write: jsonl, parse_csv, ncu, prometheus, histogram_quantile;
+// csv_table serves csv() in files.cpp too. Malformed submission data FAILs naming file, line and
+// column; a reference file's or the rubric's mistake is an ERROR.
+#include "interpreter/builtins/tables.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+#include <cmath>
+#include <functional>
+
+#include "interpreter/builtins/args.hpp"
+#include "interpreter/builtins/json_value.hpp"
+#include "interpreter/builtins/registry.hpp"
+#include "operators/error.hpp"
+#include "operators/json/json_reader.hpp"
+#include "operators/tables/csv_reader.hpp"
+#include "operators/tables/ncu_reader.hpp"
+#include "operators/tables/prometheus_reader.hpp"
+
+namespace rubric {
+namespace builtins {
+
+std::optional<Value> csv_options(CallContext& ctx, const std::vector<Value>& a, CsvCall& out) {
+  if (a.size() > 1) {
+    if (auto e = want(ctx, a, 1, ValueKind::string, "a one-character separator such as \",\" or \"\\t\"")) return e;
+    const std::string& sep = a[1].as_string();
+    if (sep.size() != 1 || sep[0] == '"' || sep[0] == '\n' || sep[0] == '\r')
+      return ctx.error(fmt::format("bad argument #2 to '{}' (the separator must be one character other than a quote or "
+                                   "a line break, got \"{}\")", ctx.function_name(), sep));
+    out.separator = sep[0];
+  }
+  if (a.size() > 2) {
+    if (auto e = want(ctx, a, 2, ValueKind::boolean, "true or false (skip a preamble before the header)")) return e;
+    out.preamble = a[2].as_bool();
+  }
+  if (a.size() > 3) {
+    if (auto e = want(ctx, a, 3, ValueKind::boolean, "true or false (numbers with thousands separators)")) return e;
+    out.thousands = a[3].as_bool();
+  }
+  return std::nullopt;
+}
+
+Value csv_table(CallContext& ctx, std::string_view text, const std::string& name, bool sub, const CsvCall& options,
+                const std::function<Value(const std::string&)>& fail) {
+  std::vector<tables::CsvRow> rows;
+  tables::CsvOptions o;
+  o.separator = options.separator;
+  o.preamble = options.preamble;
+  try {
+    rows = tables::split_rows(text, name, o);
+  } catch (const OperatorError& e) {
+    return fail(fmt::format("malformed CSV: {}", e.what()));
+  }
+  ctx.charge_steps(rows.size());
+  if (rows.empty()) return fail(fmt::format("{}: empty CSV (no header row)", name));
+  std::size_t h = options.preamble ? tables::header_index(rows) : 0;
+  const auto& header = rows[h];
+  for (std::size_t c = 0; c < header.fields.size(); ++c)
+    for (std::size_t d = 0; d < c; ++d)
+      if (header.fields[c].text == header.fields[d].text)
+        return fail(fmt::format("{}:{}: the header names column \"{}\" twice", name, header.line, header.fields[c].text));
+  auto mark = [sub](Value v) {
+    if (sub) v.mark_from_submission();
+    return v;
+  };
+  List out;
+  for (std::size_t i = h + 1; i < rows.size(); ++i) {
+    if (rows[i].fields.size() != header.fields.size())
+      return fail(fmt::format("{}:{}: row has {} fields, the header (line {}) has {}", name, rows[i].line,
+                              rows[i].fields.size(), header.line, header.fields.size()));
+    Record rec;
+    rec.origin = fmt::format("{} line {}", name, rows[i].line);
+    for (std::size_t c = 0; c < header.fields.size(); ++c) {
+      const tables::CsvField& f = rows[i].fields[c];
+      // A quoted field stays text unless thousands separators are on: tools that group digits
+      // (ncu) must quote such numbers, and quote every field alike.
+      // Only a finite number becomes a number: "NaN", "inf" or "1e999" stay text, so a
+      // submission cannot slip a NaN past a comparison such as 'not (x > bound)'.
+      std::optional<double> n;
+      if (!f.quoted || options.thousands) n = tables::parse_number(f.text, options.thousands);
+      if (n && !std::isfinite(*n)) n.reset();
+      rec.fields.emplace_back(header.fields[c].text, mark(n ? Value::number(*n) : Value::string(f.text)));
+    }
+    out.push_back(mark(Value::record(std::move(rec))));
+  }
+  return mark(Value::list(std::move(out), fmt::format("the data rows of {}", name), fmt::format("{} has no data rows", name)));
+}
+
+namespace {
+
+// ncu's unit text as a quantity: time, bytes and rates of either are dimensioned; "%" is a
+// fraction (85 % → 0.85, as the language's 85% literal); counts (cycle, inst, warp, sector,
+// register/thread, ...) are plain numbers. nullopt for a unit this table does not know.
+std::optional<std::pair<double, Dimension>> ncu_unit(const std::string& unit) {
+  if (unit.empty() || unit == "%") return std::make_pair(unit.empty() ? 1.0 : 0.01, Dimension{});
+  auto atom = [](std::string_view a) -> std::optional<std::pair<double, Dimension>> {
+    struct A { const char* name; double scale; int base; };  // base -1: a count
+    static const A atoms[] = {
+        {"nsecond", 1e-9, Dimension::time}, {"usecond", 1e-6, Dimension::time}, {"msecond", 1e-3, Dimension::time},
+        {"second", 1, Dimension::time},     {"byte", 1, Dimension::bytes},     {"Kbyte", 1e3, Dimension::bytes},
+        {"Mbyte", 1e6, Dimension::bytes},   {"Gbyte", 1e9, Dimension::bytes},  {"Tbyte", 1e12, Dimension::bytes},
+        {"Kibyte", 1024.0, Dimension::bytes}, {"Mibyte", 1048576.0, Dimension::bytes},
+        {"Gibyte", 1073741824.0, Dimension::bytes}, {"hz", 1, -2}, {"Khz", 1e3, -2}, {"Mhz", 1e6, -2}, {"Ghz", 1e9, -2},
+        {"cycle", 1, -1}, {"Kcycle", 1e3, -1}, {"Mcycle", 1e6, -1}, {"inst", 1, -1}, {"Kinst", 1e3, -1}, {"Minst", 1e6, -1},
+        {"warp", 1, -1}, {"thread", 1, -1}, {"block", 1, -1}, {"sector", 1, -1}, {"Ksector", 1e3, -1},
+        {"Msector", 1e6, -1}, {"request", 1, -1}, {"Krequest", 1e3, -1}, {"register", 1, -1}, {"SM", 1, -1},
+        {"wavefront", 1, -1}, {"Kwavefront", 1e3, -1}, {"transaction", 1, -1}, {"instance", 1, -1}, {"pixel", 1, -1},
+        {"cta", 1, -1}, {"launch", 1, -1},
+        // Recent ncu versions abbreviate: "ns", "us", "ms", "Gbyte/s".
+        {"ns", 1e-9, Dimension::time}, {"us", 1e-6, Dimension::time}, {"ms", 1e-3, Dimension::time},
+        {"s", 1, Dimension::time}};
+    for (const A& x : atoms)
+      if (a == x.name) {
+        if (x.base == -1) return std::make_pair(x.scale, Dimension{});
+        if (x.base == -2) return std::make_pair(x.scale, Dimension::of(Dimension::time, -1));  // a frequency
+        return std::make_pair(x.scale, Dimension::of(static_cast<Dimension::Base>(x.base)));
+      }
+    return std::nullopt;
+  };
+  std::size_t slash = unit.find('/');
+  auto num = atom(std::string_view(unit).substr(0, slash));
+  if (!num) return std::nullopt;
+  if (slash == std::string::npos) return num;
+  auto den = atom(std::string_view(unit).substr(slash + 1));
+  if (!den || unit.find('/', slash + 1) != std::string::npos) return std::nullopt;
+  return std::make_pair(num->first / den->first, num->second / den->second);
+}
+
+Value ncu_value(const tables::NcuReport& report, const std::string& name, bool sub) {
+  auto mark = [sub](Value v) {
+    if (sub) v.mark_from_submission();
+    return v;
+  };
+  List launches;
+  for (const tables::NcuLaunch& l : report.launches) {
+    Record metrics, units, sections, by_section;
+    std::string origin = fmt::format("{} launch {} ({})", name, l.id, tables::short_kernel_name(l.kernel_name));
+    metrics.origin = units.origin = sections.origin = by_section.origin = origin;
+    std::vector<std::pair<std::string, Record>> section_records;
+    for (const tables::NcuMetric& m : l.metrics) {
+      Value v;
+      auto u = ncu_unit(m.unit);
+      if (m.value && u) v = Value::number(*m.value * u->first, u->second);
+      else if (m.value) v = Value::number(*m.value);  // a unit this table does not know: the number as written
+      else v = Value::string(m.text);
+      if (!report.raw_page) {
+        auto it = std::find_if(section_records.begin(), section_records.end(), [&](const auto& sr) { return sr.first == m.section; });
+        if (it == section_records.end()) {
+          section_records.emplace_back(m.section, Record{});
+          it = section_records.end() - 1;
+          it->second.origin = fmt::format("{} section \"{}\"", origin, m.section);
+        }
+        if (!it->second.find(m.name)) it->second.fields.emplace_back(m.name, mark(v));
+      }
+      if (metrics.find(m.name)) continue;  // the details page repeats a name in another section: the first holds
+      metrics.fields.emplace_back(m.name, mark(v));
+      units.fields.emplace_back(m.name, mark(Value::string(m.unit)));
+      sections.fields.emplace_back(m.name, mark(Value::string(m.section)));
+    }
+    Record r;
+    r.origin = origin;
+    r.fields.emplace_back("id", mark(tables::parse_number(l.id, false) ? Value::number(*tables::parse_number(l.id, false))
+                                                                        : Value::string(l.id)));
+    r.fields.emplace_back("kernel", mark(Value::string(tables::short_kernel_name(l.kernel_name))));
+    r.fields.emplace_back("name", mark(Value::string(l.kernel_name)));
+    for (const auto& [k, v] : l.attributes) r.fields.emplace_back(k, mark(Value::string(v)));
+    r.fields.emplace_back("metrics", mark(Value::record(std::move(metrics))));
+    r.fields.emplace_back("units", mark(Value::record(std::move(units))));
+    if (!report.raw_page) {
+      r.fields.emplace_back("sections", mark(Value::record(std::move(sections))));
+      for (auto& [section, rec] : section_records) by_section.fields.emplace_back(section, mark(Value::record(std::move(rec))));
+      r.fields.emplace_back("by_section", mark(Value::record(std::move(by_section))));
+    }
+    launches.push_back(mark(Value::record(std::move(r))));
+  }
+  return mark(Value::list(std::move(launches), fmt::format("the kernel launches in {}", name),
+                          fmt::format("{} profiles no kernel launch", name)));
+}
+
+Value labels_value(const tables::Labels& labels, const std::string& origin, bool sub) {
+  Record r;
+  r.origin = origin;
+  for (const auto& [k, v] : labels) {
+    Value s = Value::string(v);
+    if (sub) s.mark_from_submission();
+    r.fields.emplace_back(k, s);
+  }
+  Value out = Value::record(std::move(r));
+  if (sub) out.mark_from_submission();
+  return out;
+}
+
+Value histogram_value(const tables::PromHistogram& h, const std::string& origin, bool sub) {
+  auto mark = [sub](Value v) {
+    if (sub) v.mark_from_submission();
+    return v;
+  };
+  Record r;
+  r.origin = origin;
+  r.fields.emplace_back("labels", labels_value(h.labels, origin + " labels", sub));
+  List buckets;
+  for (const tables::PromBucket& b : h.buckets) {
+    Record br;
+    br.origin = origin + " bucket";
+    br.fields.emplace_back("le", mark(Value::number(b.le)));
+    br.fields.emplace_back("count", mark(Value::number(b.count)));
+    buckets.push_back(mark(Value::record(std::move(br))));
+  }
+  r.fields.emplace_back("buckets", mark(Value::list(std::move(buckets), origin + " buckets", origin + " has no buckets")));
+  r.fields.emplace_back("sum", mark(h.has_sum ? Value::number(h.sum) : Value::null()));
+  r.fields.emplace_back("count", mark(h.has_count ? Value::number(h.count) : Value::null()));
+  for (double q : {0.5, 0.9, 0.95, 0.99})
+    r.fields.emplace_back(fmt::format("p{}", static_cast<int>(std::lround(q * 100))),
+                          mark(Value::number(tables::histogram_quantile(q, h))));
+  return mark(Value::record(std::move(r)));
+}
+
+Value prometheus_value(const tables::PromScrape& scrape, const std::string& name, bool sub) {
+  auto mark = [sub](Value v) {
+    if (sub) v.mark_from_submission();
+    return v;
+  };
+  Record top;
+  top.origin = name;
+  for (const tables::PromFamily& f : scrape.families) {
+    std::string origin = fmt::format("{} {}", name, f.name);
+    Record fam;
+    fam.origin = origin;
+    fam.fields.emplace_back("name", mark(Value::string(f.name)));
+    fam.fields.emplace_back("type", mark(Value::string(f.type)));
+    fam.fields.emplace_back("help", mark(Value::string(f.help)));
+    List samples;
+    for (const tables::PromSample& s : f.samples) {
+      Record sr;
+      sr.origin = fmt::format("{} line {}", name, s.line);
+      sr.fields.emplace_back("name", mark(Value::string(s.name)));
+      sr.fields.emplace_back("labels", labels_value(s.labels, sr.origin + " labels", sub));
+      sr.fields.emplace_back("value", mark(Value::number(s.value)));
+      samples.push_back(mark(Value::record(std::move(sr))));
+    }
+    fam.fields.emplace_back("samples", mark(Value::list(std::move(samples), "the samples of " + f.name, f.name + " has no samples")));
+    if (f.type == "histogram") {
+      List series;
+      for (const tables::PromHistogram& h : tables::histogram_series(f)) series.push_back(histogram_value(h, origin, sub));
+      fam.fields.emplace_back("series", mark(Value::list(std::move(series), "the series of " + f.name, f.name + " has no series")));
+    }
+    top.fields.emplace_back(f.name, mark(Value::record(std::move(fam))));
+  }
+  return mark(Value::record(std::move(top)));
+}
+
+// Reads a file's text for a reader; nullopt with `err` set on failure.
+std::optional<std::string> file_text(CallContext& ctx, const std::vector<Value>& a, Value& err) {
+  if (auto e = want(ctx, a, 0, ValueKind::path, "a path")) {
+    err = *e;
+    return std::nullopt;
+  }
+  return ctx.read_file(a[0].as_path(), &err);
+}
+
+}  // namespace
+
+}  // namespace builtins
+
+void open_tables(Registry& r) {
+  using builtins::want;
+  const std::string fam = "files";
+  r.add("jsonl", {P("p")}, false,
+        "The JSON Lines file at p (one JSON value per line, as SGLang's bench_serving writes) as a list; blank lines "
+        "are skipped. Like json(), it takes Python's NaN, Infinity and -Infinity. A malformed line FAILs naming its "
+        "line and column (an ERROR under `reference`).",
+        fam, [](CallContext& ctx, const std::vector<Value>& a) {
+          Value err;
+          auto text = builtins::file_text(ctx, a, err);
+          if (!text) return err;
+          const PathValue& p = a[0].as_path();
+          json::Array docs;
+          try {
+            docs = json::parse_lines(*text, p.display());
+          } catch (const OperatorError& e) {
+            return ctx.file_error(p, fmt::format("malformed JSON Lines: {}", e.what()));
+          }
+          List items;
+          for (std::size_t i = 0; i < docs.size(); ++i)
+            items.push_back(builtins::value_from_json(docs[i], fmt::format("{}[{}]", p.display(), i)));
+          Value v = Value::list(std::move(items), fmt::format("the records of {}", p.display()),
+                                fmt::format("{} holds no records", p.display()));
+          if (p.root == "submission") v.mark_from_submission();
+          return v;
+        });
+  r.add("parse_csv", {P("text"), P("sep", Value::string(",")), P("preamble", Value::boolean(false)),
+                      P("thousands", Value::boolean(false))},
+        false,
+        "CSV held in a string (a program's output) as csv() reads a file: a list of records keyed by the header.", fam,
+        [](CallContext& ctx, const std::vector<Value>& a) {
+          if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
+          builtins::CsvCall o;
+          if (auto e = builtins::csv_options(ctx, a, o)) return *e;
+          const Value& text = a[0];
+          return builtins::csv_table(ctx, text.as_string(), "the CSV text", text.from_submission(), o,
+                                     [&](const std::string& m) { return ctx.data_error(m, text); });
+        });
+  r.add("ncu", {P("p")}, false,
+        "Nsight Compute's CSV (`ncu --csv ... > p`, the details page or `--page raw`), ==PROF== lines and the "
+        "program's output before the header skipped, as a list of kernel launches: {id, kernel (the name without "
+        "parameters), name (as written), the identity columns (\"Block Size\", \"Grid Size\", \"Device\", ...), "
+        "metrics (by metric name, with units: usecond → s, Kbyte → B, byte/second → B/s, % → a fraction; counts "
+        "plain), units (the unit text by metric name), sections (details page: the section by metric name)}.",
+        fam, [](CallContext& ctx, const std::vector<Value>& a) {
+          Value err;
+          auto text = builtins::file_text(ctx, a, err);
+          if (!text) return err;
+          const PathValue& p = a[0].as_path();
+          try {
+            return builtins::ncu_value(tables::parse_ncu_csv(*text, p.display()), p.display(), p.root == "submission");
+          } catch (const OperatorError& e) {
+            return ctx.file_error(p, fmt::format("malformed ncu CSV: {}", e.what()));
+          }
+        });
+  r.add("prometheus", {P("p")}, false,
+        "A Prometheus text exposition (a /metrics scrape of vLLM or SGLang) as a record by metric family name: "
+        "{name, type, help, samples: [{name, labels, value}], and for histograms series: [{labels, buckets: "
+        "[{le, count}], sum, count, p50, p90, p95, p99}]} (quantiles as PromQL's histogram_quantile estimates them).",
+        fam, [](CallContext& ctx, const std::vector<Value>& a) {
+          Value err;
+          auto text = builtins::file_text(ctx, a, err);
+          if (!text) return err;
+          const PathValue& p = a[0].as_path();
+          try {
+            return builtins::prometheus_value(tables::parse_prometheus(*text, p.display()), p.display(),
+                                              p.root == "submission");
+          } catch (const OperatorError& e) {
+            return ctx.file_error(p, fmt::format("malformed Prometheus exposition: {}", e.what()));
+          }
+        });
+  r.add("parse_prometheus", {P("text")}, false, "A Prometheus text exposition held in a string, as prometheus() reads a file.",
+        fam, [](CallContext& ctx, const std::vector<Value>& a) {
+          if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
+          try {
+            return builtins::prometheus_value(tables::parse_prometheus(a[0].as_string(), "the exposition text"),
+                                              "the exposition text", a[0].from_submission());
+          } catch (const OperatorError& e) {
+            return ctx.data_error(fmt::format("malformed Prometheus exposition: {}", e.what()), a[0]);
+          }
+        });
+  r.add("histogram_quantile", {P("q"), P("h")}, false,
+        "The q-quantile (0..1) of a histogram series from prometheus() (its buckets), as PromQL's histogram_quantile: "
+        "linear interpolation inside the bucket, the highest finite bound for ranks in the +Inf bucket.",
+        fam, [](CallContext& ctx, const std::vector<Value>& a) {
+          if (auto e = builtins::want_plain(ctx, a, 0)) return *e;
+          if (auto e = want(ctx, a, 1, ValueKind::record, "a histogram series (from prometheus(p).NAME.series)")) return *e;
+          const Value* buckets = a[1].as_record().find("buckets");
+          if (!buckets || !buckets->is(ValueKind::list))
+            return ctx.data_error("bad argument #2 to 'histogram_quantile' (a record with no buckets list)", a[1]);
+          tables::PromHistogram h;
+          for (const Value& b : buckets->as_list()) {
+            const Value* le = b.is(ValueKind::record) ? b.as_record().find("le") : nullptr;
+            const Value* count = b.is(ValueKind::record) ? b.as_record().find("count") : nullptr;
+            if (!le || !count || !le->is(ValueKind::number) || !count->is(ValueKind::number))
+              return ctx.data_error("bad argument #2 to 'histogram_quantile' (a bucket without numeric le and count)", a[1]);
+            h.buckets.push_back(tables::PromBucket{le->as_number(), count->as_number()});
+          }
+          std::stable_sort(h.buckets.begin(), h.buckets.end(),
+                           [](const tables::PromBucket& x, const tables::PromBucket& y) { return x.le < y.le; });
+          Value v = Value::number(tables::histogram_quantile(a[0].as_number(), h));
+          if (a[1].from_submission()) v.mark_from_submission();
+          return v;
+        });
+}
+
+}  // namespace rubric

@@ -1,0 +1,29 @@
+#pragma once
+// CSV text as a language value (shared by csv() in files.cpp and parse_csv()).
+#include <string>
+#include <string_view>
+
+#include <functional>
+#include <optional>
+#include <vector>
+
+#include "interpreter/value.hpp"
+
+namespace rubric::builtins {
+
+struct CsvCall {
+  char separator = ',';
+  bool preamble = false;
+  bool thousands = false;
+};
+
+// Reads csv() and parse_csv()'s options (sep, preamble, thousands) from arguments 1..3; returns
+// an error value for a bad one.
+std::optional<Value> csv_options(CallContext& ctx, const std::vector<Value>& a, CsvCall& out);
+
+// Rows as records keyed by the header. `fail` turns a message about the data into the error
+// value to return (a file error, or a data error for text).
+Value csv_table(CallContext& ctx, std::string_view text, const std::string& name, bool from_submission,
+                const CsvCall& options, const std::function<Value(const std::string&)>& fail);
+
+}  // namespace rubric::builtins

@@ -1,0 +1,121 @@
+#include "operators/tables/ncu_reader.hpp"
+
+#include <fmt/format.h>
+
+#include <algorithm>
+
+#include "operators/error.hpp"
+#include "operators/tables/csv_reader.hpp"
+
+namespace rubric::tables {
+namespace {
+
+// Columns that identify a launch rather than measure it (ncu 2019.x through 2025.x).
+bool is_identity_column(std::string_view c) {
+  static const char* names[] = {"ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Kernel Time", "Context",
+                                "Stream", "Block Size", "Grid Size", "Device", "CC", "Section Name", "Metric Name",
+                                "Metric Unit", "Metric Value", "Rule Name", "Rule Type", "Rule Description",
+                                "Estimated Speedup Type", "Estimated Speedup"};
+  return std::find(std::begin(names), std::end(names), c) != std::end(names);
+}
+
+int column(const CsvRow& header, std::string_view name) {
+  for (std::size_t i = 0; i < header.fields.size(); ++i)
+    if (header.fields[i].text == name) return static_cast<int>(i);
+  return -1;
+}
+
+}  // namespace
+
+std::string short_kernel_name(std::string_view full) {
+  std::string_view s = full;
+  // Drop the parameter list: the '(' that closes the name at template depth 0.
+  int depth = 0;
+  std::size_t cut = s.size();
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '<') ++depth;
+    else if (s[i] == '>' && depth > 0) --depth;
+    else if (s[i] == '(' && depth == 0 && i > 0) { cut = i; break; }
+  }
+  s = s.substr(0, cut);
+  // Drop a return type ("void ", "__global__ void "): the last blank at template depth 0.
+  depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (s[i] == '<') ++depth;
+    else if (s[i] == '>' && depth > 0) --depth;
+    else if (s[i] == ' ' && depth == 0) start = i + 1;
+  }
+  return std::string(s.substr(start));
+}
+
+NcuReport parse_ncu_csv(std::string_view text, std::string_view name) {
+  CsvOptions options;
+  options.preamble = true;
+  std::vector<CsvRow> rows = split_rows(text, name, options);
+  // ncu's header always starts with "ID" and names "Kernel Name"; program output before it may
+  // hold commas, so look for that row rather than guessing by width.
+  std::size_t h = rows.size();
+  for (std::size_t i = 0; i < rows.size(); ++i)
+    if (!rows[i].fields.empty() && rows[i].fields[0].text == "ID" && column(rows[i], "Kernel Name") >= 0) {
+      h = i;
+      break;
+    }
+  if (h == rows.size())
+    throw OperatorError(fmt::format("{}: no ncu CSV header (a row starting \"ID\",...,\"Kernel Name\"); "
+                                    "was it written with ncu --csv?", name));
+  const CsvRow& header = rows[h];
+  const int id_col = column(header, "ID"), kernel_col = column(header, "Kernel Name");
+  const int metric_col = column(header, "Metric Name"), unit_col = column(header, "Metric Unit"),
+            value_col = column(header, "Metric Value"), section_col = column(header, "Section Name");
+  NcuReport report;
+  report.raw_page = metric_col < 0;
+  if (!report.raw_page && (unit_col < 0 || value_col < 0))
+    throw OperatorError(fmt::format("{}:{}: the header has \"Metric Name\" but no \"Metric Unit\" and \"Metric Value\"",
+                                    name, header.line));
+  std::size_t first = h + 1;
+  const CsvRow* units = nullptr;
+  if (report.raw_page && first < rows.size() && rows[first].fields.size() == header.fields.size() &&
+      rows[first].fields[id_col].text.empty()) {
+    units = &rows[first];  // the raw page's second row: units under the metric names, blank under identity columns
+    ++first;
+  }
+  auto field = [](const CsvRow& r, int c) -> const std::string& { return r.fields[static_cast<std::size_t>(c)].text; };
+  for (std::size_t i = first; i < rows.size(); ++i) {
+    const CsvRow& r = rows[i];
+    if (r.fields.size() != header.fields.size())
+      throw OperatorError(fmt::format("{}:{}: row has {} fields, the header (line {}) has {}", name, r.line,
+                                      r.fields.size(), header.line, header.fields.size()));
+    const std::string& id = field(r, id_col);
+    NcuLaunch* launch = nullptr;
+    if (!report.raw_page && !report.launches.empty() && report.launches.back().id == id) launch = &report.launches.back();
+    if (!launch) {
+      report.launches.push_back(NcuLaunch{id, field(r, kernel_col), {}, {}, r.line});
+      launch = &report.launches.back();
+      for (std::size_t c = 0; c < header.fields.size(); ++c) {
+        const std::string& col = header.fields[c].text;
+        if (col == "ID" || col == "Kernel Name") continue;
+        if (is_identity_column(col) && (report.raw_page || (col != "Section Name" && col.rfind("Metric ", 0) != 0 &&
+                                                            col.rfind("Rule ", 0) != 0 && col.rfind("Estimated", 0) != 0)))
+          launch->attributes.emplace_back(col, r.fields[c].text);
+      }
+    }
+    auto add = [&](std::string section, std::string metric, std::string unit, const std::string& value) {
+      for (const NcuMetric& m : launch->metrics)
+        if (m.section == section && m.name == metric) return;  // ncu repeats a metric only in rule rows
+      launch->metrics.push_back(NcuMetric{std::move(section), std::move(metric), std::move(unit), value,
+                                          parse_number(value, true), r.line});
+    };
+    if (report.raw_page) {
+      for (std::size_t c = 0; c < header.fields.size(); ++c)
+        if (!is_identity_column(header.fields[c].text))
+          add("", header.fields[c].text, units ? units->fields[c].text : "", r.fields[c].text);
+    } else {
+      if (field(r, metric_col).empty()) continue;  // a rule's row with no metric
+      add(section_col >= 0 ? field(r, section_col) : "", field(r, metric_col), field(r, unit_col), field(r, value_col));
+    }
+  }
+  return report;
+}
+
+}  // namespace rubric::tables

@@ -1,0 +1,69 @@
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "operators/error.hpp"
+#include "operators/tables/ncu_reader.hpp"
+
+using namespace rubric;
+using namespace rubric::tables;
+
+namespace {
+std::string fixture(const std::string& name) {
+  std::ifstream in("../golden/inputs/sub/" + name);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+}  // namespace
+
+TEST_CASE("short kernel names drop the return type and parameters, keep template arguments") {
+  CHECK(short_kernel_name("void softmax_kernel<float, 256>(const float *, float *, int, int)") == "softmax_kernel<float, 256>");
+  CHECK(short_kernel_name("scale_kernel(float *, float, int)") == "scale_kernel");
+  CHECK(short_kernel_name("vecAdd") == "vecAdd");
+  CHECK(short_kernel_name("void ns::k<(int)1>(float*)") == "ns::k<(int)1>");
+}
+
+TEST_CASE("the details page: launches by ID, metrics with units, rule rows skipped") {
+  std::string text = fixture("ncu_details.csv");
+  REQUIRE_FALSE(text.empty());
+  NcuReport r = parse_ncu_csv(text, "ncu_details.csv");
+  CHECK_FALSE(r.raw_page);
+  REQUIRE(r.launches.size() == 2);
+  const NcuLaunch& k = r.launches[0];
+  CHECK(k.id == "0");
+  CHECK(short_kernel_name(k.kernel_name) == "softmax_kernel<float, 256>");
+  auto find = [&](const std::string& section, const std::string& name) -> const NcuMetric* {
+    for (const auto& m : k.metrics)
+      if (m.name == name && (section.empty() || m.section == section)) return &m;
+    return nullptr;
+  };
+  REQUIRE(find("", "SM Frequency"));
+  CHECK(*find("", "SM Frequency")->value == 1755.21);
+  CHECK(find("", "SM Frequency")->unit == "cycle/usecond");
+  CHECK(*find("", "Elapsed Cycles")->value == 168449);
+  CHECK(find("Memory Workload Analysis", "Memory Throughput")->unit == "Tbyte/second");
+  CHECK(find("GPU Speed Of Light Throughput", "Memory Throughput")->unit == "%");
+  CHECK(find("", "Waves Per SM")->unit.empty());
+  for (const auto& m : k.metrics) CHECK_FALSE(m.name.empty());
+  CHECK(*r.launches[1].metrics[0].value == 1212.42);
+}
+
+TEST_CASE("the raw page: units from the row under the header") {
+  NcuReport r = parse_ncu_csv(fixture("ncu_raw.csv"), "ncu_raw.csv");
+  CHECK(r.raw_page);
+  REQUIRE(r.launches.size() == 1);
+  const auto& ms = r.launches[0].metrics;
+  REQUIRE(ms.size() == 7);
+  CHECK(ms[0].name == "gpu__time_duration.sum");
+  CHECK(ms[0].unit == "usecond");
+  CHECK(*ms[0].value == 95.97);
+}
+
+TEST_CASE("no header, or a short row, is an error naming the file and line") {
+  CHECK_THROWS_AS(parse_ncu_csv("==PROF== Connected\nhello\n", "p.csv"), OperatorError);
+  CHECK_THROWS_WITH_AS(parse_ncu_csv("\"ID\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+                                     "\"0\",\"k\",\"Duration\",\"usecond\"\n", "p.csv"),
+                       "p.csv:2: row has 4 fields, the header (line 1) has 5", OperatorError);
+}

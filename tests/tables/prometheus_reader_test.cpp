@@ -1,0 +1,82 @@
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <limits>
+
+#include "operators/error.hpp"
+#include "operators/tables/prometheus_reader.hpp"
+
+using namespace rubric;
+using namespace rubric::tables;
+
+TEST_CASE("families, labels with escapes, special values and timestamps") {
+  PromScrape s = parse_prometheus(
+      "# HELP http_requests_total The total number of HTTP requests.\n"
+      "# TYPE http_requests_total counter\n"
+      "http_requests_total{method=\"post\",code=\"200\"} 1027 1395066363000\n"
+      "http_requests_total{method=\"post\",code=\"400\"}    3 1395066363000\n"
+      "# A free comment\n"
+      "msdos_file_access_time_seconds{path=\"C:\\\\DIR\\\\FILE.TXT\",error=\"Cannot find file:\\n\\\"FILE.TXT\\\"\"} 1.458255915e9\n"
+      "metric_without_timestamp_and_labels 12.47\n"
+      "something_weird{problem=\"division by zero\"} +Inf -3982045\n",
+      "m.prom");
+  REQUIRE(s.families.size() == 4);
+  CHECK(s.families[0].type == "counter");
+  CHECK(s.families[0].help == "The total number of HTTP requests.");
+  REQUIRE(s.families[0].samples.size() == 2);
+  CHECK(s.families[0].samples[1].value == 3);
+  CHECK(s.families[0].samples[1].labels[1].second == "400");
+  CHECK(s.families[1].samples[0].labels[0].second == "C:\\DIR\\FILE.TXT");
+  CHECK(s.families[1].samples[0].labels[1].second == "Cannot find file:\n\"FILE.TXT\"");
+  CHECK(s.families[2].type == "untyped");
+  CHECK(std::isinf(s.families[3].samples[0].value));
+}
+
+TEST_CASE("malformed lines name line and column") {
+  CHECK_THROWS_WITH_AS(parse_prometheus("ok 1\nbad{a=\"x\" 2\n", "m.prom"), "m.prom:2:11: expected ',' or '}' after a label",
+                       OperatorError);
+  CHECK_THROWS_WITH_AS(parse_prometheus("x 1ms\n", "m.prom"), "m.prom:1:3: '1ms' is not a sample value", OperatorError);
+  CHECK_THROWS_AS(parse_prometheus("# TYPE x countr\n", "m.prom"), OperatorError);
+}
+
+namespace {
+PromHistogram hist(std::vector<std::pair<double, double>> b) {
+  PromHistogram h;
+  for (auto [le, c] : b) h.buckets.push_back(PromBucket{le, c});
+  return h;
+}
+const double inf = std::numeric_limits<double>::infinity();
+}  // namespace
+
+TEST_CASE("histogram_quantile interpolates as PromQL does") {
+  // Buckets 0.1, 0.2, 0.5, +Inf with cumulative 10, 30, 90, 100 (PromQL's own examples' shape).
+  PromHistogram h = hist({{0.1, 10}, {0.2, 30}, {0.5, 90}, {inf, 100}});
+  CHECK(histogram_quantile(0.05, h) == doctest::Approx(0.05));      // in the first bucket, from 0
+  CHECK(histogram_quantile(0.2, h) == doctest::Approx(0.15));       // rank 20 of bucket (10, 30]
+  CHECK(histogram_quantile(0.5, h) == doctest::Approx(0.2 + 0.3 * 20.0 / 60.0));
+  CHECK(histogram_quantile(0.95, h) == 0.5);                        // +Inf bucket: the highest finite bound
+  CHECK(histogram_quantile(-0.1, h) == -inf);
+  CHECK(histogram_quantile(1.1, h) == inf);
+  CHECK(std::isnan(histogram_quantile(0.5, hist({{inf, 10}}))));              // one bucket
+  CHECK(std::isnan(histogram_quantile(0.5, hist({{0.1, 1}, {0.2, 2}}))));     // no +Inf bucket
+  CHECK(std::isnan(histogram_quantile(0.5, hist({{0.1, 0}, {inf, 0}}))));     // no observations
+  CHECK(histogram_quantile(0.5, hist({{-1, 5}, {0, 10}, {inf, 10}})) == -1);  // first bound not positive
+  // A count that dips (scraped mid-update) is made monotonic first.
+  CHECK(histogram_quantile(0.75, hist({{1, 10}, {2, 8}, {3, 20}, {inf, 20}})) == doctest::Approx(2.5));
+}
+
+TEST_CASE("histogram series group buckets by labels other than le") {
+  PromScrape s = parse_prometheus(
+      "# TYPE lat histogram\n"
+      "lat_bucket{le=\"1\",m=\"a\"} 1\nlat_bucket{le=\"+Inf\",m=\"a\"} 2\nlat_count{m=\"a\"} 2\nlat_sum{m=\"a\"} 3.5\n"
+      "lat_bucket{m=\"b\",le=\"1\"} 0\nlat_bucket{m=\"b\",le=\"+Inf\"} 4\n"
+      "# TYPE lat_created gauge\nlat_created{m=\"a\"} 1.7e9\n",
+      "h.prom");
+  REQUIRE(s.families.size() == 2);
+  auto series = histogram_series(s.families[0]);
+  REQUIRE(series.size() == 2);
+  CHECK(series[0].sum == 3.5);
+  CHECK(series[0].count == 2);
+  CHECK(series[1].buckets.size() == 2);
+  CHECK(s.families[1].name == "lat_created");
+}
