@@ -438,6 +438,9 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
       o.explanation = o.verdict == ou.verdict ? ou.explanation : ol.explanation;
       return o;
     }
+    if (std::isnan(a.as_number()) || std::isnan(r.as_number()) || std::isnan(t.as_number()))
+      return from_error(error_at(e, env, "'within' with NaN (not a number) decides nothing",
+                                 a.from_submission() || r.from_submission() ? Blame::submission : Blame::rubric));
     double x = a.as_number(), y = r.as_number();
     double diff = std::fabs(x - y);
     double allowed = relative ? std::fabs(t.as_number()) * std::fabs(y) : t.as_number();

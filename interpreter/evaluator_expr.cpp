@@ -2,6 +2,7 @@
 // samples, field and index access, calls, lambdas.
 #include <algorithm>
 #include <cmath>
+#include <optional>
 #include <fmt/format.h>
 #include <utility>
 
@@ -59,6 +60,16 @@ bool unknown(const Value& v) {
 }  // namespace
 
 const char* binary_op_text(ast::BinaryOp op) { return op_text(op); }
+
+// A NaN decides no ordering: by IEEE rules `err > tol` is false, so `not (err > tol)` would pass
+// on a NaN the candidate wrote (Python's json writes `NaN`). `==` and `!=` stay IEEE's (`x != x`
+// is how a rubric asks whether x is NaN).
+static std::optional<std::string> nan_operand(const Value& a, const Value& b) {
+  for (const Value* v : {&a, &b})
+    if (v->is(ValueKind::number) && std::isnan(v->as_number()))
+      return std::string("an ordering with NaN (not a number) decides nothing");
+  return std::nullopt;
+}
 
 void Evaluator::count_step() {
   if (++steps_ > settings_.limits.steps)
@@ -129,6 +140,7 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
     if (a.is(ValueKind::samples) || b.is(ValueKind::samples))
       return fail("a comparison of samples is decided statistically and may be INCONCLUSIVE: "
                                "use it as the condition of an `expect`");
+    if (auto nan = nan_operand(a, b)) return fail(*nan);
     double x = a.as_number(), y = b.as_number();
     bool r = op == BinaryOp::lt ? x < y : op == BinaryOp::le ? x <= y : op == BinaryOp::gt ? x > y : x >= y;
     return Value::boolean(r);
@@ -182,7 +194,9 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
     e->lhs = sample_expr_of(a);
     e->rhs = sample_expr_of(b);
     e->dim = dr;
-    return Value::samples(std::move(e));
+    Value out = Value::samples(std::move(e));
+    if (data_blame == Blame::submission) out.mark_from_submission();
+    return out;
   }
   double x = a.as_number(), y = b.as_number(), r = 0;
   switch (op) {
@@ -195,7 +209,11 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
       break;
     default: break;
   }
-  return Value::number(r, dr);
+  // Arithmetic on the candidate's numbers stays the candidate's data: `1 / (j.z * 2)` with j.z = 0
+  // FAILs as `1 / j.z` does.
+  Value out = Value::number(r, dr);
+  if (data_blame == Blame::submission) out.mark_from_submission();
+  return out;
 }
 
 Value Evaluator::eval_subscripts(const Value& obj, const ast::Index& n, const ast::Expr& at, const EnvPtr& env) {
