@@ -8,6 +8,7 @@
 
 #include "interpreter/paths.hpp"
 #include "interpreter/sha256.hpp"
+#include "operators/files/safe_open.hpp"
 
 namespace rubric {
 
@@ -371,6 +372,13 @@ std::optional<std::string> CallContext::open_file(const PathValue& p, Value* err
     if (err) *err = file_error(p, r.message);
     return std::nullopt;
   }
+  try {
+    // Before anything reads it: hashing a FIFO would block forever.
+    files::check_regular(r.real, p.display());
+  } catch (const files::FileError& e) {
+    if (err) *err = file_error(p, e.what());
+    return std::nullopt;
+  }
   std::string key = "sha256:" + r.real;
   if (!cached(key)) {
     std::uint64_t bytes = 0;
@@ -385,21 +393,25 @@ std::optional<std::string> CallContext::open_file(const PathValue& p, Value* err
   return r.real;
 }
 
-std::optional<std::string> CallContext::read_file(const PathValue& p, Value* err) {
+std::optional<std::string> CallContext::read_file(const PathValue& p, Value* err, std::uint64_t cap,
+                                                  const std::string& purpose) {
+  // Type and size first: nothing is hashed or read of a file that will be refused.
+  if (ResolvedPath r = resolve_confined(p); r.status == PathStatus::ok) {
+    try {
+      files::check_cap(files::open_regular(r.real, p.display()), p.display(), cap, purpose);
+    } catch (const files::FileError& e) {
+      if (err) *err = file_error(p, e.what());
+      return std::nullopt;
+    }
+  }
   auto real = open_file(p, err);
   if (!real) return std::nullopt;
-  std::ifstream in(*real, std::ios::binary);
-  if (!in) {
-    if (err) *err = file_error(p, fmt::format("{}: cannot be read", p.display()));
+  try {
+    return files::read_capped(*real, p.display(), cap, purpose);
+  } catch (const files::FileError& e) {
+    if (err) *err = file_error(p, e.what());
     return std::nullopt;
   }
-  std::ostringstream ss;
-  ss << in.rdbuf();
-  if (in.bad()) {
-    if (err) *err = file_error(p, fmt::format("{}: cannot be read (is it a directory?)", p.display()));
-    return std::nullopt;
-  }
-  return ss.str();
 }
 
 }  // namespace rubric

@@ -242,10 +242,14 @@ class CallContext {
   // (→ FAIL), otherwise on the rubric/reference side (→ ERROR).
   Value file_error(const PathValue& p, const std::string& message) const;
   // Checks confinement, reads the whole file, hashes it into the provenance. On failure returns
-  // nullopt and sets `*error` to an error value (missing, escaping its root, unreadable).
-  std::optional<std::string> read_file(const PathValue& p, Value* error);
-  // Checks confinement and hashes the file into the provenance without keeping its bytes (for
-  // operators that map files themselves). Returns the real path, or nullopt with `*error` set.
+  // nullopt and sets `*error` to an error value (missing, escaping its root, not a regular file,
+  // unreadable, or larger than `cap` bytes: `purpose` names the limit, "text").
+  std::optional<std::string> read_file(const PathValue& p, Value* error, std::uint64_t cap = kDefaultReadCap,
+                                       const std::string& purpose = "a file read whole");
+  static constexpr std::uint64_t kDefaultReadCap = 256ull << 20;
+  // Checks confinement and that it is a regular file (a FIFO or a device is the error, never a
+  // hang), and hashes the file into the provenance without keeping its bytes (for operators that
+  // map files themselves). Returns the real path, or nullopt with `*error` set.
   std::optional<std::string> open_file(const PathValue& p, Value* error);
 };
 

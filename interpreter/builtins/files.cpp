@@ -52,20 +52,44 @@ namespace {
 
 using builtins::want;
 
+// Whole-file reads are capped so a huge answer is the submission's FAIL, not the grader's memory:
+// text 16 MiB (generous for prose), JSON and CSV 64 MiB. A rubric can raise it with `limit =`.
+constexpr double kMiB = 1048576.0;
+constexpr double kTextLimit = 16 * kMiB, kDataLimit = 64 * kMiB;
+// files() lists at most this many files; a larger tree is the submission's FAIL (or the rubric's
+// ERROR under the reference).
+constexpr std::size_t kFilesCap = 100000;
+
+// The `limit` argument as a byte count, or an error value.
+std::optional<Value> limit_arg(CallContext& ctx, const std::vector<Value>& a, std::size_t at, std::uint64_t& out) {
+  const Value& v = a[at];
+  if (!v.is(ValueKind::number) || v.as_quantity().dim != Dimension::of(Dimension::bytes) || !(v.as_number() > 0) ||
+      !(v.as_number() < 1.8e19))
+    return ctx.error(fmt::format("bad argument 'limit' to '{}' (expected a size such as 64 MiB, got {})",
+                                 ctx.function_name(), v.repr(5)));
+  out = static_cast<std::uint64_t>(v.as_number());
+  return std::nullopt;
+}
+
 }  // namespace
 
 void open_files(Registry& r) {
   const std::string fam = "files";
-  r.add("json", {P("p")}, false,
+  const Value text_limit = Value::number(kTextLimit, Dimension::of(Dimension::bytes));
+  const Value data_limit = Value::number(kDataLimit, Dimension::of(Dimension::bytes));
+  r.add("json", {P("p"), P("limit", data_limit)}, false,
          "The JSON file at p: objects become records (keys in file order), arrays lists, numbers plain numbers. "
-         "A missing or malformed file under `submission` FAILs the check; under `reference`, it is an ERROR.",
+         "A missing or malformed file, or one that is not a regular file or is larger than `limit`, under "
+         "`submission` FAILs the check; under `reference`, it is an ERROR.",
          fam, [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::path, "a path")) return *e;
+           std::uint64_t cap = 0;
+           if (auto e = limit_arg(ctx, a, 1, cap)) return *e;
            const PathValue& p = a[0].as_path();
            std::string key = "json:" + p.full();
            if (auto hit = ctx.cached(key)) return *std::static_pointer_cast<const Value>(hit);
            Value err;
-           auto text = ctx.read_file(p, &err);
+           auto text = ctx.read_file(p, &err, cap, "a JSON file (json(p, limit = ...) raises it)");
            if (!text) return err;
            Value v;
            try {
@@ -76,10 +100,15 @@ void open_files(Registry& r) {
            ctx.store(key, std::make_shared<const Value>(v));
            return v;
          });
-  r.add("text", {P("p")}, false, "The file at p as a string.", fam, [](CallContext& ctx, const std::vector<Value>& a) {
+  r.add("text", {P("p"), P("limit", text_limit)}, false,
+         "The file at p as a string. A file larger than `limit` (default 16 MiB), or one that is not a regular file, "
+         "FAILs the check under `submission` and is an ERROR under `reference`.",
+         fam, [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::path, "a path")) return *e;
+           std::uint64_t cap = 0;
+           if (auto e = limit_arg(ctx, a, 1, cap)) return *e;
            Value err;
-           auto text = ctx.read_file(a[0].as_path(), &err);
+           auto text = ctx.read_file(a[0].as_path(), &err, cap, "text (text(p, limit = ...) raises it)");
            if (!text) return err;
            Value v = Value::string(std::move(*text));
            if (a[0].as_path().root == "submission") v.mark_from_submission();
@@ -98,7 +127,7 @@ void open_files(Registry& r) {
           if (auto e = builtins::csv_options(ctx, a, o)) return *e;
           const PathValue& p = a[0].as_path();
           Value err;
-          auto text = ctx.read_file(p, &err);
+          auto text = ctx.read_file(p, &err, std::uint64_t(kDataLimit), "a CSV file");
           if (!text) return err;
           return builtins::csv_table(ctx, *text, p.display(), p.root == "submission", o,
                                      [&](const std::string& m) { return ctx.file_error(p, m); });
@@ -111,7 +140,8 @@ void open_files(Registry& r) {
            return Value::boolean(rp.status == PathStatus::ok);
          });
   r.add("files", {P("p"), P("pattern", Value::string("*"))}, false,
-         "The files under the folder p (recursively) whose path relative to p matches the glob pattern, sorted.", fam,
+         "The files under the folder p (recursively) whose path relative to p matches the glob pattern, sorted. "
+         "More than 100,000 files under p FAILs the check for a submission folder (an ERROR for the reference).", fam,
          [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::path, "a path")) return *e;
            if (auto e = want(ctx, a, 1, ValueKind::string, "a string (a glob such as \"*.cu\")")) return *e;
@@ -122,12 +152,15 @@ void open_files(Registry& r) {
            std::error_code ec;
            if (!fs::is_directory(rp.real, ec)) return ctx.file_error(p, fmt::format("{}: not a folder", p.display()));
            std::vector<std::string> rels;
+           std::size_t scanned = 0;  // every entry walked, matched or not: the walk itself is bounded
            for (auto it = fs::recursive_directory_iterator(rp.real, fs::directory_options::skip_permission_denied, ec);
                 !ec && it != fs::recursive_directory_iterator(); it.increment(ec)) {
+             if (++scanned > kFilesCap)
+               return ctx.file_error(p, fmt::format("{}: more than {} files and folders (the limit for files())",
+                                                    p.display(), kFilesCap));
              if (!it->is_regular_file(ec) || it->is_symlink(ec)) continue;
              std::string rel = fs::relative(it->path(), rp.real, ec).generic_string();
              if (::fnmatch(a[1].as_string().c_str(), rel.c_str(), 0) == 0) rels.push_back(rel);
-             if (rels.size() > 100000) return ctx.error(fmt::format("'files': more than 100000 files under {}", p.display()));
            }
            std::sort(rels.begin(), rels.end());
            List out;

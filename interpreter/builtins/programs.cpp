@@ -4,11 +4,13 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <filesystem>
 
 #include "interpreter/builtins/args.hpp"
 #include "interpreter/builtins/json_value.hpp"
 #include "interpreter/builtins/registry.hpp"
 #include "operators/error.hpp"
+#include "operators/files/safe_open.hpp"
 #include "operators/json/json_reader.hpp"
 #include "operators/process/bench_runs.hpp"
 #include "operators/process/run_isolated.hpp"
@@ -54,10 +56,32 @@ std::optional<Value> run_spec_from(CallContext& ctx, const Args& a, std::size_t 
   else if (a[cwd_at].is_null() && submission) spec.cwd = *submission;
   else if (!a[cwd_at].is_null()) return ctx.bad_argument(static_cast<int>(cwd_at + 1), "a path", a[cwd_at]);
 
-  // The candidate must not read the reference answer.
-  if (auto reference = ctx.root_dir("reference"); reference && submission && *reference != *submission &&
-                                                  submission->rfind(*reference + "/", 0) != 0)
+  // The candidate must not read the reference answer. Its programs see only a copy of their
+  // folder (the whitelist), so the two folders must be apart: a reference inside the submission
+  // would be copied along, and a submission inside the reference is a layout that hides nothing
+  // where the whitelist is refused.
+  if (auto reference = ctx.root_dir("reference"); reference && submission) {
+    auto canonical = [](const std::string& p) {
+      std::error_code ec;
+      auto c = std::filesystem::weakly_canonical(p, ec);
+      return ec ? p : c.string();
+    };
+    const std::string ref = canonical(*reference), sub = canonical(*submission);
+    auto within = [](const std::string& a, const std::string& b) { return a == b || a.rfind(b + "/", 0) == 0; };
+    if (within(ref, sub))
+      return ctx.error(fmt::format(
+          "'{}' refuses to run: the reference folder {} is {} the submission folder {}, so the candidate's program "
+          "would be given the reference answer with its own files. Keep the reference outside the submission "
+          "(e.g. --reference next to --submission, not inside it).",
+          ctx.function_name(), ref, ref == sub ? "the same as" : "inside", sub));
+    if (within(sub, ref))
+      return ctx.error(fmt::format(
+          "'{}' refuses to run: the submission folder {} is inside the reference folder {}, so hiding the reference "
+          "from the candidate's program would hide its own folder too. Keep the submission outside the reference "
+          "folder (--reference and --submission side by side).",
+          ctx.function_name(), sub, ref));
     spec.isolation.hidden_paths.push_back(*reference);
+  }
   return std::nullopt;
 }
 
@@ -137,6 +161,9 @@ Value run(CallContext& ctx, const Args& a) {
     record(ctx, spec, r);
     if (r.launch_failed) return ctx.error(fmt::format("could not start {}: {}", command_text(spec), r.launch_error), Blame::submission);
     return run_record(ctx, spec, r);
+  } catch (const files::FileError& e) {
+    // The submission's folder cannot be copied within its budget, or a file in it cannot be read.
+    return ctx.error(fmt::format("'run': {}", e.what()), Blame::submission);
   } catch (const OperatorError& e) {
     // The run could not be set up (no scratch directory under TMPDIR, a copy that failed, no
     // namespaces): the grading machine's fault, never the candidate's FAIL.
@@ -178,6 +205,8 @@ Value bench(CallContext& ctx, const Args& a) {
                                 spec.metric.empty() ? std::string("wall time") : "field " + spec.metric,
                                 r.runs.empty() ? std::string("none") : r.runs.back().isolation.describe());
     return Value::samples_of(std::move(s));
+  } catch (const files::FileError& e) {
+    return ctx.error(fmt::format("'bench': {}", e.what()), Blame::submission);
   } catch (const OperatorError& e) {
     // The arguments were checked above: what is left is the runs' setup on this machine.
     return ctx.error(fmt::format("'bench' could not be set up on this machine: {}", e.what()), Blame::grader_environment);

@@ -10,6 +10,7 @@
 #include <sstream>
 
 #include "operators/error.hpp"
+#include "operators/files/safe_open.hpp"
 
 namespace rubric::json {
 namespace {
@@ -236,12 +237,8 @@ Array parse_lines(std::string_view text, std::string_view source_name) {
   return out;
 }
 
-Value read_file(const std::string& path) {
-  std::ifstream in(path, std::ios::binary);
-  if (!in) throw OperatorError(fmt::format("{}: cannot read file: {}", path, std::strerror(errno)));
-  std::ostringstream buf;
-  buf << in.rdbuf();
-  return parse(buf.str(), path);
+Value read_file(const std::string& path, std::uint64_t cap) {
+  return parse(files::read_capped(path, path, cap, "a JSON file"), path);
 }
 
 }  // namespace rubric::json

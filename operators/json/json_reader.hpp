@@ -2,6 +2,7 @@
 // An RFC 8259 JSON reader that also takes Python's non-finite numbers (NaN, Infinity, -Infinity,
 // which Python's json module writes by default). Malformed input throws OperatorError
 // "name:line:col: what is wrong".
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -16,6 +17,8 @@ Value parse(std::string_view text, std::string_view source_name);
 Array parse_lines(std::string_view text, std::string_view source_name);
 
 // Reads and parses a whole file; an unreadable file is an OperatorError naming it.
-Value read_file(const std::string& path);
+// The file must be a regular file of at most `cap` bytes (a FIFO or a larger file throws
+// OperatorError naming it, before anything is read).
+Value read_file(const std::string& path, std::uint64_t cap = 256ull << 20);
 
 }  // namespace rubric::json

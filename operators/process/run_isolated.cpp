@@ -23,21 +23,22 @@
 #include <optional>
 
 #include "operators/error.hpp"
+#include "operators/process/confinement.hpp"
+#include "operators/process/launch.hpp"
 #include "operators/process/scratch_dir.hpp"
+#include "operators/process/whitelist.hpp"
 #include "operators/process/supervisor.hpp"
 
 namespace rubric::process {
 namespace {
 
+using detail::CStrings;
+using detail::kSupervisorStack;
+using detail::make_limit;
+using detail::start_supervisor;
+
 using Clock = std::chrono::steady_clock;
 constexpr const char* kDefaultPath = "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin";
-constexpr std::size_t kSupervisorStack = 256 * 1024;
-#if defined(__SANITIZE_ADDRESS__)
-// AddressSanitizer keeps per-thread state the supervisor would share and corrupt: copy instead.
-constexpr int kShareMemory = 0;
-#else
-constexpr int kShareMemory = CLONE_VM;
-#endif
 // After the kill, how long output may take to reach EOF before the supervisor itself is killed.
 constexpr auto kKillGrace = std::chrono::seconds(5);
 
@@ -52,16 +53,6 @@ struct Pipe {
   ~Pipe() { close_read(); close_write(); }
   void close_read() { if (read >= 0) ::close(read); read = -1; }
   void close_write() { if (write >= 0) ::close(write); write = -1; }
-};
-
-// NULL-terminated char* arrays over owned strings, built before the clone.
-struct CStrings {
-  std::vector<std::string> owned;
-  std::vector<char*> ptrs;
-  explicit CStrings(std::vector<std::string> s) : owned(std::move(s)) {
-    for (auto& x : owned) ptrs.push_back(x.data());
-    ptrs.push_back(nullptr);
-  }
 };
 
 std::string lookup_env(const std::vector<std::pair<std::string, std::string>>& env, const std::string& name,
@@ -86,12 +77,6 @@ std::optional<std::string> resolve_executable(const std::string& name, const std
   return std::nullopt;
 }
 
-struct rlimit make_limit(double value) {
-  struct rlimit r{};
-  if (value > 0) r.rlim_cur = r.rlim_max = static_cast<rlim_t>(std::ceil(value));
-  return r;
-}
-
 // Reads what is available on fd into out (up to cap), dropping the rest; false at EOF.
 bool drain(int fd, std::string& out, std::size_t cap, bool& truncated) {
   char buf[65536];
@@ -104,51 +89,25 @@ bool drain(int fd, std::string& out, std::size_t cap, bool& truncated) {
   return true;
 }
 
-// Clones the supervisor with as many namespaces as the machine grants; records what it got.
-pid_t start_supervisor(detail::SupervisorPlan& plan, const IsolationRequest& req, bool need_mounts, Isolation& iso,
-                       void* stack_top) {
-  const bool root = ::geteuid() == 0;
-  int wanted = 0;
-  if (req.pid_namespace) wanted |= CLONE_NEWPID;
-  if (req.no_network) wanted |= CLONE_NEWNET;
-  if (need_mounts) wanted |= CLONE_NEWNS;
-  std::vector<int> attempts;
-  if (wanted) {
-    attempts.push_back(root ? wanted : wanted | CLONE_NEWUSER);
-    if (root) attempts.push_back(wanted | CLONE_NEWUSER);
-  }
-  attempts.push_back(0);
-  int first_error = 0;
-  for (int flags : attempts) {
-    plan.pid_namespace = flags & CLONE_NEWPID;
-    plan.net_namespace = flags & CLONE_NEWNET;
-    plan.mount_namespace = flags & CLONE_NEWNS;
-    plan.user_namespace = flags & CLONE_NEWUSER;
-    // With a user namespace the candidate is already unprivileged outside it.
-    if (plan.user_namespace) plan.drop_privileges = false;
-    // CLONE_VM: the supervisor shares the host's memory instead of copying its page tables, which
-    // halves the cost of a run. It only reads the plan (alive until we reap it) and writes its own
-    // stack; the one shared thing it writes is this thread's errno, so the loop below never
-    // relies on errno while it runs.
-    // The supervisor starts with every signal blocked (restored below for this thread): it
-    // inherits this process's handlers, which must never run in it.
-    sigset_t all, old;
-    sigfillset(&all);
-    pthread_sigmask(SIG_SETMASK, &all, &old);
-    pid_t pid = ::clone(detail::supervisor_main, stack_top, flags | kShareMemory | SIGCHLD, &plan);
-    const int clone_errno = errno;
-    pthread_sigmask(SIG_SETMASK, &old, nullptr);
-    errno = clone_errno;
-    if (pid > 0) {
-      iso.pid_namespace = plan.pid_namespace;
-      iso.no_network = plan.net_namespace;
-      if (wanted && flags == 0)
-        iso.notes.push_back(fmt::format("namespaces (clone: {})", std::strerror(first_error)));
-      return pid;
-    }
-    if (!first_error) first_error = errno;
-  }
-  throw OperatorError(fmt::format("cannot start a process: {}", std::strerror(errno)));
+}  // namespace
+
+namespace {
+
+// `word` with the run folder's original path replaced by its copy's: a command naming a program
+// or file of the submission by its absolute path runs the copy, which is all the candidate sees.
+std::string to_copy(const std::string& word, const std::string& source, const std::string& copy) {
+  if (source == copy) return word;
+  if (word == source) return copy;
+  if (word.size() > source.size() && word.compare(0, source.size(), source) == 0 && word[source.size()] == '/')
+    return copy + word.substr(source.size());
+  return word;
+}
+
+// Text a program prints when an allocation failed: with RLIMIT_DATA nothing kills it, it fails.
+bool says_out_of_memory(const std::string& err) {
+  for (const char* s : {"bad_alloc", "MemoryError", "Cannot allocate memory", "out of memory", "Out of memory"})
+    if (err.find(s) != std::string::npos) return true;
+  return false;
 }
 
 }  // namespace
@@ -166,19 +125,23 @@ RunResult run_isolated(const RunSpec& spec) {
 
   RunResult result;
   result.timeout_seconds = spec.timeout_seconds;
+  result.memory_limit_bytes = spec.limits.memory_bytes;
   Isolation& iso = result.isolation;
-  ScratchDir scratch;
+  const bool root = ::geteuid() == 0;
+  const bool drop = root && req.drop_privileges;
+  ScratchDir scratch(drop);
   if (spec.keep_scratch) {
     scratch.keep();
     result.scratch_dir = scratch.root();
   }
   std::string run_dir = source_dir;
   if (req.scratch_copy) {
-    run_dir = scratch.copy_tree(source_dir);
+    files::CopyReport copied;
+    run_dir = scratch.copy_tree(source_dir, spec.copy_budget, &copied);
+    result.copied_bytes = copied.data_bytes;
+    result.skipped_files = std::move(copied.skipped);
     iso.scratch_copy = true;
   }
-  const bool root = ::geteuid() == 0;
-  const bool drop = root && req.drop_privileges;
   if (drop) scratch.give_to(req.uid, req.gid);
   if (root && !req.drop_privileges) iso.notes.push_back("process count limit (root is exempt from RLIMIT_NPROC)");
 
@@ -195,7 +158,9 @@ RunResult run_isolated(const RunSpec& spec) {
   std::vector<std::string> env_lines;
   for (const auto& kv : env) env_lines.push_back(kv.first + "=" + kv.second);
 
-  const auto exe = resolve_executable(spec.argv[0], lookup_env(env, "PATH", kDefaultPath));
+  std::vector<std::string> words;
+  for (const std::string& w : spec.argv) words.push_back(to_copy(w, source_dir, run_dir));
+  const auto exe = resolve_executable(words[0], lookup_env(env, "PATH", kDefaultPath));
   if (!exe) {
     result.launch_failed = true;
     result.launch_error = fmt::format("cannot execute '{}': not found in PATH", spec.argv[0]);
@@ -214,172 +179,262 @@ RunResult run_isolated(const RunSpec& spec) {
   std::vector<const char*> hidden_ptrs;
   for (auto& h : hidden) hidden_ptrs.push_back(h.c_str());
 
-  CStrings argv(spec.argv), envp(env_lines);
-  Pipe out, err, report;
-  detail::SupervisorPlan plan;
-  plan.exe = exe->c_str();
-  plan.argv = argv.ptrs.data();
-  plan.envp = envp.ptrs.data();
-  plan.cwd = run_dir.c_str();
-  plan.stdout_fd = out.write;
-  plan.stderr_fd = err.write;
-  plan.report_fd = report.write;
-  plan.parent_fds[0] = out.read;
-  plan.parent_fds[1] = err.read;
-  plan.parent_fds[2] = report.read;
-  plan.parent_pid = ::getpid();
-  plan.cpu = make_limit(spec.limits.cpu_seconds);
-  plan.address_space = make_limit(double(spec.limits.address_space_bytes));
-  plan.file_size = make_limit(double(spec.limits.file_size_bytes));
-  plan.processes = make_limit(double(spec.limits.processes));
-  plan.drop_privileges = drop;
-  plan.uid = req.uid;
-  plan.gid = req.gid;
-  plan.outer_uid = ::geteuid();
-  plan.outer_gid = ::getegid();
-  plan.hidden = hidden_ptrs.data();
-  plan.hidden_is_dir = hidden_is_dir.get();
-  plan.hidden_count = int(hidden.size());
-  plan.private_tmp = req.private_tmp;
-  // Directories the run needs that may live under a temp dir the private /tmp would cover.
+  // The whitelist root: what the candidate sees, built under scratch/root.
+  std::optional<Whitelist> whitelist;
+  const std::string new_root = scratch.root() + "/root";
+  if (req.whitelist) {
+    WhitelistSpec ws;
+    ws.new_root = new_root;
+    ws.read_write = {scratch.tmp()};
+    if (run_dir != scratch.tmp()) ws.read_write.push_back(run_dir);
+    ws.read_only = req.read_only_paths;
+    if (exe->front() == '/') ws.read_only.push_back(*exe);
+    for (const std::string& p : req.read_write_paths) ws.read_write.push_back(p);
+    ws.devices = req.devices;
+    ws.tmp_bytes = req.tmp_bytes;
+    ws.proc = req.pid_namespace;
+    if (::mkdir(new_root.c_str(), 0755) != 0)
+      throw OperatorError(fmt::format("cannot create {}: {}", new_root, std::strerror(errno)));
+    whitelist.emplace(ws);
+  }
+
+  std::string seccomp_why;
+  const void* filter = req.seccomp ? seccomp_program(&seccomp_why) : nullptr;
+  if (req.seccomp && !filter) iso.notes.push_back(fmt::format("seccomp ({})", seccomp_why));
+  int init_fd = -1;
+  if (auto init = run_init_executable()) init_fd = ::open(init->c_str(), O_PATH | O_CLOEXEC);
+  struct FdGuard { int fd; ~FdGuard() { if (fd >= 0) ::close(fd); } } init_guard{init_fd};
+  if (init_fd < 0) iso.notes.push_back("own init (rubric-run-init not found: the run's init is a clone of the grader)");
+
+  std::optional<MemoryCgroup> cgroup;
+  if (spec.limits.memory_bytes) {
+    cgroup.emplace(spec.limits.memory_bytes);
+    if (cgroup->ok()) iso.memory_limit = fmt::format("memory {} ({})", files::size_text(spec.limits.memory_bytes), cgroup->version());
+    else iso.memory_limit = fmt::format("memory {} (RLIMIT_DATA; no cgroup: {})", files::size_text(spec.limits.memory_bytes), cgroup->why());
+  }
+
+  CStrings argv(words), envp(env_lines);
+  void* stack = ::mmap(nullptr, kSupervisorStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  if (stack == MAP_FAILED) throw OperatorError(fmt::format("cannot map a stack: {}", std::strerror(errno)));
+  struct StackGuard { void* p; ~StackGuard() { ::munmap(p, kSupervisorStack); } } stack_guard{stack};
+  // Directories the run needs that may live under a temp dir the private /tmp would cover
+  // (used only without the whitelist).
   std::vector<std::string> keep_dirs = {scratch.root(), run_dir};
   if (exe->front() == '/') keep_dirs.push_back(std::filesystem::path(*exe).parent_path().string());
   std::vector<const char*> keep_ptrs;
   for (const auto& k : keep_dirs) keep_ptrs.push_back(k.c_str());
-  plan.keep_dirs = keep_ptrs.data();
-  plan.keep_count = int(keep_ptrs.size());
 
-  void* stack = ::mmap(nullptr, kSupervisorStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
-  if (stack == MAP_FAILED) throw OperatorError(fmt::format("cannot map a stack: {}", std::strerror(errno)));
-  struct StackGuard { void* p; ~StackGuard() { ::munmap(p, kSupervisorStack); } } stack_guard{stack};
+  bool use_whitelist = whitelist.has_value();
+  bool whitelist_refused = false;  // the whitelist was tried and failed: said once, in its own note
+  for (int attempt = 0;; ++attempt) {
+    Pipe out, err, report;
+    detail::SupervisorPlan plan;
+    plan.exe = exe->c_str();
+    plan.argv = argv.ptrs.data();
+    plan.envp = envp.ptrs.data();
+    plan.cwd = run_dir.c_str();
+    plan.stdout_fd = out.write;
+    plan.stderr_fd = err.write;
+    plan.report_fd = report.write;
+    plan.parent_fds[0] = out.read;
+    plan.parent_fds[1] = err.read;
+    plan.parent_fds[2] = report.read;
+    plan.parent_pid = ::getpid();
+    plan.cpu = make_limit(spec.limits.cpu_seconds);
+    plan.address_space = make_limit(double(spec.limits.address_space_bytes));
+    plan.file_size = make_limit(double(spec.limits.file_size_bytes));
+    plan.processes = make_limit(double(spec.limits.processes));
+    plan.drop_privileges = drop;
+    plan.uid = req.uid;
+    plan.gid = req.gid;
+    plan.outer_uid = ::geteuid();
+    plan.outer_gid = ::getegid();
+    plan.hidden = hidden_ptrs.data();
+    plan.hidden_is_dir = hidden_is_dir.get();
+    plan.hidden_count = int(hidden.size());
+    plan.private_tmp = req.private_tmp;
+    plan.keep_dirs = keep_ptrs.data();
+    plan.keep_count = int(keep_ptrs.size());
+    if (use_whitelist) {
+      plan.mounts = whitelist->steps();
+      plan.mount_count = whitelist->count();
+      plan.new_root = new_root.c_str();
+    }
+    plan.seccomp_program = filter;
+    plan.init_fd = init_fd;
+    if (cgroup && cgroup->ok()) plan.cgroup_procs_fd = cgroup->open_procs();
+    else if (spec.limits.memory_bytes) plan.data = make_limit(double(spec.limits.memory_bytes));
+    struct FdGuard procs_guard{plan.cgroup_procs_fd};  // the supervisor has its own copy
 
-  const auto started = Clock::now();
-  const bool need_mounts = !hidden.empty() || req.pid_namespace || req.private_tmp;
-  const pid_t supervisor = start_supervisor(plan, req, need_mounts, iso, static_cast<char*>(stack) + kSupervisorStack);
-  out.close_write();
-  err.close_write();
-  report.close_write();
+    const auto started = Clock::now();
+    const bool need_mounts = !hidden.empty() || req.pid_namespace || req.private_tmp || use_whitelist;
+    const pid_t supervisor = start_supervisor(plan, req, need_mounts, iso, static_cast<char*>(stack) + kSupervisorStack);
+    out.close_write();
+    err.close_write();
+    report.close_write();
 
-  // Capped at ten years: converting a larger double (timeout = 1e300 s) to the clock's integer
-  // ticks overflows, which put the deadline in the past and killed the program at once.
-  const double timeout_s = std::min(spec.timeout_seconds, 10 * 365 * 86400.0);
-  const auto deadline = started + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
-  std::optional<Clock::time_point> give_up;  // set once the kill was sent
-  std::string report_bytes;
-  bool report_truncated = false;
-  bool out_open = true, err_open = true, report_open = true;
-  int candidate_pid = 0;  // in the supervisor's view (host view without a PID namespace)
-  // The report pipe is read only once the output pipes closed (or to find the candidate's pid at
-  // a kill): each wakeup of this thread costs a scheduling delay on a loaded machine.
-  ::fcntl(report.read, F_SETFL, O_NONBLOCK);
-  auto read_report = [&]() {
-    report_open = drain(report.read, report_bytes, 1 << 20, report_truncated);
+    // Capped at ten years: converting a larger double (timeout = 1e300 s) to the clock's integer
+    // ticks overflows, which put the deadline in the past and killed the program at once.
+    const double timeout_s = std::min(spec.timeout_seconds, 10 * 365 * 86400.0);
+    const auto deadline = started + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(timeout_s));
+    std::optional<Clock::time_point> give_up;  // set once the kill was sent
+    std::string report_bytes;
+    bool report_truncated = false;
+    bool out_open = true, err_open = true, report_open = true;
+    int candidate_pid = 0;  // in the supervisor's view (host view without a PID namespace)
+    // The report pipe is read only once the output pipes closed (or to find the candidate's pid at
+    // a kill): each wakeup of this thread costs a scheduling delay on a loaded machine.
+    ::fcntl(report.read, F_SETFL, O_NONBLOCK);
+    auto read_report = [&]() {
+      report_open = drain(report.read, report_bytes, 1 << 20, report_truncated);
+      for (std::size_t off = 0; off + sizeof(detail::ReportRecord) <= report_bytes.size(); off += sizeof(detail::ReportRecord)) {
+        detail::ReportRecord rec;
+        std::memcpy(&rec, report_bytes.data() + off, sizeof rec);
+        if (rec.kind == 'S') candidate_pid = rec.pid;
+      }
+    };
+
+    auto kill_run = [&]() {
+      if (plan.pid_namespace) {
+        ::kill(supervisor, SIGKILL);  // init dies, the kernel kills the whole namespace
+      } else if (candidate_pid > 0) {
+        ::kill(-candidate_pid, SIGKILL);  // the supervisor then kills every descendant it inherits
+        ::kill(candidate_pid, SIGKILL);
+      } else {
+        ::kill(supervisor, SIGKILL);
+      }
+    };
+
+    result.stdout_text.clear();
+    result.stderr_text.clear();
+    while (out_open || err_open || report_open) {
+      const auto now = Clock::now();
+      if (!give_up && now >= deadline) {
+        result.timed_out = true;
+        if (report_open) read_report();
+        kill_run();
+        give_up = now + kKillGrace;
+      }
+      if (give_up && now >= *give_up) {
+        ::kill(supervisor, SIGKILL);
+        break;
+      }
+      const auto until = give_up ? *give_up : deadline;
+      const int wait_ms = int(std::max<long long>(1, std::chrono::duration_cast<std::chrono::milliseconds>(until - now).count() + 1));
+      struct pollfd fds[3] = {{out_open ? out.read : -1, POLLIN, 0},
+                              {err_open ? err.read : -1, POLLIN, 0},
+                              {report_open && !out_open && !err_open ? report.read : -1, POLLIN, 0}};
+      int n = ::poll(fds, 3, wait_ms);
+      if (n <= 0) continue;  // EINTR or the timeout; the deadline checks above end the loop
+      if (fds[0].revents) out_open = drain(out.read, result.stdout_text, spec.output_cap_bytes, result.stdout_truncated);
+      if (fds[1].revents) err_open = drain(err.read, result.stderr_text, spec.output_cap_bytes, result.stderr_truncated);
+      if (fds[2].revents) read_report();
+    }
+    int sup_status = 0;
+    for (int tries = 0; tries < 1000 && ::waitpid(supervisor, &sup_status, 0) < 0; ++tries) {}
+    const double host_wall = std::chrono::duration<double>(Clock::now() - started).count();
+
+    // The whitelist could not be built on this machine: run again without it, and say why.
+    bool whitelist_failed = false;
     for (std::size_t off = 0; off + sizeof(detail::ReportRecord) <= report_bytes.size(); off += sizeof(detail::ReportRecord)) {
       detail::ReportRecord rec;
       std::memcpy(&rec, report_bytes.data() + off, sizeof rec);
-      if (rec.kind == 'S') candidate_pid = rec.pid;
+      if (rec.kind == 'W' && detail::Stage(rec.stage) == detail::Stage::Whitelist) {
+        whitelist_failed = true;
+        iso.notes.push_back(fmt::format("whitelist filesystem (could not {}: {})", whitelist->describe(rec.step),
+                                        std::strerror(rec.err)));
+      }
     }
-  };
+    if (whitelist_failed && use_whitelist && !result.timed_out) {
+      use_whitelist = false;
+      whitelist_refused = true;
+      continue;
+    }
 
-  auto kill_run = [&]() {
-    if (plan.pid_namespace) {
-      ::kill(supervisor, SIGKILL);  // init dies, the kernel kills the whole namespace
-    } else if (candidate_pid > 0) {
-      ::kill(-candidate_pid, SIGKILL);  // the supervisor then kills every descendant it inherits
-      ::kill(candidate_pid, SIGKILL);
-    } else {
-      ::kill(supervisor, SIGKILL);
+    // Decode the supervisor's records.
+    bool have_exit = false;
+    std::int64_t max_rss_kb = 0;
+    iso.process_group = true;
+    iso.rlimits = true;
+    iso.unprivileged = !root || drop || plan.user_namespace;
+    for (std::size_t off = 0; off + sizeof(detail::ReportRecord) <= report_bytes.size(); off += sizeof(detail::ReportRecord)) {
+      detail::ReportRecord rec;
+      std::memcpy(&rec, report_bytes.data() + off, sizeof rec);
+      const auto stage = detail::Stage(rec.stage);
+      switch (rec.kind) {
+        case 'S':
+          iso.hidden_paths = !req.hidden_paths.empty() && (rec.flags & detail::kHiddenPathsCovered);
+          iso.subreaper = rec.flags & detail::kSubreaper;
+          iso.private_tmp = rec.flags & detail::kPrivateTmp;
+          iso.whitelist = rec.flags & detail::kWhitelist;
+          iso.own_init = rec.flags & detail::kInitExec;
+          if (cgroup && cgroup->ok() && !(rec.flags & detail::kCgroup))
+            iso.memory_limit = fmt::format("memory {} (not enforced: could not join the cgroup)",
+                                           files::size_text(spec.limits.memory_bytes));
+          break;
+        case 'W':
+          if (stage == detail::Stage::Rlimit) iso.rlimits = false;
+          if (stage == detail::Stage::Whitelist) break;
+          iso.notes.push_back(fmt::format("could not {}: {}", detail::stage_description(stage), std::strerror(rec.err)));
+          break;
+        case 'E':
+          result.launch_failed = true;
+          result.launch_error = stage == detail::Stage::Exec
+                                    ? fmt::format("cannot execute '{}': {}", spec.argv[0], std::strerror(rec.err))
+                                    : fmt::format("could not {}: {}", detail::stage_description(stage), std::strerror(rec.err));
+          break;
+        case 'X':
+          have_exit = true;
+          result.wall_seconds = double(rec.wall_ns) * 1e-9;
+          result.user_cpu_seconds = double(rec.user_us) * 1e-6;
+          result.system_cpu_seconds = double(rec.system_us) * 1e-6;
+          max_rss_kb = rec.max_rss_kb;
+          if (WIFEXITED(rec.wait_status)) {
+            result.exited = true;
+            result.exit_code = WEXITSTATUS(rec.wait_status);
+          } else if (WIFSIGNALED(rec.wait_status)) {
+            result.signal = WTERMSIG(rec.wait_status);
+          }
+          break;
+      }
     }
-  };
-
-  while (out_open || err_open || report_open) {
-    const auto now = Clock::now();
-    if (!give_up && now >= deadline) {
-      result.timed_out = true;
-      if (report_open) read_report();
-      kill_run();
-      give_up = now + kKillGrace;
-    }
-    if (give_up && now >= *give_up) {
-      ::kill(supervisor, SIGKILL);
-      break;
-    }
-    const auto until = give_up ? *give_up : deadline;
-    const int wait_ms = int(std::max<long long>(1, std::chrono::duration_cast<std::chrono::milliseconds>(until - now).count() + 1));
-    struct pollfd fds[3] = {{out_open ? out.read : -1, POLLIN, 0},
-                            {err_open ? err.read : -1, POLLIN, 0},
-                            {report_open && !out_open && !err_open ? report.read : -1, POLLIN, 0}};
-    int n = ::poll(fds, 3, wait_ms);
-    if (n <= 0) continue;  // EINTR or the timeout; the deadline checks above end the loop
-    if (fds[0].revents) out_open = drain(out.read, result.stdout_text, spec.output_cap_bytes, result.stdout_truncated);
-    if (fds[1].revents) err_open = drain(err.read, result.stderr_text, spec.output_cap_bytes, result.stderr_truncated);
-    if (fds[2].revents) read_report();
-  }
-  int sup_status = 0;
-  for (int tries = 0; tries < 1000 && ::waitpid(supervisor, &sup_status, 0) < 0; ++tries) {}
-  const double host_wall = std::chrono::duration<double>(Clock::now() - started).count();
-
-  // Decode the supervisor's records.
-  bool have_exit = false;
-  iso.process_group = true;
-  iso.rlimits = true;
-  iso.unprivileged = !root || drop || plan.user_namespace;
-  for (std::size_t off = 0; off + sizeof(detail::ReportRecord) <= report_bytes.size(); off += sizeof(detail::ReportRecord)) {
-    detail::ReportRecord rec;
-    std::memcpy(&rec, report_bytes.data() + off, sizeof rec);
-    const auto stage = detail::Stage(rec.stage);
-    switch (rec.kind) {
-      case 'S':
-        iso.hidden_paths = !req.hidden_paths.empty() && (rec.flags & detail::kHiddenPathsCovered);
-        iso.subreaper = rec.flags & detail::kSubreaper;
-        iso.private_tmp = rec.flags & detail::kPrivateTmp;
-        break;
-      case 'W':
-        if (stage == detail::Stage::Rlimit) iso.rlimits = false;
-        iso.notes.push_back(fmt::format("could not {}: {}", detail::stage_description(stage), std::strerror(rec.err)));
-        break;
-      case 'E':
+    iso.seccomp = filter != nullptr && !result.launch_failed;
+    iso.no_capabilities = !result.launch_failed;
+    if (!req.hidden_paths.empty() && !iso.hidden_paths)
+      iso.notes.push_back(plan.mount_namespace ? "hidden paths (a mount failed)" : "hidden paths (no mount namespace)");
+    if (req.private_tmp && !iso.private_tmp) iso.notes.push_back("private tmp (no mount namespace, or a mount failed)");
+    if (req.whitelist && !iso.whitelist && !whitelist_failed && !whitelist_refused)
+      iso.notes.push_back("whitelist filesystem (no mount namespace)");
+    if (req.no_network && !iso.no_network)
+      iso.notes.push_back("no network (no network namespace)");
+    if (result.timed_out) {
+      result.exited = false;
+      result.exit_code = -1;
+      result.signal = SIGKILL;
+      result.wall_seconds = host_wall;
+    } else if (!have_exit) {
+      // The supervisor died without reporting (killed from outside): say what we saw.
+      result.wall_seconds = host_wall;
+      if (WIFSIGNALED(sup_status)) result.signal = WTERMSIG(sup_status);
+      if (!result.launch_failed && !result.signal) {
         result.launch_failed = true;
-        result.launch_error = stage == detail::Stage::Exec
-                                  ? fmt::format("cannot execute '{}': {}", spec.argv[0], std::strerror(rec.err))
-                                  : fmt::format("could not {}: {}", detail::stage_description(stage), std::strerror(rec.err));
-        break;
-      case 'X':
-        have_exit = true;
-        result.wall_seconds = double(rec.wall_ns) * 1e-9;
-        result.user_cpu_seconds = double(rec.user_us) * 1e-6;
-        result.system_cpu_seconds = double(rec.system_us) * 1e-6;
-        if (WIFEXITED(rec.wait_status)) {
-          result.exited = true;
-          result.exit_code = WEXITSTATUS(rec.wait_status);
-        } else if (WIFSIGNALED(rec.wait_status)) {
-          result.signal = WTERMSIG(rec.wait_status);
-        }
-        break;
+        result.launch_error = "the supervisor process ended without a report";
+      }
     }
-  }
-  if (!req.hidden_paths.empty() && !iso.hidden_paths)
-    iso.notes.push_back(plan.mount_namespace ? "hidden paths (a mount failed)" : "hidden paths (no mount namespace)");
-  if (req.private_tmp && !iso.private_tmp) iso.notes.push_back("private tmp (no mount namespace, or a mount failed)");
-  if (req.no_network && !iso.no_network)
-    iso.notes.push_back("no network (no network namespace)");
-  if (result.timed_out) {
-    result.exited = false;
-    result.exit_code = -1;
-    result.signal = SIGKILL;
-    result.wall_seconds = host_wall;
-  } else if (!have_exit) {
-    // The supervisor died without reporting (killed from outside): say what we saw.
-    result.wall_seconds = host_wall;
-    if (WIFSIGNALED(sup_status)) result.signal = WTERMSIG(sup_status);
-    if (!result.launch_failed && !result.signal) {
-      result.launch_failed = true;
-      result.launch_error = "the supervisor process ended without a report";
+    // Killed for memory: the cgroup's OOM killer says so; under RLIMIT_DATA, a failed program that
+    // reported an allocation failure.
+    const bool failed = !result.launch_failed && !(result.exited && result.exit_code == 0);
+    if (cgroup && cgroup->ok()) {
+      result.peak_memory_bytes = cgroup->peak();
+      result.memory_exceeded = failed && cgroup->oom_killed();
+    } else {
+      result.peak_memory_bytes = std::uint64_t(max_rss_kb) * 1024;
+      result.memory_exceeded = failed && spec.limits.memory_bytes && says_out_of_memory(result.stderr_text);
     }
+    if (result.signal) result.signal_name = signal_name(result.signal);
+    if (result.launch_failed) result.exited = false;
+    return result;
   }
-  if (result.signal) result.signal_name = signal_name(result.signal);
-  if (result.launch_failed) result.exited = false;
-  return result;
 }
 
 Isolation probe_isolation() {

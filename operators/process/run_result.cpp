@@ -5,6 +5,7 @@
 
 #include <cstring>
 
+#include "operators/files/safe_open.hpp"
 #include "operators/process/run_spec.hpp"
 
 namespace rubric::process {
@@ -25,6 +26,13 @@ std::string Isolation::describe() const {
   if (private_tmp) parts.push_back("private tmp");
   if (scratch_copy) parts.push_back("scratch copy");
   if (unprivileged) parts.push_back("unprivileged");
+  if (whitelist) parts.push_back("whitelist filesystem");
+  if (ipc_namespace) parts.push_back("ipc namespace");
+  if (uts_namespace) parts.push_back("uts namespace");
+  if (no_capabilities) parts.push_back("no capabilities");
+  if (seccomp) parts.push_back("seccomp");
+  if (own_init) parts.push_back("own init");
+  if (!memory_limit.empty()) parts.push_back(memory_limit);
   std::string out = fmt::format("{}", fmt::join(parts, ", "));
   if (!notes.empty()) out += fmt::format("; not available: {}", fmt::join(notes, "; "));
   return out;
@@ -33,6 +41,10 @@ std::string Isolation::describe() const {
 std::string RunResult::status_text() const {
   if (launch_failed) return fmt::format("could not start: {}", launch_error);
   if (timed_out) return fmt::format("timed out after {:g} s (killed)", timeout_seconds);
+  if (memory_exceeded) {
+    std::string how = exited ? fmt::format("exit code {}", exit_code) : fmt::format("killed by {} (signal {})", signal_name, signal);
+    return fmt::format("exceeded {} of memory ({})", files::size_text(memory_limit_bytes), how);
+  }
   if (exited) return fmt::format("exit code {}", exit_code);
   return fmt::format("killed by {} (signal {})", signal_name, signal);
 }

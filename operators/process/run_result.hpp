@@ -1,5 +1,6 @@
 #pragma once
 // What a run produced and which isolation it actually had.
+#include <cstdint>
 #include <string>
 #include <vector>
 
@@ -15,9 +16,15 @@ struct Isolation {
   bool private_tmp = false;     // fresh /tmp, /var/tmp, /dev/shm
   bool scratch_copy = false;
   bool unprivileged = false;    // ran under IsolationRequest::uid (or was never root)
+  bool whitelist = false;       // the filesystem was the whitelist (nothing else of the machine visible)
+  bool ipc_namespace = false, uts_namespace = false;
+  bool seccomp = false;         // the system call filter was installed
+  bool no_capabilities = false; // no_new_privs and every capability dropped
+  bool own_init = false;        // init of the run is rubric-run-init, not a clone of the grader
+  std::string memory_limit;     // what enforced the memory limit: "memory cgroup v1", "RLIMIT_DATA", ""
   std::vector<std::string> notes;  // what was requested but not available, and why
 
-  // "process group, rlimits, pid namespace, no network, hidden paths, private tmp, scratch copy, unprivileged"
+  // "process group, rlimits, pid namespace, no network, whitelist filesystem, ..., memory cgroup v1"
   // followed by "; not available: ..." notes when there are any.
   std::string describe() const;
 };
@@ -30,6 +37,10 @@ struct RunResult {
   bool timed_out = false;   // killed at the timeout
   double timeout_seconds = 0;  // the timeout the run had
   bool launch_failed = false;
+  // Killed for memory: the cgroup's OOM killer ran, or (RLIMIT_DATA) it failed near the limit.
+  bool memory_exceeded = false;
+  std::uint64_t memory_limit_bytes = 0;
+  std::uint64_t peak_memory_bytes = 0;  // cgroup peak, else the largest process's max RSS
   std::string launch_error; // e.g. "cannot execute 'prog': No such file or directory"
 
   std::string stdout_text, stderr_text;
@@ -39,10 +50,15 @@ struct RunResult {
   double user_cpu_seconds = 0, system_cpu_seconds = 0;
 
   Isolation isolation;
+  // The scratch copy: data bytes copied (holes excluded), and special files left out
+  // ("pipe (named pipe (FIFO))", relative to the run folder).
+  std::uint64_t copied_bytes = 0;
+  std::vector<std::string> skipped_files;
   std::string scratch_dir;  // set when RunSpec::keep_scratch
 
   bool succeeded() const { return exited && exit_code == 0 && !timed_out && !launch_failed; }
-  // "exit code 0", "killed by SIGSEGV (signal 11)", "timed out after 2 s (killed)", "could not start: ..."
+  // "exit code 0", "killed by SIGSEGV (signal 11)", "timed out after 2 s (killed)", "could not start: ...",
+  // "exceeded 4 GiB of memory (killed by SIGKILL, signal 9)"
   std::string status_text() const;
   // The last `max_lines` lines of stderr (at most 2000 bytes), for failure messages.
   std::string stderr_tail(int max_lines = 10) const;

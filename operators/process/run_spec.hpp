@@ -5,6 +5,8 @@
 #include <utility>
 #include <vector>
 
+#include "operators/files/sparse_copy.hpp"
+
 namespace rubric::process {
 
 // Resource limits set with setrlimit in the candidate before exec. 0 means unlimited.
@@ -13,11 +15,27 @@ struct ProcessLimits {
   std::uint64_t address_space_bytes = 0;           // RLIMIT_AS; off by default: CUDA reserves TBs of address space
   std::uint64_t file_size_bytes = 4ull << 30;      // RLIMIT_FSIZE (SIGXFSZ)
   std::uint64_t processes = 256;                   // RLIMIT_NPROC; the kernel ignores it for root, see drop_privileges
+  // Memory of the whole run (every process, its tmpfs files included): a memory cgroup where the
+  // machine allows one, else RLIMIT_DATA per process. RunResult says which held.
+  std::uint64_t memory_bytes = 4ull << 30;
 };
 
 // Confinement beyond the process group, rlimits and scrubbed environment every run gets.
 // Each is applied where the machine allows; RunResult::isolation says what each run actually had.
 struct IsolationRequest {
+  // The candidate's filesystem is a whitelist (needs the mount namespace): the system directories
+  // read-only, a minimal /etc, /dev/{null,zero,full,random,urandom}, its scratch copy and TMPDIR,
+  // fresh bounded /tmp, /var/tmp and /dev/shm, its own /proc; nothing else of the machine.
+  bool whitelist = true;
+  // Added to the whitelist at the same path. The program itself (argv[0] resolved) is always
+  // added read-only when it lies outside the whitelist: the file, not its folder.
+  std::vector<std::string> read_only_paths;
+  std::vector<std::string> read_write_paths;
+  std::vector<std::string> devices;          // device nodes added to the whitelist (/dev/nvidia0)
+  std::uint64_t tmp_bytes = 512ull << 20;    // size of each fresh /tmp, /var/tmp, /dev/shm (charged to the run's memory)
+  bool ipc_namespace = true;   // own SysV IPC and POSIX message queues: nothing kept for a later run
+  bool uts_namespace = true;   // own host name ("rubric")
+  bool seccomp = true;         // refuse keyctl, ptrace, mount, bpf, perf_event_open, ... (confinement.hpp)
   bool pid_namespace = true;   // the supervisor is init of a new PID namespace: its exit kills every descendant
   bool no_network = true;      // a new network namespace holding only loopback
   bool scratch_copy = true;    // run in a fresh temporary copy of cwd; the original is never written
@@ -41,6 +59,9 @@ struct RunSpec {
   std::size_t output_cap_bytes = 8u << 20;  // per stream; beyond it output is drained and dropped
   ProcessLimits limits;
   IsolationRequest isolation;
+  // The scratch copy's budget per run (data bytes, holes excluded; entries). Past it the run is
+  // not started and files::BudgetExceeded (the submission's fault) is thrown.
+  files::CopyBudget copy_budget;
   bool keep_scratch = false;      // leave the scratch directory for inspection (RunResult::scratch_dir)
 
   // A spec running `command` with /bin/sh -c.

@@ -17,9 +17,30 @@ namespace fs = std::filesystem;
 
 namespace rubric::process {
 
-ScratchDir::ScratchDir() {
-  const char* base = std::getenv("TMPDIR");
-  std::string pattern = fmt::format("{}/rubric-run-XXXXXX", base && *base ? base : "/tmp");
+namespace {
+
+// Every directory from / down to `dir` lets others search it (the x bit for others).
+bool others_can_traverse(const std::string& dir) {
+  fs::path p = fs::path(dir);
+  for (fs::path at = p; !at.empty(); at = at.parent_path()) {
+    struct stat st;
+    if (::stat(at.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || !(st.st_mode & S_IXOTH)) return false;
+    if (at == at.root_path()) break;
+  }
+  return true;
+}
+
+std::string scratch_base(bool others_traverse) {
+  const char* env = std::getenv("TMPDIR");
+  if (!env || !*env || env[0] != '/' || ::access(env, W_OK | X_OK) != 0) return "/tmp";
+  if (others_traverse && !others_can_traverse(env)) return "/tmp";
+  return env;
+}
+
+}  // namespace
+
+ScratchDir::ScratchDir(bool others_traverse) {
+  std::string pattern = fmt::format("{}/rubric-run-XXXXXX", scratch_base(others_traverse));
   std::vector<char> buf(pattern.begin(), pattern.end());
   buf.push_back('\0');
   if (!mkdtemp(buf.data()))
@@ -38,15 +59,15 @@ ScratchDir::~ScratchDir() {
   fs::remove_all(root_, ec);  // best effort: a destructor must not throw
 }
 
-std::string ScratchDir::copy_tree(const std::string& source) {
-  const std::string work = root_ + "/work";
+std::string ScratchDir::copy_tree(const std::string& source, const files::CopyBudget& budget,
+                                  files::CopyReport* report) {
   std::error_code ec;
   if (!fs::is_directory(source, ec))
     throw OperatorError(fmt::format("run directory {} is not a directory", source));
-  fs::copy(source, work, fs::copy_options::recursive | fs::copy_options::copy_symlinks, ec);
-  if (ec) throw OperatorError(fmt::format("cannot copy {} to the scratch directory {}: {}", source, work, ec.message()));
+  files::CopyReport r = files::copy_tree_sparse(source, work(), budget, "the run folder");
   has_work_ = true;
-  return work;
+  if (report) *report = std::move(r);
+  return work();
 }
 
 void ScratchDir::give_to(unsigned uid, unsigned gid) {

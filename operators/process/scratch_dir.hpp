@@ -3,22 +3,30 @@
 // and tmp/ (TMPDIR and HOME). Removed on destruction unless kept.
 #include <string>
 
+#include "operators/files/sparse_copy.hpp"
+
 namespace rubric::process {
 
 class ScratchDir {
  public:
-  // Creates $TMPDIR-or-/tmp/rubric-run-XXXXXX with tmp/ inside. Throws OperatorError on failure.
-  ScratchDir();
+  // Creates <base>/rubric-run-XXXXXX with tmp/ inside, where base is $TMPDIR, or /tmp when TMPDIR
+  // is unset, not a writable directory, or (with `others_traverse`: the candidate runs as another
+  // uid) not traversable by others all the way down: the grader's TMPDIR never decides whether a
+  // candidate can reach its own folder. Throws OperatorError on failure.
+  explicit ScratchDir(bool others_traverse = false);
   ~ScratchDir();
   ScratchDir(const ScratchDir&) = delete;
   ScratchDir& operator=(const ScratchDir&) = delete;
 
-  // Copies the tree at `source` (symlinks kept as links) to work/ and returns work/'s path.
-  std::string copy_tree(const std::string& source);
+  // Copies the tree at `source` to work/ (symlinks kept as links, holes kept, special files
+  // skipped and listed in the report) and returns work/'s path. Past the budget it throws
+  // files::BudgetExceeded, which is the submission's fault.
+  std::string copy_tree(const std::string& source, const files::CopyBudget& budget, files::CopyReport* report);
   // Hands tmp/ (and work/ when present) to uid:gid so an unprivileged candidate can write there.
   void give_to(unsigned uid, unsigned gid);
 
   const std::string& root() const { return root_; }
+  std::string work() const { return root_ + "/work"; }
   std::string tmp() const { return root_ + "/tmp"; }
   void keep() { keep_ = true; }
 

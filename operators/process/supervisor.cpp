@@ -1,5 +1,10 @@
 #include "operators/process/supervisor.hpp"
 
+#include <linux/capability.h>
+#include <linux/filter.h>
+#include <linux/seccomp.h>
+#include <sys/statfs.h>
+
 #include <dirent.h>
 #include <fcntl.h>
 #include <net/if.h>
@@ -18,6 +23,8 @@
 #include <cstring>
 #include <initializer_list>
 
+#include "operators/process/reaper.hpp"
+
 namespace rubric::process::detail {
 
 const char* stage_description(Stage s) {
@@ -29,22 +36,14 @@ const char* stage_description(Stage s) {
     case Stage::Exec: return "execute";
     case Stage::Fork: return "start the candidate process";
     case Stage::UserNamespace: return "map ids in the user namespace";
+    case Stage::Whitelist: return "build the whitelist filesystem";
+    case Stage::Seccomp: return "install the system call filter";
+    case Stage::Cgroup: return "join the memory cgroup";
     default: return "set up";
   }
 }
 
 namespace {
-
-std::int64_t now_ns() {
-  struct timespec ts;
-  clock_gettime(CLOCK_MONOTONIC, &ts);
-  return std::int64_t(ts.tv_sec) * 1000000000 + ts.tv_nsec;
-}
-
-void send(int fd, const ReportRecord& r) {
-  ssize_t n;
-  do { n = write(fd, &r, sizeof r); } while (n < 0 && errno == EINTR);
-}
 
 void send_stage(int fd, char kind, Stage stage, int err) {
   ReportRecord r;
@@ -87,66 +86,8 @@ bool bring_up_loopback() {
   return ok;
 }
 
-// Parent pid from /proc/<pid>/stat: the field after the command, which is wrapped in parentheses
-// and may itself contain ") ".
-int parent_of(const char* pid_name) {
-  char path[64] = "/proc/";
-  std::size_t len = 6;
-  for (const char* c = pid_name; *c && len < 40; ++c) path[len++] = *c;
-  memcpy(path + len, "/stat", 6);
-  int fd = open(path, O_RDONLY | O_CLOEXEC);
-  if (fd < 0) return -1;
-  char buf[512];
-  ssize_t n = read(fd, buf, sizeof buf - 1);
-  close(fd);
-  if (n <= 0) return -1;
-  buf[n] = '\0';
-  char* close_paren = strrchr(buf, ')');
-  if (!close_paren || close_paren[1] == '\0') return -1;
-  const char* p = close_paren + 2;  // state letter
-  while (*p && *p != ' ') ++p;
-  int ppid = 0;
-  while (*p == ' ') ++p;
-  while (*p >= '0' && *p <= '9') ppid = ppid * 10 + (*p++ - '0');
-  return ppid;
-}
-
-// Without a PID namespace: SIGKILL every process reparented to this subreaper until none is left.
-void kill_every_descendant(int candidate_pgid) {
-  const int self = getpid();
-  for (int round = 0; round < 100000; ++round) {
-    kill(-candidate_pgid, SIGKILL);
-    int reaped;
-    while ((reaped = waitpid(-1, nullptr, WNOHANG)) > 0) {}
-    if (reaped < 0 && errno == ECHILD) return;  // the common case: nothing left, no /proc scan
-    int dir = open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
-    if (dir >= 0) {
-      alignas(8) char buf[8192];
-      long n;
-      while ((n = syscall(SYS_getdents64, dir, buf, sizeof buf)) > 0) {
-        for (long off = 0; off < n;) {
-          auto* d = reinterpret_cast<struct dirent64*>(buf + off);
-          off += d->d_reclen;
-          if (d->d_name[0] < '1' || d->d_name[0] > '9') continue;
-          if (parent_of(d->d_name) == self) {
-            int pid = 0;
-            for (const char* c = d->d_name; *c; ++c) pid = pid * 10 + (*c - '0');
-            kill(pid, SIGKILL);
-          }
-        }
-      }
-      close(dir);
-    }
-    int r;
-    while ((r = waitpid(-1, nullptr, WNOHANG)) > 0) {}
-    if (r < 0 && errno == ECHILD) return;
-    struct timespec pause = {0, 1000000};
-    nanosleep(&pause, nullptr);
-  }
-}
-
 // mkdir -p for an absolute path, without allocating.
-bool make_dirs(const char* path) {
+bool make_dirs(const char* path, mode_t mode = 0711) {
   char buf[4096];
   std::size_t len = strlen(path);
   if (len >= sizeof buf) return false;
@@ -155,7 +96,7 @@ bool make_dirs(const char* path) {
     if (buf[i] != '/' && buf[i] != '\0') continue;
     char saved = buf[i];
     buf[i] = '\0';
-    if (mkdir(buf, 0711) != 0 && errno != EEXIST) return false;
+    if (mkdir(buf, mode) != 0 && errno != EEXIST) return false;
     buf[i] = saved;
   }
   return true;
@@ -191,6 +132,88 @@ bool make_private_tmp(const char* const* keep_dirs, int keep_count) {
   return ok;
 }
 
+// An empty file to bind a file over.
+bool make_file(const char* path) {
+  int fd = open(path, O_WRONLY | O_CREAT | O_CLOEXEC, 0444);
+  if (fd < 0) return errno == EEXIST;
+  close(fd);
+  return true;
+}
+
+// The parent directories of path (not path itself).
+bool make_parents(const char* path) {
+  char buf[4096];
+  std::size_t len = strlen(path);
+  if (len >= sizeof buf) return false;
+  memcpy(buf, path, len + 1);
+  char* slash = strrchr(buf, '/');
+  if (!slash || slash == buf) return true;
+  *slash = '\0';
+  return make_dirs(buf);
+}
+
+// Bind, then remount with the flags wanted, keeping the flags the kernel locks on the source
+// (noexec, atime modes): a remount that drops them is refused in a user namespace.
+bool bind(const char* source, const char* target, unsigned long extra) {
+  if (mount(source, target, nullptr, MS_BIND | MS_REC, nullptr) != 0) return false;
+  struct statfs sf;
+  if (statfs(target, &sf) != 0) return false;
+  const unsigned long kept = (unsigned long)sf.f_flags & (MS_NOSUID | MS_NODEV | MS_NOEXEC | MS_NOATIME | MS_NODIRATIME | MS_RELATIME);
+  return mount(nullptr, target, nullptr, MS_BIND | MS_REMOUNT | kept | extra, nullptr) == 0;
+}
+
+// Builds the candidate's root under p.new_root and pivots into it. Returns the index of the step
+// that failed (mount_count for the pivot), or -1.
+int build_whitelist_root(const SupervisorPlan& p) {
+  if (mount("tmpfs", p.new_root, "tmpfs", MS_NOSUID | MS_NODEV, "size=1m,mode=0755") != 0) return 0;
+  for (int i = 0; i < p.mount_count; ++i) {
+    const MountStep& m = p.mounts[i];
+    bool ok = true;
+    switch (m.kind) {
+      case MountKind::Dir: ok = make_dirs(m.target, 0755); break;
+      case MountKind::Symlink: ok = make_parents(m.target) && symlink(m.source, m.target) == 0; break;
+      case MountKind::Tmpfs:
+        ok = make_dirs(m.target, 0755) && mount("tmpfs", m.target, "tmpfs", MS_NOSUID | MS_NODEV, m.options) == 0;
+        break;
+      case MountKind::Proc:
+        ok = make_dirs(m.target, 0755) && mount("proc", m.target, "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) == 0;
+        break;
+      case MountKind::BindRo:
+      case MountKind::BindRw:
+      case MountKind::BindDev: {
+        ok = m.is_file ? make_parents(m.target) && make_file(m.target)
+                       : make_dirs(m.target, m.kind == MountKind::BindRw ? 0711 : 0755);
+        unsigned long flags = MS_NOSUID;
+        if (m.kind != MountKind::BindDev) flags |= MS_NODEV;
+        if (m.kind != MountKind::BindRw) flags |= MS_RDONLY;
+        if (m.kind == MountKind::BindDev) flags |= MS_NOEXEC;
+        ok = ok && bind(m.source, m.target, flags);
+        break;
+      }
+    }
+    if (!ok) return i;
+  }
+  // pivot_root(".", "."): the old root ends up under the new one, and is then detached whole.
+  if (chdir(p.new_root) != 0 || syscall(SYS_pivot_root, ".", ".") != 0 || umount2(".", MNT_DETACH) != 0 ||
+      chdir("/") != 0)
+    return p.mount_count;
+  // The root itself (mount points only) is read-only: the candidate writes only where it was given.
+  if (mount(nullptr, "/", nullptr, MS_REMOUNT | MS_BIND | MS_RDONLY | MS_NOSUID | MS_NODEV, nullptr) != 0)
+    return p.mount_count;
+  return -1;
+}
+
+// Every capability gone for good: the bounding set (so exec cannot regain any), the ambient set,
+// and the current sets.
+void drop_capabilities() {
+  for (int cap = 0; cap <= 63; ++cap) prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
+  prctl(PR_CAP_AMBIENT, PR_CAP_AMBIENT_CLEAR_ALL, 0, 0, 0);
+  struct __user_cap_header_struct header = {_LINUX_CAPABILITY_VERSION_3, 0};
+  struct __user_cap_data_struct data[2];
+  memset(data, 0, sizeof data);
+  syscall(SYS_capset, &header, data);
+}
+
 [[noreturn]] void run_candidate(const SupervisorPlan& p) {
   setpgid(0, 0);
   const struct rlimit no_core{0, 0};  // a crashing candidate must not fill the scratch dir with cores
@@ -199,14 +222,20 @@ bool make_private_tmp(const char* const* keep_dirs, int keep_count) {
   if (p.address_space.rlim_cur && setrlimit(RLIMIT_AS, &p.address_space) != 0) send_stage(p.report_fd, 'W', Stage::Rlimit, errno);
   if (p.file_size.rlim_cur && setrlimit(RLIMIT_FSIZE, &p.file_size) != 0) send_stage(p.report_fd, 'W', Stage::Rlimit, errno);
   if (p.processes.rlim_cur && setrlimit(RLIMIT_NPROC, &p.processes) != 0) send_stage(p.report_fd, 'W', Stage::Rlimit, errno);
+  if (p.data.rlim_cur && setrlimit(RLIMIT_DATA, &p.data) != 0) send_stage(p.report_fd, 'W', Stage::Rlimit, errno);
 
   int null_fd = open("/dev/null", O_RDONLY);
   if (null_fd < 0 || dup2(null_fd, 0) < 0 || dup2(p.stdout_fd, 1) < 0 || dup2(p.stderr_fd, 2) < 0) {
     send_stage(p.report_fd, 'E', Stage::Stdio, errno);
     _exit(127);
   }
+  if (p.pass_fd >= 0 && dup2(p.pass_fd, p.pass_as) < 0) {
+    send_stage(p.report_fd, 'E', Stage::Stdio, errno);
+    _exit(127);
+  }
   // Every other descriptor inherited from the host closes at exec (the report pipe already does).
-  syscall(SYS_close_range, 3u, ~0u, 4u /* CLOSE_RANGE_CLOEXEC */);
+  syscall(SYS_close_range, p.pass_as >= 3 ? unsigned(p.pass_as) + 1 : 3u, ~0u, 4u /* CLOSE_RANGE_CLOEXEC */);
+  if (p.pass_as > 3) syscall(SYS_close_range, 3u, unsigned(p.pass_as) - 1, 4u);
 
   // Default dispositions (exec keeps ignored signals ignored), then unblock: the supervisor ran
   // with every signal blocked.
@@ -216,6 +245,8 @@ bool make_private_tmp(const char* const* keep_dirs, int keep_count) {
   sigemptyset(&none);
   sigprocmask(SIG_SETMASK, &none, nullptr);
 
+  // Before the uid changes: dropping the bounding set needs CAP_SETPCAP.
+  for (int cap = 0; cap <= 63; ++cap) prctl(PR_CAPBSET_DROP, cap, 0, 0, 0);
   if (p.drop_privileges) {
     // Raw system calls: glibc's setuid would try to signal the host's other threads.
     if (syscall(SYS_setgroups, 0, nullptr) != 0 || syscall(SYS_setresgid, p.gid, p.gid, p.gid) != 0 ||
@@ -228,9 +259,30 @@ bool make_private_tmp(const char* const* keep_dirs, int keep_count) {
     send_stage(p.report_fd, 'E', Stage::Chdir, errno);
     _exit(127);
   }
+  // No exec may gain privileges (setuid binaries, file capabilities); no capability is left.
+  prctl(PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0);
+  drop_capabilities();
+  if (p.seccomp_program &&
+      syscall(SYS_seccomp, SECCOMP_SET_MODE_FILTER, 0, static_cast<const struct sock_fprog*>(p.seccomp_program)) != 0) {
+    send_stage(p.report_fd, 'E', Stage::Seccomp, errno);
+    _exit(127);
+  }
   execve(p.exe, p.argv, p.envp);
   send_stage(p.report_fd, 'E', Stage::Exec, errno);
   _exit(127);
+}
+
+// "<n>" into buf without snprintf.
+void decimal(char* buf, std::int64_t v) {
+  char digits[24];
+  int n = 0;
+  bool neg = v < 0;
+  std::uint64_t u = neg ? std::uint64_t(-v) : std::uint64_t(v);
+  do { digits[n++] = char('0' + u % 10); u /= 10; } while (u);
+  char* p = buf;
+  if (neg) *p++ = '-';
+  while (n) *p++ = digits[--n];
+  *p = '\0';
 }
 
 }  // namespace
@@ -254,22 +306,47 @@ int supervisor_main(void* arg) {
     ok = write_file("/proc/self/gid_map", line) && ok;
     if (!ok) send_stage(p.report_fd, 'W', Stage::UserNamespace, errno);
   }
+  if (p.cgroup_procs_fd >= 0) {
+    // "0" moves the writer itself; the candidate, started below, inherits the cgroup.
+    if (write(p.cgroup_procs_fd, "0", 1) == 1) setup.flags |= kCgroup;
+    else send_stage(p.report_fd, 'W', Stage::Cgroup, errno);
+    close(p.cgroup_procs_fd);
+  }
+  // Without a PID namespace the reaper finds leftover processes in the host's /proc, which the
+  // whitelist root does not have: keep a descriptor of it.
+  int proc_fd = p.pid_namespace ? -1 : open("/proc", O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (p.mount_namespace) {
     // Private propagation first, so nothing mounted here leaks back to the host.
     if (mount(nullptr, "/", nullptr, MS_REC | MS_PRIVATE, nullptr) == 0) {
-      bool all = p.hidden_count > 0;
-      for (int i = 0; i < p.hidden_count; ++i) {
-        int r = p.hidden_is_dir[i]
-                    ? mount("tmpfs", p.hidden[i], "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0")
-                    : mount("/dev/null", p.hidden[i], nullptr, MS_BIND, nullptr);
-        all = all && r == 0;
+      if (p.new_root) {
+        const int failed = build_whitelist_root(p);
+        if (failed >= 0) {
+          ReportRecord w;
+          w.kind = 'W';
+          w.stage = int(Stage::Whitelist);
+          w.err = errno;
+          w.step = failed;
+          send(p.report_fd, w);
+          _exit(1);  // the host retries without the whitelist and says why
+        }
+        setup.flags |= kWhitelist | kHiddenPathsCovered | kPrivateTmp;
+        if (p.pid_namespace) setup.flags |= kProcMounted;
+      } else {
+        bool all = p.hidden_count > 0;
+        for (int i = 0; i < p.hidden_count; ++i) {
+          int r = p.hidden_is_dir[i]
+                      ? mount("tmpfs", p.hidden[i], "tmpfs", MS_RDONLY | MS_NOSUID | MS_NODEV | MS_NOEXEC, "size=4k,mode=0")
+                      : mount("/dev/null", p.hidden[i], nullptr, MS_BIND, nullptr);
+          all = all && r == 0;
+        }
+        if (all) setup.flags |= kHiddenPathsCovered;
+        if (p.private_tmp && make_private_tmp(p.keep_dirs, p.keep_count)) setup.flags |= kPrivateTmp;
+        if (p.pid_namespace && mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) == 0)
+          setup.flags |= kProcMounted;
       }
-      if (all) setup.flags |= kHiddenPathsCovered;
-      if (p.private_tmp && make_private_tmp(p.keep_dirs, p.keep_count)) setup.flags |= kPrivateTmp;
-      if (p.pid_namespace && mount("proc", "/proc", "proc", MS_NOSUID | MS_NODEV | MS_NOEXEC, nullptr) == 0)
-        setup.flags |= kProcMounted;
     }
   }
+  if (p.uts_namespace) sethostname("rubric", 6);
   if (p.net_namespace && bring_up_loopback()) setup.flags |= kLoopbackUp;
   if (!p.pid_namespace && prctl(PR_SET_CHILD_SUBREAPER, 1) == 0) setup.flags |= kSubreaper;
 
@@ -287,30 +364,30 @@ int supervisor_main(void* arg) {
     _exit(1);
   }
   if (child == 0) run_candidate(p);
+  if (p.init_fd >= 0) setup.flags |= kInitExec;
   // One record for setup and start: every message is a wakeup of the host, and they add up under load.
   setup.pid = child;
   send(p.report_fd, setup);
 
-  ReportRecord done;
-  done.kind = 'X';
-  done.pid = child;
-  for (;;) {
-    int status = 0;
-    struct rusage ru;
-    pid_t r = wait4(-1, &status, 0, &ru);
-    if (r == child) {
-      done.wall_ns = now_ns() - start;
-      done.wait_status = status;
-      done.user_us = std::int64_t(ru.ru_utime.tv_sec) * 1000000 + ru.ru_utime.tv_usec;
-      done.system_us = std::int64_t(ru.ru_stime.tv_sec) * 1000000 + ru.ru_stime.tv_usec;
-      break;
-    }
-    if (r < 0 && errno != EINTR) break;
+  if (p.init_fd >= 0) {
+    // Become rubric-run-init: from here the candidate's init is a program of its own, holding
+    // nothing of the grader's memory, command line or environment.
+    char fd_text[24], child_text[24], start_text[24];
+    decimal(fd_text, p.report_fd);
+    decimal(child_text, child);
+    decimal(start_text, start);
+    char pidns_text[2] = {p.pid_namespace ? '1' : '0', '\0'};
+    char proc_text[24];
+    decimal(proc_text, proc_fd);
+    char name[] = "rubric-run-init";
+    char* const argv[] = {name, fd_text, child_text, start_text, pidns_text, proc_text, nullptr};
+    char* const envp[] = {nullptr};
+    fcntl(p.report_fd, F_SETFD, 0);  // the report pipe (and /proc) are the descriptors that cross
+    if (proc_fd >= 0) fcntl(proc_fd, F_SETFD, 0);
+    syscall(SYS_execveat, p.init_fd, "", argv, envp, AT_EMPTY_PATH);
+    fcntl(p.report_fd, F_SETFD, FD_CLOEXEC);  // exec failed: report from here
   }
-  // Nothing the candidate started may outlive it. As PID-namespace init, exiting kills them all.
-  if (!p.pid_namespace) kill_every_descendant(child);
-  send(p.report_fd, done);
-  _exit(0);
+  reap_and_report(p.report_fd, child, start, p.pid_namespace, proc_fd);
 }
 
 }  // namespace rubric::process::detail

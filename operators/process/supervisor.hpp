@@ -11,7 +11,7 @@
 
 namespace rubric::process::detail {
 
-enum class Stage : int { None = 0, Stdio, Rlimit, Privileges, Chdir, Exec, Fork, UserNamespace };
+enum class Stage : int { None = 0, Stdio, Rlimit, Privileges, Chdir, Exec, Fork, UserNamespace, Whitelist, Seccomp, Cgroup };
 const char* stage_description(Stage s);  // "change directory", "execute", ...
 
 // Bits of ReportRecord::flags for what the supervisor set up.
@@ -22,6 +22,20 @@ enum SetupFlag : unsigned {
   kSubreaper = 1u << 3,
   kPrivilegesDropped = 1u << 4,
   kPrivateTmp = 1u << 5,
+  kWhitelist = 1u << 6,    // the candidate's root is the whitelist filesystem
+  kCgroup = 1u << 7,       // the supervisor (so the candidate) joined the run's memory cgroup
+  kInitExec = 1u << 8,     // the supervisor became rubric-run-init before waiting
+};
+
+// One step of building the candidate's root filesystem, prepared by the host (which decides what
+// exists and what it is) and carried out by the supervisor in its mount namespace.
+enum class MountKind : int { Tmpfs, BindRo, BindRw, BindDev, Symlink, Proc, Dir };
+struct MountStep {
+  MountKind kind = MountKind::Dir;
+  const char* source = nullptr;   // bind source, or the symlink's target text
+  const char* target = nullptr;   // absolute path under the new root
+  const char* options = nullptr;  // tmpfs options ("size=...,mode=1777")
+  bool is_file = false;           // a bind of a file: the mount point is an empty file
 };
 
 // One fixed-size message on the report pipe (smaller than PIPE_BUF, so each write is atomic).
@@ -34,6 +48,8 @@ struct ReportRecord {
   int wait_status = 0;
   unsigned flags = 0;
   std::int64_t wall_ns = 0, user_us = 0, system_us = 0;
+  std::int64_t max_rss_kb = 0;
+  int step = -1;      // for a Whitelist 'W': the index of the MountStep that failed
 };
 
 struct SupervisorPlan {
@@ -50,6 +66,7 @@ struct SupervisorPlan {
   unsigned uid = 0, gid = 0;
 
   bool pid_namespace = false, net_namespace = false, mount_namespace = false, user_namespace = false;
+  bool ipc_namespace = false, uts_namespace = false;
   unsigned outer_uid = 0, outer_gid = 0;  // for the user namespace's one-line id maps
   const char* const* hidden = nullptr;    // absolute paths to cover
   const bool* hidden_is_dir = nullptr;
@@ -60,6 +77,19 @@ struct SupervisorPlan {
   bool private_tmp = false;
   const char* const* keep_dirs = nullptr;
   int keep_count = 0;
+
+  // The whitelist filesystem: steps carried out under new_root (a directory the host made), then
+  // pivot_root into it. When set, hidden paths and private_tmp are moot: nothing else is there.
+  const MountStep* mounts = nullptr;
+  int mount_count = 0;
+  const char* new_root = nullptr;
+
+  struct rlimit data{};                 // RLIMIT_DATA (the memory limit where no cgroup holds it)
+  int cgroup_procs_fd = -1;             // the run's cgroup.procs, opened by the host: "0" joins it
+  const void* seccomp_program = nullptr;  // a struct sock_fprog, installed last before exec
+  int init_fd = -1;                     // O_PATH descriptor of rubric-run-init, exec'd after the start
+  // For a long-lived sandboxed program (the GPU worker): descriptor `pass_fd` becomes `pass_as`.
+  int pass_fd = -1, pass_as = -1;
 };
 
 // Entry point of the cloned supervisor; never returns (it _exits).

@@ -71,11 +71,13 @@ TEST_CASE("a non-numeric field is a failure") {
 TEST_CASE("a run that exits non-zero fails the bench at that run, with the stderr tail") {
   // The third process started (run 2 after one warm-up) fails: TMPDIR and /tmp are private per
   // run, so count in a shared directory.
-  const std::string counter = rubric::process::testing::make_temp_dir() + "/counter";
+  const std::string shared = rubric::process::testing::make_temp_dir();
+  const std::string counter = shared + "/counter";
   auto spec = shell_bench("n=$(cat " + counter + " 2>/dev/null || echo 0); n=$((n+1)); echo $n > " + counter +
                               "; if [ $n -eq 3 ]; then echo 'line one' >&2; echo 'CUDA error: out of memory' >&2; exit 2; fi; "
                               "echo '{\"x\": 1}'",
                           1, 5, "x");
+  spec.run.isolation.read_write_paths = {shared};  // the whitelist shows nothing else of the machine
   auto r = bench(spec);
   CHECK_FALSE(r.ok);
   CHECK(r.failure == "run 2 of 5: exit code 2; stderr tail:\nline one\nCUDA error: out of memory");

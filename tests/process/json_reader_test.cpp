@@ -60,7 +60,7 @@ TEST_CASE("read_file parses a file and names an unreadable one") {
   { std::ofstream(path) << "{\"duration\": 12.5}\n"; }
   CHECK(json::read_file(path).find("duration")->as_number() == 12.5);
   std::remove(path);
-  CHECK_THROWS_WITH_AS(json::read_file("/nonexistent/x.json"), "/nonexistent/x.json: cannot read file: No such file or directory",
+  CHECK_THROWS_WITH_AS(json::read_file("/nonexistent/x.json"), "/nonexistent/x.json: cannot be read: No such file or directory",
                        rubric::OperatorError);
 }
 

@@ -92,9 +92,11 @@ TEST_CASE("a program that exits but leaves a forked sleeper behind: the sleeper 
 
 TEST_CASE("a daemon (setsid and double fork) does not outlive the run") {
   for (bool ns : {true, false}) {
-    const std::string pid_file = t::make_temp_dir() + "/" + unique_marker("daemon");
+    const std::string shared = t::make_temp_dir();
+    const std::string pid_file = shared + "/" + unique_marker("daemon");
     RunSpec spec;
     spec.argv = {t::programs_dir() + "/daemonize", pid_file};
+    spec.isolation.read_write_paths = {shared};
     RunResult r = run_isolated(in_mode(spec, ns));
     CHECK(r.succeeded());
     const std::string written = t::read_file(pid_file);
@@ -196,7 +198,9 @@ TEST_CASE("a hidden path (the reference root) cannot be read") {
   t::write_file(reference + "/secret.txt", "expected answer\n");
   ::chmod((reference + "/secret.txt").c_str(), 0644);
   RunSpec spec = RunSpec::shell(fmt::format("cat {}/secret.txt", reference));
-  // Visible without hiding, so the test below means something.
+  // Visible without hiding (and without the whitelist, which shows nothing of the machine),
+  // so the test below means something.
+  spec.isolation.whitelist = false;
   RunResult visible = run_isolated(spec);
   CHECK(visible.stdout_text == "expected answer\n");
   spec.isolation.hidden_paths = {reference};
@@ -205,6 +209,14 @@ TEST_CASE("a hidden path (the reference root) cannot be read") {
   CHECK(r.stdout_text.empty());
   CHECK(r.isolation.hidden_paths);
   CHECK(r.isolation.describe().find("hidden paths") != std::string::npos);
+  // With the whitelist it is not there at all.
+  spec.isolation.whitelist = true;
+  spec.isolation.hidden_paths.clear();
+  RunResult w = run_isolated(spec);
+  CAPTURE(w.isolation.describe());
+  CAPTURE(w.stderr_text);
+  CHECK_FALSE(w.succeeded());
+  CHECK(w.stdout_text.empty());
   // The host still sees it: the mount stayed inside the run.
   CHECK(t::read_file(reference + "/secret.txt") == "expected answer\n");
 }

@@ -1,0 +1,68 @@
+// The language's readers on hostile submission files: a FAIL naming the file, never a hang, an
+// ERROR blamed on the rubric, or the grader's memory.
+#include <doctest/doctest.h>
+#include <fmt/format.h>
+#include <sys/stat.h>
+
+#include "helpers.hpp"
+
+using namespace rubric;
+
+namespace {
+
+std::string checks(const std::string& body, const rubric::test::TempDir& t) {
+  Report r = rubric::test::run_text("rubric \"b\" {}\ncriterion c \"c\" {\n" + body + "\n}\n", t.path + "/sub", t.path + "/ref");
+  if (r.criteria.empty()) return r.title;
+  std::string out;
+  for (const auto& c : r.criteria[0].checks)
+    out += fmt::format("[{}] {} {}\n", verdict_name(c.verdict), c.explanation, c.evidence.empty() ? "" : c.evidence[0]);
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("a FIFO where text, json, csv or load expects a file FAILs naming it") {
+  rubric::test::TempDir t;
+  t.dir("ref");
+  t.dir("sub");
+  for (const char* name : {"answer.md", "r.json", "r.csv", "out.npy"})
+    REQUIRE(::mkfifo((t.path + "/sub/" + name).c_str(), 0644) == 0);
+  for (const char* call : {"text(submission / \"answer.md\") == \"x\"", "json(submission / \"r.json\").a == 1",
+                           "len(csv(submission / \"r.csv\")) == 1", "load(submission / \"out.npy\").shape == [1]"}) {
+    std::string out = checks(std::string("expect ") + call, t);
+    CAPTURE(out);
+    CHECK(out.rfind("[FAIL]", 0) == 0);
+    CHECK(out.find("is a named pipe (FIFO), not a regular file") != std::string::npos);
+    CHECK(out.find(t.path) == std::string::npos);  // named by its root, not where it lies
+  }
+}
+
+TEST_CASE("text past its limit FAILs before it is read; the limit is configurable") {
+  rubric::test::TempDir t;
+  t.dir("ref");
+  t.write("sub/answer.md", std::string(17u << 20, 'a'));
+  std::string out = checks("expect text(submission / \"answer.md\") != \"\"", t);
+  CAPTURE(out);
+  CHECK(out.rfind("[FAIL]", 0) == 0);
+  CHECK(out.find("submission/answer.md: 17 MiB is more than the 16 MiB limit for text") != std::string::npos);
+  CHECK(checks("expect len(text(submission / \"answer.md\", limit = 32 MiB)) == 17825792", t).rfind("[PASS]", 0) == 0);
+  CHECK(checks("expect text(submission / \"answer.md\", limit = 3 s) == \"\"", t).find("expected a size") !=
+        std::string::npos);
+}
+
+TEST_CASE("more than 100,000 entries under a submission folder FAILs files()") {
+  rubric::test::TempDir t;
+  t.dir("ref");
+  t.dir("sub/many");
+  for (int d = 0; d < 101; ++d) {
+    std::string dir = t.dir(fmt::format("sub/many/d{}", d));
+    for (int i = 0; i < 1000; ++i) {
+      std::string p = fmt::format("{}/{}", dir, i);
+      std::FILE* f = std::fopen(p.c_str(), "w");
+      if (f) std::fclose(f);
+    }
+  }
+  std::string out = checks("expect len(files(submission / \"many\")) > 0", t);
+  CHECK(out.rfind("[FAIL]", 0) == 0);
+  CHECK(out.find("more than 100000 files and folders (the limit for files())") != std::string::npos);
+}
