@@ -57,9 +57,10 @@ std::optional<Value> run_spec_from(CallContext& ctx, const Args& a, std::size_t 
   else if (!a[cwd_at].is_null()) return ctx.bad_argument(static_cast<int>(cwd_at + 1), "a path", a[cwd_at]);
 
   // The candidate must not read the reference answer. Its programs see only a copy of their
-  // folder (the whitelist), so the two folders must be apart: a reference inside the submission
-  // would be copied along, and a submission inside the reference is a layout that hides nothing
-  // where the whitelist is refused.
+  // folder (the whitelist): a reference inside the submission would be copied along, so that
+  // layout is refused. A submission inside the reference (the default --reference, the rubric's
+  // folder, holding submissions/) is safe only with the whitelist; without it, hiding the
+  // reference would hide the program's own folder, so it is refused there.
   if (auto reference = ctx.root_dir("reference"); reference && submission) {
     auto canonical = [](const std::string& p) {
       std::error_code ec;
@@ -74,13 +75,15 @@ std::optional<Value> run_spec_from(CallContext& ctx, const Args& a, std::size_t 
           "would be given the reference answer with its own files. Keep the reference outside the submission "
           "(e.g. --reference next to --submission, not inside it).",
           ctx.function_name(), ref, ref == sub ? "the same as" : "inside", sub));
-    if (within(sub, ref))
+    static const bool whitelist = process::probe_isolation().whitelist;
+    if (within(sub, ref) && !whitelist)
       return ctx.error(fmt::format(
-          "'{}' refuses to run: the submission folder {} is inside the reference folder {}, so hiding the reference "
-          "from the candidate's program would hide its own folder too. Keep the submission outside the reference "
-          "folder (--reference and --submission side by side).",
+          "'{}' refuses to run: the submission folder {} is inside the reference folder {}, and this machine does "
+          "not grant the whitelist sandbox (no mount namespace), so the reference cannot be hidden from the "
+          "candidate's program without hiding its own folder. Keep the submission outside the reference folder "
+          "(--reference and --submission side by side).",
           ctx.function_name(), sub, ref));
-    spec.isolation.hidden_paths.push_back(*reference);
+    if (!within(sub, ref)) spec.isolation.hidden_paths.push_back(*reference);
   }
   return std::nullopt;
 }
