@@ -37,6 +37,8 @@ install(EXPORT rubricTargets NAMESPACE rubric:: DESTINATION ${CMAKE_INSTALL_LIBD
 if(TARGET rubric)
   install(TARGETS rubric RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 endif()
+# The init of every sandboxed run, found next to the running executable.
+install(TARGETS rubric-run-init RUNTIME DESTINATION ${CMAKE_INSTALL_BINDIR})
 
 # Headers: only those that never reach Spirit X3 (grammar's rule headers stay private).
 foreach(stage grammar interpreter operators report)
