@@ -5,6 +5,8 @@
 
 #include <cmath>
 #include <filesystem>
+#include <mutex>
+#include <optional>
 
 #include "interpreter/builtins/args.hpp"
 #include "interpreter/builtins/json_value.hpp"
@@ -20,6 +22,22 @@ namespace rubric {
 namespace {
 
 using Args = std::vector<Value>;
+
+// Whether this machine grants runs the whitelist filesystem (probed once with /bin/true). A probe
+// that cannot run at all says yes: the run itself then fails as the grading environment's ERROR.
+bool whitelist_granted() {
+  static std::optional<bool> granted;
+  static std::mutex lock;
+  std::lock_guard<std::mutex> hold(lock);
+  if (!granted) {
+    try {
+      granted = process::probe_isolation().whitelist;
+    } catch (const OperatorError&) {
+      return true;
+    }
+  }
+  return *granted;
+}
 
 // The command and its confinement from run's and bench's shared arguments
 // (cmd, timeout, env, cwd). Returns an error value when an argument is malformed.
@@ -75,8 +93,7 @@ std::optional<Value> run_spec_from(CallContext& ctx, const Args& a, std::size_t 
           "would be given the reference answer with its own files. Keep the reference outside the submission "
           "(e.g. --reference next to --submission, not inside it).",
           ctx.function_name(), ref, ref == sub ? "the same as" : "inside", sub));
-    static const bool whitelist = process::probe_isolation().whitelist;
-    if (within(sub, ref) && !whitelist)
+    if (within(sub, ref) && !whitelist_granted())
       return ctx.error(fmt::format(
           "'{}' refuses to run: the submission folder {} is inside the reference folder {}, and this machine does "
           "not grant the whitelist sandbox (no mount namespace), so the reference cannot be hidden from the "

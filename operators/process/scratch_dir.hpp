@@ -10,9 +10,10 @@ namespace rubric::process {
 class ScratchDir {
  public:
   // Creates <base>/rubric-run-XXXXXX with tmp/ inside, where base is $TMPDIR, or /tmp when TMPDIR
-  // is unset, not a writable directory, or (with `others_traverse`: the candidate runs as another
-  // uid) not traversable by others all the way down: the grader's TMPDIR never decides whether a
-  // candidate can reach its own folder. Throws OperatorError on failure.
+  // is unset or (with `others_traverse`: the candidate runs as another uid) not traversable by
+  // others all the way down: the grader's private TMPDIR never decides whether a candidate can
+  // reach its own folder. Throws OperatorError when it cannot be created (a missing TMPDIR: the
+  // grading environment's fault).
   explicit ScratchDir(bool others_traverse = false);
   ~ScratchDir();
   ScratchDir(const ScratchDir&) = delete;
