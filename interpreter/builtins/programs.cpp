@@ -172,9 +172,21 @@ Value run_record(CallContext& ctx, const process::RunSpec& spec, const process::
   return Value::record(std::move(rec));
 }
 
+// `memory =`: the run's memory limit (a size), or an error value.
+std::optional<Value> memory_arg(CallContext& ctx, const Args& a, std::size_t at, process::RunSpec& spec) {
+  const Value& v = a[at];
+  if (!v.is(ValueKind::number) || v.as_quantity().dim != Dimension::of(Dimension::bytes) || !(v.as_number() >= 1048576) ||
+      !(v.as_number() < 1.8e19))
+    return ctx.error(fmt::format("bad argument 'memory' to '{}' (expected a size of at least 1 MiB such as 4 GiB, got {})",
+                                 ctx.function_name(), v.repr(5)));
+  spec.limits.memory_bytes = static_cast<std::uint64_t>(v.as_number());
+  return std::nullopt;
+}
+
 Value run(CallContext& ctx, const Args& a) {
   process::RunSpec spec;
   if (auto e = run_spec_from(ctx, a, 1, 2, 3, spec)) return *e;
+  if (auto e = memory_arg(ctx, a, 4, spec)) return *e;
   if (auto* p = ctx.progress()) p->activity(fmt::format("run: {}", command_text(spec)));
   try {
     process::RunResult r = process::run_isolated(spec);
@@ -194,6 +206,7 @@ Value run(CallContext& ctx, const Args& a) {
 Value bench(CallContext& ctx, const Args& a) {
   process::BenchSpec spec;
   if (auto e = run_spec_from(ctx, a, 4, 5, 6, spec.run)) return *e;
+  if (auto e = memory_arg(ctx, a, 7, spec.run)) return *e;
   for (std::size_t i : {1u, 2u})
     if (auto e = builtins::want_plain(ctx, a, i)) return *e;
   // Checked before the cast to int, which is undefined past INT_MAX (repeat = 1e12 became a
@@ -238,7 +251,8 @@ Value bench(CallContext& ctx, const Args& a) {
 void open_programs(Registry& r) {
   const std::string fam = "programs";
   const Value minute = Value::number(60, Dimension::of(Dimension::time));
-  r.add("run", {P("cmd"), P("timeout", minute), P("env", Value()), P("cwd", Value())}, false,
+  const Value four_gib = Value::number(4.0 * 1073741824.0, Dimension::of(Dimension::bytes));
+  r.add("run", {P("cmd"), P("timeout", minute), P("env", Value()), P("cwd", Value()), P("memory", four_gib)}, false,
         "Runs a candidate's program isolated (own process group and PID namespace, limits, no network, a scratch copy "
         "of its folder, the reference hidden) and returns {exit, signal, status, stdout, stderr, wall, timed_out, "
         "truncated, isolation, json}. `cmd` is a list of words, or a string for sh -c; cwd defaults to the "
@@ -246,7 +260,7 @@ void open_programs(Registry& r) {
         fam, run);
   r.add("bench",
         {P("cmd"), P("repeat", Value::number(10)), P("warmup", Value::number(1)), P("metric", Value::string("output_throughput")),
-         P("timeout", minute), P("env", Value()), P("cwd", Value())},
+         P("timeout", minute), P("env", Value()), P("cwd", Value()), P("memory", four_gib)},
         false,
         "Runs a program `warmup` times, then `repeat` times, and returns samples of the JSON field `metric` (a dotted "
         "path) of each run's stdout, or of wall time with metric = null. A run that fails, times out or prints no "
