@@ -45,14 +45,18 @@ Value device_record(const cuda::DeviceInfo& d) {
   Record r;
   r.origin = "device";
   bool on = d.available;
+  // Without a device, its figures are not missing data but a machine that cannot answer: a check
+  // reading them SKIPs with the reason (as `needs gpu` would), never FAILs or ERRORs on a null.
+  const std::string why = d.reason.empty() ? "no CUDA device is usable" : d.reason;
+  auto figure = [&](Value v) { return on ? v : Value::undecided("needs gpu: " + why, Verdict::skip, Blame::grader_environment); };
   r.fields = {{"available", Value::boolean(on)},
-              {"name", on ? optional_string(d.name) : Value()},
-              {"cc", on ? optional_string(d.cc) : Value()},
-              {"sm_count", on ? Value::number(d.sm_count) : Value()},
-              {"memory", on ? optional_number(static_cast<double>(d.memory_bytes), bytes) : Value()},
-              {"l2", on ? optional_number(static_cast<double>(d.l2_bytes), bytes) : Value()},
-              {"peak_bandwidth", on ? optional_number(d.peak_bandwidth, bytes / Dimension::of(Dimension::time)) : Value()},
-              {"clock_mhz", on ? optional_number(d.clock_mhz) : Value()},
+              {"name", figure(optional_string(d.name))},
+              {"cc", figure(optional_string(d.cc))},
+              {"sm_count", figure(Value::number(d.sm_count))},
+              {"memory", figure(optional_number(static_cast<double>(d.memory_bytes), bytes))},
+              {"l2", figure(optional_number(static_cast<double>(d.l2_bytes), bytes))},
+              {"peak_bandwidth", figure(optional_number(d.peak_bandwidth, bytes / Dimension::of(Dimension::time)))},
+              {"clock_mhz", figure(optional_number(d.clock_mhz))},
               {"driver", optional_string(d.driver)},
               {"runtime", optional_string(d.runtime)},
               {"reason", on ? Value() : Value::string(d.reason.empty() ? "no CUDA device is usable" : d.reason)}};
