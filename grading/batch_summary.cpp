@@ -233,7 +233,7 @@ std::string BatchSummary::to_json(const BatchProvenance& p) const {
     w.begin_object();
     w.key("path");
     w.value(path);
-    w.key("sha256");
+    w.key("xxh3_128");
     w.value(sha);
     w.end_object();
   }

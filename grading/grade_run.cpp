@@ -29,6 +29,7 @@
 #include "grading/results_file.hpp"
 #include "interpreter/engine.hpp"
 #include "operators/json/json_reader.hpp"
+#include "interpreter/content_digest.hpp"
 #include "report/corpus_html.hpp"
 #include "interpreter/sha256.hpp"
 #include "report/terminal_style.hpp"
@@ -103,7 +104,7 @@ std::string params_sha256(const GradeSettings& s) {
 
 std::string rubric_sha256(const std::vector<FileRecord>& sources) {
   std::string text = "rubric-grade-sources-1\n";
-  for (const FileRecord& f : sources) text += fmt::format("{} {}\n", f.sha256, f.path);
+  for (const FileRecord& f : sources) text += fmt::format("{} {}\n", f.digest, f.path);
   return sha256_hex(text);
 }
 
@@ -184,7 +185,7 @@ int grade(const GradeSettings& s) {
     fmt::print(stderr, "rubric grade: '{}' does not load; nothing was graded\n", s.rubric);
     return 2;
   }
-  for (const FileRecord& f : engine.sources()) prov.sources.emplace_back(f.path, f.sha256);
+  for (const FileRecord& f : engine.sources()) prov.sources.emplace_back(f.path, f.digest);
   CacheKey base_key;
   base_key.rubric_sha256 = rubric_sha256(engine.sources());
   base_key.params_sha256 = params_sha256(s);
@@ -227,7 +228,7 @@ int grade(const GradeSettings& s) {
     if (p.previous && !p.keep)
       for (const auto& [path, sha] : p.previous->reference_files)
         if (!reference_hashes.count(path)) {
-          auto h = sha256_file((fs::path(ref_root) / path).string());
+          auto h = content_digest_file((fs::path(ref_root) / path).string());  // as the reports record them
           reference_hashes[path] = h ? *h : std::string();
         }
 

@@ -79,7 +79,7 @@ MergeOutcome merge_results(const MergeSettings& s, std::string* summary_json, st
           prov.rubric_file = str(r->find("file"));
           prov.rubric_sha256 = str(r->find("sha256"));
           if (const json::Value* src = r->find("sources"); src && src->is_array())
-            for (const json::Value& f : src->as_array()) prov.sources.emplace_back(str(f.find("path")), str(f.find("sha256")));
+            for (const json::Value& f : src->as_array()) prov.sources.emplace_back(str(f.find("path")), str(f.find("xxh3_128")));
         }
         if (const json::Value* params = p->find("params"); params && params->is_object())
           for (const auto& [k, v] : params->as_object()) prov.set_params[k] = v.is_string() ? v.as_string() : "";

@@ -78,8 +78,8 @@ void write_tail(report::JsonWriter& w, const LineContext& c, const Report* repor
       w.begin_object();
       w.key("path");
       w.value(f.path);
-      w.key("sha256");
-      w.value(f.sha256);
+      w.key("xxh3_128");
+      w.value(f.digest);
       w.end_object();
     }
   w.end_array();

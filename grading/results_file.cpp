@@ -65,7 +65,7 @@ StoredResult stored_result_of(const json::Value& line) {
   }
   if (const json::Value* refs = line.find("reference_files"); refs && refs->is_array())
     for (const json::Value& f : refs->as_array())
-      if (f.is_object()) r.reference_files.emplace_back(string_field(f, "path"), string_field(f, "sha256"));
+      if (f.is_object()) r.reference_files.emplace_back(string_field(f, "path"), string_field(f, "xxh3_128"));
   return r;
 }
 

@@ -13,7 +13,6 @@
 #include "interpreter/literal.hpp"
 #include "interpreter/modules.hpp"
 #include "interpreter/paths.hpp"
-#include "interpreter/sha256.hpp"
 #include "report/grading_machine.hpp"
 #include "report/tool_version.hpp"
 
@@ -195,7 +194,7 @@ Report Engine::check(const std::string& submission_dir, const std::string& refer
   report = ev.run();
   describe_grading_machine(report.provenance);
   report.provenance.rubric_file = root->path;
-  report.provenance.rubric_sha256 = root->sha256;
+  report.provenance.rubric_digest = root->digest;
   // Rubric sources and modules read from disk belong to the provenance too.
   const std::vector<FileRecord> sources = this->sources();
   report.provenance.files.insert(report.provenance.files.begin(), sources.begin(), sources.end());
@@ -212,7 +211,7 @@ std::vector<FileRecord> Engine::sources() const {
   if (!impl_->program) return sources;
   for (const auto& m : impl_->program->modules) {
     if (m->is_stdlib || !m->file || !m->file->source) continue;
-    sources.push_back(FileRecord{m->path, "rubric", m->sha256, m->file->source->text().size()});
+    sources.push_back(FileRecord{m->path, "rubric", m->digest, m->file->source->text().size()});
   }
   return sources;
 }

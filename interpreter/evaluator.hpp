@@ -15,6 +15,7 @@
 #include "interpreter/builtins/registry.hpp"
 #include "interpreter/check_outcome.hpp"
 #include "interpreter/environment.hpp"
+#include "interpreter/file_log.hpp"
 #include "interpreter/modules.hpp"
 #include "interpreter/report_model.hpp"
 
@@ -84,8 +85,7 @@ class Evaluator {
 
   // Session state shared with builtins.
   std::map<std::string, std::shared_ptr<const void>> cache;
-  std::vector<FileRecord> files;
-  std::set<std::string> file_keys;
+  FileLog files;
   std::vector<RunRecord> runs;
   std::uint64_t seed() const { return seed_; }
   double confidence() const { return confidence_; }

@@ -20,9 +20,10 @@ class EvalCallContext final : public CallContext {
   const std::string& function_name() const override { return name_; }
   SourceLocation location() const override { return where_; }
   std::optional<std::string> root_dir(const std::string& root) const override { return ev_.root_dir(root); }
-  void record_file(const FileRecord& r) override {
-    if (ev_.file_keys.insert(r.root + "/" + r.path).second) ev_.files.push_back(r);
+  void record_file(FileRecord r, std::shared_future<std::string> digest) override {
+    ev_.files.add(std::move(r), std::move(digest));
   }
+  bool has_file(const PathValue& p) const override { return ev_.files.contains(p.root, p.relative); }
   void record_run(const RunRecord& r) override { ev_.runs.push_back(r); }
   std::uint64_t seed() const override { return ev_.seed(); }
   double confidence() const override { return ev_.confidence(); }

@@ -567,7 +567,7 @@ Report Evaluator::run() {
       pv.params[name] = std::string("error: ") + ex.what();
     }
   }
-  pv.files = files;
+  pv.files = files.records();  // waits for digests still being computed
   pv.runs = runs;
   pv.seconds = seconds_since(t_start);
   return report;

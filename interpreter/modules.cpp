@@ -5,7 +5,7 @@
 #include <sys/stat.h>
 
 #include "grammar/parse.hpp"
-#include "interpreter/sha256.hpp"
+#include "interpreter/content_digest.hpp"
 
 namespace rubric {
 
@@ -79,7 +79,7 @@ class Loader {
     mod->path = path;
     mod->file = parsed.file;
     mod->is_stdlib = stdlib;
-    mod->sha256 = sha256_hex(source->text());
+    mod->digest = content_digest_hex(source->text());
     if (mod->file) {
       mod->decls = collect_decls(*mod->file, program_.diagnostics);
       resolve_uses(*mod, source, path);

@@ -38,7 +38,7 @@ struct Module {
   std::shared_ptr<const ast::File> file;
   std::vector<ModuleUse> uses;
   std::map<std::string, Decl> decls;  // own top-level params, lets and defs
-  std::string sha256;                 // of the source text
+  std::string digest;                 // of the source text (content_digest.hpp)
   bool is_stdlib = false;
 };
 

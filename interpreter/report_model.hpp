@@ -97,7 +97,7 @@ struct CriterionResult {
 struct FileRecord {
   std::string path;   // relative to its root, e.g. "bench_32768.json"
   std::string root;   // "submission", "reference", "rubric" (rubric sources and modules)
-  std::string sha256;
+  std::string digest;  // XXH3-128 of the bytes, 32 hex digits (interpreter/content_digest.hpp)
   std::uint64_t bytes = 0;
 };
 
@@ -112,7 +112,7 @@ struct RunRecord {
 struct Provenance {
   std::string tool_version;
   std::string rubric_file;
-  std::string rubric_sha256;
+  std::string rubric_digest;
   std::string submission_dir;
   std::string reference_dir;
   std::uint64_t seed = 0;

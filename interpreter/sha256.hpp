@@ -1,8 +1,11 @@
 #pragma once
-// SHA-256 (FIPS 180-4), for the provenance of every file a check reads.
+// SHA-256 (OpenSSL's libcrypto, which uses the CPU's SHA extensions), for keys a submission must
+// not be able to forge by collision: `rubric grade`'s result cache and shards. The report's file
+// provenance uses the faster, non-cryptographic content_digest.hpp instead.
 #include <array>
 #include <cstddef>
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -12,17 +15,17 @@ namespace rubric {
 class Sha256 {
  public:
   Sha256();
+  ~Sha256();
+  Sha256(const Sha256&) = delete;
+  Sha256& operator=(const Sha256&) = delete;
   void update(const void* data, std::size_t size);
   void update(std::string_view s) { update(s.data(), s.size()); }
   std::array<std::uint8_t, 32> digest();  // finishes; the object is then spent
   std::string hex_digest();
 
  private:
-  void block(const std::uint8_t* p);
-  std::array<std::uint32_t, 8> h_;
-  std::array<std::uint8_t, 64> buffer_{};
-  std::size_t buffered_ = 0;
-  std::uint64_t total_ = 0;
+  struct Context;
+  std::unique_ptr<Context> ctx_;
 };
 
 std::string sha256_hex(std::string_view data);

@@ -7,7 +7,7 @@
 #include <sstream>
 
 #include "interpreter/paths.hpp"
-#include "interpreter/sha256.hpp"
+#include "interpreter/content_digest.hpp"
 #include "operators/files/safe_open.hpp"
 
 namespace rubric {
@@ -365,7 +365,7 @@ Value CallContext::file_error(const PathValue& p, const std::string& message) co
   return error(message, p.root == "submission" ? Blame::submission : Blame::rubric);
 }
 
-std::optional<std::string> CallContext::open_file(const PathValue& p, Value* err) {
+std::optional<std::string> CallContext::resolve_file(const PathValue& p, Value* err) const {
   ResolvedPath r = resolve_confined(p);
   if (r.status != PathStatus::ok) {
     // Escaping the root is the rubric's or the candidate's doing depending on the root, like a missing file.
@@ -373,45 +373,48 @@ std::optional<std::string> CallContext::open_file(const PathValue& p, Value* err
     return std::nullopt;
   }
   try {
-    // Before anything reads it: hashing a FIFO would block forever.
+    // Before anything opens it for reading: a FIFO would block forever.
     files::check_regular(r.real, p.display());
   } catch (const files::FileError& e) {
     if (err) *err = file_error(p, e.what());
     return std::nullopt;
   }
-  std::string key = "sha256:" + r.real;
-  if (!cached(key)) {
-    std::uint64_t bytes = 0;
-    auto digest = sha256_file(r.real, &bytes);
-    if (!digest) {
-      if (err) *err = file_error(p, fmt::format("{}: cannot be read", p.display()));
-      return std::nullopt;
-    }
-    record_file(FileRecord{p.relative, p.root, *digest, bytes});
-    store(key, std::make_shared<const std::string>(*digest));
-  }
   return r.real;
+}
+
+std::optional<std::string> CallContext::open_file(const PathValue& p, Value* err) {
+  auto text = read_file(p, err);
+  if (!text) return std::nullopt;
+  return resolve_file(p, nullptr);
 }
 
 std::optional<std::string> CallContext::read_file(const PathValue& p, Value* err, std::uint64_t cap,
                                                   const std::string& purpose) {
-  // Type and size first: nothing is hashed or read of a file that will be refused.
-  if (ResolvedPath r = resolve_confined(p); r.status == PathStatus::ok) {
-    try {
-      files::check_cap(files::open_regular(r.real, p.display()), p.display(), cap, purpose);
-    } catch (const files::FileError& e) {
-      if (err) *err = file_error(p, e.what());
-      return std::nullopt;
-    }
-  }
-  auto real = open_file(p, err);
+  auto real = resolve_file(p, err);
   if (!real) return std::nullopt;
+  std::string text;
   try {
-    return files::read_capped(*real, p.display(), cap, purpose);
+    // Type and size first (check_cap before a byte is read): nothing of a refused file is read or hashed.
+    files::OpenFile f = files::open_regular(*real, p.display());
+    files::check_cap(f, p.display(), cap, purpose);
+    text = files::read_capped(f, p.display(), cap, purpose);
   } catch (const files::FileError& e) {
     if (err) *err = file_error(p, e.what());
     return std::nullopt;
   }
+  // Hashed from the bytes just read, while they are in cache: the provenance names what was graded.
+  if (!has_file(p)) {
+    std::promise<std::string> digest;
+    digest.set_value(content_digest_hex(text));
+    record_file(FileRecord{p.relative, p.root, "", text.size()}, digest.get_future().share());
+  }
+  return text;
+}
+
+void CallContext::record_mapped_file(const PathValue& p, std::shared_ptr<const void> keep_alive, const std::byte* data,
+                                     std::size_t size) {
+  if (has_file(p)) return;
+  record_file(FileRecord{p.relative, p.root, "", size}, digest_in_background(std::move(keep_alive), data, size));
 }
 
 }  // namespace rubric

@@ -3,6 +3,7 @@
 // shared). Errors are values too: an operation on an error yields that error, so a failed
 // `let` fails only the checks that use it.
 #include <cstdint>
+#include <future>
 #include <memory>
 #include <optional>
 #include <string>
@@ -210,8 +211,10 @@ class CallContext {
   virtual SourceLocation location() const = 0;           // of the call
   // The directory of a root ("submission", "reference"); nullopt when not set.
   virtual std::optional<std::string> root_dir(const std::string& root) const = 0;
-  // Records a file read into the provenance (deduplicated by root and path).
-  virtual void record_file(const FileRecord& record) = 0;
+  // Records a file read into the provenance, its digest (`record.digest` is filled from it when
+  // the report is made) possibly still being computed. Deduplicated by root and path.
+  virtual void record_file(FileRecord record, std::shared_future<std::string> digest) = 0;
+  virtual bool has_file(const PathValue& p) const = 0;
   virtual void record_run(const RunRecord& record) = 0;
   virtual std::uint64_t seed() const = 0;
   virtual double confidence() const = 0;
@@ -241,16 +244,21 @@ class CallContext {
   // An error about a file: blamed on the submission when the path is under `submission`
   // (→ FAIL), otherwise on the rubric/reference side (→ ERROR).
   Value file_error(const PathValue& p, const std::string& message) const;
+  // Checks confinement; nothing is read. Returns the real path, or nullopt with `*error` set.
+  std::optional<std::string> resolve_file(const PathValue& p, Value* error) const;
   // Checks confinement, reads the whole file, hashes it into the provenance. On failure returns
   // nullopt and sets `*error` to an error value (missing, escaping its root, not a regular file,
   // unreadable, or larger than `cap` bytes: `purpose` names the limit, "text").
   std::optional<std::string> read_file(const PathValue& p, Value* error, std::uint64_t cap = kDefaultReadCap,
                                        const std::string& purpose = "a file read whole");
   static constexpr std::uint64_t kDefaultReadCap = 256ull << 20;
-  // Checks confinement and that it is a regular file (a FIFO or a device is the error, never a
-  // hang), and hashes the file into the provenance without keeping its bytes (for operators that
-  // map files themselves). Returns the real path, or nullopt with `*error` set.
+  // read_file without keeping the bytes (for a file an operator then reads itself, such as a CUDA
+  // source). Returns the real path, or nullopt with `*error` set.
   std::optional<std::string> open_file(const PathValue& p, Value* error);
+  // Records a file an operator has mapped and validated (header checked) into the provenance; the
+  // digest runs in the background beside the work on the bytes. `keep_alive` owns the mapping.
+  void record_mapped_file(const PathValue& p, std::shared_ptr<const void> keep_alive, const std::byte* data,
+                          std::size_t size);
 };
 
 }  // namespace rubric

@@ -141,8 +141,8 @@ void write_provenance(JsonWriter& w, const Provenance& p) {
   w.begin_object();
   w.key("file");
   w.value(p.rubric_file);
-  w.key("sha256");
-  w.value(p.rubric_sha256);
+  w.key("xxh3_128");
+  w.value(p.rubric_digest);
   w.end_object();
   w.key("submission_dir");
   w.value(p.submission_dir);
@@ -160,8 +160,8 @@ void write_provenance(JsonWriter& w, const Provenance& p) {
     w.value(f.path);
     w.key("root");
     w.value(f.root);
-    w.key("sha256");
-    w.value(f.sha256);
+    w.key("xxh3_128");
+    w.value(f.digest);
     w.key("bytes");
     w.value(f.bytes);
     w.end_object();

@@ -7,7 +7,7 @@
 namespace rubric::report {
 
 // Version of the JSON layout, written as "schema"; bumped when a field changes meaning.
-inline constexpr int kJsonSchemaVersion = 1;
+inline constexpr int kJsonSchemaVersion = 2;  // 2: file digests are XXH3-128 (`xxh3_128`), not SHA-256
 
 std::string format_json(const Report& report);
 

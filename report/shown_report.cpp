@@ -199,19 +199,19 @@ class Shower {
   }
 
   void provenance(Provenance& p) const {
-    auto& [tool_version, rubric_file, rubric_sha256, submission_dir, reference_dir, seed, params, files, runs,
+    auto& [tool_version, rubric_file, rubric_digest, submission_dir, reference_dir, seed, params, files, runs,
            started_at, seconds, device, host, compiler, cuda] = p;
     tool_version = data(tool_version);
     rubric_file = data(rubric_file);
-    rubric_sha256 = data(rubric_sha256);
+    rubric_digest = data(rubric_digest);
     submission_dir = data(submission_dir);
     reference_dir = data(reference_dir);
     data(params);
     for (FileRecord& f : files) {
-      auto& [path, root, sha256, bytes] = f;
+      auto& [path, root, digest, bytes] = f;
       path = data(path);
       root = data(root);
-      sha256 = data(sha256);
+      digest = data(digest);
       (void)bytes;
     }
     for (RunRecord& r : runs) {

@@ -20,6 +20,7 @@
 #include "operators/numerics/tolerance.hpp"
 #include "operators/tensor/cast.hpp"
 #include "operators/tensor/index_format.hpp"
+#include "operators/tensor/mapped_file.hpp"
 #include "operators/tensor/npy.hpp"
 #include "operators/tensor/random.hpp"
 #include "operators/tensor/raw.hpp"
@@ -68,7 +69,7 @@ Value load(CallContext& ctx, const Args& a) {
   if (auto e = builtins::want(ctx, a, 0, ValueKind::path, "a path")) return *e;
   const PathValue& p = a[0].as_path();
   Value err;
-  auto real = ctx.open_file(p, &err);
+  auto real = ctx.resolve_file(p, &err);
   if (!real) return err;
   std::string name = a[1].is(ValueKind::string) ? a[1].as_string() : "";
   std::string key = fmt::format("tensor:{}:{}:{}:{}", *real, name, a[2].to_string(), a[3].to_string());
@@ -79,13 +80,22 @@ Value load(CallContext& ctx, const Args& a) {
     return s.size() >= x.size() && s.compare(s.size() - x.size(), x.size(), x) == 0;
   };
   try {
+    // One mapping per file and run: a safetensors file's tensors share it, and its digest.
+    const std::string map_key = "mapped:" + *real;
+    std::shared_ptr<const tensor::MappedFile> file;
+    if (auto hit = ctx.cached(map_key)) {
+      file = std::static_pointer_cast<const tensor::MappedFile>(hit);
+    } else {
+      file = tensor::MappedFile::open(*real);
+      ctx.store(map_key, file);
+    }
     std::optional<tensor::Tensor> t;
     if (ends_with(".npy")) {
-      t = tensor::load_npy(*real);
+      t = tensor::load_npy(file);
     } else if (ends_with(".safetensors")) {
       if (name.empty())
         return ctx.error(fmt::format("load({}) needs the tensor's name: load(p, \"weight\")", p.display()));
-      t = tensor::load_safetensors(*real, name);
+      t = tensor::load_safetensors(file, name);
     } else {
       if (a[2].is_null() || a[3].is_null())
         return ctx.error(fmt::format("load({}): a raw file needs dtype = and shape = (or use .npy / .safetensors)",
@@ -94,8 +104,10 @@ Value load(CallContext& ctx, const Args& a) {
       if (!dt) return ctx.bad_argument(3, "a dtype (f32, bf16, ...)", a[2]);
       tensor::Shape shape;
       if (auto e = builtins::shape_arg(ctx, a[3], 4, shape)) return *e;
-      t = tensor::load_raw(*real, *dt, shape);
+      t = tensor::load_raw(file, *dt, shape);
     }
+    // Hashed only now that the header is checked, on a thread beside the comparison that reads the data.
+    ctx.record_mapped_file(p, file, file->data(), file->size());
     // Messages and blame name the file by its root, not by where it lies on this machine.
     std::string source = name.empty() ? p.display() : fmt::format("{}:{}", p.display(), name);
     auto ptr = std::make_shared<const tensor::Tensor>(t->dtype(), t->shape(), t->data(), t->byte_strides(),

@@ -69,8 +69,10 @@ std::string shape_text(const Shape& s) {
 
 }  // namespace
 
-Tensor load_npy(const std::string& path) {
-  auto file = MappedFile::open(path);
+Tensor load_npy(const std::string& path) { return load_npy(MappedFile::open(path)); }
+
+Tensor load_npy(std::shared_ptr<const MappedFile> file) {
+  const std::string& path = file->path();
   const std::byte* p = file->data();
   const std::size_t size = file->size();
   if (size < 10 || std::memcmp(p, kMagic, 6) != 0) {

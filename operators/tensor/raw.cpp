@@ -15,7 +15,11 @@
 namespace rubric::tensor {
 
 Tensor load_raw(const std::string& path, DType dtype, const Shape& shape, bool big_endian) {
-  auto file = MappedFile::open(path);
+  return load_raw(MappedFile::open(path), dtype, shape, big_endian);
+}
+
+Tensor load_raw(std::shared_ptr<const MappedFile> file, DType dtype, const Shape& shape, bool big_endian) {
+  const std::string& path = file->path();
   const std::int64_t count = shape_element_count(shape, path);
   if (static_cast<std::uint64_t>(count) > UINT64_MAX / dtype_size(dtype)) {
     throw OperatorError(fmt::format("{}: shape is too large", path));

@@ -98,9 +98,10 @@ struct ParsedFile {
   std::uint64_t data_start = 0;
 };
 
-ParsedFile parse_file(const std::string& path) {
+ParsedFile parse_file(std::shared_ptr<const MappedFile> file) {
   ParsedFile out;
-  out.file = MappedFile::open(path);
+  out.file = std::move(file);
+  const std::string& path = out.file->path();
   const std::uint64_t size = out.file->size();
   if (size < 8) throw OperatorError(fmt::format("{}: too short for a safetensors file ({} bytes)", path, size));
   const std::uint64_t n = read_u64_le(out.file->data());
@@ -172,10 +173,15 @@ std::vector<std::string> SafetensorsIndex::names() const {
   return out;
 }
 
-SafetensorsIndex read_safetensors_index(const std::string& path) { return parse_file(path).index; }
+SafetensorsIndex read_safetensors_index(const std::string& path) { return parse_file(MappedFile::open(path)).index; }
 
 Tensor load_safetensors(const std::string& path, const std::string& name) {
-  ParsedFile parsed = parse_file(path);
+  return load_safetensors(MappedFile::open(path), name);
+}
+
+Tensor load_safetensors(std::shared_ptr<const MappedFile> file, const std::string& name) {
+  ParsedFile parsed = parse_file(std::move(file));
+  const std::string& path = parsed.file->path();
   for (const auto& e : parsed.index.tensors) {
     if (e.name != name) continue;
     const CodeInfo* info = find_code(e.dtype_code);

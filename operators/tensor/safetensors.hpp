@@ -4,6 +4,7 @@
 // then the data. Tensors are read in place from the mapped file.
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -11,6 +12,8 @@
 #include "operators/tensor/tensor.hpp"
 
 namespace rubric::tensor {
+
+class MappedFile;
 
 // Headers larger than this are refused (the format's own cap).
 constexpr std::uint64_t kSafetensorsHeaderCap = 100'000'000;
@@ -36,6 +39,8 @@ SafetensorsIndex read_safetensors_index(const std::string& path);
 // One tensor by name; an unknown name is an OperatorError listing the names present.
 // U16/U32/U64 tensors are valid in the file but not loadable (no such rubric dtype).
 Tensor load_safetensors(const std::string& path, const std::string& name);
+// The same from a file already mapped (messages name file->path()).
+Tensor load_safetensors(std::shared_ptr<const MappedFile> file, const std::string& name);
 
 // Writes tensors (any layout; stored C order, little-endian) with optional metadata.
 void save_safetensors(const std::string& path, const std::vector<std::pair<std::string, Tensor>>& tensors,

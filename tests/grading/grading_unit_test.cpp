@@ -43,7 +43,7 @@ std::string read(const fs::path& p) {
 std::string line(const std::string& sub, const std::string& verdict) {
   return "{\"submission\": \"" + sub + "\", \"verdict\": \"" + verdict +
          "\", \"key\": {\"rubric_sha256\": \"r\", \"submission_sha256\": \"s\", \"params_sha256\": \"p\", "
-         "\"tool_version\": \"1\"}, \"reference_files\": [{\"path\": \"x.json\", \"sha256\": \"h\"}]}";
+         "\"tool_version\": \"1\"}, \"reference_files\": [{\"path\": \"x.json\", \"xxh3_128\": \"h\"}]}";
 }
 
 }  // namespace

@@ -54,8 +54,8 @@ p = r["provenance"]
 for key in ["tool_version", "rubric", "submission_dir", "reference_dir", "seed", "params", "files", "runs", "device",
             "cuda", "host", "compiler", "started_at", "seconds"]:
     expect(key in p, f"provenance key {key}")
-expect(p["rubric"]["sha256"] == "a" * 64, "rubric sha")
-expect(p["files"] == [{"path": "bench_32768.json", "root": "submission", "sha256": "b" * 64, "bytes": 1234}], "files")
+expect(p["rubric"]["xxh3_128"] == "a" * 32, "rubric digest")
+expect(p["files"] == [{"path": "bench_32768.json", "root": "submission", "xxh3_128": "b" * 32, "bytes": 1234}], "files")
 expect(p["runs"][0]["exit_code"] == 0 and p["runs"][0]["seconds"] == 1.5, "runs")
 expect(p["params"] == {"context": "32768"} and p["seed"] == 7, "params/seed")
 

@@ -87,12 +87,12 @@ Report kv_cache_report() {
   Provenance& p = r.provenance;
   p.tool_version = "0.1.0";
   p.rubric_file = "/abs/path/kv.rubric";
-  p.rubric_sha256 = std::string(64, 'a');
+  p.rubric_digest = std::string(32, 'a');
   p.submission_dir = "/abs/submission";
   p.reference_dir = "/abs/reference";
   p.seed = 7;
   p.params["context"] = "32768";
-  p.files.push_back({"bench_32768.json", "submission", std::string(64, 'b'), 1234});
+  p.files.push_back({"bench_32768.json", "submission", std::string(32, 'b'), 1234});
   p.runs.push_back({"python3 serve.py", "process group, rlimits", 1.5, 0});
   p.started_at = "2026-01-02T03:04:05Z";
   p.seconds = 12.5;

@@ -66,6 +66,6 @@ TEST_CASE("report formats by name") {
   CHECK(report::parse_report_format("html") == report::ReportFormat::html);
   CHECK(!report::parse_report_format("pdf"));
   const Report r = test::single_check_report(Verdict::pass, OverallVerdict::pass);
-  CHECK(report::render_report(r, report::ReportFormat::json).rfind("{\n  \"schema\": 1,", 0) == 0);
+  CHECK(report::render_report(r, report::ReportFormat::json).rfind("{\n  \"schema\": 2,", 0) == 0);
   CHECK(report::render_report(r, report::ReportFormat::junit).rfind("<?xml", 0) == 0);
 }

@@ -1,0 +1,44 @@
+#pragma once
+// The digest that identifies every file a check reads, for the report's provenance: XXH3-128
+// from libxxhash (runtime-dispatched to AVX2/AVX-512), written as `xxhsum -H2` writes it. It is
+// fast enough to ride along a comparison bound by memory bandwidth, which SHA-256 is not; it
+// detects any accidental change but is not a defence against files crafted to collide
+// (docs/semantics.md, "Provenance").
+#include <cstddef>
+#include <cstdint>
+#include <future>
+#include <memory>
+#include <optional>
+#include <string>
+#include <string_view>
+
+namespace rubric {
+
+class ContentDigest {
+ public:
+  ContentDigest();
+  ~ContentDigest();
+  ContentDigest(const ContentDigest&) = delete;
+  ContentDigest& operator=(const ContentDigest&) = delete;
+
+  void update(const void* data, std::size_t size);
+  void update(std::string_view s) { update(s.data(), s.size()); }
+  // 32 lowercase hex digits, high 64 bits first (XXH128_canonical_t).
+  std::string hex() const;
+
+ private:
+  struct State;
+  std::unique_ptr<State> state_;
+};
+
+std::string content_digest_hex(std::string_view bytes);
+// The digest of a file, streamed; nullopt when it cannot be read.
+std::optional<std::string> content_digest_file(const std::string& path, std::uint64_t* bytes = nullptr);
+
+// The digest of `size` bytes at `data`, computed on a thread of its own when the bytes are many
+// (so it runs beside the comparison that reads them) and at once when they are few. `keep_alive`
+// owns the bytes (a mapping) until the digest is done.
+std::shared_future<std::string> digest_in_background(std::shared_ptr<const void> keep_alive, const std::byte* data,
+                                                     std::size_t size);
+
+}  // namespace rubric
