@@ -30,7 +30,9 @@ build: configure
 test: build
 	cd $(BUILD) && ctest --output-on-failure -LE gpu -j $(JOBS)
 
-demo: build
+# The demo builds only what it runs, the rubric executable; the tests build under `make test`.
+demo: configure
+	cmake --build $(BUILD) -j $(JOBS) --target rubric
 	$(BUILD)/rubric check examples/kv_cache/kv_cache.rubric \
 	  --submission examples/kv_cache/submissions/good --reference examples/kv_cache/reference; \
 	  echo "exit code: $$?"
