@@ -163,7 +163,7 @@ class HtmlWriter {
     out_ += "<section class=\"provenance\">\n<details open>\n<summary>Provenance</summary>\n<table>\n";
     auto row = [&](const char* k, const std::string& v) { out_ += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", k, esc(v)); };
     row("tool", "rubric " + p.tool_version);
-    row("rubric", p.rubric_file + (p.rubric_sha256.empty() ? "" : "  sha256 " + p.rubric_sha256));
+    row("rubric", p.rubric_file + (p.rubric_digest.empty() ? "" : "  xxh3-128 " + p.rubric_digest));
     row("submission", p.submission_dir);
     row("reference", p.reference_dir);
     row("seed", std::to_string(p.seed));
@@ -175,10 +175,10 @@ class HtmlWriter {
     for (const auto& [k, v] : p.cuda) row(("CUDA " + esc(k)).c_str(), v);
     out_ += "</table>\n";
     if (!p.files.empty()) {
-      out_ += "<table class=\"files\">\n<tr><th>file</th><th>root</th><th>bytes</th><th>sha256</th></tr>\n";
+      out_ += "<table class=\"files\">\n<tr><th>file</th><th>root</th><th>bytes</th><th>xxh3-128</th></tr>\n";
       for (const FileRecord& f : p.files)
         out_ += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td><code>{}</code></td></tr>\n", esc(f.path), esc(f.root), f.bytes,
-                            esc(f.sha256));
+                            esc(f.digest));
       out_ += "</table>\n";
     }
     if (!p.runs.empty()) {
