@@ -197,6 +197,24 @@ struct Operand {
   std::string decomposition;  // "(0.95 × 12400 tok/s)" or empty
 };
 
+// A long text is folded once per run, however many `mentions` search it (criteria searching one
+// answer share the fold); the cache entry keeps the string alive, so its address stays its key.
+struct FoldedEntry {
+  Value text;
+  FoldedText folded;
+};
+
+std::shared_ptr<const FoldedText> folded_text(Evaluator& ev, const Value& text) {
+  constexpr std::size_t kCacheFrom = 64 * 1024;
+  const std::string& s = text.as_string();
+  if (s.size() < kCacheFrom) return std::make_shared<const FoldedText>(s);
+  const std::string key = fmt::format("folded:{}", static_cast<const void*>(&s));
+  auto it = ev.cache.find(key);
+  if (it == ev.cache.end()) it = ev.cache.emplace(key, std::make_shared<const FoldedEntry>(FoldedEntry{text, FoldedText(s)})).first;
+  auto entry = std::static_pointer_cast<const FoldedEntry>(it->second);
+  return std::shared_ptr<const FoldedText>(entry, &entry->folded);
+}
+
 }  // namespace
 
 static Operand eval_operand(Evaluator& ev, const ast::Expr& e, const EnvPtr& env) {
@@ -565,7 +583,8 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
     } else {
       return from_error(error_at(*mt->phrases, env, fmt::format("'mentions' needs a string or a list of strings, got a {}", p.kind_name())));
     }
-    FoldedText folded(t.as_string());
+    const auto folded_ptr = folded_text(*this, t);
+    const FoldedText& folded = *folded_ptr;
     std::vector<std::string> ev, found, missing;
     for (const auto& ph : phrases) {
       charge_steps(t.as_string().size() / 1024 + 1);  // one step per KiB searched, as the text builtins
