@@ -210,7 +210,7 @@ def text_heavy(rubric, tmp):
             body = 'expect len(lines(answer)) > 1000'
         criteria.append(f'criterion c{i} "criterion {i}" {{\n  {body}\n}}\n')
     write_rubric(folder, 'rubric "a long answer" { version: "1.0" }\n'
-                 'let answer = text(submission / "answer.md")\n' + "".join(criteria))
+                 'let answer = text(submission / "answer.md", limit = 64 MiB)  # past the 16 MiB default cap\n' + "".join(criteria))
     path = os.path.join(folder, "submission", "answer.md")
     warm([path])
 
