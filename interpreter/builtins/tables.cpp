@@ -250,13 +250,20 @@ Value prometheus_value(const tables::PromScrape& scrape, const std::string& name
   return mark(Value::record(std::move(top)));
 }
 
-// Reads a file's text for a reader; nullopt with `err` set on failure.
-std::optional<std::string> file_text(CallContext& ctx, const std::vector<Value>& a, Value& err) {
-  if (auto e = want(ctx, a, 0, ValueKind::path, "a path")) {
-    err = *e;
-    return std::nullopt;
+// A reader of the file named by the first argument: reads its text whole and hands it to `parse`;
+// a parse error is the file's ("malformed WHAT: line:col ..."), a FAIL under `submission`.
+template <class Parse>
+Value read_and_parse(CallContext& ctx, const std::vector<Value>& a, const char* what, Parse parse) {
+  if (auto e = want(ctx, a, 0, ValueKind::path, "a path")) return *e;
+  const PathValue& p = a[0].as_path();
+  Value err;
+  auto text = ctx.read_file(p, &err);
+  if (!text) return err;
+  try {
+    return parse(*text, p);
+  } catch (const OperatorError& e) {
+    return ctx.file_error(p, fmt::format("malformed {}: {}", what, e.what()));
   }
-  return ctx.read_file(a[0].as_path(), &err);
 }
 
 }  // namespace
@@ -271,23 +278,16 @@ void open_tables(Registry& r) {
         "are skipped. Like json(), it takes Python's NaN, Infinity and -Infinity. A malformed line FAILs naming its "
         "line and column (an ERROR under `reference`).",
         fam, [](CallContext& ctx, const std::vector<Value>& a) {
-          Value err;
-          auto text = builtins::file_text(ctx, a, err);
-          if (!text) return err;
-          const PathValue& p = a[0].as_path();
-          json::Array docs;
-          try {
-            docs = json::parse_lines(*text, p.display());
-          } catch (const OperatorError& e) {
-            return ctx.file_error(p, fmt::format("malformed JSON Lines: {}", e.what()));
-          }
-          List items;
-          for (std::size_t i = 0; i < docs.size(); ++i)
-            items.push_back(builtins::value_from_json(docs[i], fmt::format("{}[{}]", p.display(), i)));
-          Value v = Value::list(std::move(items), fmt::format("the records of {}", p.display()),
-                                fmt::format("{} holds no records", p.display()));
-          if (p.root == "submission") v.mark_from_submission();
-          return v;
+          return builtins::read_and_parse(ctx, a, "JSON Lines", [](const std::string& text, const PathValue& p) {
+            json::Array docs = json::parse_lines(text, p.display());
+            List items;
+            for (std::size_t i = 0; i < docs.size(); ++i)
+              items.push_back(builtins::value_from_json(docs[i], fmt::format("{}[{}]", p.display(), i)));
+            Value v = Value::list(std::move(items), fmt::format("the records of {}", p.display()),
+                                  fmt::format("{} holds no records", p.display()));
+            if (p.root == "submission") v.mark_from_submission();
+            return v;
+          });
         });
   r.add("parse_csv", {P("text"), P("sep", Value::string(",")), P("preamble", Value::boolean(false)),
                       P("thousands", Value::boolean(false))},
@@ -308,31 +308,19 @@ void open_tables(Registry& r) {
         "metrics (by metric name, with units: usecond → s, Kbyte → B, byte/second → B/s, % → a fraction; counts "
         "plain), units (the unit text by metric name), sections (details page: the section by metric name)}.",
         fam, [](CallContext& ctx, const std::vector<Value>& a) {
-          Value err;
-          auto text = builtins::file_text(ctx, a, err);
-          if (!text) return err;
-          const PathValue& p = a[0].as_path();
-          try {
-            return builtins::ncu_value(tables::parse_ncu_csv(*text, p.display()), p.display(), p.root == "submission");
-          } catch (const OperatorError& e) {
-            return ctx.file_error(p, fmt::format("malformed ncu CSV: {}", e.what()));
-          }
+          return builtins::read_and_parse(ctx, a, "ncu CSV", [](const std::string& text, const PathValue& p) {
+            return builtins::ncu_value(tables::parse_ncu_csv(text, p.display()), p.display(), p.root == "submission");
+          });
         });
   r.add("prometheus", {P("p")}, false,
         "A Prometheus text exposition (a /metrics scrape of vLLM or SGLang) as a record by metric family name: "
         "{name, type, help, samples: [{name, labels, value}], and for histograms series: [{labels, buckets: "
         "[{le, count}], sum, count, p50, p90, p95, p99}]} (quantiles as PromQL's histogram_quantile estimates them).",
         fam, [](CallContext& ctx, const std::vector<Value>& a) {
-          Value err;
-          auto text = builtins::file_text(ctx, a, err);
-          if (!text) return err;
-          const PathValue& p = a[0].as_path();
-          try {
-            return builtins::prometheus_value(tables::parse_prometheus(*text, p.display()), p.display(),
+          return builtins::read_and_parse(ctx, a, "Prometheus exposition", [](const std::string& text, const PathValue& p) {
+            return builtins::prometheus_value(tables::parse_prometheus(text, p.display()), p.display(),
                                               p.root == "submission");
-          } catch (const OperatorError& e) {
-            return ctx.file_error(p, fmt::format("malformed Prometheus exposition: {}", e.what()));
-          }
+          });
         });
   r.add("parse_prometheus", {P("text")}, false, "A Prometheus text exposition held in a string, as prometheus() reads a file.",
         fam, [](CallContext& ctx, const std::vector<Value>& a) {
