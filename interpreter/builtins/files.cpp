@@ -115,19 +115,22 @@ void open_files(Registry& r) {
            return v;
          });
   r.add("csv", {P("p"), P("sep", Value::string(",")), P("preamble", Value::boolean(false)),
-                P("thousands", Value::boolean(false))},
+                P("thousands", Value::boolean(false)), P("limit", data_limit)},
         false,
         "The CSV file at p as a list of records keyed by the header row (RFC 4180 quoting; `sep` another "
         "separator such as \"\\t\" or \";\"). A field that is wholly a number and unquoted becomes a number. "
         "`preamble = true` skips what a tool writes before the header (==PROF== lines anywhere, and rows before "
-        "the last run of rows of one width); `thousands = true` also reads quoted numbers and \"1,234.5\".",
+        "the last run of rows of one width); `thousands = true` also reads quoted numbers and \"1,234.5\". A file "
+        "larger than `limit` (default 64 MiB) FAILs under `submission`.",
         fam, [](CallContext& ctx, const std::vector<Value>& a) {
           if (auto e = want(ctx, a, 0, ValueKind::path, "a path")) return *e;
           builtins::CsvCall o;
           if (auto e = builtins::csv_options(ctx, a, o)) return *e;
+          std::uint64_t cap = 0;
+          if (auto e = limit_arg(ctx, a, 4, cap)) return *e;
           const PathValue& p = a[0].as_path();
           Value err;
-          auto text = ctx.read_file(p, &err, std::uint64_t(kDataLimit), "a CSV file");
+          auto text = ctx.read_file(p, &err, cap, "a CSV file (csv(p, limit = ...) raises it)");
           if (!text) return err;
           return builtins::csv_table(ctx, *text, p.display(), p.root == "submission", o,
                                      [&](const std::string& m) { return ctx.file_error(p, m); });
