@@ -351,11 +351,16 @@ int supervisor_main(void* arg) {
   if (!p.pid_namespace && prctl(PR_SET_CHILD_SUBREAPER, 1) == 0) setup.flags |= kSubreaper;
 
   const std::int64_t start = now_ns();
-  // vfork: the candidate only makes system calls until exec, and this is the cheapest start.
+  // The candidate must not run before the supervisor has become rubric-run-init: until then /proc/1
+  // is this clone of the grader, command line included. With an init to exec, the child is held on
+  // a pipe whose write end closes at that exec (so fork: vfork would hold the supervisor instead).
+  int gate[2] = {-1, -1};
+  const bool gated = p.init_fd >= 0 && pipe2(gate, O_CLOEXEC) == 0;
+  // vfork otherwise: the candidate only makes system calls until exec, and this is the cheapest start.
 #if defined(RUBRIC_SUPERVISOR_FORK)
   pid_t child = fork();  // sanitizer builds: their vfork interception cannot run on this stack
 #else
-  pid_t child = vfork();
+  pid_t child = gated ? fork() : vfork();
 #endif
   if (child < 0) {
     int err = errno;
@@ -363,7 +368,17 @@ int supervisor_main(void* arg) {
     send_stage(p.report_fd, 'E', Stage::Fork, err);
     _exit(1);
   }
-  if (child == 0) run_candidate(p);
+  if (child == 0) {
+    if (gated) {
+      close(gate[1]);
+      char c;
+      while (read(gate[0], &c, 1) < 0 && errno == EINTR) {
+      }
+      close(gate[0]);
+    }
+    run_candidate(p);
+  }
+  if (gated) close(gate[0]);
   if (p.init_fd >= 0) setup.flags |= kInitExec;
   // One record for setup and start: every message is a wakeup of the host, and they add up under load.
   setup.pid = child;
@@ -387,6 +402,7 @@ int supervisor_main(void* arg) {
     syscall(SYS_execveat, p.init_fd, "", argv, envp, AT_EMPTY_PATH);
     fcntl(p.report_fd, F_SETFD, FD_CLOEXEC);  // exec failed: report from here
   }
+  if (gated) close(gate[1]);  // no init after all: release the candidate
   reap_and_report(p.report_fd, child, start, p.pid_namespace, proc_fd);
 }
 
