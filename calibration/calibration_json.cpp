@@ -23,31 +23,22 @@ void write_checks(JsonWriter& w, const CriterionResult& c) {
   w.begin_array();
   for (const CheckResult& check : c.checks) {
     w.begin_object();
-    w.key("source");
-    w.value(check.source_text);
+    w.field("source", check.source_text);
     w.key("location");
     w.begin_object();
-    w.key("file");
-    w.value(check.location.file);
-    w.key("line");
-    w.value(check.location.line);
-    w.key("column");
-    w.value(check.location.column);
+    w.field("file", check.location.file);
+    w.field("line", check.location.line);
+    w.field("column", check.location.column);
     w.end_object();
-    w.key("label");
-    w.value(check.label);
-    w.key("verdict");
-    w.value(verdict_name(check.verdict));
-    w.key("blame");
-    w.value(report::blame_name(check.blame));
+    w.field("label", check.label);
+    w.field("verdict", verdict_name(check.verdict));
+    w.field("blame", report::blame_name(check.blame));
     w.key("evidence");
     w.begin_array();
     for (const std::string& e : check.evidence) w.value(e);
     w.end_array();
-    w.key("explanation");
-    w.value(check.explanation);
-    w.key("message");
-    w.value(check.message);
+    w.field("explanation", check.explanation);
+    w.field("message", check.message);
     w.end_object();
   }
   w.end_array();
@@ -55,52 +46,38 @@ void write_checks(JsonWriter& w, const CriterionResult& c) {
 
 void write_case(JsonWriter& w, const CaseResult& c) {
   w.begin_object();
-  w.key("name");
-  w.value(c.expected.name);
-  w.key("submission");
-  w.value(c.expected.submission_given);
-  w.key("submission_dir");
-  w.value(c.expected.submission);
+  w.field("name", c.expected.name);
+  w.field("submission", c.expected.submission_given);
+  w.field("submission_dir", c.expected.submission);
   w.key("reference");
   if (c.expected.reference.empty()) w.null();  // the rubric's folder, as `rubric check` defaults
   else w.value(c.expected.reference_given);
   w.key("reference_dir");
   if (c.expected.reference.empty()) w.null();
   else w.value(c.expected.reference);
-  w.key("expected");
-  w.value(overall_verdict_name(c.expected.verdict));
-  w.key("actual");
-  w.value(overall_verdict_name(c.actual));
+  w.field("expected", overall_verdict_name(c.expected.verdict));
+  w.field("actual", overall_verdict_name(c.actual));
   w.key("agree");
   optional_bool(w, c.status == CaseStatus::undecided ? std::nullopt : std::optional<bool>(c.status == CaseStatus::agree));
-  w.key("status");
-  w.value(case_status_name(c.status));
+  w.field("status", case_status_name(c.status));
   w.key("verdict_agrees");
   optional_bool(w, c.verdict_agrees);
-  w.key("why");
-  w.value(c.expected.why);
-  w.key("score");
-  w.value(c.report.score);
-  w.key("undecided_reason");
-  w.value(c.undecided_reason);
+  w.field("why", c.expected.why);
+  w.field("score", c.report.score);
+  w.field("undecided_reason", c.undecided_reason);
   w.key("criteria");
   w.begin_array();
   for (const CriterionComparison& k : c.criteria) {
     w.begin_object();
-    w.key("id");
-    w.value(k.id);
-    w.key("kind");
-    w.value(k.is_group ? "group" : "criterion");
+    w.field("id", k.id);
+    w.field("kind", k.is_group ? "group" : "criterion");
     w.key("expected");
     optional_verdict(w, k.expected);
-    w.key("actual");
-    w.value(verdict_name(k.actual));
+    w.field("actual", verdict_name(k.actual));
     w.key("agree");
     optional_bool(w, k.agree);
-    w.key("machine_limited");
-    w.value(k.machine_limited);
-    w.key("reason");
-    w.value(k.result->reason);
+    w.field("machine_limited", k.machine_limited);
+    w.field("reason", k.result->reason);
     if (k.agree.has_value() && !*k.agree) {
       w.key("checks");
       write_checks(w, *k.result);
@@ -113,41 +90,26 @@ void write_case(JsonWriter& w, const CaseResult& c) {
 
 void write_agreement(JsonWriter& w, const Agreement& a) {
   w.begin_object();
-  w.key("cases");
-  w.value(std::uint64_t(a.cases));
-  w.key("agreeing");
-  w.value(std::uint64_t(a.agreeing));
-  w.key("disagreeing");
-  w.value(std::uint64_t(a.disagreeing));
-  w.key("undecided");
-  w.value(std::uint64_t(a.undecided));
-  w.key("rate");
-  w.value(a.rate);
+  w.field("cases", std::uint64_t(a.cases));
+  w.field("agreeing", std::uint64_t(a.agreeing));
+  w.field("disagreeing", std::uint64_t(a.disagreeing));
+  w.field("undecided", std::uint64_t(a.undecided));
+  w.field("rate", a.rate);
   w.key("fail_class");
   w.begin_object();
-  w.key("precision");
-  w.value(a.precision);
-  w.key("recall");
-  w.value(a.recall);
-  w.key("f1");
-  w.value(a.f1);
-  w.key("true_positive");
-  w.value(std::uint64_t(a.true_positive));
-  w.key("false_positive");
-  w.value(std::uint64_t(a.false_positive));
-  w.key("false_negative");
-  w.value(std::uint64_t(a.false_negative));
-  w.key("true_negative");
-  w.value(std::uint64_t(a.true_negative));
+  w.field("precision", a.precision);
+  w.field("recall", a.recall);
+  w.field("f1", a.f1);
+  w.field("true_positive", std::uint64_t(a.true_positive));
+  w.field("false_positive", std::uint64_t(a.false_positive));
+  w.field("false_negative", std::uint64_t(a.false_negative));
+  w.field("true_negative", std::uint64_t(a.true_negative));
   w.end_object();
   w.key("criteria");
   w.begin_object();
-  w.key("pinned");
-  w.value(std::uint64_t(a.pinned));
-  w.key("agreeing");
-  w.value(std::uint64_t(a.pinned_agreeing));
-  w.key("undecided");
-  w.value(std::uint64_t(a.pinned_undecided));
+  w.field("pinned", std::uint64_t(a.pinned));
+  w.field("agreeing", std::uint64_t(a.pinned_agreeing));
+  w.field("undecided", std::uint64_t(a.pinned_undecided));
   w.end_object();
   w.end_object();
 }
@@ -157,14 +119,10 @@ void write_agreement(JsonWriter& w, const Agreement& a) {
 std::string format_calibration_json(const CalibrationResult& result) {
   JsonWriter w;
   w.begin_object();
-  w.key("schema");
-  w.value(kCalibrationJsonSchemaVersion);
-  w.key("rubric");
-  w.value(result.rubric);
-  w.key("title");
-  w.value(result.title);
-  w.key("cases_file");
-  w.value(result.cases_file);
+  w.field("schema", kCalibrationJsonSchemaVersion);
+  w.field("rubric", result.rubric);
+  w.field("title", result.title);
+  w.field("cases_file", result.cases_file);
   w.key("cases");
   w.begin_array();
   for (const CaseResult& c : result.cases) write_case(w, c);
@@ -175,14 +133,10 @@ std::string format_calibration_json(const CalibrationResult& result) {
   w.begin_array();
   for (const CriterionRow& row : result.table) {
     w.begin_object();
-    w.key("id");
-    w.value(row.id);
-    w.key("kind");
-    w.value(row.is_group ? "group" : "criterion");
-    w.key("pinned");
-    w.value(std::uint64_t(row.pinned));
-    w.key("agreeing");
-    w.value(std::uint64_t(row.agreeing));
+    w.field("id", row.id);
+    w.field("kind", row.is_group ? "group" : "criterion");
+    w.field("pinned", std::uint64_t(row.pinned));
+    w.field("agreeing", std::uint64_t(row.agreeing));
     w.key("pairs");
     w.begin_array();
     for (const VerdictPair& p : row.pairs) {
@@ -190,10 +144,8 @@ std::string format_calibration_json(const CalibrationResult& result) {
       w.key("expected");
       if (p.expected == "-") w.null();
       else w.value(p.expected);
-      w.key("actual");
-      w.value(p.actual);
-      w.key("count");
-      w.value(std::uint64_t(p.count));
+      w.field("actual", p.actual);
+      w.field("count", std::uint64_t(p.count));
       w.end_object();
     }
     w.end_array();
@@ -204,19 +156,14 @@ std::string format_calibration_json(const CalibrationResult& result) {
   w.begin_array();
   for (const Unexercised& u : result.unexercised) {
     w.begin_object();
-    w.key("id");
-    w.value(u.id);
-    w.key("never_fails");
-    w.value(u.never_fails);
-    w.key("never_passes");
-    w.value(u.never_passes);
-    w.key("suggestion");
-    w.value(u.suggestion);
+    w.field("id", u.id);
+    w.field("never_fails", u.never_fails);
+    w.field("never_passes", u.never_passes);
+    w.field("suggestion", u.suggestion);
     w.end_object();
   }
   w.end_array();
-  w.key("exit_code");
-  w.value(result.exit_code());
+  w.field("exit_code", result.exit_code());
   w.end_object();
   return w.str();
 }

@@ -112,36 +112,27 @@ void BatchSummary::add_file(const std::string& results_path) {
 std::string BatchSummary::to_json(const BatchProvenance& p) const {
   report::JsonWriter w;
   w.begin_object();
-  w.key("schema");
-  w.value(1);
-  w.key("submissions");
-  w.value(static_cast<std::uint64_t>(submissions_));
-  w.key("graded");
-  w.value(static_cast<std::uint64_t>(p.graded));
-  w.key("reused");
-  w.value(static_cast<std::uint64_t>(p.reused));
+  w.field("schema", 1);
+  w.field("submissions", static_cast<std::uint64_t>(submissions_));
+  w.field("graded", static_cast<std::uint64_t>(p.graded));
+  w.field("reused", static_cast<std::uint64_t>(p.reused));
   w.key("verdicts");
   w.begin_object();
   for (const char* v : kOverallVerdicts) {
-    w.key(v);
-    w.value(static_cast<std::uint64_t>(count(v)));
+    w.field(v, static_cast<std::uint64_t>(count(v)));
   }
   w.end_object();
   w.key("criteria");
   w.begin_array();
   for (const CriterionCounts& c : criteria_) {
     w.begin_object();
-    w.key("id");
-    w.value(c.id);
-    w.key("kind");
-    w.value(c.kind);
-    w.key("title");
-    w.value(c.title);
+    w.field("id", c.id);
+    w.field("kind", c.kind);
+    w.field("title", c.title);
     w.key("counts");
     w.begin_object();
     for (std::size_t i = 0; i < kCriterionVerdicts.size(); ++i) {
-      w.key(kCriterionVerdicts[i]);
-      w.value(static_cast<std::uint64_t>(c.counts[i]));
+      w.field(kCriterionVerdicts[i], static_cast<std::uint64_t>(c.counts[i]));
     }
     w.end_object();
     w.key("pass_rate");
@@ -155,8 +146,7 @@ std::string BatchSummary::to_json(const BatchProvenance& p) const {
   w.begin_object();
   std::vector<double> sorted = scores_;
   std::sort(sorted.begin(), sorted.end());
-  w.key("count");
-  w.value(static_cast<std::uint64_t>(sorted.size()));
+  w.field("count", static_cast<std::uint64_t>(sorted.size()));
   auto stat = [&](const char* name, auto compute) {
     w.key(name);
     if (sorted.empty()) w.null();
@@ -181,12 +171,9 @@ std::string BatchSummary::to_json(const BatchProvenance& p) const {
   }
   for (std::size_t i = 0; i < kHistogramBins; ++i) {
     w.begin_object();
-    w.key("from");
-    w.value(static_cast<double>(i) / kHistogramBins);
-    w.key("to");
-    w.value(static_cast<double>(i + 1) / kHistogramBins);
-    w.key("count");
-    w.value(static_cast<std::uint64_t>(bins[i]));
+    w.field("from", static_cast<double>(i) / kHistogramBins);
+    w.field("to", static_cast<double>(i + 1) / kHistogramBins);
+    w.field("count", static_cast<std::uint64_t>(bins[i]));
     w.end_object();
   }
   w.end_array();
@@ -196,12 +183,9 @@ std::string BatchSummary::to_json(const BatchProvenance& p) const {
   w.begin_array();
   for (const auto& [seconds, submission] : slowest_) {
     w.begin_object();
-    w.key("submission");
-    w.value(submission);
-    w.key("seconds");
-    w.value(seconds);
-    w.key("verdict");
-    w.value(slow_verdicts_.at(submission));
+    w.field("submission", submission);
+    w.field("seconds", seconds);
+    w.field("verdict", slow_verdicts_.at(submission));
     w.end_object();
   }
   w.end_array();
@@ -209,43 +193,34 @@ std::string BatchSummary::to_json(const BatchProvenance& p) const {
   w.begin_array();
   for (const auto& [submission, reason] : errors_) {
     w.begin_object();
-    w.key("submission");
-    w.value(submission);
-    w.key("reason");
-    w.value(reason);
+    w.field("submission", submission);
+    w.field("reason", reason);
     w.end_object();
   }
   w.end_array();
 
   w.key("provenance");
   w.begin_object();
-  w.key("tool_version");
-  w.value(p.tool_version);
+  w.field("tool_version", p.tool_version);
   w.key("rubric");
   w.begin_object();
-  w.key("file");
-  w.value(p.rubric_file);
-  w.key("sha256");
-  w.value(p.rubric_sha256);
+  w.field("file", p.rubric_file);
+  w.field("sha256", p.rubric_sha256);
   w.key("sources");
   w.begin_array();
   for (const auto& [path, sha] : p.sources) {
     w.begin_object();
-    w.key("path");
-    w.value(path);
-    w.key("xxh3_128");
-    w.value(sha);
+    w.field("path", path);
+    w.field("xxh3_128", sha);
     w.end_object();
   }
   w.end_array();
   w.end_object();
-  w.key("reference_dir");
-  w.value(p.reference_dir);
+  w.field("reference_dir", p.reference_dir);
   w.key("params");
   w.begin_object();
   for (const auto& [k, v] : p.set_params) {
-    w.key(k);
-    w.value(v);
+    w.field(k, v);
   }
   w.end_object();
   w.key("seed");
@@ -255,16 +230,11 @@ std::string BatchSummary::to_json(const BatchProvenance& p) const {
   w.begin_array();
   for (const std::string& d : p.include_dirs) w.value(d);
   w.end_array();
-  w.key("shard");
-  w.value(p.shard);
-  w.key("jobs");
-  w.value(static_cast<std::uint64_t>(p.jobs));
-  w.key("started_at");
-  w.value(p.started_at);
-  w.key("finished_at");
-  w.value(p.finished_at);
-  w.key("seconds");
-  w.value(p.seconds);
+  w.field("shard", p.shard);
+  w.field("jobs", static_cast<std::uint64_t>(p.jobs));
+  w.field("started_at", p.started_at);
+  w.field("finished_at", p.finished_at);
+  w.field("seconds", p.seconds);
   w.end_object();
   w.end_object();
   return w.str();

@@ -18,7 +18,7 @@ struct BatchProvenance {
   std::string tool_version;
   std::string rubric_file;
   std::string rubric_sha256;  // the key's rubric hash (rubric and modules)
-  std::vector<std::pair<std::string, std::string>> sources;  // rubric files and modules: path, sha256
+  std::vector<std::pair<std::string, std::string>> sources;  // rubric files and modules: path, XXH3-128 digest
   std::string reference_dir;
   std::map<std::string, std::string> set_params;
   std::optional<std::uint64_t> seed;

@@ -30,44 +30,29 @@ std::string one_line(const std::string& indented) {
 void write_head(report::JsonWriter& w, const LineContext& c, const char* verdict, const std::optional<double>& score,
                 int exit, const std::string& reason) {
   w.begin_object();
-  w.key("submission");
-  w.value(c.submission);
-  w.key("verdict");
-  w.value(verdict);
-  w.key("score");
-  w.value(score);
-  w.key("exit");
-  w.value(exit);
-  w.key("reason");
-  w.value(reason);
+  w.field("submission", c.submission);
+  w.field("verdict", verdict);
+  w.field("score", score);
+  w.field("exit", exit);
+  w.field("reason", reason);
 }
 
 void write_tail(report::JsonWriter& w, const LineContext& c, const Report* report) {
-  w.key("seconds");
-  w.value(c.seconds);
-  w.key("graded_at");
-  w.value(c.graded_at);
+  w.field("seconds", c.seconds);
+  w.field("graded_at", c.graded_at);
   w.key("measurements");
   w.begin_object();
-  w.key("count");
-  w.value(static_cast<std::uint64_t>(c.measurements.count));
-  w.key("alone");
-  w.value(c.measurements.alone);
-  w.key("waited_seconds");
-  w.value(c.measurements.waited_seconds);
-  w.key("lock");
-  w.value(c.measurements.lock);
+  w.field("count", static_cast<std::uint64_t>(c.measurements.count));
+  w.field("alone", c.measurements.alone);
+  w.field("waited_seconds", c.measurements.waited_seconds);
+  w.field("lock", c.measurements.lock);
   w.end_object();
   w.key("key");
   w.begin_object();
-  w.key("rubric_sha256");
-  w.value(c.key.rubric_sha256);
-  w.key("submission_sha256");
-  w.value(c.key.submission_sha256);
-  w.key("params_sha256");
-  w.value(c.key.params_sha256);
-  w.key("tool_version");
-  w.value(c.key.tool_version);
+  w.field("rubric_sha256", c.key.rubric_sha256);
+  w.field("submission_sha256", c.key.submission_sha256);
+  w.field("params_sha256", c.key.params_sha256);
+  w.field("tool_version", c.key.tool_version);
   w.end_object();
   // Reference files the result depends on: a reused result is checked against them.
   w.key("reference_files");
@@ -76,10 +61,8 @@ void write_tail(report::JsonWriter& w, const LineContext& c, const Report* repor
     for (const FileRecord& f : report->provenance.files) {
       if (f.root != "reference") continue;
       w.begin_object();
-      w.key("path");
-      w.value(f.path);
-      w.key("xxh3_128");
-      w.value(f.digest);
+      w.field("path", f.path);
+      w.field("xxh3_128", f.digest);
       w.end_object();
     }
   w.end_array();

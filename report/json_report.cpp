@@ -15,43 +15,32 @@ void write_strings(JsonWriter& w, const std::vector<std::string>& list) {
 void write_string_map(JsonWriter& w, const std::map<std::string, std::string>& map) {
   w.begin_object();
   for (const auto& [k, v] : map) {
-    w.key(k);
-    w.value(v);
+    w.field(k, v);
   }
   w.end_object();
 }
 
 void write_location(JsonWriter& w, const SourceLocation& loc) {
   w.begin_object();
-  w.key("file");
-  w.value(loc.file);
-  w.key("line");
-  w.value(loc.line);
-  w.key("column");
-  w.value(loc.column);
+  w.field("file", loc.file);
+  w.field("line", loc.line);
+  w.field("column", loc.column);
   w.end_object();
 }
 
 void write_check(JsonWriter& w, const CheckResult& c) {
   w.begin_object();
-  w.key("source");
-  w.value(c.source_text);
+  w.field("source", c.source_text);
   w.key("location");
   write_location(w, c.location);
-  w.key("label");
-  w.value(c.label);
-  w.key("verdict");
-  w.value(verdict_name(c.verdict));
-  w.key("blame");
-  w.value(blame_name(c.blame));
+  w.field("label", c.label);
+  w.field("verdict", verdict_name(c.verdict));
+  w.field("blame", blame_name(c.blame));
   w.key("evidence");
   write_strings(w, c.evidence);
-  w.key("explanation");
-  w.value(c.explanation);
-  w.key("message");
-  w.value(c.message);
-  w.key("seconds");
-  w.value(c.seconds);
+  w.field("explanation", c.explanation);
+  w.field("message", c.message);
+  w.field("seconds", c.seconds);
   w.end_object();
 }
 
@@ -59,30 +48,21 @@ void write_check(JsonWriter& w, const CheckResult& c) {
 
 void write_criterion(JsonWriter& w, const CriterionResult& c) {
   w.begin_object();
-  w.key("id");
-  w.value(c.id);
-  w.key("kind");
-  w.value(c.is_group ? "group" : "criterion");
-  w.key("title");
-  w.value(c.title);
+  w.field("id", c.id);
+  w.field("kind", c.is_group ? "group" : "criterion");
+  w.field("title", c.title);
   w.key("location");
   write_location(w, c.location);
-  w.key("verdict");
-  w.value(verdict_name(c.verdict));
-  w.key("score");
-  w.value(c.score);
-  w.key("weight");
-  w.value(c.weight);
-  w.key("penalty");
-  w.value(c.penalty);
-  w.key("required");
-  w.value(c.required);
+  w.field("verdict", verdict_name(c.verdict));
+  w.field("score", c.score);
+  w.field("weight", c.weight);
+  w.field("penalty", c.penalty);
+  w.field("required", c.required);
   w.key("after");
   write_strings(w, c.after);
   w.key("needs");
   write_strings(w, c.needs);
-  w.key("reason");
-  w.value(c.reason);
+  w.field("reason", c.reason);
   w.key("notes");
   write_strings(w, c.notes);
   w.key("checks");
@@ -95,8 +75,7 @@ void write_criterion(JsonWriter& w, const CriterionResult& c) {
     for (const CriterionResult& child : c.children) write_criterion(w, child);
     w.end_array();
   }
-  w.key("seconds");
-  w.value(c.seconds);
+  w.field("seconds", c.seconds);
   w.end_object();
 }
 
@@ -115,10 +94,8 @@ const char* severity_name(Severity s) {
 
 void write_diagnostic(JsonWriter& w, const Diagnostic& d) {
   w.begin_object();
-  w.key("severity");
-  w.value(severity_name(d.severity));
-  w.key("message");
-  w.value(d.message);
+  w.field("severity", severity_name(d.severity));
+  w.field("message", d.message);
   w.key("location");
   if (d.source) {
     const LineColumn lc = d.source->position(d.range.begin);
@@ -135,35 +112,25 @@ namespace {
 
 void write_provenance(JsonWriter& w, const Provenance& p) {
   w.begin_object();
-  w.key("tool_version");
-  w.value(p.tool_version);
+  w.field("tool_version", p.tool_version);
   w.key("rubric");
   w.begin_object();
-  w.key("file");
-  w.value(p.rubric_file);
-  w.key("xxh3_128");
-  w.value(p.rubric_digest);
+  w.field("file", p.rubric_file);
+  w.field("xxh3_128", p.rubric_digest);
   w.end_object();
-  w.key("submission_dir");
-  w.value(p.submission_dir);
-  w.key("reference_dir");
-  w.value(p.reference_dir);
-  w.key("seed");
-  w.value(p.seed);
+  w.field("submission_dir", p.submission_dir);
+  w.field("reference_dir", p.reference_dir);
+  w.field("seed", p.seed);
   w.key("params");
   write_string_map(w, p.params);
   w.key("files");
   w.begin_array();
   for (const FileRecord& f : p.files) {
     w.begin_object();
-    w.key("path");
-    w.value(f.path);
-    w.key("root");
-    w.value(f.root);
-    w.key("xxh3_128");
-    w.value(f.digest);
-    w.key("bytes");
-    w.value(f.bytes);
+    w.field("path", f.path);
+    w.field("root", f.root);
+    w.field("xxh3_128", f.digest);
+    w.field("bytes", f.bytes);
     w.end_object();
   }
   w.end_array();
@@ -171,14 +138,10 @@ void write_provenance(JsonWriter& w, const Provenance& p) {
   w.begin_array();
   for (const RunRecord& r : p.runs) {
     w.begin_object();
-    w.key("command");
-    w.value(r.command);
-    w.key("isolation");
-    w.value(r.isolation);
-    w.key("seconds");
-    w.value(r.seconds);
-    w.key("exit_code");
-    w.value(r.exit_code);
+    w.field("command", r.command);
+    w.field("isolation", r.isolation);
+    w.field("seconds", r.seconds);
+    w.field("exit_code", r.exit_code);
     w.end_object();
   }
   w.end_array();
@@ -188,12 +151,9 @@ void write_provenance(JsonWriter& w, const Provenance& p) {
   write_string_map(w, p.cuda);
   w.key("host");
   write_string_map(w, p.host);
-  w.key("compiler");
-  w.value(p.compiler);
-  w.key("started_at");
-  w.value(p.started_at);
-  w.key("seconds");
-  w.value(p.seconds);
+  w.field("compiler", p.compiler);
+  w.field("started_at", p.started_at);
+  w.field("seconds", p.seconds);
   w.end_object();
 }
 
@@ -216,20 +176,13 @@ std::string format_json(const Report& unescaped) {
   const Report& report = shown.get();
   JsonWriter w;
   w.begin_object();
-  w.key("schema");
-  w.value(kJsonSchemaVersion);
-  w.key("verdict");
-  w.value(overall_verdict_name(report.verdict));
-  w.key("score");
-  w.value(report.score);
-  w.key("pass_mark");
-  w.value(report.pass_mark);
-  w.key("confidence");
-  w.value(report.confidence);
-  w.key("title");
-  w.value(report.title);
-  w.key("version");
-  w.value(report.version);
+  w.field("schema", kJsonSchemaVersion);
+  w.field("verdict", overall_verdict_name(report.verdict));
+  w.field("score", report.score);
+  w.field("pass_mark", report.pass_mark);
+  w.field("confidence", report.confidence);
+  w.field("title", report.title);
+  w.field("version", report.version);
   w.key("metadata");
   write_string_map(w, report.metadata);
   w.key("criteria");
@@ -242,8 +195,7 @@ std::string format_json(const Report& unescaped) {
   w.end_array();
   w.key("provenance");
   write_provenance(w, report.provenance);
-  w.key("exit_code");
-  w.value(exit_code(report.verdict));
+  w.field("exit_code", exit_code(report.verdict));
   w.end_object();
   return w.str();
 }

@@ -30,6 +30,12 @@ class JsonWriter {
   void value(bool b);
   void null();
   void value(const std::optional<double>& d);
+  // A member: key(name) then value(v).
+  template <class T>
+  void field(std::string_view name, const T& v) {
+    key(name);
+    value(v);
+  }
 
   // The document so far, ending with a newline once the top-level value is closed.
   const std::string& str() const { return out_; }
