@@ -4,32 +4,92 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "operators/text/unicode.hpp"
+
 namespace rubric {
 
 namespace {
+
+using text::Glyph;
 
 bool is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f' || c == '\v'; }
 bool is_word(unsigned char c) { return std::isalnum(c) || c == '_' || c >= 0x80; }
 
 constexpr std::size_t kCheckpointEvery = 256;
 
-std::string fold(std::string_view s, std::vector<std::size_t>* checkpoints) {
+// One character of the original, folded: `n` bytes consumed, `out` what it reads as (lower case,
+// no-break and other spaces as ' ', invisible characters as nothing, hyphens as '-', curly
+// apostrophes and quotes as ASCII, fullwidth forms and ligatures as ASCII; operators/text/unicode.hpp).
+struct Folded {
+  std::size_t n = 1;
+  char buf[4] = {0, 0, 0, 0};
+  std::string_view bytes;  // when not in buf
+  std::uint8_t len = 0;    // bytes in buf
+  bool space = false;
+  std::string_view view() const { return len ? std::string_view(buf, len) : bytes; }
+};
+
+Folded fold_char(std::string_view s, std::size_t i) {
+  Folded f;
+  unsigned char c = static_cast<unsigned char>(s[i]);
+  if (c < 0x80) {
+    if (is_space(c)) {
+      f.space = true;
+      return f;
+    }
+    f.buf[0] = static_cast<char>(std::tolower(c));
+    f.len = 1;
+    return f;
+  }
+  Glyph g = text::glyph_at(s, i);
+  f.n = g.len;
+  auto one = [&](char x) {
+    f.buf[0] = x;
+    f.len = 1;
+    return f;
+  };
+  switch (g.cls) {
+    case Glyph::Class::space: f.space = true; return f;
+    case Glyph::Class::invisible: return f;  // nothing
+    case Glyph::Class::hyphen: return one('-');
+    case Glyph::Class::apostrophe: return one('\'');
+    case Glyph::Class::punct: return one(g.punct);
+    case Glyph::Class::dash:
+      if (g.punct == '-') return one('-');  // the en dash reads as a hyphen ("pages 3–5", "bank–conflict")
+      f.bytes = s.substr(i, g.len);
+      return f;
+    case Glyph::Class::quote:
+      if (s.compare(i, 3, "\xE2\x80\x9C") == 0 || s.compare(i, 3, "\xE2\x80\x9D") == 0 || s.compare(i, 3, "\xEF\xBC\x82") == 0) return one('"');
+      f.bytes = s.substr(i, g.len);
+      return f;
+    default:
+      f.bytes = g.fold.empty() ? s.substr(i, g.len) : g.fold;
+      return f;
+  }
+}
+
+// Folds s; with `checkpoints`, records for every kCheckpointEvery-th folded byte the original
+// character it came from and its offset in that character's reading.
+std::string fold(std::string_view s, std::vector<FoldedText::Checkpoint>* checkpoints) {
   std::string out;
   out.reserve(s.size());
   bool in_space = false;
-  auto emit = [&](char c, std::size_t i) {
-    if (checkpoints && out.size() % kCheckpointEvery == 0) checkpoints->push_back(i);
-    out += c;
-  };
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    unsigned char c = static_cast<unsigned char>(s[i]);
-    if (is_space(c)) {
-      if (!in_space && !out.empty()) emit(' ', i);
-      in_space = true;
-      continue;
+  auto emit = [&](std::string_view part, std::size_t i) {
+    for (std::size_t k = 0; k < part.size(); ++k) {
+      if (checkpoints && out.size() % kCheckpointEvery == 0) checkpoints->push_back({i, static_cast<std::uint32_t>(k)});
+      out += part[k];
     }
-    in_space = false;
-    emit(static_cast<char>(std::tolower(c)), i);
+  };
+  for (std::size_t i = 0; i < s.size();) {
+    Folded f = fold_char(s, i);
+    if (f.space) {
+      if (!in_space && !out.empty()) emit(" ", i);
+      in_space = true;
+    } else if (!f.view().empty()) {
+      in_space = false;
+      emit(f.view(), i);
+    }
+    i += f.n;
   }
   if (!out.empty() && out.back() == ' ') {
     out.pop_back();
@@ -42,18 +102,24 @@ std::string fold(std::string_view s, std::vector<std::size_t>* checkpoints) {
 
 FoldedText::FoldedText(std::string_view text) : original_(text) { folded_ = fold(text, &checkpoints_); }
 
-std::size_t FoldedText::origin(std::size_t f) const {
+std::pair<std::size_t, std::size_t> FoldedText::origin(std::size_t f) const {
   std::size_t j = f / kCheckpointEvery * kCheckpointEvery;
-  std::size_t i = checkpoints_[f / kCheckpointEvery];
-  // Fold forward from the checkpoint: folded[j] is original[i]; a space there began a run.
-  while (j < f) {
-    bool space = is_space(static_cast<unsigned char>(original_[i]));
-    ++i;
-    if (space)
-      while (i < original_.size() && is_space(static_cast<unsigned char>(original_[i]))) ++i;
-    ++j;
+  const Checkpoint& cp = checkpoints_[f / kCheckpointEvery];
+  std::size_t i = cp.original;
+  std::size_t sub = cp.offset;
+  // Fold forward from the checkpoint: folded[j] is byte `sub` of the reading of original[i]. A
+  // space there began a run, so the walk starts outside one.
+  bool in_space = false;
+  while (i < original_.size()) {
+    Folded c = fold_char(original_, i);
+    std::size_t emitted = c.space ? (in_space ? 0 : 1) : c.view().size();
+    in_space = c.space || (in_space && emitted == 0);
+    if (emitted > sub && f < j + (emitted - sub)) return {i, i + c.n};
+    if (emitted > sub) j += emitted - sub;
+    sub = 0;
+    i += c.n;
   }
-  return i;
+  return {original_.size(), original_.size()};
 }
 
 std::optional<std::string> FoldedText::find(std::string_view phrase) const {
@@ -67,19 +133,25 @@ std::optional<std::string> FoldedText::find(std::string_view phrase) const {
     bool ok_start = !word_start || pos == 0 || !is_word(static_cast<unsigned char>(folded_[pos - 1]));
     bool ok_end = !word_end || end == folded_.size() || !is_word(static_cast<unsigned char>(folded_[end]));
     if (ok_start && ok_end) {
-      std::size_t ob = origin(pos), oe = origin(end - 1) + 1;
-      std::size_t sb = ob > 30 ? ob - 30 : 0, se = std::min(original_.size(), oe + 30);
+      std::size_t ob = origin(pos).first, oe = origin(end - 1).second;
+      // About 30 bytes either side, widened to whole UTF-8 characters.
+      std::size_t sb = text::char_start(original_, ob > 30 ? ob - 30 : 0);
+      std::size_t se = std::min(original_.size(), oe + 30);
+      if (se < original_.size()) se = text::char_start(original_, se);
       std::string shown;
       bool sp = false;
-      for (std::size_t i = sb; i < se; ++i) {
-        unsigned char c = static_cast<unsigned char>(original_[i]);
-        if (is_space(c)) {
+      for (std::size_t i = sb; i < se;) {
+        Folded c = fold_char(original_, i);
+        if (c.space) {
           if (!sp) shown += ' ';
           sp = true;
+        } else if (c.n > 1 && c.view().empty()) {
+          // an invisible character: not shown
         } else {
-          shown += static_cast<char>(c);
+          shown.append(original_.substr(i, std::min(c.n, se - i)));
           sp = false;
         }
+        i += c.n;
       }
       return std::string(sb > 0 ? "..." : "") + shown + (se < original_.size() ? "..." : "");
     }

@@ -2,7 +2,10 @@
 
 #include <algorithm>
 #include <array>
+#include <cctype>
 #include <cstring>
+
+#include "operators/text/unicode.hpp"
 
 namespace rubric::text {
 
@@ -15,26 +18,62 @@ bool is_space(unsigned char c) { return c == ' ' || c == '\t' || c == '\n' || c 
 bool is_digit(unsigned char c) { return c >= '0' && c <= '9'; }
 bool is_alpha(unsigned char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 
-// U+2013 en dash, U+2014 em dash, U+2018/2019 single quotes, U+201C/201D double quotes, U+2026 ellipsis.
-int punct_utf8(std::string_view t, std::size_t i) {
-  if (i + 2 < t.size() + 0 && static_cast<unsigned char>(t[i]) == 0xE2 && static_cast<unsigned char>(t[i + 1]) == 0x80) {
-    unsigned char c = static_cast<unsigned char>(t[i + 2]);
-    if (c == 0x93 || c == 0x94 || c == 0x98 || c == 0x99 || c == 0x9C || c == 0x9D || c == 0xA6) return c;
-  }
-  return 0;
-}
-
+// A byte that continues or starts a word: ASCII letters, digits and '_', and non-ASCII letters
+// (operators/text/unicode.hpp decides which characters are letters; spaces, dashes, quotes and
+// invisible characters are not).
 bool word_byte(std::string_view t, std::size_t i) {
   if (i >= t.size()) return false;
   unsigned char c = static_cast<unsigned char>(t[i]);
-  if (c >= 0x80) return punct_utf8(t, i) == 0 && !(c == 0xC2 && i + 1 < t.size() && static_cast<unsigned char>(t[i + 1]) == 0xA0);
+  if (c >= 0x80) return glyph_at(t, i).cls == Glyph::Class::letter;
   return is_alpha(c) || is_digit(c) || c == '_';
+}
+
+// Invisible characters (zero-width spaces and joiners, soft hyphens) at i: their total length.
+std::size_t invisible_run(std::string_view t, std::size_t i) {
+  std::size_t k = i;
+  while (k < t.size() && static_cast<unsigned char>(t[k]) >= 0x80) {
+    Glyph g = glyph_at(t, k);
+    if (g.cls != Glyph::Class::invisible) break;
+    k += g.len;
+  }
+  return k - i;
+}
+
+// A word byte at i, past any invisible characters ("con\u00ADflict" is one word).
+bool word_after_invisible(std::string_view t, std::size_t i) { return word_byte(t, i + invisible_run(t, i)); }
+
+// A hyphen joining two words at i ("bank-conflict", "bank\u2011conflict", "bank\u2013conflict"
+// with no spaces): its length, or 0.
+std::size_t joining_hyphen(std::string_view t, std::size_t i) {
+  if (i >= t.size()) return 0;
+  std::size_t len = 0;
+  if (t[i] == '-') len = 1;
+  else if (static_cast<unsigned char>(t[i]) >= 0x80) {
+    Glyph g = glyph_at(t, i);
+    if (g.cls == Glyph::Class::hyphen || (g.cls == Glyph::Class::dash && g.punct == '-')) len = g.len;
+  }
+  return len && word_byte(t, i + len) ? len : 0;
 }
 
 bool is_apostrophe(std::string_view t, std::size_t i, std::size_t& len) {
   if (i < t.size() && t[i] == '\'') return len = 1, true;
-  if (punct_utf8(t, i) == 0x99) return len = 3, true;
+  if (i < t.size() && static_cast<unsigned char>(t[i]) >= 0x80) {
+    Glyph g = glyph_at(t, i);
+    if (g.cls == Glyph::Class::apostrophe) return len = g.len, true;
+  }
   return false;
+}
+
+// A closing quote or bracket after a sentence's end mark ("... fine.)", "... fine.”").
+std::size_t closing_after(std::string_view t, std::size_t i) {
+  if (i >= t.size()) return 0;
+  char c = t[i];
+  if (c == ')' || c == '"' || c == '\'' || c == '*' || c == '_') return 1;
+  if (static_cast<unsigned char>(c) >= 0x80) {
+    Glyph g = glyph_at(t, i);
+    if (g.cls == Glyph::Class::quote || g.cls == Glyph::Class::apostrophe) return g.len;
+  }
+  return 0;
 }
 
 const std::array<const char*, 24> kAbbreviations = {"e.g", "i.e", "etc", "vs", "cf", "approx", "fig", "eq", "al", "mr", "dr",
@@ -78,7 +117,9 @@ std::size_t SentenceStream::closing_backticks(std::size_t from, std::size_t run)
   return k < runs.size() ? runs[k] : npos;
 }
 
-bool SentenceStream::at_line_start() const { return i_ == 0 || t_[i_ - 1] == '\n'; }
+bool SentenceStream::at_line_start() const {
+  return i_ == 0 || t_[i_ - 1] == '\n' || (i_ == 3 && t_.compare(0, 3, "\xEF\xBB\xBF") == 0);  // after a byte-order mark
+}
 
 // A line that starts a block of its own: "- item", "* item", "+ item", "1. item", "1) item",
 // "# heading", "> quote", "| table |". `content` is where its text begins.
@@ -89,6 +130,9 @@ bool SentenceStream::block_start(std::size_t ls, std::size_t& content) const {
   char c = t_[k];
   auto space_at = [&](std::size_t p) { return p < t_.size() && (t_[p] == ' ' || t_[p] == '\t'); };
   if ((c == '-' || c == '*' || c == '+') && space_at(k + 1)) return content = k + 2, true;
+  // "• item", "◦ item", "▪ item", "· item": bullets of pasted or rich-text lists.
+  for (std::string_view bullet : {"\xE2\x80\xA2", "\xE2\x97\xA6", "\xE2\x96\xAA", "\xE2\x97\x8F", "\xE2\x80\xA3", "\xC2\xB7"})
+    if (t_.compare(k, bullet.size(), bullet) == 0 && space_at(k + bullet.size())) return content = k + bullet.size() + 1, true;
   if (c == '#') {
     std::size_t h = k;
     while (h < t_.size() && t_[h] == '#' && h - k < 6) ++h;
@@ -146,33 +190,61 @@ void SentenceStream::push(Sentence& s, Token::Kind kind, std::size_t b, std::siz
 
 void SentenceStream::word(Sentence& s) {
   std::size_t b = i_;
+  std::string w;  // lower-cased, non-ASCII letters in their reading ("ﬁ" → "fi"), invisibles dropped
+  std::size_t e = b;  // past the last character of the word proper
   while (i_ < t_.size()) {
+    unsigned char c = static_cast<unsigned char>(t_[i_]);
+    if (c >= 0x80) {
+      Glyph g = glyph_at(t_, i_);
+      if (g.cls == Glyph::Class::letter) {
+        if (g.fold.empty()) w.append(t_.substr(i_, g.len));
+        else w.append(g.fold);
+        i_ += g.len;
+        e = i_;
+        continue;
+      }
+      if (g.cls == Glyph::Class::invisible && word_after_invisible(t_, i_)) {
+        i_ += invisible_run(t_, i_);
+        continue;
+      }
+      break;
+    }
     if (word_byte(t_, i_)) {
+      w += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
       ++i_;
+      e = i_;
       continue;
     }
     // "e.g", "i.e": single letters joined by dots stay one word.
     if (t_[i_] == '.' && i_ + 1 < t_.size() && is_alpha(static_cast<unsigned char>(t_[i_ + 1])) &&
         (i_ + 2 >= t_.size() || !word_byte(t_, i_ + 2)) && i_ - b == 1) {
+      w += '.';
+      w += static_cast<char>(std::tolower(static_cast<unsigned char>(t_[i_ + 1])));
       i_ += 2;
+      e = i_;
       continue;
     }
     if (t_[i_] == '.' && i_ >= b + 3 && t_[i_ - 2] == '.' && is_alpha(static_cast<unsigned char>(t_[i_ + 1 < t_.size() ? i_ + 1 : i_]))) {
+      w += '.';
+      w += static_cast<char>(std::tolower(static_cast<unsigned char>(t_[i_ + 1])));
       i_ += 2;
+      e = i_;
       continue;
     }
     break;
   }
-  std::size_t e = i_;
-  while (e > b + 1 && t_[e - 1] == '_') --e;  // "_word_": the emphasis is not part of the word
-  std::string w = lower_ascii(t_.substr(b, e - b));
+  // "_word_": the emphasis is not part of the word.
+  while (e > b + 1 && t_[e - 1] == '_' && !w.empty() && w.back() == '_') {
+    --e;
+    w.pop_back();
+  }
   std::size_t alen = 0;
   // Contractions: "isn't" → "is" "n't", "can't" → "ca" "n't", "cannot" → "can" "not", "it's" → "it" "'s".
   if (is_apostrophe(t_, i_, alen) && i_ + alen < t_.size() && is_alpha(static_cast<unsigned char>(t_[i_ + alen]))) {
     std::size_t sb = i_ + alen, se = sb;
     while (se < t_.size() && is_alpha(static_cast<unsigned char>(t_[se]))) ++se;
     std::string suffix = lower_ascii(t_.substr(sb, se - sb));
-    if (suffix == "t" && w.size() > 1 && w.back() == 'n') {
+    if (suffix == "t" && w.size() > 1 && w.back() == 'n' && e > b + 1 && (t_[e - 1] == 'n' || t_[e - 1] == 'N')) {
       w.pop_back();
       push(s, Token::Kind::word, b, e - 1, w);
       push(s, Token::Kind::word, e - 1, se, "n't");
@@ -186,7 +258,7 @@ void SentenceStream::word(Sentence& s) {
       return;
     }
   }
-  if (w == "cannot") {
+  if (w == "cannot" && e == b + 6) {
     push(s, Token::Kind::word, b, b + 3, "can");
     push(s, Token::Kind::word, b + 3, e, "not");
     return;
@@ -242,7 +314,14 @@ bool SentenceStream::next(Sentence& s) {
       std::size_t fence_end = skip_fence(ls, &code_end);
       std::size_t content = 0;
       bool block = block_start(ls, content);
-      if ((blank || fence_end != npos || block) && !s.tokens.empty()) return finish();
+      // A heading or a table row is one line: the line after it starts a new sentence.
+      bool after_one_line_block = one_line_block_;
+      one_line_block_ = block && (t_[content - 1] == '#' || t_[content - 1] == '|' || (content >= 2 && t_[content - 2] == '#'));
+      if ((blank || fence_end != npos || block || after_one_line_block) && !s.tokens.empty()) {
+        if (!block) one_line_block_ = false;
+        i_ = ls;
+        return finish();
+      }
       if (blank) {
         i_ = eol < n ? eol + 1 : n;
         continue;
@@ -263,10 +342,46 @@ bool SentenceStream::next(Sentence& s) {
       ++i_;
       continue;
     }
-    if (c == 0xC2 && i_ + 1 < n && static_cast<unsigned char>(t_[i_ + 1]) == 0xA0) {  // no-break space
-      space_before_ = true;
-      i_ += 2;
-      continue;
+    char fullwidth_punct = 0;  // "，", "。": read as their ASCII selves below
+    if (c >= 0x80) {
+      Glyph g = glyph_at(t_, i_);
+      switch (g.cls) {
+        case Glyph::Class::space:
+          space_before_ = true;
+          i_ += g.len;
+          continue;
+        case Glyph::Class::invisible:
+        case Glyph::Class::quote:
+        case Glyph::Class::apostrophe:
+        case Glyph::Class::hyphen:  // a hyphen not joining two words: no word, no boundary
+          i_ += g.len;
+          continue;
+        case Glyph::Class::dash:
+          push(s, Token::Kind::punct, i_, i_ + g.len, "--");
+          i_ += g.len;
+          continue;
+        case Glyph::Class::ellipsis:
+          push(s, Token::Kind::punct, i_, i_ + g.len, "...");
+          i_ += g.len;
+          continue;
+        case Glyph::Class::punct:
+          fullwidth_punct = g.punct;
+          break;
+        case Glyph::Class::letter:
+          break;
+      }
+      if (fullwidth_punct == '.' || fullwidth_punct == '!' || fullwidth_punct == '?') {
+        // A full stop of another script ends its sentence whatever follows.
+        push(s, Token::Kind::punct, i_, i_ + g.len, std::string(1, fullwidth_punct == '?' ? '?' : fullwidth_punct == '!' ? '!' : '.'));
+        i_ += g.len;
+        s.question = fullwidth_punct == '?';
+        return finish();
+      }
+      if (fullwidth_punct) {
+        if (std::strchr(",;:()%/|=<>+", fullwidth_punct)) push(s, Token::Kind::punct, i_, i_ + g.len, std::string(1, fullwidth_punct));
+        i_ += g.len;
+        continue;
+      }
     }
     if (markdown_ && c == '`') {
       std::size_t r = i_;
@@ -304,9 +419,9 @@ bool SentenceStream::next(Sentence& s) {
     }
     if (is_digit(c)) {
       number(s);
-      if (i_ < n && t_[i_] == '-' && word_byte(t_, i_ + 1)) {
+      if (std::size_t h = joining_hyphen(t_, i_)) {
         s.tokens.back().hyphen_next = true;
-        ++i_;
+        i_ += h;
         space_before_ = false;
       }
       continue;
@@ -321,9 +436,9 @@ bool SentenceStream::next(Sentence& s) {
         continue;
       }
       word(s);
-      if (i_ < n && t_[i_] == '-' && word_byte(t_, i_ + 1)) {
+      if (std::size_t h = joining_hyphen(t_, i_)) {
         s.tokens.back().hyphen_next = true;
-        ++i_;
+        i_ += h;
         space_before_ = false;
       }
       continue;
@@ -334,10 +449,9 @@ bool SentenceStream::next(Sentence& s) {
       bool q = false;
       for (std::size_t m = i_; m < k; ++m) q = q || t_[m] == '?';
       std::size_t after = k;
-      while (after < n && (t_[after] == ')' || t_[after] == '"' || t_[after] == '\'' || t_[after] == '*' || t_[after] == '_' ||
-                           punct_utf8(t_, after) == 0x9D || punct_utf8(t_, after) == 0x99))
-        after += punct_utf8(t_, after) ? 3 : 1;
-      bool ends = after >= n || is_space(static_cast<unsigned char>(t_[after]));
+      while (std::size_t len = closing_after(t_, after)) after += len;
+      bool ends = after >= n || is_space(static_cast<unsigned char>(t_[after])) ||
+                  (static_cast<unsigned char>(t_[after]) >= 0x80 && glyph_at(t_, after).cls == Glyph::Class::space);
       if (ends && c == '.' && k - i_ == 1 && !s.tokens.empty() && s.tokens.back().kind == Token::Kind::word) {
         const std::string& prev = s.tokens.back().lower;
         for (const char* a : kAbbreviations)
@@ -353,12 +467,6 @@ bool SentenceStream::next(Sentence& s) {
         i_ = after;
         return finish();
       }
-      continue;
-    }
-    if (int u = punct_utf8(t_, i_)) {
-      if (u == 0x93 || u == 0x94) push(s, Token::Kind::punct, i_, i_ + 3, "--");
-      else if (u == 0xA6) push(s, Token::Kind::punct, i_, i_ + 3, "...");
-      i_ += 3;
       continue;
     }
     switch (c) {
@@ -413,27 +521,40 @@ std::string normalised(std::string_view text, Stemmer& stemmer) {
 std::string quote(std::string_view text, std::size_t begin, std::size_t end, std::size_t max) {
   std::string out;
   bool sp = false;
-  for (std::size_t i = begin; i < end && i < text.size(); ++i) {
+  end = std::min(end, text.size());
+  for (std::size_t i = begin; i < end; ++i) {
     unsigned char c = static_cast<unsigned char>(text[i]);
     // Strong emphasis reads as its words: "**not**" is quoted as "not".
-    if ((c == '*' || c == '_') && i + 1 < end && i + 1 < text.size() && text[i + 1] == static_cast<char>(c)) {
+    if ((c == '*' || c == '_') && i + 1 < end && text[i + 1] == static_cast<char>(c)) {
       ++i;
       continue;
     }
-    if (is_space(c)) {
+    std::size_t len = 1;
+    if (c >= 0x80) {
+      // Whole characters only: no-break and other spaces fold, invisible ones vanish.
+      Glyph g = glyph_at(text, i);
+      len = std::min<std::size_t>(g.len, end - i);
+      if (g.cls == Glyph::Class::space) {
+        sp = !out.empty();
+        i += len - 1;
+        continue;
+      }
+      if (g.cls == Glyph::Class::invisible) {
+        i += len - 1;
+        continue;
+      }
+    } else if (is_space(c)) {
       sp = !out.empty();
       continue;
     }
-    if (sp) out += ' ';
-    sp = false;
-    out += static_cast<char>(c);
-    if (out.size() > max) {
-      // Cut at a UTF-8 character boundary.
-      while (!out.empty() && (static_cast<unsigned char>(out.back()) & 0xC0) == 0x80) out.pop_back();
-      if (!out.empty() && static_cast<unsigned char>(out.back()) >= 0xC0) out.pop_back();
+    if (out.size() + len + (sp ? 1 : 0) > max) {
       out += "...";
       break;
     }
+    if (sp) out += ' ';
+    sp = false;
+    out.append(text.substr(i, len));
+    i += len - 1;
   }
   return out;
 }

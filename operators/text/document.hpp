@@ -52,6 +52,7 @@ class SentenceStream {
   bool markdown_;
   std::size_t i_ = 0;
   bool space_before_ = true;
+  bool one_line_block_ = false;       // the current line is a heading or a table row
   std::size_t paren_none_until_ = 0;  // no ')' on the line before this offset (linear link skipping)
   std::vector<std::vector<std::size_t>> backtick_runs_;  // run length → start offsets, ascending
   std::vector<std::size_t> backtick_cursor_;

@@ -46,3 +46,40 @@ TEST_CASE("matching folds case, hyphens, white space, emphasis, links and inflec
   CHECK(pol("Evicting blocks.", "evicted block") == Polarity::affirmed);
   CHECK(pol("the bankconflict", "bank conflict") == Polarity::absent);
 }
+
+TEST_CASE("Unicode spaces, hyphens, apostrophes and compatibility forms read as their ASCII selves") {
+  // No-break, narrow no-break and figure spaces are spaces.
+  CHECK(pol("The kernel has bank\xc2\xa0" "conflicts.", "bank conflict") == Polarity::affirmed);
+  CHECK(pol("The kernel has bank\xe2\x80\xaf" "conflicts.", "bank conflict") == Polarity::affirmed);
+  CHECK(pol("The kernel has bank\xe2\x80\x87" "conflicts.", "bank conflict") == Polarity::affirmed);
+  // Unicode hyphens join words as '-' does; an en dash glued between words too.
+  for (const char* h : {"\xe2\x80\x90", "\xe2\x80\x91", "\xe2\x80\x92", "\xe2\x80\x93"})
+    CHECK(pol(std::string("a conflict") + h + "free layout", "conflict-free layout") == Polarity::affirmed);
+  // Zero-width characters, soft hyphens and a byte-order mark vanish.
+  for (const char* z : {"\xe2\x80\x8b", "\xe2\x80\x8c", "\xe2\x80\x8d", "\xe2\x81\xa0", "\xc2\xad", "\xef\xbb\xbf"})
+    CHECK(pol(std::string("bank con") + z + "flicts stall the warp.", "bank conflict") == Polarity::affirmed);
+  CHECK(sentences("\xef\xbb\xbf# Cause\nbank conflicts").size() == 2);
+  // A curly apostrophe is an apostrophe: "don’t" negates.
+  CHECK(pol("We don\xe2\x80\x99t see bank conflicts.", "bank conflict") == Polarity::negated);
+  CHECK(pol("It isn\xca\xbct the prefix cache.", "prefix cache") == Polarity::negated);
+  // Fullwidth letters and ligatures read as ASCII; Latin-1 capitals fold to small letters.
+  CHECK(pol("\xef\xbc\xa2\xef\xbc\xa1\xef\xbc\xae\xef\xbc\xab conflicts stall it.", "bank conflict") == Polarity::affirmed);
+  CHECK(pol("The \xef\xac\x81x works.", "fix") == Polarity::affirmed);
+  CHECK(pol("\xc3\x89VICTION is slow.", "\xc3\xa9viction") == Polarity::affirmed);
+  // An em dash ends a clause; an ideographic full stop ends a sentence.
+  CHECK(sentences("One\xe3\x80\x82Two.").size() == 2);
+  // A bullet starts a list item.
+  CHECK(sentences("Causes:\n\xe2\x80\xa2 bank conflicts\n\xe2\x80\xa2 spills").size() == 3);
+}
+
+TEST_CASE("quotes never cut a UTF-8 character") {
+  std::string t;
+  for (int i = 0; i < 200; ++i) t += "\xe4\xb8\xad";  // 600 bytes of CJK
+  for (std::size_t max : {10, 11, 12, 13, 100, 241}) {
+    std::string q = quote(t, 0, t.size(), max);
+    CHECK(q.size() <= max + 3);
+    CHECK((q.size() - 3) % 3 == 0);  // whole characters, then "..."
+  }
+  // A quote that starts or ends inside a character keeps the bytes it was given, whole characters.
+  CHECK(quote("a\xc2\xa0" "b", 0, 4) == "a b");
+}

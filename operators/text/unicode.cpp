@@ -1,0 +1,114 @@
+#include "operators/text/unicode.hpp"
+
+namespace rubric::text {
+
+namespace {
+
+// Decodes the UTF-8 character at t[i]: its code point and length; a malformed or truncated
+// sequence is the lead byte alone (code point 0xFFFD is never produced for it: callers keep the byte).
+bool decode(std::string_view t, std::size_t i, char32_t& cp, std::size_t& len) {
+  auto b = [&](std::size_t k) { return static_cast<unsigned char>(t[k]); };
+  unsigned char c = b(i);
+  std::size_t n = c >= 0xF0 && c < 0xF5 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 && c < 0xE0 ? 2 : 0;
+  if (n == 0 || i + n > t.size()) return false;
+  char32_t v = n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
+  for (std::size_t k = 1; k < n; ++k) {
+    if ((b(i + k) & 0xC0) != 0x80) return false;
+    v = (v << 6) | (b(i + k) & 0x3F);
+  }
+  cp = v;
+  len = n;
+  return true;
+}
+
+// Latin-1 capitals and their small letters (U+00C0..U+00DE, not U+00D7), as UTF-8.
+constexpr std::string_view kLatin1Lower[] = {"\xc3\xa0", "\xc3\xa1", "\xc3\xa2", "\xc3\xa3", "\xc3\xa4", "\xc3\xa5", "\xc3\xa6",
+                                             "\xc3\xa7", "\xc3\xa8", "\xc3\xa9", "\xc3\xaa", "\xc3\xab", "\xc3\xac", "\xc3\xad",
+                                             "\xc3\xae", "\xc3\xaf", "\xc3\xb0", "\xc3\xb1", "\xc3\xb2", "\xc3\xb3", "\xc3\xb4",
+                                             "\xc3\xb5", "\xc3\xb6", "",         "\xc3\xb8", "\xc3\xb9", "\xc3\xba", "\xc3\xbb",
+                                             "\xc3\xbc", "\xc3\xbd", "\xc3\xbe"};
+constexpr std::string_view kAsciiLower = "abcdefghijklmnopqrstuvwxyz0123456789";
+
+}  // namespace
+
+std::size_t char_length(std::string_view t, std::size_t i) {
+  char32_t cp;
+  std::size_t len;
+  return static_cast<unsigned char>(t[i]) < 0x80 || !decode(t, i, cp, len) ? 1 : len;
+}
+
+std::size_t char_start(std::string_view t, std::size_t i) {
+  std::size_t k = i;
+  while (k > 0 && i - k < 3 && (static_cast<unsigned char>(t[k]) & 0xC0) == 0x80) --k;
+  // Only a lead byte whose sequence covers i makes i a continuation; otherwise i stands alone.
+  if (k != i && char_length(t, k) > i - k) return k;
+  return i;
+}
+
+Glyph glyph_at(std::string_view t, std::size_t i) {
+  Glyph g;
+  char32_t cp = 0;
+  std::size_t len = 1;
+  if (!decode(t, i, cp, len)) return g;  // a stray byte: a letter of one byte
+  g.len = static_cast<std::uint8_t>(len);
+  using C = Glyph::Class;
+  auto as = [&](C c, char p = 0) {
+    g.cls = c;
+    g.punct = p;
+    return g;
+  };
+  switch (cp) {
+    // No-break, figure, thin, narrow and other fixed-width spaces; line and paragraph separators.
+    case 0x00A0: case 0x1680: case 0x2000: case 0x2001: case 0x2002: case 0x2003: case 0x2004: case 0x2005:
+    case 0x2006: case 0x2007: case 0x2008: case 0x2009: case 0x200A: case 0x2028: case 0x2029: case 0x202F:
+    case 0x205F: case 0x3000: case 0x0085:
+      return as(C::space);
+    // Zero-width space, non-joiner, joiner, word joiner, invisible operators, BOM, soft hyphen.
+    case 0x00AD: case 0x180E: case 0x200B: case 0x200C: case 0x200D: case 0x2060: case 0x2061: case 0x2062:
+    case 0x2063: case 0x2064: case 0xFEFF: case 0x200E: case 0x200F:
+      return as(C::invisible);
+    // Hyphens: joined to words on both sides they join them ("bank‐conflict"); the en dash too.
+    case 0x2010: case 0x2011: case 0x2012: case 0x2212: case 0xFE63: case 0xFF0D: case 0x2043:
+      return as(C::hyphen);
+    case 0x2013:
+      return as(C::dash, '-');  // a hyphen when glued between words, else a dash (the tokeniser decides)
+    case 0x2014: case 0x2015: case 0x2E3A: case 0x2E3B: case 0xFE58:
+      return as(C::dash);
+    case 0x2018: case 0x2019: case 0x201B: case 0x02BC: case 0xFF07: case 0x2032:
+      return as(C::apostrophe);
+    case 0x201C: case 0x201D: case 0x201E: case 0x201F: case 0x00AB: case 0x00BB: case 0x2039: case 0x203A:
+    case 0xFF02: case 0x2033: case 0x300C: case 0x300D:
+      return as(C::quote);
+    case 0x2026:
+      return as(C::ellipsis);
+    // Bullets and middle dots carry no words.
+    case 0x2022: case 0x2023: case 0x25CF: case 0x25E6: case 0x25AA: case 0x00B7: case 0x2219: case 0x2027:
+      return as(C::quote);
+    case 0x3002: case 0xFF61: return as(C::punct, '.');
+    case 0x3001: case 0xFF64: return as(C::punct, ',');
+    case 0x2044: case 0x2215: return as(C::punct, '/');
+    case 0xFB00: g.fold = "ff"; return g;
+    case 0xFB01: g.fold = "fi"; return g;
+    case 0xFB02: g.fold = "fl"; return g;
+    case 0xFB03: g.fold = "ffi"; return g;
+    case 0xFB04: g.fold = "ffl"; return g;
+    case 0xFB05: case 0xFB06: g.fold = "st"; return g;
+    case 0x00D7: g.fold = "x"; return g;  // "3.1× faster" reads as "3.1x"
+    case 0x00B5: g.fold = "\xce\xbc"; return g;  // micro sign → Greek mu
+    default: break;
+  }
+  // Fullwidth ASCII (U+FF01..U+FF5E): letters and digits read as ASCII, punctuation as its ASCII self.
+  if (cp >= 0xFF01 && cp <= 0xFF5E) {
+    char a = static_cast<char>(cp - 0xFEE0);
+    if (a >= 'A' && a <= 'Z') a = static_cast<char>(a - 'A' + 'a');
+    if ((a >= 'a' && a <= 'z')) g.fold = kAsciiLower.substr(static_cast<std::size_t>(a - 'a'), 1);
+    else if (a >= '0' && a <= '9') g.fold = kAsciiLower.substr(26 + static_cast<std::size_t>(a - '0'), 1);
+    else if (a == '_') g.fold = "_";
+    else return as(C::punct, a);
+    return g;
+  }
+  if (cp >= 0x00C0 && cp <= 0x00DE && cp != 0x00D7) g.fold = kLatin1Lower[cp - 0x00C0];
+  return g;
+}
+
+}  // namespace rubric::text
