@@ -206,7 +206,9 @@ Value Evaluator::force(const std::shared_ptr<LazyCell>& cell) {
     Value v = eval(*cell->expr, env);
     if (v.is_error()) {
       const ErrorInfo& info = v.as_error();
-      v = Value::error(fmt::format("'{}' could not be evaluated: {}", cell->name, info.message), info.blame, info.location);
+      // Keeps the verdict: a let that was skipped (no GPU) or inconclusive stays so, never an ERROR.
+      v = Value::undecided(fmt::format("'{}' could not be evaluated: {}", cell->name, info.message), info.verdict, info.blame,
+                           info.location);
     }
     cell->value = std::move(v);
   } catch (const LimitExceeded& ex) {
@@ -369,6 +371,12 @@ Value Evaluator::call_value(const Value& fn, std::vector<Value> pos, std::vector
         continue;
       }
       if (cur->applies && !cur->applies(*args)) continue;
+      if (!cur->takes_undecided_items) {
+        std::optional<Value> held;
+        for (const auto& v : *args)
+          if (auto h = v.held_error()) held = held ? stronger_undecided(*held, *h) : *h;
+        if (held) return *held;
+      }
       EvalCallContext ctx(*this, cur->name, site ? location_of(*site, env) : SourceLocation{}, env);
       try {
         Value result = cur->fn(ctx, *args);

@@ -261,12 +261,20 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
   if (auto* b = std::get_if<ast::Binary>(&e.node)) {
     if (b->op == ast::BinaryOp::logical_and || b->op == ast::BinaryOp::logical_or) {
       const bool is_and = b->op == ast::BinaryOp::logical_and;
-      // A side settles the whole when it is an error, a submission failure, or the decided value
-      // that absorbs the other side (false for `and`, true for `or`); the right side is then not
-      // evaluated. Otherwise each side is the identity (true for `and`, false for `or`), skipped or
-      // inconclusive, and the result is the least settled of the two.
+      // The decided value that absorbs the other side (false for `and`, true for `or`) decides the
+      // whole on either side; a left side that absorbs leaves the right unevaluated. Otherwise the
+      // stronger undecided side (an error, a submission failure, inconclusive, skipped; the left on
+      // a tie) is the result, and when both sides are the identity, the identity.
       const Truth absorbing = is_and ? Truth::decided_false : Truth::decided_true;
-      auto settles = [&](Truth t) { return t == Truth::error || t == Truth::submission_failure || t == absorbing; };
+      auto rank = [](Truth t) {
+        switch (t) {
+          case Truth::error: return 3;
+          case Truth::submission_failure: return 2;
+          case Truth::inconclusive: return 1;
+          case Truth::skipped: return 0;
+          default: return -1;  // decided
+        }
+      };
       auto sub = [&](const char* side, const ast::Expr& x, const CheckOutcome& r, std::vector<std::string>& out) {
         out.push_back(fmt::format("{}: {} was {}{}", side, source_text(x, env), verdict_name(r.verdict),
                                   r.decided ? "" : " (not decided)"));
@@ -284,16 +292,12 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
         return o;
       };
       const Truth lt = truth_of(l);
-      if (settles(lt)) return settled_by(l, "left");
+      if (lt == absorbing) return settled_by(l, "left");
       CheckOutcome r = decide(*b->rhs, env);
       sub("right", *b->rhs, r, o.evidence);
       const Truth rt = truth_of(r);
-      if (settles(rt)) return settled_by(r, "right");
-      if (lt == Truth::inconclusive || rt == Truth::inconclusive || lt == Truth::skipped || rt == Truth::skipped) {
-        const bool inconclusive = lt == Truth::inconclusive || rt == Truth::inconclusive;
-        const Truth want = inconclusive ? Truth::inconclusive : Truth::skipped;
-        return settled_by(lt == want ? l : r, lt == want ? "left" : "right");
-      }
+      if (rt == absorbing) return settled_by(r, "right");
+      if (rank(lt) >= 0 || rank(rt) >= 0) return rank(rt) > rank(lt) ? settled_by(r, "right") : settled_by(l, "left");
       // Both sides are the identity: both hold (`and`), or neither holds (`or`).
       o.verdict = is_and ? Verdict::pass : Verdict::fail;
       o.blame = is_and ? Blame::none : Blame::submission;
@@ -475,6 +479,8 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
     Value a = eval(*m->value, env), r = eval(*m->reference, env);
     if (a.is_error()) return from_error(a);
     if (r.is_error()) return from_error(r);
+    if (auto held = a.held_error()) return from_error(*held);
+    if (auto held = r.held_error()) return from_error(*held);
     MatchTolerance tol;
     tol.form = m->form;
     auto num = [&](const ast::ExprPtr& x, double& out) -> std::optional<CheckOutcome> {
@@ -571,6 +577,7 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
       return from_error(error_at(*mt->text, env, fmt::format("'mentions' searches a string, got a {}", t.kind_name())));
     Value p = eval(*mt->phrases, env);
     if (p.is_error()) return from_error(p);
+    if (auto held = p.held_error()) return from_error(*held);
     std::vector<std::string> phrases;
     if (p.is(ValueKind::string)) {
       phrases.push_back(p.as_string());

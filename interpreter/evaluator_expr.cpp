@@ -51,12 +51,6 @@ Value value_of_outcome(const CheckOutcome& o) {
   return Value::undecided(o.explanation, o.verdict, o.blame);
 }
 
-// Skipped or inconclusive: unknown, but neither a failure nor an error; `and`/`or` look past it.
-bool unknown(const Value& v) {
-  return v.is_error() && v.as_error().blame != Blame::submission &&
-         (v.as_error().verdict == Verdict::skip || v.as_error().verdict == Verdict::inconclusive);
-}
-
 }  // namespace
 
 const char* binary_op_text(ast::BinaryOp op) { return op_text(op); }
@@ -91,6 +85,8 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
   using ast::BinaryOp;
   if (a.is_error()) return a;
   if (b.is_error()) return b;
+  if (auto held = a.held_error()) return *held;
+  if (auto held = b.held_error()) return *held;
 
   if (op == BinaryOp::in) {
     if (b.is(ValueKind::list)) {
@@ -276,6 +272,7 @@ Value Evaluator::interpolate(const ast::StringLit& s, const ast::Expr&, const En
     } else {
       Value v = eval(*std::get<ast::ExprPtr>(part), env);
       if (v.is_error()) return v;
+      if (auto held = v.held_error()) return *held;
       out += v.to_string();
     }
     check_string_size(out.size());
@@ -319,13 +316,11 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
         } else if constexpr (std::is_same_v<T, ast::Name>) {
           return lookup(n.name, e, env);
         } else if constexpr (std::is_same_v<T, ast::ListLit>) {
+          // An item that cannot be computed stays in its slot (Value::holds_error): `any`/`all`
+          // decide item by item; any other use of the list yields the strongest such error.
           List items;
           items.reserve(n.items.size());
-          for (const auto& item : n.items) {
-            Value v = eval(*item, env);
-            if (v.is_error()) return v;
-            items.push_back(std::move(v));
-          }
+          for (const auto& item : n.items) items.push_back(eval(*item, env));
           return Value::list(std::move(items));
         } else if constexpr (std::is_same_v<T, ast::RecordLit>) {
           Record r;
@@ -362,24 +357,21 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
           return error_at(e, env, fmt::format("cannot negate a {}", v.kind_name()), v.from_submission() ? Blame::submission : Blame::rubric);
         } else if constexpr (std::is_same_v<T, ast::Binary>) {
           if (n.op == ast::BinaryOp::logical_and || n.op == ast::BinaryOp::logical_or) {
-            // The blame algebra of `decide`, on values: an error or a submission failure settles
-            // it, as does the absorbing bool; a skipped or inconclusive side does not.
+            // The blame algebra of `decide`, on values: the absorbing bool (false for `and`, true
+            // for `or`) on either side decides; otherwise the stronger undecided side, else the identity.
             const bool is_and = n.op == ast::BinaryOp::logical_and;
-            auto check_bool = [&](const Value& v, const ast::Expr& at) -> std::optional<Value> {
-              if (v.is_error() || v.is(ValueKind::boolean)) return std::nullopt;
+            auto as_condition = [&](Value v, const ast::Expr& at) -> Value {
+              if (v.is_error() || v.is(ValueKind::boolean)) return v;
               return error_at(at, env, fmt::format("'{}' needs bools, got a {} ({})", op_text(n.op), v.kind_name(), v.repr(5)),
                               v.from_submission() ? Blame::submission : Blame::rubric);
             };
-            auto settles = [&](const Value& v) { return (v.is_error() && !unknown(v)) || (v.is(ValueKind::boolean) && v.as_bool() != is_and); };
-            Value a = eval(*n.lhs, env);
-            if (auto bad = check_bool(a, *n.lhs)) return *bad;
-            if (settles(a)) return a;
-            Value b = eval(*n.rhs, env);
-            if (auto bad = check_bool(b, *n.rhs)) return *bad;
-            if (settles(b)) return b;
-            if (unknown(a) && unknown(b))
-              return a.as_error().verdict == Verdict::inconclusive || b.as_error().verdict != Verdict::inconclusive ? a : b;
-            return unknown(a) ? a : b;
+            auto absorbs = [&](const Value& v) { return v.is(ValueKind::boolean) && v.as_bool() != is_and; };
+            Value a = as_condition(eval(*n.lhs, env), *n.lhs);
+            if (absorbs(a)) return a;
+            Value b = as_condition(eval(*n.rhs, env), *n.rhs);
+            if (absorbs(b)) return b;
+            if (a.is_error() && b.is_error()) return stronger_undecided(a, b);
+            return a.is_error() ? a : b;
           }
           Value a = eval(*n.lhs, env);
           Value b = eval(*n.rhs, env);
@@ -391,15 +383,25 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
                              std::is_same_v<T, ast::Mentions>) {
           return value_of_outcome(decide(e, env));
         } else if constexpr (std::is_same_v<T, ast::As>) {
+          // A conversion keeps the blame of what it converts: the candidate's number with a unit is
+          // still the candidate's (a zero divisor later FAILs), and the candidate's string, null or
+          // record where a number belongs FAILs. A value that already has a unit got it from the
+          // rubric (data files carry plain numbers), so that mismatch is the rubric's ERROR.
           Value v = eval(*n.value, env);
           if (v.is_error()) return v;
+          if (auto held = v.held_error()) return *held;
           std::string why;
           auto u = parse_unit(n.unit, &why);
           if (!u) return error_at(e, env, why);
+          const bool candidate = carries_submission_data(v);
+          auto kept = [&](Value out) {
+            if (candidate) out.mark_from_submission();
+            return out;
+          };
           if (v.is(ValueKind::number)) {
             if (!v.as_quantity().dim.dimensionless())
               return error_at(e, env, fmt::format("'as {}' applies to plain numbers; {} already has a unit", n.unit, v.to_string()));
-            return Value::number(v.as_number() * u->scale, u->dim);
+            return kept(Value::number(v.as_number() * u->scale, u->dim));
           }
           if (v.is(ValueKind::samples)) {
             if (!v.as_samples().dim().dimensionless())
@@ -409,7 +411,7 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
               SampleSet s = *se.leaf;
               for (double& x : s.values) x *= u->scale;
               s.dim = u->dim;
-              return Value::samples_of(std::move(s));
+              return kept(Value::samples_of(std::move(s)));
             }
             auto scaled = std::make_shared<SampleExpr>();
             scaled->op = SampleExpr::Op::mul;
@@ -420,18 +422,27 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
             c->dim = u->dim;
             scaled->rhs = c;
             scaled->dim = u->dim;
-            return Value::samples(std::move(scaled));
+            return kept(Value::samples(std::move(scaled)));
           }
           if (v.is(ValueKind::list)) {
             List out;
-            for (const auto& item : v.as_list()) {
-              if (!item.is(ValueKind::number) || !item.as_quantity().dim.dimensionless())
-                return error_at(e, env, fmt::format("'as {}' of a list needs plain numbers, found {}", n.unit, item.repr(5)));
-              out.push_back(Value::number(item.as_number() * u->scale, u->dim));
+            out.reserve(v.as_list().size());
+            for (std::size_t i = 0; i < v.as_list().size(); ++i) {
+              const Value& item = v.as_list()[i];
+              if (!item.is(ValueKind::number))
+                return error_at(e, env, fmt::format("'as {}' of a list needs plain numbers, item {} is {}", n.unit, i, item.repr(5)),
+                                candidate || item.from_submission() ? Blame::submission : Blame::rubric);
+              if (!item.as_quantity().dim.dimensionless())
+                return error_at(e, env, fmt::format("'as {}' of a list needs plain numbers; item {} ({}) already has a unit", n.unit,
+                                                    i, item.to_string()));
+              Value x = Value::number(item.as_number() * u->scale, u->dim);
+              if (candidate || item.from_submission()) x.mark_from_submission();
+              out.push_back(std::move(x));
             }
-            return Value::list(std::move(out));
+            return kept(Value::list(std::move(out), v.list_what(), v.list_none()));
           }
-          return error_at(e, env, fmt::format("'as {}' needs a number, got a {}", n.unit, v.kind_name()), v.from_submission() ? Blame::submission : Blame::rubric);
+          return error_at(e, env, fmt::format("'as {}' needs a number, got a {} ({})", n.unit, v.kind_name(), v.repr(5)),
+                          candidate ? Blame::submission : Blame::rubric);
         } else if constexpr (std::is_same_v<T, ast::Call>) {
           Value callee = eval(*n.callee, env);
           if (callee.is_error()) return callee;

@@ -132,9 +132,20 @@ Value Value::string(std::string s) {
   v.payload_ = std::make_shared<const std::string>(std::move(s));
   return v;
 }
+namespace {
+
+bool any_item_error(const List& items) {
+  for (const Value& x : items)
+    if (x.is_error() || (x.is(ValueKind::list) && x.holds_error())) return true;
+  return false;
+}
+
+}  // namespace
+
 Value Value::list(List items) {
   Value v;
-  v.payload_ = std::make_shared<const ListPayload>(ListPayload{std::move(items), {}, {}});
+  const bool held = any_item_error(items);
+  v.payload_ = std::make_shared<const ListPayload>(ListPayload{std::move(items), {}, {}, held});
   return v;
 }
 Value Value::record(Record r) {
@@ -195,8 +206,35 @@ const std::string& Value::list_what() const { return std::get<std::shared_ptr<co
 const std::string& Value::list_none() const { return std::get<std::shared_ptr<const ListPayload>>(payload_)->none; }
 Value Value::list(List items, std::string what, std::string none) {
   Value v;
-  v.payload_ = std::make_shared<const ListPayload>(ListPayload{std::move(items), std::move(what), std::move(none)});
+  const bool held = any_item_error(items);
+  v.payload_ = std::make_shared<const ListPayload>(ListPayload{std::move(items), std::move(what), std::move(none), held});
   return v;
+}
+
+bool Value::holds_error() const {
+  const auto* p = std::get_if<std::shared_ptr<const ListPayload>>(&payload_);
+  return p && (*p)->holds_error;
+}
+
+std::optional<Value> Value::held_error() const {
+  if (!holds_error()) return std::nullopt;
+  std::optional<Value> best;
+  for (const Value& x : as_list()) {
+    std::optional<Value> e = x.is_error() ? std::optional<Value>(x) : x.held_error();
+    if (e && (!best || undecided_rank(e->as_error()) > undecided_rank(best->as_error()))) best = std::move(e);
+  }
+  return best;
+}
+
+int undecided_rank(const ErrorInfo& e) {
+  if (e.blame == Blame::submission) return 2;
+  if (e.verdict == Verdict::inconclusive) return 1;
+  if (e.verdict == Verdict::skip) return 0;
+  return 3;
+}
+
+const Value& stronger_undecided(const Value& a, const Value& b) {
+  return undecided_rank(b.as_error()) > undecided_rank(a.as_error()) ? b : a;
 }
 const Record& Value::as_record() const { return *std::get<std::shared_ptr<const Record>>(payload_); }
 const PathValue& Value::as_path() const { return *std::get<std::shared_ptr<const PathValue>>(payload_); }

@@ -163,6 +163,11 @@ class Value {
   const List& as_list() const;
   // What a list lists and what its emptiness means (both empty unless given; see list()).
   const std::string& list_what() const;
+  // A list keeps an item that could not be computed in its slot (a list literal, `map`), as a
+  // record keeps a field's error, so `any`/`all` can apply the blame algebra item by item. Any
+  // other use of such a list yields the strongest of those errors (held_error), nested lists included.
+  bool holds_error() const;
+  std::optional<Value> held_error() const;
   const std::string& list_none() const;
   const Record& as_record() const;
   const PathValue& as_path() const;
@@ -190,7 +195,15 @@ class Value {
 struct ListPayload {
   List items;
   std::string what, none;  // see Value::list
+  bool holds_error = false;  // an item is an error, or a list that holds one
 };
+
+// How strongly an undecided value settles a verdict (docs/semantics.md, "Blame algebra"):
+// an error (the rubric's or the grading machine's) 3, a failure of submission data 2,
+// inconclusive 1, skipped 0.
+int undecided_rank(const ErrorInfo& e);
+// The stronger of two error values (the first on a tie).
+const Value& stronger_undecided(const Value& a, const Value& b);
 
 // Whether a value holds what the candidate wrote: read from (or a path under) `submission`, or
 // printed by the candidate's program. Builtins deriving values from such data pass the fact on.

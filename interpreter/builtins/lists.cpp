@@ -27,38 +27,27 @@ std::optional<bool> predicate(CallContext& ctx, const Value& f, const Value& ite
   return r.as_bool();
 }
 
-// all/any: over a list of bools, or of items with a predicate. The blame algebra of `and`/`or`
-// (docs/semantics.md): an error or a submission failure settles it, as does the absorbing bool
-// (false for all, true for any); a skipped or inconclusive item is kept and returned unless one of
-// those comes later.
+// all/any: over a list of bools, or of items with a predicate, the blame algebra of `and`/`or`
+// (docs/semantics.md): the absorbing bool (false for all, true for any) decides, whatever the other
+// items are; otherwise the strongest undecided item (an error, then a submission failure, then
+// inconclusive, then skipped; the first of equals), else the identity.
 Value quantify(CallContext& ctx, const std::vector<Value>& a, bool want_all) {
   if (auto e = want(ctx, a, 0, ValueKind::list, "a list")) return *e;
   bool has_pred = a.size() > 1 && !a[1].is_null();
   if (has_pred && !a[1].is(ValueKind::function)) return ctx.bad_argument(2, "a function", a[1]);
-  auto unknown = [](const Value& v) {
-    const ErrorInfo& e = v.as_error();
-    return e.blame != Blame::submission && (e.verdict == Verdict::skip || e.verdict == Verdict::inconclusive);
-  };
-  std::optional<Value> pending;  // the least settled skipped or inconclusive item so far
+  std::optional<Value> pending;  // the strongest undecided item so far
   for (const Value& item : a[0].as_list()) {
-    Value b;
-    if (has_pred) {
-      b = ctx.call(a[1], {item});
-      if (!b.is_error() && !b.is(ValueKind::boolean))
-        return ctx.error(fmt::format("the predicate given to '{}' returned a {} ({}), not a bool", ctx.function_name(),
-                                     b.kind_name(), b.repr(5)),
-                         b.from_submission() ? Blame::submission : Blame::rubric);
-    } else {
-      b = item;
-      if (!b.is_error() && !b.is(ValueKind::boolean))
-        return ctx.error(fmt::format("'{}' of a list holding a {} ({}); give a predicate: {}(xs, x => ...)",
-                                     ctx.function_name(), b.kind_name(), b.repr(5), ctx.function_name()),
-                         b.from_submission() ? Blame::submission : Blame::rubric);
+    Value b = has_pred ? ctx.call(a[1], {item}) : item;
+    if (!b.is_error() && !b.is(ValueKind::boolean)) {
+      b = has_pred ? ctx.error(fmt::format("the predicate given to '{}' returned a {} ({}), not a bool", ctx.function_name(),
+                                           b.kind_name(), b.repr(5)),
+                               b.from_submission() ? Blame::submission : Blame::rubric)
+                   : ctx.error(fmt::format("'{}' of a list holding a {} ({}); give a predicate: {}(xs, x => ...)",
+                                           ctx.function_name(), b.kind_name(), b.repr(5), ctx.function_name()),
+                               b.from_submission() ? Blame::submission : Blame::rubric);
     }
     if (b.is_error()) {
-      if (!unknown(b)) return b;
-      if (!pending || (b.as_error().verdict == Verdict::inconclusive && pending->as_error().verdict != Verdict::inconclusive))
-        pending = b;
+      pending = pending ? stronger_undecided(*pending, b) : b;
       continue;
     }
     if (b.as_bool() != want_all) return Value::boolean(!want_all);
@@ -109,12 +98,22 @@ void open_lists(Registry& r) {
            for (double x : xs) s += x;
            return Value::number(s, d);
          });
-  r.add("all", {P("xs"), P("pred", Value())}, false,
-         "True when every item is true, or satisfies `pred`; true for an empty list.", fam,
-         [](CallContext& ctx, const std::vector<Value>& a) { return quantify(ctx, a, true); });
-  r.add("any", {P("xs"), P("pred", Value())}, false,
-         "True when some item is true, or satisfies `pred`; false for an empty list.", fam,
-         [](CallContext& ctx, const std::vector<Value>& a) { return quantify(ctx, a, false); });
+  auto quantifier = [&](const char* name, bool want_all, const char* doc) {
+    Builtin b;
+    b.name = name;
+    b.params = {P("xs"), P("pred", Value())};
+    b.doc = doc;
+    b.family = fam;
+    b.takes_undecided_items = true;
+    b.fn = [want_all](CallContext& ctx, const std::vector<Value>& a) { return quantify(ctx, a, want_all); };
+    r.add(std::move(b));
+  };
+  quantifier("all", true,
+             "True when every item is true, or satisfies `pred`; true for an empty list. A false item decides it whatever "
+             "the others are; otherwise an undecided item (a failure, error, skip or inconclusive result) is the result.");
+  quantifier("any", false,
+             "True when some item is true, or satisfies `pred`; false for an empty list. A true item decides it whatever "
+             "the others are; otherwise an undecided item (a failure, error, skip or inconclusive result) is the result.");
   r.add("count", {P("xs"), P("pred", Value())}, false,
          "How many items satisfy `pred` (a function), or equal it (any other value); without it, how many are true.", fam,
          [](CallContext& ctx, const std::vector<Value>& a) {
@@ -134,19 +133,24 @@ void open_lists(Registry& r) {
            }
            return Value::number(n);
          });
-  r.add("map", {P("xs"), P("f")}, false, "The list of f(x) for each item.", fam,
-         [](CallContext& ctx, const std::vector<Value>& a) {
-           if (auto e = want(ctx, a, 0, ValueKind::list, "a list")) return *e;
-           if (auto e = want(ctx, a, 1, ValueKind::function, "a function")) return *e;
-           List out;
-           out.reserve(a[0].as_list().size());
-           for (const Value& item : a[0].as_list()) {
-             Value v = ctx.call(a[1], {item});
-             if (v.is_error()) return v;
-             out.push_back(std::move(v));
-           }
-           return Value::list(std::move(out));
-         });
+  {
+    // An item whose f(x) cannot be computed keeps its error in its slot, as a list literal does.
+    Builtin b;
+    b.name = "map";
+    b.params = {P("xs"), P("f")};
+    b.doc = "The list of f(x) for each item; an item f cannot compute keeps its error in its place (see `any`, `all`).";
+    b.family = fam;
+    b.takes_undecided_items = true;
+    b.fn = [](CallContext& ctx, const std::vector<Value>& a) {
+      if (auto e = want(ctx, a, 0, ValueKind::list, "a list")) return *e;
+      if (auto e = want(ctx, a, 1, ValueKind::function, "a function")) return *e;
+      List out;
+      out.reserve(a[0].as_list().size());
+      for (const Value& item : a[0].as_list()) out.push_back(ctx.call(a[1], {item}));
+      return Value::list(std::move(out));
+    };
+    r.add(std::move(b));
+  }
   r.add("filter", {P("xs"), P("pred")}, false, "The items satisfying `pred`, in order.", fam,
          [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::list, "a list")) return *e;

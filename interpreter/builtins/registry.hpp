@@ -37,6 +37,10 @@ struct Builtin {
   // `min(t)`, `max(t)`, `mean(t)` next to the list and sample versions.
   std::function<bool(const std::vector<Value>&)> applies;
   std::shared_ptr<const Builtin> next;
+  // Whether the builtin is given lists that hold undecided items (Value::holds_error) as they are:
+  // `any`/`all` apply the blame algebra item by item and `map` keeps each item's error in its
+  // slot. Every other builtin is given the strongest such error instead of being called.
+  bool takes_undecided_items = false;
 
   std::size_t required_count() const;
   std::string signature() const;  // "clamp(x, lo, hi)", "round(x, digits=0)", "call(f, args...)"

@@ -43,10 +43,10 @@ char letter(const CheckResult& c) {
 
 // Runs one criterion per expression (each a single `expect`, or the statements given) and returns
 // the letter of each criterion's only check.
-std::vector<char> run_all(const std::vector<std::string>& bodies) {
+std::vector<char> run_all(const std::vector<std::string>& bodies, const std::string& prelude = "") {
   TempDir t;
   std::string sub = t.dir("sub"), ref = t.dir("ref");
-  std::string text = "rubric \"algebra\" {}\n";
+  std::string text = "rubric \"algebra\" {}\n" + prelude;
   for (std::size_t i = 0; i < bodies.size(); ++i) text += "criterion c" + std::to_string(i) + " \"\" {\n" + bodies[i] + "\n}\n";
   Engine e;
   e.register_operator({"grader_lacks_gpu", {}, "an operator whose device is missing",
@@ -80,10 +80,12 @@ TEST_CASE("not negates only a decided comparison") {
   CHECK(as_string(run_all(bodies)) == "FTDESI");
 }
 
-// Rows: the left operand's state (T F D E S I); columns: the right operand's.
+// Rows: the left operand's state (T F D E S I); columns: the right operand's. The absorbing value
+// (F for and, T for or) on either side decides; otherwise the stronger undecided state
+// (E > D > I > S), else the identity. Both tables are symmetric.
 const std::map<std::string, std::vector<std::string>> kBinaryTables = {
-    {"and", {"TFDESI", "FFFFFF", "DDDDDD", "EEEEEE", "SFDESI", "IFDEII"}},
-    {"or", {"TTTTTT", "TFDESI", "DDDDDD", "EEEEEE", "TSDESI", "TIDEII"}},
+    {"and", {"TFDESI", "FFFFFF", "DFDEDD", "EFEEEE", "SFDESI", "IFDEII"}},
+    {"or", {"TTTTTT", "TFDESI", "TDDEDD", "TEEEEE", "TSDESI", "TIDEII"}},
 };
 
 TEST_CASE("and / or: every pair of states, in an expect") {
@@ -128,6 +130,64 @@ TEST_CASE("any / all with a predicate follow or / and") {
     CAPTURE(fn);
     CHECK(got == want);
   }
+}
+
+TEST_CASE("any / all over a list literal follow or / and (an undecided item stays in its slot)") {
+  // `any([I, true])` is decided true as `I or true` is; `all([D, false])` decided false.
+  const std::map<std::string, std::string> as = {{"any", "or"}, {"all", "and"}};
+  for (const auto& [fn, op] : as) {
+    std::vector<std::string> bodies;
+    for (const char* l = kStates; *l; ++l)
+      for (const char* r = kStates; *r; ++r)
+        bodies.push_back("expect " + fn + "([" + state_expr(*l) + ", " + state_expr(*r) + "])");
+    std::string got = as_string(run_all(bodies));
+    std::string want;
+    for (const auto& row : kBinaryTables.at(op)) want += row;
+    CAPTURE(fn);
+    CHECK(got == want);
+  }
+}
+
+TEST_CASE("any / all over map follow or / and (map keeps an item's undecided result in its slot)") {
+  const std::map<std::string, std::string> as = {{"any", "or"}, {"all", "and"}};
+  for (const auto& [fn, op] : as) {
+    std::vector<std::string> bodies;
+    for (const char* l = kStates; *l; ++l)
+      for (const char* r = kStates; *r; ++r)
+        bodies.push_back("expect " + fn + "(map([1, 2], k => if k == 1 then " + state_expr(*l) + " else " + state_expr(*r) + "))");
+    std::string got = as_string(run_all(bodies));
+    std::string want;
+    for (const auto& row : kBinaryTables.at(op)) want += row;
+    CAPTURE(fn);
+    CHECK(got == want);
+  }
+}
+
+TEST_CASE("any other use of a list holding undecided items yields the strongest of them") {
+  // len, sum, ==, in, indexing the undecided item, interpolation, `as`: E > D > I > S; an item
+  // that is decided can still be indexed.
+  std::vector<std::string> bodies = {
+      "expect len([" + state_expr('S') + ", " + state_expr('I') + "]) == 2",
+      "expect len([" + state_expr('I') + ", " + state_expr('D') + ", " + state_expr('S') + "]) == 3",
+      "expect [" + state_expr('D') + ", " + state_expr('E') + "] == [true, true]",
+      "expect true in [" + state_expr('S') + ", true]",
+      "expect [" + state_expr('S') + ", true][1]",
+      "expect [" + state_expr('S') + ", true][0]",
+      "expect \"{[" + state_expr('D') + "]}\" == \"x\"",
+      "expect len([[" + state_expr('I') + "], 1]) == 2",
+      "expect sum(map([0, 1], k => 1 / k)) > 0",
+  };
+  CHECK(as_string(run_all(bodies)) == "IDESTSDIE");
+}
+
+TEST_CASE("a top-level let keeps the state of its value (a skipped or inconclusive let is not an ERROR)") {
+  std::string prelude;
+  std::vector<std::string> bodies;
+  for (const char* s = kStates; *s; ++s) {
+    prelude += std::string("let v") + *s + " = " + state_expr(*s) + "\n";
+    bodies.push_back(std::string("expect v") + *s);
+  }
+  CHECK(as_string(run_all(bodies, prelude)) == "TFDESI");
 }
 
 TEST_CASE("not over any / all keeps every undecided state") {
