@@ -182,6 +182,14 @@ void SentenceStream::push(Sentence& s, Token::Kind kind, std::size_t b, std::siz
   tok.begin = b;
   tok.end = e;
   tok.glued_prev = !space_before_ && !s.tokens.empty();
+  if (kind == Token::Kind::word) {
+    bool lower_seen = false;
+    for (std::size_t k = b; k < e && !tok.mixed_case; ++k) {
+      char ch = t_[k];
+      if (ch >= 'a' && ch <= 'z') lower_seen = true;
+      else if (ch >= 'A' && ch <= 'Z' && lower_seen) tok.mixed_case = true;
+    }
+  }
   tok.stem = kind == Token::Kind::word ? stemmer_.stem(lower) : lower;
   tok.lower = std::move(lower);
   s.tokens.push_back(std::move(tok));
@@ -290,9 +298,80 @@ void SentenceStream::number(Sentence& s) {
   push(s, Token::Kind::number, b, i_, std::move(text));
 }
 
+// A table's separator line: pipes, dashes, colons and spaces, with a dash ("|---|:--:|").
+bool SentenceStream::separator_line(std::size_t ls) const {
+  bool dash = false;
+  for (std::size_t k = ls; k < t_.size() && t_[k] != '\n'; ++k) {
+    char c = t_[k];
+    if (c == '-') dash = true;
+    else if (c != '|' && c != ':' && c != ' ' && c != '\t' && c != '\r') return false;
+  }
+  return dash;
+}
+
+// After a question: an answer of one word ("Fever? No.", "Is it the cache? Yes, ...", "Overheating?
+// Not once.", "Wifi? Nonexistent.") joins the question's sentence as its last token, so the
+// question's mentions take the answer's polarity; any other continuation is a sentence of its own.
+void SentenceStream::answer_of_question(Sentence& s) {
+  std::size_t p = i_;
+  int newlines = 0;
+  while (p < t_.size()) {
+    unsigned char c = static_cast<unsigned char>(t_[p]);
+    if (c == '\n' && ++newlines > 1) return;  // a blank line: a new paragraph answers nothing
+    if (is_space(c) || c == '*' || c == '_') ++p;
+    else if (c >= 0x80 && glyph_at(t_, p).cls == Glyph::Class::space) p += glyph_at(t_, p).len;
+    else break;
+  }
+  if (newlines > 0 && p < t_.size() && (t_[p] == '-' || t_[p] == '#' || t_[p] == '|' || t_[p] == '>')) return;
+  auto word_at = [&](std::size_t from, std::size_t& to) {
+    to = from;
+    while (to < t_.size() && is_alpha(static_cast<unsigned char>(t_[to]))) ++to;
+    return lower_ascii(t_.substr(from, to - from));
+  };
+  std::size_t e = p;
+  std::string w = word_at(p, e);
+  if (w.empty() || (e < t_.size() && (word_byte(t_, e) || t_[e] == '\'' || t_[e] == '-'))) return;
+  static const std::array<const char*, 9> kNo = {"no", "nope", "nah", "never", "none", "nothing", "neither", "nonexistent", "negative"};
+  static const std::array<const char*, 9> kYes = {"yes", "yep", "yeah", "indeed", "absolutely", "definitely", "certainly", "confirmed", "correct"};
+  static const std::array<const char*, 9> kUnsure = {"maybe", "perhaps", "possibly", "probably", "unclear", "unknown", "partly", "partially", "unsure"};
+  Sentence::Answer a = Sentence::Answer::none;
+  for (const char* x : kNo) a = w == x ? Sentence::Answer::no : a;
+  for (const char* x : kYes) a = w == x ? Sentence::Answer::yes : a;
+  for (const char* x : kUnsure) a = w == x ? Sentence::Answer::unsure : a;
+  if (w == "not") {
+    // "Not once.", "Not at all." deny; "Not sure." doubts.
+    std::size_t q = e;
+    while (q < t_.size() && t_[q] == ' ') ++q;
+    std::size_t qe = q;
+    std::string next = word_at(q, qe);
+    a = next == "sure" || next == "certain" || next == "clear" || next == "necessarily" ? Sentence::Answer::unsure : Sentence::Answer::no;
+    space_before_ = true;
+    push(s, Token::Kind::word, p, e, w);
+    if (a == Sentence::Answer::unsure) {
+      space_before_ = true;
+      push(s, Token::Kind::word, q, qe, next);
+      e = qe;
+    }
+  } else {
+    if (a == Sentence::Answer::none) return;
+    space_before_ = true;
+    push(s, Token::Kind::word, p, e, w);
+  }
+  s.answer = a;
+  // "No." and "Yes!" end with the answer; "No, the scheduler ..." goes on as a sentence of its own.
+  if (e < t_.size() && (t_[e] == '.' || t_[e] == '!' || t_[e] == ',' || t_[e] == ';')) {
+    push(s, Token::Kind::punct, e, e + 1, std::string(1, t_[e]));
+    ++e;
+  }
+  i_ = e;
+}
+
 bool SentenceStream::next(Sentence& s) {
   s.tokens.clear();
   s.question = false;
+  s.answer = Sentence::Answer::none;
+  s.table_row = false;
+  s.negating_columns.clear();
   s.begin = s.end = i_;
   space_before_ = true;
   const std::size_t n = t_.size();
@@ -300,6 +379,24 @@ bool SentenceStream::next(Sentence& s) {
     // Stems of hyphenated pairs, for matching "pre-fill" against "prefill".
     for (std::size_t k = 0; k + 1 < s.tokens.size(); ++k)
       if (s.tokens[k].hyphen_next) s.tokens[k].joined = stemmer_.stem(s.tokens[k].lower + s.tokens[k + 1].lower);
+    if (row_ == Row::header) {
+      // Which columns' values the header negates: "Ruled out?", "Not the cause", "Absent".
+      negating_columns_.assign(1, false);
+      for (std::size_t k = 0; k < s.tokens.size(); ++k) {
+        const std::string& w = s.tokens[k].lower;
+        if (w == "|") negating_columns_.push_back(false);
+        else if (w == "not" || w == "n't" || w == "absent" || w == "excluded" || w == "ruled" || w == "free" ||
+                 w == "without" || w == "negative" || w == "never" || w == "unrelated" || w == "innocent" ||
+                 (w == "no" && !(k + 1 < s.tokens.size() && s.tokens[k + 1].lower == ".")))
+          negating_columns_.back() = true;
+      }
+      in_table_ = true;
+      s.table_row = true;
+    } else if (row_ == Row::body) {
+      s.table_row = true;
+      s.negating_columns = negating_columns_;
+    }
+    row_ = Row::none;
     return true;
   };
   while (i_ < n) {
@@ -323,8 +420,18 @@ bool SentenceStream::next(Sentence& s) {
         return finish();
       }
       if (blank) {
+        in_table_ = false;
         i_ = eol < n ? eol + 1 : n;
         continue;
+      }
+      if (block && t_[content - 1] == '|') {
+        std::size_t next_line = eol < n ? eol + 1 : n;
+        if (separator_line(ls)) row_ = Row::none;
+        else if (next_line < n && separator_line(next_line)) row_ = Row::header;
+        else row_ = in_table_ ? Row::body : Row::none;
+      } else if (fence_end == npos) {
+        in_table_ = false;
+        row_ = Row::none;
       }
       if (fence_end != npos) {
         // A fenced block is a sentence of one code token: its lines, without the fences.
@@ -462,9 +569,16 @@ bool SentenceStream::next(Sentence& s) {
       }
       push(s, Token::Kind::punct, i_, k, q ? "?" : std::string(1, static_cast<char>(c == '!' ? '!' : '.')));
       i_ = k;
+      if (ends && one_line_block_ && t_[std::min(i_, n) - 1] != '\n') {
+        // Inside a table row the cells are clauses of one sentence: "| Fever? | no |".
+        std::size_t eol = t_.find('\n', i_);
+        std::size_t pipe = t_.find('|', i_);
+        if (pipe != npos && (eol == npos || pipe < eol)) continue;
+      }
       if (ends) {
         s.question = q;
         i_ = after;
+        if (q && markdown_) answer_of_question(s);
         return finish();
       }
       continue;

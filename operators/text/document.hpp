@@ -22,12 +22,20 @@ struct Token {
   std::size_t end = 0;
   bool hyphen_next = false;  // joined to the next token by a hyphen inside a word ("bank-conflict")
   bool glued_prev = false;   // no space before it ("3.1x": the "x")
+  bool mixed_case = false;   // a capital after a small letter ("ZeRO", "vLLM"): a name, not a word
 };
 
 struct Sentence {
   std::vector<Token> tokens;
   std::size_t begin = 0, end = 0;  // bytes of the original text
   bool question = false;           // ended by '?'
+  // A question answered at once ("Fever? No."): the answer word is the sentence's last token.
+  enum class Answer : std::uint8_t { none, yes, no, unsure };
+  Answer answer = Answer::none;
+  // A Markdown table row (its cells separated by '|' tokens), and per column whether the header
+  // negates its values ("| Cause | Ruled out? |": "yes" there denies the row's cause).
+  bool table_row = false;
+  std::vector<bool> negating_columns;
 };
 
 // Cuts text into sentences. `markdown` off reads every character as prose (for phrases).
@@ -53,6 +61,12 @@ class SentenceStream {
   std::size_t i_ = 0;
   bool space_before_ = true;
   bool one_line_block_ = false;       // the current line is a heading or a table row
+  enum class Row : std::uint8_t { none, header, body };
+  Row row_ = Row::none;               // the table row the current sentence is
+  bool in_table_ = false;             // rows after a header and its separator line
+  std::vector<bool> negating_columns_;  // of the current table's header
+  bool separator_line(std::size_t line_begin) const;
+  void answer_of_question(Sentence& s);
   std::size_t paren_none_until_ = 0;  // no ')' on the line before this offset (linear link skipping)
   std::vector<std::vector<std::size_t>> backtick_runs_;  // run length → start offsets, ascending
   std::vector<std::size_t> backtick_cursor_;

@@ -30,12 +30,16 @@ const std::vector<Seq> kPreNegation = {
     {"nowhere"}, {"rather", "than"}, {"instead", "of"}, {"as", "opposed", "to"}, {"in", "place", "of"}, {"ruled", "out"},
     {"rule", "out"}, {"rules", "out"}, {"ruling", "out"}, {"exclude"}, {"excluded"}, {"excludes"}, {"excluding"},
     {"unrelated", "to"}, {"independent", "of"}, {"irrelevant", "to"}, {"absence", "of"}, {"lack", "of"}, {"lacks"},
-    {"lacking"}, {"free", "of"}, {"far", "from"}, {"eliminated", "as"}, {"regardless", "of"}};
+    {"lacking"}, {"free", "of"}, {"far", "from"}, {"eliminated", "as"}, {"regardless", "of"}, {"hardly"}, {"scarcely"},
+    {"barely", "any"}, {"barely", "a"}, {"barely", "ever"}, {"barely", "anything"}, {"anything", "but"}, {"zero"},
+    {"deny"}, {"denies"}, {"denied"}, {"denying"}, {"failed", "to"}, {"fails", "to"}, {"fail", "to"}, {"failing", "to"},
+    {"unable", "to"}, {"devoid", "of"}, {"void", "of"}, {"avoid"}, {"avoids"}, {"avoided"}, {"avoiding"},
+    {"in", "the", "absence", "of"}, {"negative", "for"}, {"no", "sign", "of"}, {"no", "evidence", "of"}};
 constexpr std::size_t kPreScope = 12;
 
 // Negation after the mention, reached across at most kPostGap words ending in an auxiliary
 // ("X is not", "X in this kernel was never"), or statements that something plays no part.
-const std::vector<Seq> kPostNegation = {{"not"}, {"n't"}, {"never"}, {"no"}};
+const std::vector<Seq> kPostNegation = {{"not"}, {"n't"}, {"never"}, {"no"}, {"hardly"}, {"scarcely"}};
 const std::vector<Seq> kPostPredicate = {
     {"ruled", "out"}, {"excluded"}, {"unrelated"}, {"irrelevant"}, {"a", "red", "herring"}, {"not", "involved"},
     {"not", "to", "blame"}, {"no", "role"}, {"no", "effect"}, {"no", "impact"}, {"no", "bearing"}, {"no", "part"},
@@ -46,12 +50,12 @@ const std::vector<Seq> kPostPredicate = {
 const std::vector<std::string_view> kNegativePredicates = {
     "negligible", "insignificant", "unnecessary", "unneeded", "unaffected", "unchanged", "disabled", "off", "absent",
     "rare", "unused", "unimportant", "irrelevant", "unrelated", "impossible", "minimal", "nonexistent", "harmless",
-    "immaterial", "unsupported", "unavailable", "inactive"};
+    "immaterial", "unsupported", "unavailable", "inactive", "missing", "resolved", "gone", "nonexistent", "negative"};
 const std::vector<std::string_view> kPredicateAdverbs = {"very", "completely", "entirely", "largely", "mostly", "turned",
                                                          "switched", "fully", "clearly", "simply", "now", "still", "also",
                                                          "quite", "totally", "practically", "essentially"};
 // Short-scope triggers: their scope ends at the next comma ("Rather than X, do Y").
-const std::vector<std::string_view> kShortScope = {"rather", "instead", "as", "in", "unlike"};
+const std::vector<std::string_view> kShortScope = {"rather", "instead", "as", "in", "unlike", "avoid", "avoids", "avoided", "avoiding"};
 constexpr std::size_t kPostGap = 5;
 constexpr std::size_t kClauseReach = 40;
 
@@ -63,7 +67,9 @@ const std::vector<Seq> kPseudo = {
     {"nothing", "but"}, {"none", "other", "than"}, {"not", "until"}, {"never", "mind"}, {"no", "less", "than"},
     {"no", "fewer", "than"}, {"no", "more", "than"}, {"not", "the", "only"}, {"n't", "the", "only"},
     {"no", "exception"}, {"n't", "only"}, {"n't", "just"}, {"not", "all"}, {"n't", "all"}, {"no", "sooner"},
-    {"not", "bad"}, {"never", "been", "clearer"}, {"not", "one", "but"}};
+    {"not", "bad"}, {"never", "been", "clearer"}, {"not", "one", "but"}, {"beyond", "doubt"}, {"beyond", "a", "doubt"},
+    {"little", "doubt"}, {"no", "doubts"}, {"without", "any", "doubt"}, {"zero", "doubt"}, {"hardly", "surprising"},
+    {"no", "longer", "in", "doubt"}};
 
 // Words that cancel a preceding "not": "not negligible", "not uncommon", "not unrelated".
 const std::vector<std::string_view> kNegativeAdjectives = {
@@ -83,7 +89,13 @@ const std::vector<Seq> kHedges = {
     {"not", "ruled", "out"}, {"n't", "ruled", "out"}, {"not", "be", "ruled", "out"}, {"n't", "be", "ruled", "out"},
     {"not", "excluded"}, {"n't", "excluded"}, {"not", "unlikely"}, {"worth", "checking"}, {"worth", "investigating"},
     {"to", "be", "confirmed"}, {"remains", "to", "be", "seen"}, {"candidate"}, {"candidates"}, {"plausible"},
-    {"plausibly"}, {"wondering"}, {"suspicion"}, {"perchance"}};
+    {"plausibly"}, {"wondering"}, {"suspicion"}, {"perchance"},
+    // ConText's probable existence: probable, likely, consistent with, suggestive of ...
+    {"probably"}, {"probable"}, {"improbable"}, {"likely"}, {"likelihood"}, {"doubt"}, {"doubts"}, {"doubted"},
+    {"doubtful"}, {"questionable"}, {"consistent", "with"}, {"suggestive", "of"}, {"suggests"}, {"suggest"},
+    {"suggested"}, {"suggesting"}, {"suspicious", "for"}, {"concerning", "for"}, {"wonder"}, {"wonders"},
+    {"can", "not", "be", "excluded"}, {"ca", "n't", "be", "excluded"}, {"not", "be", "excluded"}, {"n't", "be", "excluded"},
+    {"to", "rule", "out"}, {"anything", "but", "certain"}, {"anything", "but", "clear"}, {"anything", "but", "sure"}};
 
 // Conditionals: their scope runs forward to the next comma or clause boundary.
 const std::vector<Seq> kConditionals = {{"if"}, {"whether"}, {"unless"}, {"suppose"}, {"supposing"}, {"assuming"},
@@ -94,13 +106,15 @@ const std::vector<Seq> kConditionals = {{"if"}, {"whether"}, {"unless"}, {"suppo
 const std::vector<std::string_view> kTerminators = {
     "but", "however", "although", "though", "yet", "whereas", "while", "except", "because", "since", "so", "therefore",
     "thus", "hence", "which", "who", "whose", "whom", "where", "when", "then", "nevertheless", "nonetheless", "instead",
-    "rather", "actually", "meanwhile", "otherwise", "unlike", "besides", "whereby", "after", "before", "once"};
+    "rather", "actually", "meanwhile", "otherwise", "unlike", "besides", "whereby", "after", "before", "once", "despite"};
 
 // After a comma, these start a new clause (", and the hit rate", ", which"): the scope ends.
 const std::vector<std::string_view> kClauseStarters = {
     "the", "this", "that", "these", "those", "it", "its", "we", "they", "i", "he", "she", "there", "you", "our", "their",
     "which", "who", "so", "but", "yet", "then", "however", "although", "though", "because", "since", "while", "whereas",
-    "instead", "rather", "a", "an", "my", "your", "what", "here", "now"};
+    "instead", "rather", "a", "an", "my", "your", "what", "here", "now", "only", "just", "despite", "apart", "except",
+    // a verb right after a comma closes an aside: "The patient, who had no fever, was found to have anemia"
+    "was", "were", "is", "are", "has", "had", "have", "will", "did", "does"};
 
 const std::vector<std::string_view> kAuxiliaries = {"is", "are", "was", "were", "be", "been", "being", "am", "'s", "'re",
                                                     "do", "does", "did", "has", "have", "had", "can", "ca", "could",
@@ -185,13 +199,15 @@ struct Cursor {
     return in(nx, kClauseStarters);
   }
   bool boundary(std::size_t k) const {
+    if (w(k) == "but" && k > 0 && (w(k - 1) == "anything" || w(k - 1) == "nothing" || w(k - 1) == "all" || w(k - 1) == "everything"))
+      return false;  // "anything but X" negates X; "nothing but X" states it
     return clause_punct(k) || clause_comma(k) ||
            (s.tokens[k].kind == Token::Kind::word && in(w(k), kTerminators) && !at(k, {"rather", "than"}) &&
             !at(k, {"instead", "of"}) && !at(k, {"so", "that"}));
   }
   // Part of a pseudo-trigger starting at or just before k.
   bool pseudo(std::size_t k) const {
-    for (std::size_t back = 0; back <= 1 && back <= k; ++back)
+    for (std::size_t back = 0; back <= 3 && back <= k; ++back)
       if (match(k - back, kPseudo) > back) return true;
     // "not negligible", "isn't uncommon": the second negative cancels the first.
     if ((w(k) == "not" || w(k) == "n't" || w(k) == "never") && in(w(k + 1), kNegativeAdjectives) && w(k + 1) != "no") return true;
@@ -199,7 +215,69 @@ struct Cursor {
   }
 };
 
-bool is_negator(std::string_view w) { return w == "not" || w == "n't" || w == "never" || w == "no"; }
+bool is_negator(std::string_view w) {
+  return w == "not" || w == "n't" || w == "never" || w == "no" || w == "hardly" || w == "scarcely";
+}
+
+// "zero" negates as a determiner ("zero bank conflicts", "found zero evidence of fraud"), not as a
+// number ("dropped to zero and ..."), a compound ("zero-copy") or a name ("ZeRO").
+bool zero_determiner(const Cursor& c, std::size_t k) {
+  const Token& t = c.s.tokens[k];
+  if (t.mixed_case || t.hyphen_next || k + 1 >= c.s.tokens.size()) return false;
+  const Token& n = c.s.tokens[k + 1];
+  if (n.kind != Token::Kind::word) return false;
+  static const std::vector<std::string_view> kNotNouns = {"and", "or", "but", "to", "in", "on", "at", "of", "for", "with", "the",
+                                                          "a", "an", "is", "are", "was", "were", "by", "from", "after", "when"};
+  for (auto x : kNotNouns)
+    if (n.lower == x) return false;
+  return true;
+}
+
+// The value of a label: what follows "X:" or "X —", or a later cell of a table row.
+enum class LabelValue { none, yes, no, unsure };
+
+// Words that make a whole value on their own.
+LabelValue value_word(std::string_view w) {
+  static const std::unordered_map<std::string_view, LabelValue> words = {
+      {"no", LabelValue::no}, {"none", LabelValue::no}, {"nope", LabelValue::no}, {"never", LabelValue::no}, {"nothing", LabelValue::no},
+      {"false", LabelValue::no}, {"denied", LabelValue::no}, {"negative", LabelValue::no}, {"nil", LabelValue::no}, {"0", LabelValue::no},
+      {"zero", LabelValue::no}, {"absent", LabelValue::no}, {"n", LabelValue::no}, {"\xe2\x9c\x97", LabelValue::no} /* ✗ */,
+      {"\xe2\x9c\x98", LabelValue::no} /* ✘ */, {"\xe2\x9d\x8c", LabelValue::no} /* ❌ */, {"\xe2\x9c\x96", LabelValue::no} /* ✖ */,
+      {"\xe2\x98\x92", LabelValue::no} /* ☒ */, {"\xe2\x9d\x8e", LabelValue::no} /* ❎ */, {"yes", LabelValue::yes}, {"y", LabelValue::yes},
+      {"true", LabelValue::yes}, {"present", LabelValue::yes}, {"confirmed", LabelValue::yes}, {"observed", LabelValue::yes},
+      {"found", LabelValue::yes}, {"seen", LabelValue::yes}, {"detected", LabelValue::yes}, {"\xe2\x9c\x93", LabelValue::yes} /* ✓ */,
+      {"\xe2\x9c\x94", LabelValue::yes} /* ✔ */, {"\xe2\x9c\x85", LabelValue::yes} /* ✅ */, {"\xe2\x98\x91", LabelValue::yes} /* ☑ */,
+      {"maybe", LabelValue::unsure}, {"possibly", LabelValue::unsure}, {"possible", LabelValue::unsure}, {"probably", LabelValue::unsure},
+      {"likely", LabelValue::unsure}, {"unlikely", LabelValue::unsure}, {"unclear", LabelValue::unsure}, {"unknown", LabelValue::unsure},
+      {"uncertain", LabelValue::unsure}, {"suspected", LabelValue::unsure}, {"partly", LabelValue::unsure}, {"partial", LabelValue::unsure},
+      {"perhaps", LabelValue::unsure}, {"tbd", LabelValue::unsure}, {"?", LabelValue::unsure}};
+  auto it = words.find(w);
+  return it == words.end() ? LabelValue::none : it->second;
+}
+
+// The value starting at token v (up to `end`): a value word, a negation or a negative predicate.
+LabelValue value_at(const Cursor& c, std::size_t v, std::size_t end, std::size_t& trigger_len) {
+  trigger_len = 1;
+  if (v >= end) return LabelValue::none;
+  if (c.pseudo(v)) return LabelValue::none;
+  if (std::size_t len = c.match(v, kPreNegation); len && !(c.w(v) == "zero" && !zero_determiner(c, v) && v + 1 < end)) {
+    trigger_len = len;
+    return LabelValue::no;
+  }
+  if (std::size_t len = c.match(v, kPostPredicate)) {
+    trigger_len = len;
+    return LabelValue::no;
+  }
+  if (in(c.w(v), kNegativePredicates)) return LabelValue::no;
+  if (std::size_t len = c.match(v, kHedges)) {
+    trigger_len = len;
+    return LabelValue::unsure;
+  }
+  LabelValue word = value_word(c.w(v));
+  // "yes", "found": a value when it stands alone or begins a remark ("yes, two on the back").
+  if (word != LabelValue::none && (word == LabelValue::no || v + 1 >= end || c.punct(v + 1))) return word;
+  return LabelValue::none;
+}
 
 }  // namespace
 
@@ -211,6 +289,20 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     j.polarity = Polarity::hedged;
     j.trigger_begin = n ? n - 1 : 0;
     j.trigger_end = n;
+    if (s.answer != Sentence::Answer::none) {
+      // "Fever? No.": the answer (the words after the last '?') decides.
+      std::size_t q = n;
+      while (q > 0 && c.w(q - 1) != "?") --q;
+      std::size_t end = n;
+      while (end > q && c.punct(end - 1)) --end;
+      if (q < end) {
+        j.polarity = s.answer == Sentence::Answer::no    ? Polarity::negated
+                     : s.answer == Sentence::Answer::yes ? Polarity::affirmed
+                                                         : Polarity::hedged;
+        j.trigger_begin = q;
+        j.trigger_end = end;
+      }
+    }
     return j;
   }
   // The clause around the mention, at most kClauseReach tokens either side: the work per mention
@@ -222,11 +314,52 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
   while (R < n && R - e < kClauseReach && !c.boundary(R)) ++R;
   // A terminator just before the clause ("but X", "rather X") belongs to it only as a limit.
 
+  // A label and its value: "Bank conflicts: none.", "- **Fraud**: ruled out", "Rain — not a factor",
+  // "| leak | none |". The mention is the label (a few words before the separator), and the value
+  // after it decides; in a table, the first later cell holding a value, read through its header
+  // ("| Cause | Ruled out? |" + "yes" denies the cause).
+  std::size_t sep = R;
+  if (s.table_row && sep + 1 < n && (c.w(sep) == "?" || c.w(sep) == "." || c.w(sep) == ":") && c.w(sep + 1) == "|") ++sep;  // "| Fever? | no |"
+  if (sep < n && (c.w(sep) == ":" || c.w(sep) == "--" || c.w(sep) == "-" || c.w(sep) == "|" || c.w(sep) == "=")) {
+    const std::size_t R = sep;
+    std::size_t limit = s.table_row ? 8 : 4;
+    std::size_t before = 0, after = 0;
+    for (std::size_t k = L; k < b; ++k) before += !c.punct(k);
+    for (std::size_t k = e; k < R; ++k) after += !c.punct(k);
+    if (before <= limit && after <= limit) {
+      std::size_t v = R + 1;
+      while (v < n) {
+        std::size_t ve = v;
+        while (ve < n && !c.boundary(ve)) ++ve;
+        // "X — not Y — is ...": a dash pair encloses an aside, not a value.
+        bool aside = (c.w(R) == "--" || c.w(R) == "-") && ve < n && c.w(ve) == c.w(R);
+        std::size_t len = 1;
+        LabelValue value = aside ? LabelValue::none : value_at(c, v, ve, len);
+        if (value != LabelValue::none) {
+          if (s.table_row && c.w(R) == "|") {
+            std::size_t column = 0;
+            for (std::size_t k = 0; k < v; ++k) column += c.w(k) == "|";
+            if (column < s.negating_columns.size() && s.negating_columns[column])
+              value = value == LabelValue::no ? LabelValue::yes : value == LabelValue::yes ? LabelValue::no : value;
+          }
+          j.polarity = value == LabelValue::no ? Polarity::negated : value == LabelValue::yes ? Polarity::affirmed : Polarity::hedged;
+          j.trigger_begin = v;
+          j.trigger_end = v + len;
+          return j;
+        }
+        // In a table, a cell of prose is no value: try the next cell.
+        if (!(s.table_row && c.w(R) == "|")) break;
+        while (ve < n && c.w(ve) != "|") ++ve;
+        v = ve + 1;
+      }
+    }
+  }
+
   // Hedges anywhere in the clause; conditionals before the mention up to the nearest comma.
   for (std::size_t k = L; k < R; ++k) {
     if (k >= b && k < e) continue;
     std::size_t len = c.match(k, kHedges);
-    if (!len) continue;
+    if (!len || c.pseudo(k)) continue;  // "no doubt", "without a doubt", "little doubt" state it
     // "could not", "can't": an inability stated, not a possibility ("we could not find X").
     if ((c.w(k) == "could" || c.w(k) == "can") && (c.w(k + 1) == "not" || c.w(k + 1) == "n't") && len == 1) continue;
     j.polarity = Polarity::hedged;
@@ -237,6 +370,7 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
   for (std::size_t k = b; k-- > L;) {
     if (c.w(k) == ",") break;
     std::size_t len = c.match(k, kConditionals);
+    if (len && c.w(k) == "if" && (c.w(k + 1) == "anything" || c.w(k + 1) == "any")) continue;  // "If anything, X": stated
     if (len) {
       j.polarity = Polarity::hedged;
       j.trigger_begin = k;
@@ -245,13 +379,13 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     }
   }
 
-  // A hypothetical: "would"/"should" in the clause and a conditional in the sentence ("X would
-  // only matter if ...", "padding would fix it if ...").
+  // A hypothetical: "would"/"should"/"will" in the clause and a conditional in the sentence ("X
+  // would only matter if ...", "If the ruling stands, the company will appeal").
   for (std::size_t k = L; k < R; ++k) {
-    if (c.w(k) != "would" && c.w(k) != "should") continue;
+    if (c.w(k) != "would" && c.w(k) != "should" && c.w(k) != "will" && c.w(k) != "'ll" && c.w(k) != "wo") continue;
     std::size_t from = b > kClauseReach ? b - kClauseReach : 0, to = std::min(n, e + kClauseReach);
     for (std::size_t m = from; m < to; ++m)
-      if (std::size_t len = c.match(m, kConditionals)) {
+      if (std::size_t len = c.match(m, kConditionals); len && !(c.w(m) == "if" && (c.w(m + 1) == "anything" || c.w(m + 1) == "any"))) {
         j.polarity = Polarity::hedged;
         j.trigger_begin = m;
         j.trigger_end = m + len;
@@ -276,6 +410,14 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
       continue;
     }
     if (c.w(k) == "no" && len == 1 && c.punct(k + 1)) continue;  // "No, ..." answers; it negates nothing
+    if (c.w(k) == "zero" && !zero_determiner(c, k)) continue;
+    if (c.at(k, {"rule", "out"}) && k == 0) {
+      // "Rule out appendicitis.": an order to check, not a finding (NegEx reads it as possible).
+      j.polarity = Polarity::hedged;
+      j.trigger_begin = k;
+      j.trigger_end = k + len;
+      return j;
+    }
     if (c.w(k) == "nor" && seen_negation) continue;  // "neither X nor Y", "not X nor Y": one negation
     // Within the window: the words between the trigger and the mention; short-scope triggers
     // ("rather than", "instead of") stop at a comma.
@@ -286,7 +428,7 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
       comma = comma || c.w(m) == ",";
     }
     seen_negation = true;
-    if (words > kPreScope || (comma && len > 1 && in(c.w(k), kShortScope))) {
+    if (words > kPreScope || (comma && (len > 1 || c.w(k).substr(0, 5) == "avoid") && in(c.w(k), kShortScope))) {
       pre = false;
       continue;
     }
@@ -296,6 +438,12 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     k += len - 1;
   }
   count += pre;
+  // "gluten-free", "BPA-free", "lock-free": the mention is what is absent.
+  if (e < n && e > b && s.tokens[e - 1].hyphen_next && c.w(e) == "free") {
+    ++count;
+    tb = e;
+    te = e + 1;
+  } else
   for (std::size_t k = e; k < R; ++k) {
     std::size_t gap = k - e;
     if (gap > kPostGap + 3) break;
@@ -316,9 +464,30 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
         break;
       }
     }
-    // "X never occurs", "X no longer appears": the adverb denies X without an auxiliary.
-    if ((c.w(k) == "never" || c.at(k, {"no", "longer"})) && gap <= kPostGap && !c.pseudo(k)) {
-      std::size_t v = k + (c.w(k) == "never" ? 1 : 2);
+    // "X has resolved", "X disappeared": X is gone (a verb with no object after it).
+    if (gap <= 2 && (gap == 0 || in(c.w(k - 1), kAuxiliaries))) {
+      const std::string& st = s.tokens[k].stem;
+      if ((st == "resolv" || st == "disappear" || st == "vanish" || st == "subsid") &&
+          (k + 1 >= R || c.punct(k + 1) || c.w(k + 1) == "and" || c.w(k + 1) == "after" || c.w(k + 1) == "since" ||
+           c.w(k + 1) == "completely" || c.w(k + 1) == "entirely" || c.w(k + 1) == "fully")) {
+        ++count;
+        tb = k;
+        te = k + 1;
+        break;
+      }
+    }
+    // "X failed to explain ...", "X fails to matter": as "X does not explain".
+    if (gap <= kPostGap && (c.at(k, {"failed", "to"}) || c.at(k, {"fails", "to"}) || c.at(k, {"fail", "to"})) && k + 2 < n &&
+        in(s.tokens[k + 2].stem, kDenyingVerbs)) {
+      ++count;
+      tb = k;
+      te = k + 2;
+      break;
+    }
+    // "X never occurs", "X no longer appears", "X hardly matters": the adverb denies X without an auxiliary.
+    if ((c.w(k) == "never" || c.at(k, {"no", "longer"}) || c.w(k) == "hardly" || c.w(k) == "scarcely" || c.w(k) == "barely") &&
+        gap <= kPostGap && !c.pseudo(k)) {
+      std::size_t v = k + (c.at(k, {"no", "longer"}) ? 2 : 1);
       if (v < n && in(s.tokens[v].stem, kDenyingVerbs)) {
         ++count;
         tb = k;

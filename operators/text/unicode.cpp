@@ -63,9 +63,10 @@ Glyph glyph_at(std::string_view t, std::size_t i) {
     case 0x2006: case 0x2007: case 0x2008: case 0x2009: case 0x200A: case 0x2028: case 0x2029: case 0x202F:
     case 0x205F: case 0x3000: case 0x0085:
       return as(C::space);
-    // Zero-width space, non-joiner, joiner, word joiner, invisible operators, BOM, soft hyphen.
+    // Zero-width space, non-joiner, joiner, word joiner, invisible operators, BOM, soft hyphen,
+    // direction marks, emoji variation selectors ("✔️" is "✔").
     case 0x00AD: case 0x180E: case 0x200B: case 0x200C: case 0x200D: case 0x2060: case 0x2061: case 0x2062:
-    case 0x2063: case 0x2064: case 0xFEFF: case 0x200E: case 0x200F:
+    case 0x2063: case 0x2064: case 0xFEFF: case 0x200E: case 0x200F: case 0xFE0E: case 0xFE0F:
       return as(C::invisible);
     // Hyphens: joined to words on both sides they join them ("bank‐conflict"); the en dash too.
     case 0x2010: case 0x2011: case 0x2012: case 0x2212: case 0xFE63: case 0xFF0D: case 0x2043:

@@ -1,5 +1,7 @@
-// The labelled corpus as a floor: polarity must stay at least this good on it (bench_text prints
-// the full precision/recall table). Lowering a floor needs a reason in docs/text.md.
+// The labelled corpora as floors: polarity must stay at least this good on them (bench_text prints
+// the full precision/recall tables). The project corpus (polarity.tsv) was written for this field
+// and the rules were refined on it; the held-out one (heldout.tsv) is prose of other fields. The
+// floors sit a few points under what was measured (docs/text.md); lowering one needs a reason there.
 #include <doctest/doctest.h>
 
 #include <fstream>
@@ -10,30 +12,54 @@
 
 using namespace rubric::text;
 
-TEST_CASE("polarity on the labelled corpus") {
-  std::ifstream in("corpus/polarity.tsv");
+namespace {
+
+struct Score {
+  int n = 0, ok = 0;
+  std::map<std::string, int> total, right;
+};
+
+Score score(const char* path) {
+  std::ifstream in(path);
   REQUIRE(in.good());
   Stemmer stemmer;
-  std::map<std::string, int> total, right;
+  Score sc;
   std::string line;
-  int n = 0, ok = 0;
   while (std::getline(in, line)) {
     if (line.empty() || line[0] == '#') continue;
     std::size_t a = line.find('\t'), b = line.find('\t', a + 1);
     REQUIRE(b != std::string::npos);
     std::string label = line.substr(0, a), phrase = line.substr(a + 1, b - a - 1), sentence = line.substr(b + 1);
+    for (std::size_t p = 0; (p = sentence.find("\\n", p)) != std::string::npos;) sentence.replace(p, 2, "\n");
     std::string got = polarity_name(analyse(sentence, {make_phrase(phrase, stemmer)}, stemmer)[0].polarity);
-    ++n;
-    ++total[label];
+    ++sc.n;
+    ++sc.total[label];
     if (got == label) {
-      ++ok;
-      ++right[label];
+      ++sc.ok;
+      ++sc.right[label];
     }
   }
-  CHECK(n >= 400);
-  CHECK(double(ok) / n >= 0.93);
+  return sc;
+}
+
+}  // namespace
+
+TEST_CASE("polarity on the project corpus") {
+  Score sc = score("corpus/polarity.tsv");
+  CHECK(sc.n >= 400);
+  CHECK(double(sc.ok) / sc.n >= 0.94);
   for (const char* l : {"affirmed", "negated", "hedged"}) {
     INFO(l);
-    CHECK(double(right[l]) / total[l] >= 0.90);
+    CHECK(double(sc.right[l]) / sc.total[l] >= 0.90);
+  }
+}
+
+TEST_CASE("polarity on the held-out corpus of other fields") {
+  Score sc = score("corpus/heldout.tsv");
+  CHECK(sc.n >= 150);
+  CHECK(double(sc.ok) / sc.n >= 0.95);
+  for (const char* l : {"affirmed", "negated", "hedged"}) {
+    INFO(l);
+    CHECK(double(sc.right[l]) / sc.total[l] >= 0.93);
   }
 }

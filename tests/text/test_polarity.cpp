@@ -52,3 +52,105 @@ TEST_CASE("questions, conditionals and hedges") {
   CHECK(pol("We cannot rule out register spills.", "register spill") == "hedged");
   CHECK(pol("We could not find any register spills.", "register spill") == "negated");
 }
+
+TEST_CASE("approximate negators, zero, denial and failure verbs") {
+  CHECK(pol("The profiler found zero bank conflicts.", "bank conflict") == "negated");
+  CHECK(pol("The keyboard has zero lag.", "lag") == "negated");
+  CHECK(pol("The queue drains to zero and the prefix cache evicts old blocks.", "prefix cache") == "affirmed");
+  CHECK(pol("We use ZeRO sharding for the optimizer.", "sharding") == "affirmed");
+  CHECK(pol("A zero-copy path avoids the bounce buffer.", "path") == "affirmed");
+  CHECK(pol("There are hardly any register spills.", "register spill") == "negated");
+  CHECK(pol("There are barely any register spills.", "register spill") == "negated");
+  CHECK(pol("Scarcely any side effects were reported.", "side effect") == "negated");
+  CHECK(pol("Bank conflicts hardly matter here.", "bank conflict") == "negated");
+  CHECK(pol("The fix is anything but a prefix cache change.", "prefix cache") == "negated");
+  CHECK(pol("The fix is nothing but a prefix cache change.", "prefix cache") == "affirmed");
+  CHECK(pol("Patient denies chest pain.", "chest pain") == "negated");
+  CHECK(pol("The scan failed to reveal a fracture.", "fracture") == "negated");
+  CHECK(pol("The trace fails to show recomputation.", "recomputation") == "negated");
+  CHECK(pol("The prefix cache failed to explain the regression.", "prefix cache") == "negated");
+  CHECK(pol("Neither bank conflicts nor spills explain it.", "spill") == "negated");
+  CHECK(pol("Neither bank conflicts nor spills explain it.", "bank conflict") == "negated");
+  CHECK(pol("The slowdown comes from a lack of coalescing.", "coalescing") == "negated");
+  CHECK(pol("In the absence of bleeding, no transfusion is needed.", "bleeding") == "negated");
+  CHECK(pol("The kernel avoids fp16 accumulation.", "fp16 accumulation") == "negated");
+  CHECK(pol("The cough has resolved.", "cough") == "negated");
+  CHECK(pol("The patch resolved the crash.", "patch") == "affirmed");
+}
+
+TEST_CASE("X-free denies X; a negated X-free states it") {
+  CHECK(pol("These crackers are gluten-free.", "gluten") == "negated");
+  CHECK(pol("The layout is bank-conflict-free.", "bank conflict") == "negated");
+  CHECK(pol("The layout is bank\xe2\x80\x91" "conflict\xe2\x80\x91" "free.", "bank conflict") == "negated");
+  CHECK(pol("The rewrite is hardly risk-free.", "risk") == "affirmed");
+  CHECK(pol("The layout is conflict-free.", "conflict-free") == "affirmed");
+}
+
+TEST_CASE("a label's value after a colon or a dash decides") {
+  CHECK(pol("Bank conflicts: ruled out.", "bank conflict") == "negated");
+  CHECK(pol("Bank conflicts: none.", "bank conflict") == "negated");
+  CHECK(pol("Dizziness: denied.", "dizziness") == "negated");
+  CHECK(pol("- **Fraud**: ruled out by the audit", "fraud") == "negated");
+  CHECK(pol("Rain \xe2\x80\x94 not a factor on the day.", "rain") == "negated");
+  CHECK(pol("Bank conflicts: 8-way on the epilogue.", "bank conflict") == "affirmed");
+  CHECK(pol("Bank conflicts: yes.", "bank conflict") == "affirmed");
+  CHECK(pol("Bank conflicts: unclear.", "bank conflict") == "hedged");
+  // A dash pair is an aside, not a value.
+  CHECK(pol("Bank conflicts \xe2\x80\x94 not spills \xe2\x80\x94 are the cause.", "bank conflict") == "affirmed");
+  CHECK(pol("Bank conflicts \xe2\x80\x94 not spills \xe2\x80\x94 are the cause.", "spill") == "negated");
+  // The mention after the colon is not a label.
+  CHECK(pol("Root cause: bank conflicts.", "bank conflict") == "affirmed");
+}
+
+TEST_CASE("a question answered at once takes the answer's polarity") {
+  CHECK(pol("Fever? No.", "fever") == "negated");
+  CHECK(pol("Is it the prefix cache? No, the scheduler is.", "prefix cache") == "negated");
+  CHECK(pol("Is it the prefix cache? No, the scheduler is.", "scheduler") == "affirmed");
+  CHECK(pol("Overheating? Not once in six months.", "overheating") == "negated");
+  CHECK(pol("The hotel wifi? Nonexistent.", "wifi") == "negated");
+  CHECK(pol("Fever? Yes, up to 39 degrees.", "fever") == "affirmed");
+  CHECK(pol("Bank conflicts? Not sure.", "bank conflict") == "hedged");
+  CHECK(pol("Bank conflicts? The profile does not say.", "bank conflict") == "hedged");
+  CHECK(pol("Is it the prefix cache?\n\nNo idea yet.", "prefix cache") == "hedged");
+}
+
+TEST_CASE("Markdown tables are read by column: the header says what a value means") {
+  CHECK(pol("| Hypothesis | Verdict |\n|---|---|\n| bank conflicts | no |", "bank conflict") == "negated");
+  CHECK(pol("| Cause | Present |\n|---|---|\n| bank conflicts | \xe2\x9c\x97 |", "bank conflict") == "negated");
+  CHECK(pol("| Cause | Present |\n|---|---|\n| bank conflicts | \xe2\x9c\x94\xef\xb8\x8f |", "bank conflict") == "affirmed");
+  CHECK(pol("| Metric | Value |\n|---|---|\n| register spills | none |", "register spill") == "negated");
+  CHECK(pol("| Cause | Ruled out? |\n|---|---|\n| bank conflicts | yes |", "bank conflict") == "negated");
+  CHECK(pol("| Cause | Ruled out? |\n|---|---|\n| bank conflicts | no |", "bank conflict") == "affirmed");
+  CHECK(pol("| Cause | Present |\n|---|---|\n| prefix cache | maybe |", "prefix cache") == "hedged");
+  CHECK(pol("| Cause | Evidence |\n|---|---|\n| bank conflicts | 8-way in the epilogue |", "bank conflict") == "affirmed");
+  // The first later cell holding a value decides, past cells of prose.
+  CHECK(pol("| # | Cause | Note | Verdict |\n|---|---|---|---|\n| 1 | bank conflicts | stride 32 | ruled out |", "bank conflict") ==
+        "negated");
+  // A question mark inside a cell does not end the row.
+  CHECK(pol("| Check | Result |\n|---|---|\n| Fever? | no |", "fever") == "negated");
+}
+
+TEST_CASE("probable existence is hedged (ConText); the writer's own judgement is stated") {
+  CHECK(pol("Prefill probably dominates the latency.", "prefill") == "hedged");
+  CHECK(pol("Bank conflicts are likely the cause.", "bank conflict") == "hedged");
+  CHECK(pol("The most likely cause is bank conflicts.", "bank conflict") == "hedged");
+  CHECK(pol("The profile is consistent with bank conflicts.", "bank conflict") == "hedged");
+  CHECK(pol("The profile suggests bank conflicts.", "bank conflict") == "hedged");
+  CHECK(pol("I doubt the prefix cache is involved.", "prefix cache") == "hedged");
+  CHECK(pol("It is doubtful that fraud can be proven.", "fraud") == "hedged");
+  CHECK(pol("A small effusion cannot be excluded.", "effusion") == "hedged");
+  CHECK(pol("Rule out appendicitis.", "appendicitis") == "hedged");
+  CHECK(pol("We ruled out appendicitis.", "appendicitis") == "negated");
+  CHECK(pol("I think bank conflicts are the cause.", "bank conflict") == "affirmed");
+  CHECK(pol("There is little doubt that bank conflicts dominate.", "bank conflict") == "affirmed");
+  CHECK(pol("Without a doubt, bank conflicts dominate.", "bank conflict") == "affirmed");
+  CHECK(pol("If the ruling stands, the company will appeal.", "appeal") == "hedged");
+  CHECK(pol("If anything, the new route added a delay.", "delay") == "affirmed");
+}
+
+TEST_CASE("scope ends at despite, only and a verb after an aside") {
+  CHECK(pol("There was no flooding, despite the heavy rain.", "heavy rain") == "affirmed");
+  CHECK(pol("There is no structural damage, only cosmetic cracks.", "cosmetic crack") == "affirmed");
+  CHECK(pol("The patient, who had no fever, was found to have anemia.", "anemia") == "affirmed");
+  CHECK(pol("The patient, who had no fever, was found to have anemia.", "fever") == "negated");
+}
