@@ -145,9 +145,23 @@ struct Lambda {
   ExprPtr body;
 };
 
+// One `let NAME = value` of a block expression; `range` spans the whole binding.
+struct BlockLet {
+  Ident name;
+  ExprPtr value;
+  SourceRange range;
+};
+// `{ let a = e1; let b = e2; value }`: lets evaluated in order, each seeing the ones before it,
+// then the final expression is the block's value. A `{` followed by the keyword `let` opens a
+// block (a record's first key is never the keyword `let`), so a block has at least one let.
+struct BlockExpr {
+  std::vector<BlockLet> lets;
+  ExprPtr value;
+};
+
 using ExprNode = std::variant<NullLit, BoolLit, NumberLit, StringLit, Name, ListLit, RecordLit,
                               Unary, Binary, Within, Matches, Mentions, As, Call, Field, Index,
-                              IfExpr, Lambda>;
+                              IfExpr, Lambda, BlockExpr>;
 
 struct Expr {
   ExprNode node;
@@ -240,7 +254,8 @@ struct DefParam {
   Ident name;
   ExprPtr default_value;  // null when required
 };
-// `def f(a, b = 1) = expr` (a function) or `def c(a) { stmts }` (a check).
+// `def f(a, b = 1) = expr` (a function) or `def c(a) { stmts }` (a check). A function whose
+// body needs local names writes a block expression: `def f(a) = { let x = ...; x * 2 }`.
 struct Def {
   Ident name;
   std::vector<DefParam> params;

@@ -134,6 +134,12 @@ struct ExprPrinter {
     for (const Ident& p : l.params) params.push_back(p.name);
     return fmt::format("(lambda ({}) {})", join(params), to_sexpr(l.body));
   }
+  std::string operator()(const BlockExpr& b) const {
+    std::vector<std::string> parts{"block"};
+    for (const BlockLet& l : b.lets) parts.push_back(fmt::format("(let {} {})", l.name.name, to_sexpr(l.value)));
+    parts.push_back(to_sexpr(b.value));
+    return "(" + join(parts) + ")";
+  }
 };
 
 std::string block_of(const std::shared_ptr<const Block>& b) { return b ? to_sexpr(*b) : "nil"; }

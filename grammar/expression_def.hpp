@@ -303,6 +303,18 @@ const auto make_lambda = [](auto& ctx) {
   _val(ctx) = make_expr(ast::Lambda{std::move(at_c<0>(a)), std::move(at_c<1>(a))}, {});
 };
 
+// Block expressions: the rule's value is built let by let.
+const auto init_block = [](auto& ctx) { _val(ctx) = make_expr(ast::BlockExpr{}, {}); };
+const auto make_block_let = [](auto& ctx) {
+  auto& a = _attr(ctx);
+  _val(ctx).name = std::move(at_c<0>(a));
+  _val(ctx).value = std::move(at_c<1>(a));
+};
+const auto push_block_let = [](auto& ctx) {
+  std::get<ast::BlockExpr>(_val(ctx)->node).lets.push_back(std::move(_attr(ctx)));
+};
+const auto set_block_value = [](auto& ctx) { std::get<ast::BlockExpr>(_val(ctx)->node).value = std::move(_attr(ctx)); };
+
 const auto make_if = [](auto& ctx) {
   auto& a = _attr(ctx);
   _val(ctx) = make_expr(ast::IfExpr{std::move(at_c<0>(a)), std::move(at_c<1>(a)), std::move(at_c<2>(a))}, {});
@@ -343,6 +355,8 @@ const x3::rule<struct or_expr_class, MExpr> or_expr = "an expression";
 const x3::rule<struct lambda_params_class, std::vector<ast::Ident>> lambda_params = "lambda parameters";
 const x3::rule<struct lambda_class, MExpr> lambda = "a lambda";
 const x3::rule<struct if_expr_class, MExpr> if_expr = "an if expression";
+const x3::rule<struct block_let_class, ast::BlockLet> block_let = "a let";
+const x3::rule<struct block_class, MExpr> block = "a block";
 
 const auto identifier_def =
     located[(!x3::lexeme[keywords >> !ident_char] >> x3::lexeme[x3::raw[ident_start >> *ident_char]])[set_ident_name]];
@@ -373,12 +387,26 @@ const auto record_field_def = (record_key >> expect_that(':', "':' after the rec
 const auto record_def = located[('{' >> -(record_field % ',') >> -x3::lit(',') >>
                                  expect_that('}', "'}' to close the record"))[make_record]];
 
+// `{ let a = e; let b = e; value }`: `{` followed by the keyword `let` opens a block, anything
+// else a record. Lets are separated by `;` or line breaks alike; the value comes last.
+const auto block_let_def = located[(kw("let") >> expect_that(identifier, "a name after 'let'") >>
+                                    expect_that('=', "'=' after the name in 'let'") >>
+                                    expect_that(expression, "an expression after '='"))[make_block_let]];
+const auto block_body =
+    x3::eps[init_block] >> +(block_let[push_block_let] >> *x3::lit(';')) >>
+    expect_that(expression, "the block's value after its lets (a block ends with an expression: { let x = ...; x * 2 })")
+        [set_block_value] >>
+    *x3::lit(';') >>
+    -(&kw("let") >> error_here("!a 'let' after the block's value: the value is the block's last expression, so every "
+                               "let comes before it"));
+const auto block_def = located[&(x3::lit('{') >> kw("let")) >> braced{"block"}[block_body]];
+
 const auto paren_def =
     located['(' >> expect_that(expression, "an expression after '('") >> expect_that(')', "')' to close the parenthesis")];
 
 const auto name_def = located[identifier[make_name]];
 
-const auto primary_def = number | raw_string | string_lit | keyword_lit | list | record | paren | name;
+const auto primary_def = number | raw_string | string_lit | keyword_lit | list | block | record | paren | name;
 
 const auto argument_def =
     (identifier >> '=' >> !x3::char_("=>") >> expect_that(expression, "a value after '=' in the named argument"))[named_argument]
@@ -481,7 +509,7 @@ const auto expression_def = nested[if_expr | lambda | or_expr];
 BOOST_SPIRIT_DEFINE(subscript, subscripts, expression, unary, identifier, string_lit, record, number, raw_string, keyword_lit, list,
                     record_key, record_field, paren, name, primary, argument, call_args, postfix, as_expr,
                     multiplicative, additive, tolerance, mention_mode, near_expr, comparison, not_expr, and_expr, or_expr,
-                    lambda_params, lambda, if_expr)
+                    lambda_params, lambda, if_expr, block_let, block)
 
 }  // namespace parser
 

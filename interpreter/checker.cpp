@@ -51,6 +51,7 @@ struct Local {
   NameKind kind = NameKind::local;
   StaticType type;
   const ast::Def* def = nullptr;
+  const ast::BlockLet* block_let = nullptr;  // a block's let: its uses are counted (unused-let warning)
 };
 
 struct Scope {
@@ -135,7 +136,10 @@ class ModuleChecker {
   std::optional<Found> resolve(const std::string& name, const Scope& scope) {
     for (const Scope* s = &scope; s; s = s->parent) {
       auto it = s->names.find(name);
-      if (it != s->names.end()) return Found{it->second.kind, it->second.type, it->second.def, nullptr, nullptr};
+      if (it != s->names.end()) {
+        if (it->second.block_let) used_block_lets_.insert(it->second.block_let);
+        return Found{it->second.kind, it->second.type, it->second.def, nullptr, nullptr};
+      }
     }
     if (auto f = resolve_in(m_, name, true)) return f;
     for (const Module* u : unqualified_)
@@ -362,11 +366,54 @@ class ModuleChecker {
             for (const auto& p : n.params) inner.names[p.name] = Local{};
             expr(*n.body, inner);
             return of(K::function);
+          } else if constexpr (std::is_same_v<T, ast::BlockExpr>) {
+            return block_expr(n, scope);
           } else {
             return of(K::unknown);
           }
         },
         e.node);
+  }
+
+  // `{ let a = ...; value }`: each let sees the parameters and the lets before it (not itself);
+  // a name is bound once per block and never shadows a parameter or another local name, so
+  // every name in a function body means one thing. The block's type is its value's.
+  StaticType block_expr(const ast::BlockExpr& n, const Scope& scope) {
+    Scope inner{&scope, {}};
+    std::map<std::string, SourceRange> bound;
+    for (const ast::BlockLet& l : n.lets) {
+      StaticType t = expr(*l.value, inner);
+      const std::string& name = l.name.name;
+      // A refused let is reported once, as an error; the first binding stays in scope.
+      if (auto it = bound.find(name); it != bound.end()) {
+        error(l.name.range, fmt::format("duplicate let '{}' in this block", name),
+              {fmt::format("'{}' is first bound at {}; a block binds each name once", name, m_.file->source->location(it->second.begin))});
+        warned_unused_.insert(&l);
+        continue;
+      }
+      if (bound_locally(name, scope)) {
+        error(l.name.range, fmt::format("let '{}' would shadow a parameter or local name of the same name", name),
+              {"a block's let does not shadow local names; choose another name"});
+        warned_unused_.insert(&l);
+      }
+      bound.emplace(name, l.name.range);
+      inner.names[name] = Local{NameKind::local, t, nullptr, &l};
+    }
+    StaticType value = expr(*n.value, inner);
+    for (const ast::BlockLet& l : n.lets)
+      if (!used_block_lets_.count(&l) && warned_unused_.insert(&l).second)
+        warning(l.name.range, fmt::format("unused let '{}': nothing in the block refers to it", l.name.name));
+    return value;
+  }
+
+  // A parameter, loop variable or local let in an enclosing scope (group lets, like top-level
+  // ones, may be shadowed).
+  static bool bound_locally(const std::string& name, const Scope& scope) {
+    for (const Scope* s = &scope; s; s = s->parent) {
+      auto it = s->names.find(name);
+      if (it != s->names.end()) return it->second.kind == NameKind::local;
+    }
+    return false;
   }
 
   static std::string unit_note() {
@@ -666,6 +713,7 @@ class ModuleChecker {
   std::unordered_set<std::string> in_progress_;
   std::set<std::string> ids_;
   bool ids_done_ = false;
+  std::set<const ast::BlockLet*> used_block_lets_, warned_unused_;
   bool is_root_ = false;
 };
 

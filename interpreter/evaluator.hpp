@@ -121,6 +121,8 @@ class Evaluator {
   std::optional<Value> try_binary_hooks(ast::BinaryOp op, const Value& a, const Value& b, const ast::Expr& at, const EnvPtr& env);
   std::optional<Value> try_index_hooks(const Value& obj, const std::vector<SubscriptValue>& subs, const ast::Expr& at,
                                       const EnvPtr& env);
+  // The scope of a block expression's value: env plus its lets, evaluated in order.
+  EnvPtr bind_block_lets(const ast::BlockExpr& b, const EnvPtr& env);
   // A tensor subscript `t[...]`: each part a whole number, then the index hooks.
   Value eval_subscripts(const Value& obj, const ast::Index& n, const ast::Expr& at, const EnvPtr& env);
   std::optional<Value> try_field_hooks(const Value& obj, const std::string& field, const ast::Expr& at, const EnvPtr& env);

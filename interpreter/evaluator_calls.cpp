@@ -1,5 +1,6 @@
 // Names, lazy cells, modules at run time, calls (builtins, defs, lambdas) and the CallContext
 // that builtins see.
+#include <algorithm>
 #include <cctype>
 #include <fmt/format.h>
 #include <new>
@@ -141,19 +142,88 @@ SourceLocation Evaluator::location_of(const ast::Expr& e, const EnvPtr& env) con
 
 namespace {
 
+// Where a block expression's parts lie, as offsets into the text being flattened: a line break
+// right after a let's text separates two parts of the block, so it becomes "; " on one line.
+struct BlockMarks {
+  std::vector<std::size_t> let_ends;  // one past each let's text
+  std::vector<std::size_t> braces;    // each block's '{' and '}'
+};
+
+template <class F>
+void for_each_child(const ast::Expr& e, F f) {
+  auto each = [&](const ast::ExprPtr& x) {
+    if (x) f(*x);
+  };
+  std::visit(
+      [&](const auto& n) {
+        using T = std::decay_t<decltype(n)>;
+        if constexpr (std::is_same_v<T, ast::StringLit>) {
+          for (const auto& part : n.parts)
+            if (auto* x = std::get_if<ast::ExprPtr>(&part)) each(*x);
+        } else if constexpr (std::is_same_v<T, ast::ListLit>) {
+          for (const auto& x : n.items) each(x);
+        } else if constexpr (std::is_same_v<T, ast::RecordLit>) {
+          for (const auto& fl : n.fields) each(fl.value);
+        } else if constexpr (std::is_same_v<T, ast::Unary>) {
+          each(n.operand);
+        } else if constexpr (std::is_same_v<T, ast::Binary>) {
+          each(n.lhs), each(n.rhs);
+        } else if constexpr (std::is_same_v<T, ast::Within>) {
+          each(n.value), each(n.tolerance), each(n.reference);
+        } else if constexpr (std::is_same_v<T, ast::Matches>) {
+          for (const auto* x : {&n.value, &n.reference, &n.both, &n.rtol, &n.atol, &n.ulp}) each(*x);
+        } else if constexpr (std::is_same_v<T, ast::Mentions>) {
+          each(n.text), each(n.phrases);
+        } else if constexpr (std::is_same_v<T, ast::As>) {
+          each(n.value);
+        } else if constexpr (std::is_same_v<T, ast::Call>) {
+          each(n.callee);
+          for (const auto& x : n.args) each(x);
+          for (const auto& x : n.named) each(x.value);
+        } else if constexpr (std::is_same_v<T, ast::Field>) {
+          each(n.object);
+        } else if constexpr (std::is_same_v<T, ast::Index>) {
+          each(n.object), each(n.index);
+          for (const auto& sub : n.subscripts) each(sub.start), each(sub.stop), each(sub.step);
+        } else if constexpr (std::is_same_v<T, ast::IfExpr>) {
+          each(n.condition), each(n.then_value), each(n.else_value);
+        } else if constexpr (std::is_same_v<T, ast::Lambda>) {
+          each(n.body);
+        } else if constexpr (std::is_same_v<T, ast::BlockExpr>) {
+          for (const auto& l : n.lets) each(l.value);
+          each(n.value);
+        }
+      },
+      e.node);
+}
+
+void collect_block_marks(const ast::Expr& e, std::uint32_t base, BlockMarks& out) {
+  if (auto* b = std::get_if<ast::BlockExpr>(&e.node)) {
+    out.braces.push_back(e.range.begin - base);
+    out.braces.push_back(e.range.end - 1 - base);
+    for (const auto& l : b->lets) out.let_ends.push_back(l.range.end - base);
+  }
+  for_each_child(e, [&](const ast::Expr& child) { collect_block_marks(child, base, out); });
+}
+
+bool marked(const std::vector<std::size_t>& at, std::size_t i) { return std::find(at.begin(), at.end(), i) != at.end(); }
+
 // An expression's text as evidence shows it: on one line. Outside string literals, comments are
-// dropped and a line break with the blanks around it becomes one space (none just inside brackets).
-std::string one_line(std::string_view text) {
+// dropped and a line break with the blanks around it becomes one space (none just inside brackets,
+// one just inside a block's braces, and "; " after a block's let).
+std::string one_line(std::string_view text, const BlockMarks& marks) {
   if (text.find('\n') == std::string_view::npos) return std::string(text);
   std::string out;
   out.reserve(text.size());
   bool in_string = false, raw = false, pending_break = false;
+  std::size_t last = std::string_view::npos;  // the index in `text` of the last non-blank character written
   for (std::size_t i = 0; i < text.size(); ++i) {
     const char c = text[i];
     if (in_string) {
       out += c;
       if (c == '\\' && !raw && i + 1 < text.size()) out += text[++i];
       else if (c == '"') in_string = false;
+      last = i;
       continue;
     }
     if (c == '#') {
@@ -167,8 +237,11 @@ std::string one_line(std::string_view text) {
     }
     if (pending_break) {
       while (!out.empty() && out.back() == ' ') out.pop_back();
-      const bool after_open = !out.empty() && (out.back() == '(' || out.back() == '[' || out.back() == '{');
-      const bool before_close = c == ')' || c == ']' || c == '}';
+      const bool block_open = last != std::string_view::npos && marked(marks.braces, last);
+      const bool block_close = c == '}' && marked(marks.braces, i);
+      const bool after_open = !out.empty() && (out.back() == '(' || out.back() == '[' || out.back() == '{') && !block_open;
+      const bool before_close = (c == ')' || c == ']' || c == '}') && !block_close;
+      if (last != std::string_view::npos && marked(marks.let_ends, last + 1) && c != ';') out += ';';
       if (!out.empty() && !after_open && !before_close) out += ' ';
       pending_break = false;
     }
@@ -177,6 +250,7 @@ std::string one_line(std::string_view text) {
       raw = !out.empty() && out.back() == 'r' && (out.size() == 1 || !(std::isalnum(static_cast<unsigned char>(out[out.size() - 2])) || out[out.size() - 2] == '_'));
     }
     out += c;
+    last = i;
   }
   while (!out.empty() && out.back() == ' ') out.pop_back();
   return out;
@@ -187,7 +261,11 @@ std::string one_line(std::string_view text) {
 std::string Evaluator::source_text(const ast::Expr& e, const EnvPtr& env) const {
   const Module* m = module_of(env);
   if (!m || !m->file || !m->file->source || !e.range.known()) return "";
-  return one_line(m->file->source->slice(e.range));
+  std::string_view text = m->file->source->slice(e.range);
+  if (text.find('\n') == std::string_view::npos) return std::string(text);
+  BlockMarks marks;
+  collect_block_marks(e, e.range.begin, marks);
+  return one_line(text, marks);
 }
 
 Value Evaluator::error_at(const ast::Expr& e, const EnvPtr& env, std::string message, Blame blame) const {

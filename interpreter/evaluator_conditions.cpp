@@ -258,6 +258,9 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
     return o;
   }
 
+  // A block's value is decided in the block's scope, with the evidence of its comparison.
+  if (auto* blk = std::get_if<ast::BlockExpr>(&e.node)) return decide(*blk->value, bind_block_lets(*blk, env));
+
   if (auto* b = std::get_if<ast::Binary>(&e.node)) {
     if (b->op == ast::BinaryOp::logical_and || b->op == ast::BinaryOp::logical_or) {
       const bool is_and = b->op == ast::BinaryOp::logical_and;

@@ -295,6 +295,12 @@ struct DepthGuard {
 
 }  // namespace
 
+EnvPtr Evaluator::bind_block_lets(const ast::BlockExpr& b, const EnvPtr& env) {
+  auto scope = std::make_shared<Environment>(env, env ? env->module() : nullptr);
+  for (const ast::BlockLet& l : b.lets) scope->define(l.name.name, eval(*l.value, scope));
+  return scope;
+}
+
 Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
   count_step();
   DepthGuard guard(expr_depth_, settings_.limits.expr_depth, "expression depth");
@@ -536,6 +542,11 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
             return error_at(*n.condition, env, fmt::format("'if' needs a bool condition, got a {} ({})", c.kind_name(), c.repr(5)),
                             c.from_submission() ? Blame::submission : Blame::rubric);
           return eval(c.as_bool() ? *n.then_value : *n.else_value, env);
+        } else if constexpr (std::is_same_v<T, ast::BlockExpr>) {
+          // Lets are eager, in order, each in scope for what follows; an error a let yields is a
+          // value like any other, so it fails exactly what uses it, with its own blame.
+          EnvPtr scope = bind_block_lets(n, env);
+          return eval(*n.value, scope);
         } else if constexpr (std::is_same_v<T, ast::Lambda>) {
           Function f;
           f.kind = Function::Kind::lambda;

@@ -73,6 +73,10 @@ class GpuUseFinder {
             return each({n.condition, n.then_value, n.else_value}, m);
           } else if constexpr (std::is_same_v<T, ast::Lambda>) {
             return expr(n.body, m);
+          } else if constexpr (std::is_same_v<T, ast::BlockExpr>) {
+            for (const ast::BlockLet& l : n.lets)
+              if (auto why = expr(l.value, m)) return why;
+            return expr(n.value, m);
           } else {
             return std::nullopt;
           }

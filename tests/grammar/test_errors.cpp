@@ -46,6 +46,25 @@ TEST_CASE("messages say what was expected") {
   CHECK(expr_error("{\"a{x}\": 1}") == "a record key cannot interpolate '{...}'");
 }
 
+TEST_CASE("block errors: no value, a let after the value, an unclosed block") {
+  CHECK(expr_error("{ let a = 1 }") ==
+        "expected the block's value after its lets (a block ends with an expression: { let x = ...; x * 2 })");
+  CHECK(expr_error("{ let a = 1; let b = 2; }") ==
+        "expected the block's value after its lets (a block ends with an expression: { let x = ...; x * 2 })");
+  CHECK(expr_error("{ let a = 1; a; let b = 2 }") ==
+        "a 'let' after the block's value: the value is the block's last expression, so every let comes before it");
+  CHECK(expr_error("{ let a = 1; a b }") == "expected '}' to close the block opened at 1:1");
+  CHECK(expr_error("{ let = 1; 2 }") == "expected a name after 'let'");
+  CHECK(expr_error("{ let a 1; a }") == "expected '=' after the name in 'let'");
+  CHECK(expr_error("{ let a = ; a }") == "expected an expression after '='");
+  // In a def, with its place: file:line:col.
+  auto r = parse_text("def f(x) = {\n  let a = x\n  a\n  let b = 2\n}\ncriterion c \"t\" { expect f(1) == 1 }\n");
+  REQUIRE(r.diagnostics.size() == 1);
+  CHECK(where(r, 0) == "4:3");
+  REQUIRE(r.file->items.size() == 1);
+  CHECK(std::holds_alternative<ast::Criterion>(r.file->items[0]));
+}
+
 TEST_CASE("diagnostics name what was found and point at it") {
   auto r = parse_text("criterion c \"t\" {\n  expect a within\n}\n");
   REQUIRE(r.diagnostics.size() == 1);
@@ -180,6 +199,7 @@ TEST_CASE("nesting deeper than 200 levels is an error, not a crash") {
   CHECK(expr_error(nest(100000, "x => ", "1", "")) == too_deep);
   CHECK(expr_error(nest(100000, "if a then b else ", "c", "")) == too_deep);
   CHECK(expr_error(nest(100000, "{a: ", "1", "}")) == too_deep);
+  CHECK(expr_error(nest(100000, "{ let a = ", "1", "; a }")) == too_deep);
   CHECK(expr_error(nest(100000, "f(", "1", ")")) == too_deep);
   CHECK(expr_error(nest(100000, "\"{", "1", "}\"")) == too_deep);
   auto r = parse_text("criterion c \"t\" {" + nest(100000, "if a {", "", "}") + "}");

@@ -132,3 +132,22 @@ TEST_CASE("keywords are reserved only as whole words") {
 TEST_CASE("paths are division") {
   CHECK(expr("submission / \"out\" / \"y.npy\"") == "(/ (/ submission \"out\") \"y.npy\")");
 }
+
+TEST_CASE("a block: '{' then 'let' opens lets and a final value; anything else is a record") {
+  CHECK(expr("{ let r = rs[0]; let t = r.end - r.start; t / 1 s }") ==
+        "(block (let r ([] rs 0)) (let t (- (. r end) (. r start))) (/ t 1[s]))");
+  // Line breaks separate lets as well as ';' does; a trailing ';' after the value is allowed.
+  CHECK(expr("{\n  let a = 1\n  let b = a * 2\n  a + b;\n}") == "(block (let a 1) (let b (* a 2)) (+ a b))");
+  CHECK(expr("{ let a = 1;; a }") == "(block (let a 1) a)");
+  // Records are unchanged, including the empty record and string keys.
+  CHECK(expr("{}") == "(record)");
+  CHECK(expr("{a: 1}") == "(record a=1)");
+  CHECK(expr("{\"let\": 1}") == "(record let=1)");
+  // A block is an operand like any other: in lambdas, arguments, operators and postfix.
+  CHECK(expr("map(xs, x => { let y = x * 2; y + 1 })") ==
+        "(call map xs (lambda (x) (block (let y (* x 2)) (+ y 1))))");
+  CHECK(expr("{ let a = [1, 2]; a }[0] + 1") == "(+ ([] (block (let a [1 2]) a) 0) 1)");
+  CHECK(expr("{ let a = { let b = 1; b }; a }") == "(block (let a (block (let b 1) b)) a)");
+  // The value may be a record.
+  CHECK(expr("{ let a = 1; {x: a} }") == "(block (let a 1) (record x=a))");
+}

@@ -189,3 +189,50 @@ TEST_CASE("the design's rubric examples pass lint") {
   }
   CHECK(n >= 4);
 }
+
+TEST_CASE("block lets: names resolved, duplicates and shadowing refused, unused lets warned") {
+  std::string ok = lint(R"(rubric "t" {}
+def duration(rs) = {
+  let r = rs[0]
+  let t = r.end - r.start
+  t / 1 s
+}
+criterion a "x" { expect duration([{start: 0 s, end: 2 s}]) == 2 }
+)");
+  CHECK(ok.empty());
+  std::string out = lint(R"(rubric "t" {}
+def f(x) = {
+  let a = x
+  let a = 2
+  let x = 3
+  let unused = 4
+  let b = c
+  a + x + b + zz
+}
+def g(y) = { let y2 = y; let z = z; y2 }
+criterion k "x" { expect f(1) == 1 and g(1) == 1 }
+)");
+  CHECK(has(out, "test.rubric:4:7: error: duplicate let 'a' in this block"));
+  CHECK(has(out, "'a' is first bound at test.rubric:3:7"));
+  CHECK(has(out, "test.rubric:5:7: error: let 'x' would shadow a parameter or local name of the same name"));
+  CHECK(has(out, "test.rubric:6:7: warning: unused let 'unused'"));
+  // The refused lets are errors only; the first 'a' stays bound and is used.
+  CHECK_FALSE(has(out, "unused let 'a'"));
+  CHECK_FALSE(has(out, "unused let 'x'"));
+  CHECK(has(out, "test.rubric:7:11: error: undefined name 'c'"));
+  CHECK(has(out, "test.rubric:8:15: error: undefined name 'zz'"));
+  // A let does not see itself.
+  CHECK(has(out, "test.rubric:10:34: error: undefined name 'z'"));
+  CHECK(has(out, "test.rubric:10:30: warning: unused let 'z'"));
+  // Units flow through lets as through any expression.
+  std::string units = lint(R"(rubric "t" {}
+criterion a "x" { expect { let t = 2 s; t } > 1 GB }
+)");
+  CHECK(has(units, "comparison needs equal dimensions"));
+  // Group and top-level lets may be shadowed by a block's let; a lambda's block sees its parameter.
+  std::string shadow = lint(R"(rubric "t" {}
+let base = 1
+criterion a "x" { expect all([1, 2], x => { let base = x * 2; base > 0 }) }
+)");
+  CHECK(shadow.empty());
+}

@@ -371,3 +371,50 @@ criterion many "many" {
   REQUIRE(r.criteria[0].notes.size() == 1);
   CHECK(r.criteria[0].notes[0] == "further checks not listed: 98990 PASS");
 }
+
+TEST_CASE("block expressions: lets in order, the last expression is the value, blame flows through lets") {
+  Fixture f;
+  f.t.write("sub/runs.json", R"([{"start": 1.5, "end": 4}, {"start": 0, "end": 1}])");
+  f.t.write("sub/empty.json", "[]");
+  Report r = f.run(R"(
+rubric "blocks" {}
+def duration(rs) = {
+  let r = rs[0]
+  let t = (r.end - r.start) as s
+  t / 1 s
+}
+def spread(xs) = { let lo = min(xs); let hi = max(xs); hi - lo }
+criterion ok "values" {
+  expect duration(json(submission / "runs.json")) == 2.5
+  expect spread([3, 9, 4]) == 6
+  expect map([1, 2], x => { let y = x * 10; y + 1 }) == [11, 21]
+  expect { let a = 2; let b = a * a; b } == 4
+  expect { let d = duration(json(submission / "runs.json")); d < 2 }
+}
+criterion data "a let bound to missing submission data keeps the submission's blame" {
+  expect duration(json(submission / "empty.json")) > 0
+}
+criterion unused "an error in a let nothing uses is never seen" {
+  expect { let bad = json(submission / "absent.json"); 1 } == 1
+}
+criterion rubric_side "a let over the rubric's own list is the rubric's error" {
+  expect { let r = [][0]; r } == 1
+}
+)");
+  REQUIRE_MESSAGE(r.criteria.size() == 4, r.title);
+  const CriterionResult& ok = r.criteria[0];
+  REQUIRE(ok.checks.size() == 5);
+  for (int i = 0; i < 4; ++i) CHECK_MESSAGE(ok.checks[i].verdict == Verdict::pass, ok.checks[i].explanation);
+  // A block as a condition is decided with its comparison's evidence.
+  CHECK(ok.checks[4].verdict == Verdict::fail);
+  REQUIRE(!ok.checks[4].evidence.empty());
+  CHECK(ok.checks[4].evidence[0] == "2.5 < 2: 25% over");
+  const CheckResult& data = r.criteria[1].checks.at(0);
+  CHECK(data.verdict == Verdict::fail);
+  CHECK(data.blame == Blame::submission);
+  CHECK(data.explanation.find("index 0 out of range") != std::string::npos);
+  CHECK(data.explanation.find("test.rubric:4:11") != std::string::npos);
+  CHECK(r.criteria[2].verdict == Verdict::pass);
+  CHECK(r.criteria[3].checks.at(0).verdict == Verdict::error);
+  CHECK(r.criteria[3].checks.at(0).blame == Blame::rubric);
+}
