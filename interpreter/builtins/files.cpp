@@ -1,5 +1,5 @@
 // Files: json text csv exists files. Every read is confined to its root and hashed into the
-// provenance; parsed JSON is cached by real path for the whole check run.
+// provenance; parsed JSON and CSV are cached by path and options for the whole check run.
 #include <algorithm>
 #include <cstdlib>
 #include <filesystem>
@@ -86,7 +86,7 @@ void open_files(Registry& r) {
            std::uint64_t cap = 0;
            if (auto e = limit_arg(ctx, a, 1, cap)) return *e;
            const PathValue& p = a[0].as_path();
-           std::string key = "json:" + p.full();
+           std::string key = fmt::format("json:{}:{}", cap, p.full());
            if (auto hit = ctx.cached(key)) return *std::static_pointer_cast<const Value>(hit);
            Value err;
            auto text = ctx.read_file(p, &err, cap, "a JSON file (json(p, limit = ...) raises it)");
@@ -129,11 +129,14 @@ void open_files(Registry& r) {
           std::uint64_t cap = 0;
           if (auto e = limit_arg(ctx, a, 4, cap)) return *e;
           const PathValue& p = a[0].as_path();
-          Value err;
-          auto text = ctx.read_file(p, &err, cap, "a CSV file (csv(p, limit = ...) raises it)");
-          if (!text) return err;
-          return builtins::csv_table(ctx, *text, p.display(), p.root == "submission", o,
-                                     [&](const std::string& m) { return ctx.file_error(p, m); });
+          const std::string key = fmt::format("csv:{:d}:{}:{}:{}:{}", o.separator, o.preamble, o.thousands, cap, p.full());
+          return builtins::cached_parse(ctx, key, [&]() -> Value {
+            Value err;
+            auto text = ctx.read_file(p, &err, cap, "a CSV file (csv(p, limit = ...) raises it)");
+            if (!text) return err;
+            return builtins::csv_table(ctx, *text, p.display(), p.root == "submission", o,
+                                       [&](const std::string& m) { return ctx.file_error(p, m); });
+          });
         });
   r.add("exists", {P("p")}, false, "True when a file or folder exists at p (inside its root).", fam,
          [](CallContext& ctx, const std::vector<Value>& a) {

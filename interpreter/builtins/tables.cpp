@@ -250,20 +250,34 @@ Value prometheus_value(const tables::PromScrape& scrape, const std::string& name
   return mark(Value::record(std::move(top)));
 }
 
+}  // namespace
+
+Value cached_parse(CallContext& ctx, const std::string& key, const std::function<Value()>& parse) {
+  if (auto hit = ctx.cached(key)) return *std::static_pointer_cast<const Value>(hit);
+  Value v = parse();
+  if (!v.is_error()) ctx.store(key, std::make_shared<const Value>(v));
+  return v;
+}
+
+namespace {
+
 // A reader of the file named by the first argument: reads its text whole and hands it to `parse`;
-// a parse error is the file's ("malformed WHAT: line:col ..."), a FAIL under `submission`.
+// a parse error is the file's ("malformed WHAT: line:col ..."), a FAIL under `submission`. The
+// value is parsed once per run (cached_parse): a rubric may call ncu(p) in every criterion.
 template <class Parse>
 Value read_and_parse(CallContext& ctx, const std::vector<Value>& a, const char* what, Parse parse) {
   if (auto e = want(ctx, a, 0, ValueKind::path, "a path")) return *e;
   const PathValue& p = a[0].as_path();
-  Value err;
-  auto text = ctx.read_file(p, &err);
-  if (!text) return err;
-  try {
-    return parse(*text, p);
-  } catch (const OperatorError& e) {
-    return ctx.file_error(p, fmt::format("malformed {}: {}", what, e.what()));
-  }
+  return cached_parse(ctx, fmt::format("{}:{}", ctx.function_name(), p.full()), [&]() -> Value {
+    Value err;
+    auto text = ctx.read_file(p, &err);
+    if (!text) return err;
+    try {
+      return parse(*text, p);
+    } catch (const OperatorError& e) {
+      return ctx.file_error(p, fmt::format("malformed {}: {}", what, e.what()));
+    }
+  });
 }
 
 }  // namespace

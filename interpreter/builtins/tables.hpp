@@ -21,6 +21,12 @@ struct CsvCall {
 // an error value for a bad one.
 std::optional<Value> csv_options(CallContext& ctx, const std::vector<Value>& a, CsvCall& out);
 
+// A file's parsed value, once per check run: the value cached under `key` (the function, the
+// file's path and every option that changes the value), else parse() stored there when it is
+// not an error. Files under `submission` and `reference` do not change during a run (programs
+// run on a scratch copy), so the path names the content.
+Value cached_parse(CallContext& ctx, const std::string& key, const std::function<Value()>& parse);
+
 // Rows as records keyed by the header. `fail` turns a message about the data into the error
 // value to return (a file error, or a data error for text).
 Value csv_table(CallContext& ctx, std::string_view text, const std::string& name, bool from_submission,

@@ -150,3 +150,39 @@ TEST_CASE("units family and doc") {
   CHECK(!e.doc("std.perf", &found).empty());
   CHECK(found);
 }
+
+TEST_CASE("tool outputs are parsed once per run: ncu, prometheus, jsonl and csv return the cached value") {
+  // A second call with the same path and options returns the very value the first one parsed
+  // (the same payload), not a fresh parse; different options parse again.
+  EngineOptions o;
+  Engine e(o);
+  e.register_operator({"same_parse", {"a", "b"}, "true when both values share one parsed payload",
+                       [](CallContext&, const std::vector<Value>& a) {
+                         if (a[0].is(ValueKind::list) && a[1].is(ValueKind::list))
+                           return Value::boolean(&a[0].as_list() == &a[1].as_list());
+                         if (a[0].is(ValueKind::record) && a[1].is(ValueKind::record))
+                           return Value::boolean(&a[0].as_record() == &a[1].as_record());
+                         return Value::boolean(false);
+                       }});
+  auto diags = test::load_text(e, R"(
+rubric "cache" {}
+let sub = submission
+criterion once "each file parsed once" {
+  expect same_parse(ncu(sub / "ncu_details.csv"), ncu(submission / "ncu_details.csv"))
+  expect same_parse(prometheus(sub / "metrics.prom"), prometheus(submission / "metrics.prom"))
+  expect same_parse(jsonl(sub / "sglang_bench.jsonl"), jsonl(submission / "sglang_bench.jsonl"))
+  expect same_parse(csv(sub / "ncu_raw.csv", preamble = true), csv(submission / "ncu_raw.csv", preamble = true))
+}
+criterion again "a later criterion gets the same value" {
+  expect len(ncu(submission / "ncu_details.csv")) > 0
+}
+criterion options "other options are another parse" {
+  expect not same_parse(csv(sub / "ncu_raw.csv", preamble = true), csv(sub / "ncu_raw.csv", preamble = true, thousands = true))
+}
+)");
+  REQUIRE_MESSAGE(!has_errors(diags), test::all_messages(diags));
+  Report r = e.check("../golden/inputs/sub", "../golden/inputs/ref");
+  REQUIRE(r.criteria.size() == 3);
+  for (const auto& c : r.criteria)
+    for (const auto& ch : c.checks) CHECK_MESSAGE(ch.verdict == Verdict::pass, c.id, ": ", ch.source_text, " → ", ch.explanation);
+}
