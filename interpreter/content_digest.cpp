@@ -60,17 +60,21 @@ std::optional<std::string> content_digest_file(const std::string& path, std::uin
 }
 
 std::shared_future<std::string> digest_in_background(std::shared_ptr<const void> keep_alive, const std::byte* data,
-                                                     std::size_t size) {
+                                                     std::size_t size, std::function<bool()> whole) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
+  auto digest = [bytes, whole = std::move(whole)] {
+    std::string hex = content_digest_hex(bytes);
+    return !whole || whole() ? hex : std::string();
+  };
   // Below a few MiB a thread costs more than the hash (about 0.05 ms per MiB).
   constexpr std::size_t kThreadFrom = 4u << 20;
   if (size < kThreadFrom) {
     std::promise<std::string> done;
-    done.set_value(content_digest_hex(bytes));
+    done.set_value(digest());
     return done.get_future().share();
   }
-  return std::async(std::launch::async, [keep_alive = std::move(keep_alive), bytes] {
-           return content_digest_hex(bytes);
+  return std::async(std::launch::async, [keep_alive = std::move(keep_alive), digest = std::move(digest)] {
+           return digest();
          }).share();
 }
 

@@ -6,6 +6,7 @@
 // (docs/semantics.md, "Provenance").
 #include <cstddef>
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <memory>
 #include <optional>
@@ -37,8 +38,9 @@ std::optional<std::string> content_digest_file(const std::string& path, std::uin
 
 // The digest of `size` bytes at `data`, computed on a thread of its own when the bytes are many
 // (so it runs beside the comparison that reads them) and at once when they are few. `keep_alive`
-// owns the bytes (a mapping) until the digest is done.
+// owns the bytes (a mapping) until the digest is done. When `whole` is given and says false after
+// the hash (the mapped file shrank meanwhile, so zeros were hashed), the digest is "".
 std::shared_future<std::string> digest_in_background(std::shared_ptr<const void> keep_alive, const std::byte* data,
-                                                     std::size_t size);
+                                                     std::size_t size, std::function<bool()> whole = {});
 
 }  // namespace rubric

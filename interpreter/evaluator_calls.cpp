@@ -7,7 +7,9 @@
 
 #include "interpreter/evaluator.hpp"
 #include "interpreter/paths.hpp"
+#include "interpreter/shrunk_files.hpp"
 #include "operators/error.hpp"
+#include "operators/files/bus_guard.hpp"
 
 namespace rubric {
 
@@ -367,7 +369,14 @@ std::optional<Value> Evaluator::try_index_hooks(const Value& obj, const std::vec
   EvalCallContext ctx(*this, "[]", location_of(at, env), env);
   for (auto it = hooks.rbegin(); it != hooks.rend(); ++it) {
     try {
-      if (auto r = (*it)(ctx, obj, subs)) return r;
+      if (auto r = (*it)(ctx, obj, subs)) {
+        // An element read from a mapped file is checked like any pass over it.
+        if (auto s = shrunk_file({&obj, &*r})) return error_at(at, env, s->message, s->blame);
+        return r;
+      }
+    } catch (const files::FileChanged& ex) {
+      ShrunkFile s = shrunk_file({&obj}).value_or(shrunk_file(ex));
+      return error_at(at, env, s.message, s.blame);
     } catch (const std::exception& ex) {
       return error_at(at, env, ex.what());
     }
@@ -392,9 +401,18 @@ std::optional<CheckOutcome> Evaluator::try_matches_hooks(const Value& a, const V
                                                          const ast::Expr& at, const EnvPtr& env) {
   const auto& hooks = registry_.matches_hooks();
   EvalCallContext ctx(*this, "matches", location_of(at, env), env);
+  // A comparison that read a file while it shrank read zeros: never a verdict on the answer.
+  auto shrunk_outcome = [&](const ShrunkFile& s) {
+    return outcome_of_error(Value::error(fmt::format("'matches': {}", s.message), s.blame, location_of(at, env)));
+  };
   for (auto it = hooks.rbegin(); it != hooks.rend(); ++it) {
     try {
-      if (auto r = (*it)(ctx, a, b, tol)) return r;
+      if (auto r = (*it)(ctx, a, b, tol)) {
+        if (auto s = shrunk_file({&a, &b})) return shrunk_outcome(*s);
+        return r;
+      }
+    } catch (const files::FileChanged& ex) {
+      return shrunk_outcome(shrunk_file({&a, &b}).value_or(shrunk_file(ex)));
     } catch (const std::exception& ex) {
       CheckOutcome o;
       o.verdict = Verdict::error;
@@ -456,14 +474,26 @@ Value Evaluator::call_value(const Value& fn, std::vector<Value> pos, std::vector
         if (held) return *held;
       }
       EvalCallContext ctx(*this, cur->name, site ? location_of(*site, env) : SourceLocation{}, env);
+      auto shrunk = [&](const ShrunkFile& s) {
+        std::string msg = fmt::format("'{}': {}", cur->name, s.message);
+        return site ? error_at(*site, env, std::move(msg), s.blame) : Value::error(std::move(msg), s.blame);
+      };
       try {
         Value result = cur->fn(ctx, *args);
+        // Whatever the builtin read from a file that shrank meanwhile was partly zeros.
+        std::vector<const Value*> touched{&result};
+        for (const auto& v : *args) touched.push_back(&v);
+        if (auto s = shrunk_file(touched)) return shrunk(*s);
         bool derived = false;
         for (const auto& v : *args) derived = derived || carries_submission_data(v);
         if (derived && !result.is_error()) return carry_submission_blame(std::move(result), site ? source_text(*site, env) : "");
         return result;
       } catch (const LimitExceeded&) {
         throw;
+      } catch (const files::FileChanged& ex) {
+        std::vector<const Value*> touched;
+        for (const auto& v : *args) touched.push_back(&v);
+        return shrunk(shrunk_file(touched).value_or(shrunk_file(ex)));
       } catch (const OperatorError& ex) {
         return err(fmt::format("'{}': {}", cur->name, ex.what()));
       } catch (const std::exception& ex) {

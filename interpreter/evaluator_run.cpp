@@ -568,6 +568,15 @@ Report Evaluator::run() {
     }
   }
   pv.files = files.records();  // waits for digests still being computed
+  // A mapped file that shrank while it was hashed has no digest (zeros were hashed); the checks
+  // that read it said so themselves, and the report says why the digest is missing.
+  for (const FileRecord& f : pv.files)
+    if (f.digest.empty())
+      report.warnings.push_back(Diagnostic{Severity::warning, nullptr, {},
+                                           fmt::format("{}/{} shrank while it was read ({} bytes mapped): no digest "
+                                                       "is given for it",
+                                                       f.root, f.path, f.bytes),
+                                           {}});
   pv.runs = runs;
   pv.seconds = seconds_since(t_start);
   return report;

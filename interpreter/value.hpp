@@ -3,6 +3,7 @@
 // shared). Errors are values too: an operation on an error yields that error, so a failed
 // `let` fails only the checks that use it.
 #include <cstdint>
+#include <functional>
 #include <future>
 #include <memory>
 #include <optional>
@@ -269,9 +270,11 @@ class CallContext {
   // source). Returns the real path, or nullopt with `*error` set.
   std::optional<std::string> open_file(const PathValue& p, Value* error);
   // Records a file an operator has mapped and validated (header checked) into the provenance; the
-  // digest runs in the background beside the work on the bytes. `keep_alive` owns the mapping.
+  // digest runs in the background beside the work on the bytes. `keep_alive` owns the mapping;
+  // `whole` says after the hash whether the file is still whole (no digest is given of a file that
+  // shrank while it was hashed).
   void record_mapped_file(const PathValue& p, std::shared_ptr<const void> keep_alive, const std::byte* data,
-                          std::size_t size);
+                          std::size_t size, std::function<bool()> whole = {});
 };
 
 }  // namespace rubric

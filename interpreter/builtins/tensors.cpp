@@ -11,6 +11,7 @@
 #include "interpreter/builtins/registry.hpp"
 #include "interpreter/builtins/tensor_compare.hpp"
 #include "operators/error.hpp"
+#include "operators/files/bus_guard.hpp"
 #include "operators/numerics/compare.hpp"
 #include "operators/numerics/compare_axis.hpp"
 #include "operators/numerics/compare_metrics.hpp"
@@ -60,6 +61,8 @@ template <class Fn>
 Value guarded(CallContext& ctx, Blame blame, Fn&& fn) {
   try {
     return fn();
+  } catch (const files::FileChanged&) {
+    throw;  // blamed on the file that shrank, by the evaluator (interpreter/shrunk_files.hpp)
   } catch (const OperatorError& e) {
     return ctx.error(fmt::format("'{}': {}", ctx.function_name(), e.what()), blame);
   }
@@ -107,11 +110,10 @@ Value load(CallContext& ctx, const Args& a) {
       t = tensor::load_raw(file, *dt, shape);
     }
     // Hashed only now that the header is checked, on a thread beside the comparison that reads the data.
-    ctx.record_mapped_file(p, file, file->data(), file->size());
+    ctx.record_mapped_file(p, file, file->data(), file->size(), [file] { return !file->damaged(); });
     // Messages and blame name the file by its root, not by where it lies on this machine.
     std::string source = name.empty() ? p.display() : fmt::format("{}:{}", p.display(), name);
-    auto ptr = std::make_shared<const tensor::Tensor>(t->dtype(), t->shape(), t->data(), t->byte_strides(),
-                                                      t->byte_swapped(), std::make_shared<tensor::Tensor>(*t), source);
+    auto ptr = std::make_shared<const tensor::Tensor>(t->renamed(source, p.display()));
     ctx.store(key, ptr);
     return Value::tensor(ptr);
   } catch (const OperatorError& e) {
@@ -300,6 +302,8 @@ std::optional<Value> index_tensor(CallContext& ctx, const Value& obj, const std:
     return out;
   } catch (const tensor::IndexOutOfRange& e) {
     return ctx.error(e.what(), owner);
+  } catch (const files::FileChanged&) {
+    throw;
   } catch (const OperatorError& e) {
     return ctx.error(e.what(), Blame::rubric);
   }

@@ -92,6 +92,16 @@ GuardedMapping::~GuardedMapping() {
   if (data_) ::munmap(const_cast<std::byte*>(data_), size_);
 }
 
+namespace {
+std::string shrank_message(const std::string& shown, std::uint64_t mapped, std::uint64_t now, bool gone) {
+  if (gone) return fmt::format("{} shrank while it was read ({} bytes mapped; it can no longer be examined)", shown, mapped);
+  return fmt::format("{} shrank while it was read ({} bytes mapped, {} now)", shown, mapped, now);
+}
+}  // namespace
+
+FileChanged::FileChanged(std::string shown, std::uint64_t mapped, std::uint64_t now, bool gone)
+    : FileError(shrank_message(shown, mapped, now, gone)), file(std::move(shown)) {}
+
 bool GuardedMapping::damaged() const { return slot_ >= 0 && g_slots[slot_].damaged.load(std::memory_order_acquire); }
 
 }  // namespace rubric::files

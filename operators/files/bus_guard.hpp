@@ -3,11 +3,13 @@
 // the new end of a file raises SIGBUS, which would kill the grader. A process-wide SIGBUS handler
 // looks the faulting address up among the guarded mappings and, when it is one of them, puts
 // zero-filled anonymous pages over the rest of the mapping and marks it damaged; the read then
-// continues on zeros and the owner reports "changed while being read" instead of dying. A SIGBUS
+// continues on zeros and the owner reports "shrank while it was read" instead of dying. A SIGBUS
 // anywhere else keeps its previous disposition (the process dies as before, or a sanitizer reports).
 #include <cstddef>
 #include <cstdint>
 #include <string>
+
+#include "operators/files/safe_open.hpp"
 
 namespace rubric::files {
 
@@ -29,6 +31,13 @@ class GuardedMapping {
   const std::byte* data_ = nullptr;
   std::size_t size_ = 0;
   int slot_ = -1;
+};
+
+// A file that shrank while it was mapped and read: what was read past its new end was zeros, so
+// nothing computed from it may stand. `file` is the file as the message names it.
+struct FileChanged : FileError {
+  FileChanged(std::string shown, std::uint64_t mapped, std::uint64_t now, bool gone = false);
+  std::string file;
 };
 
 // How many guarded mappings can be live at once; further ones are mapped unguarded and counted.

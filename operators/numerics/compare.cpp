@@ -352,6 +352,13 @@ void require_same_shape(const tensor::Tensor& a, const tensor::Tensor& b) {
 }
 
 CompareStats compare(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol, unsigned threads) {
+  CompareStats out = compare_unchecked(a, b, tol, threads);
+  tensor::require_intact(a, b);
+  return out;
+}
+
+CompareStats compare_unchecked(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol,
+                               unsigned threads) {
   require_same_shape(a, b);
   if (tol.rtol < 0 || tol.atol < 0 || tol.ulp < 0 || std::isnan(tol.rtol) || std::isnan(tol.atol)) {
     throw OperatorError(fmt::format("tolerance must be non-negative (rtol {}, atol {}, ulp {})", tol.rtol, tol.atol, tol.ulp));

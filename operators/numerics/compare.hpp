@@ -20,8 +20,13 @@ struct ShapeMismatchError : OperatorError {
 //    flat C-order and the first (lowest) index wins a tie.
 //  - ULP distances are measured in a's dtype (numpy nulp_diff): b is rounded to a's dtype;
 //    for integer dtypes the distance is |x − y|.
-// `threads` = 0 uses every core.
+// `threads` = 0 uses every core. Throws files::FileChanged (b's file checked first) when a file
+// either tensor reads shrank during the pass: its tail was read as zeros.
 CompareStats compare(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol, unsigned threads = 0);
+// The same pass without the file check, for callers that make many passes over parts of the same
+// files and check them once afterwards (tensor::require_intact).
+CompareStats compare_unchecked(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol,
+                               unsigned threads = 0);
 
 // Throws ShapeMismatchError unless a and b have equal shapes.
 void require_same_shape(const tensor::Tensor& a, const tensor::Tensor& b);

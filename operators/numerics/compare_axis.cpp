@@ -71,7 +71,7 @@ AxisStats compare_along(const tensor::Tensor& a, const tensor::Tensor& b, const 
     }
     const auto va = a.view(reduced_shape, a.data() + off_a, red_a, a.source());
     const auto vb = b.view(reduced_shape, b.data() + off_b, red_b, b.source());
-    out.stats[static_cast<std::size_t>(j)] = compare(va, vb, tol, inner_threads);
+    out.stats[static_cast<std::size_t>(j)] = compare_unchecked(va, vb, tol, inner_threads);
   };
   // A reduced sub-tensor that is strided (a column, say) would be read one element per cache
   // line; such positions are gathered a tile at a time, row by row, into a bounded scratch in
@@ -140,7 +140,7 @@ AxisStats compare_along(const tensor::Tensor& a, const tensor::Tensor& b, const 
       for (std::int64_t k = 0; k < kn; ++k) {
         const auto va = a.view(reduced_shape, sa.data() + static_cast<std::size_t>(k * sub_size) * ia, sa_strides, a.source());
         const auto vb = b.view(reduced_shape, sb.data() + static_cast<std::size_t>(k * sub_size) * ib, sb_strides, b.source());
-        out.stats[static_cast<std::size_t>(j0 + k)] = compare(va, vb, tol, inner_threads);
+        out.stats[static_cast<std::size_t>(j0 + k)] = compare_unchecked(va, vb, tol, inner_threads);
       }
     }
   };
@@ -152,6 +152,7 @@ AxisStats compare_along(const tensor::Tensor& a, const tensor::Tensor& b, const 
   } else {
     run(0, positions, threads);
   }
+  tensor::require_intact(a, b);  // once for every position's pass
   return out;
 }
 

@@ -70,6 +70,7 @@ double topk_agree(const tensor::Tensor& a, const tensor::Tensor& b, std::int64_t
       if (ia == ib) ++agree[w];
     }
   });
+  tensor::require_intact(a, b);
   if (rows == 0) return 1;
   return static_cast<double>(std::accumulate(agree.begin(), agree.end(), std::int64_t{0})) / static_cast<double>(rows);
 }
@@ -96,6 +97,7 @@ double kl_div(const tensor::Tensor& p, const tensor::Tensor& q) {
       sums[w].add(kl);
     }
   });
+  tensor::require_intact(p, q);
   NeumaierSum total;
   for (const auto& s : sums) total.add(s);
   return total.value() / static_cast<double>(rows);

@@ -40,6 +40,7 @@ std::optional<MismatchGrid> mismatch_grid(const tensor::Tensor& a, const tensor:
       if (!close) ++g.mismatches[cell];
     }
   }
+  tensor::require_intact(a, b);
   return g;
 }
 

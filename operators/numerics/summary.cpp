@@ -105,6 +105,7 @@ TensorSummary summarize(const tensor::Tensor& t, unsigned threads) {
     }
     parts[w] = acc;
   });
+  tensor::require_intact(t);
   Moments all;
   for (const Moments& p : parts) all.merge(p);
   TensorSummary out;

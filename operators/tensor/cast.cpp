@@ -19,6 +19,7 @@ Tensor cast(const Tensor& t, DType to) {
       for (std::int64_t k = 0; k < n; ++k) encode_element(values[k], to, bytes.data() + (s + k) * item);
     }
   });
+  require_intact(t);
   return Tensor::from_bytes(to, t.shape(), std::move(bytes),
                             fmt::format("cast({}, {})", t.source(), dtype_name(to)));
 }

@@ -71,7 +71,8 @@ std::string shape_text(const Shape& s) {
 
 Tensor load_npy(const std::string& path) { return load_npy(MappedFile::open(path)); }
 
-Tensor load_npy(std::shared_ptr<const MappedFile> file) {
+namespace {
+Tensor parse_npy(const std::shared_ptr<const MappedFile>& file) {
   const std::string& path = file->path();
   const std::byte* p = file->data();
   const std::size_t size = file->size();
@@ -116,6 +117,11 @@ Tensor load_npy(std::shared_ptr<const MappedFile> file) {
   auto strides = header.fortran_order ? fortran_order_strides(header.shape, dtype_size(info.dtype))
                                       : c_order_strides(header.shape, dtype_size(info.dtype));
   return Tensor(info.dtype, header.shape, p + offset, std::move(strides), info.swapped, file, path);
+}
+}  // namespace
+
+Tensor load_npy(std::shared_ptr<const MappedFile> file) {
+  return file->checked([&] { return parse_npy(file); });
 }
 
 std::string npy_descr(DType t) {
@@ -169,6 +175,8 @@ void save_npy(const std::string& path, const Tensor& t) {
       ok = std::fwrite(buffer.data(), 1, n * item, f.get()) == static_cast<std::size_t>(n) * item;
     }
   }
+  // A write from a mapping that shrank fails with EFAULT: say which file shrank, not "Bad address".
+  require_intact(t);
   if (!ok || std::fflush(f.get()) != 0) throw OperatorError(fmt::format("{}: write failed: {}", path, std::strerror(errno)));
 }
 

@@ -30,6 +30,7 @@ Tensor load_raw(std::shared_ptr<const MappedFile> file, DType dtype, const Shape
                                     dtype_name(dtype), needed, file->size()));
   }
   const bool swapped = big_endian == host_is_little_endian();
+  file->require_intact(path);
   return Tensor(dtype, shape, file->data(), c_order_strides(shape, dtype_size(dtype)), swapped, file, path);
 }
 
@@ -48,6 +49,8 @@ void save_raw(const std::string& path, const Tensor& t) {
       ok = std::fwrite(element.data(), 1, item, f.get()) == item;
     }
   }
+  // A write from a mapping that shrank fails with EFAULT: say which file shrank, not "Bad address".
+  require_intact(t);
   if (!ok || std::fflush(f.get()) != 0) throw OperatorError(fmt::format("{}: write failed: {}", path, std::strerror(errno)));
 }
 

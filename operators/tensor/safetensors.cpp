@@ -98,7 +98,7 @@ struct ParsedFile {
   std::uint64_t data_start = 0;
 };
 
-ParsedFile parse_file(std::shared_ptr<const MappedFile> file) {
+ParsedFile parse_header(std::shared_ptr<const MappedFile> file) {
   ParsedFile out;
   out.file = std::move(file);
   const std::string& path = out.file->path();
@@ -163,6 +163,11 @@ ParsedFile parse_file(std::shared_ptr<const MappedFile> file) {
   std::sort(out.index.tensors.begin(), out.index.tensors.end(),
             [](const auto& a, const auto& b) { return a.name < b.name; });
   return out;
+}
+
+// A header read (partly) from a file that shrank meanwhile is reported as that, not as malformed.
+ParsedFile parse_file(std::shared_ptr<const MappedFile> file) {
+  return file->checked([&] { return parse_header(file); });
 }
 
 }  // namespace
@@ -264,6 +269,8 @@ void save_safetensors(const std::string& path, const std::vector<std::pair<std::
       ok = std::fwrite(element.data(), 1, t.itemsize(), f.get()) == t.itemsize();
     }
   }
+  // A write from a mapping that shrank fails with EFAULT: say which file shrank, not "Bad address".
+  for (const auto& nt : tensors) require_intact(nt.second);
   if (!ok || std::fflush(f.get()) != 0) throw OperatorError(fmt::format("{}: write failed: {}", path, std::strerror(errno)));
 }
 

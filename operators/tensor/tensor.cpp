@@ -7,6 +7,7 @@
 
 #include "operators/error.hpp"
 #include "operators/tensor/element_decode.hpp"
+#include "operators/tensor/mapped_file.hpp"
 
 namespace rubric::tensor {
 
@@ -68,6 +69,25 @@ Tensor::Tensor(DType dtype, Shape shape, const std::byte* data, std::vector<std:
     if (shape_[i] > 1 && strides_[i] != c[i]) dense = false;
   }
   contiguous_ = dense && !swapped_;
+}
+
+Tensor::Tensor(DType dtype, Shape shape, const std::byte* data, std::vector<std::int64_t> byte_strides,
+               bool byte_swapped, std::shared_ptr<const MappedFile> file, std::string source)
+    : Tensor(dtype, std::move(shape), data, std::move(byte_strides), byte_swapped, std::shared_ptr<const void>(file),
+             source) {
+  file_ = std::move(file);
+  file_name_ = file_ ? file_->path() : std::string();
+}
+
+bool intact(const Tensor& t) { return !t.mapped_file() || !t.mapped_file()->damaged(); }
+
+void require_intact(const Tensor& t) {
+  if (t.mapped_file()) t.mapped_file()->require_intact(t.file_name());
+}
+
+void require_intact(const Tensor& answer, const Tensor& reference) {
+  require_intact(reference);
+  require_intact(answer);
 }
 
 Tensor Tensor::from_bytes(DType dtype, Shape shape, std::vector<std::byte> bytes, std::string source) {
