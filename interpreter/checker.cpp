@@ -201,7 +201,10 @@ class ModuleChecker {
       }
     }
     std::vector<std::string> notes;
-    if (!best.empty() && best_d <= std::max<std::size_t>(1, name.size() / 3)) notes.push_back(fmt::format("did you mean '{}'?", best));
+    if (name == "None" || name == "newaxis")
+      notes.push_back("Python's None is written null; a new axis (numpy's t[None]) is not supported in tensor subscripts");
+    else if (!best.empty() && best_d <= std::max<std::size_t>(1, name.size() / 3))
+      notes.push_back(fmt::format("did you mean '{}'?", best));
     error(r, fmt::format("undefined name '{}'", name), notes);
   }
 

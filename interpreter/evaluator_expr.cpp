@@ -212,6 +212,19 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
   return out;
 }
 
+namespace {
+
+// The numpy indexing forms a subscript value would stand for, when it is not a number.
+std::optional<std::string> unsupported_index_form(const Value& v) {
+  if (v.is_null()) return std::string("new-axis indexing (numpy's t[None] / np.newaxis; null here)");
+  if (v.is(ValueKind::boolean)) return std::string("boolean indexing (numpy's t[True])");
+  if (v.is(ValueKind::list)) return std::string("integer-array indexing (numpy's t[[0, 2]])");
+  if (v.is(ValueKind::tensor)) return std::string("array indexing (numpy's t[mask] or t[indices], with a tensor)");
+  return std::nullopt;
+}
+
+}  // namespace
+
 Value Evaluator::eval_subscripts(const Value& obj, const ast::Index& n, const ast::Expr& at, const EnvPtr& env) {
   std::vector<SubscriptValue> subs;
   std::vector<ast::Subscript> parts = n.subscripts;
@@ -223,10 +236,16 @@ Value Evaluator::eval_subscripts(const Value& obj, const ast::Index& n, const as
       if (!expr) continue;
       Value v = eval(*expr, env);
       if (v.is_error()) return v;
+      if (v.is_null() && p.kind == ast::Subscript::Kind::range) continue;  // `t[null:3]` is `t[:3]`, as numpy's None
+      const Blame blame = v.from_submission() ? Blame::submission : Blame::rubric;
+      // numpy's advanced indexing has no counterpart here: say which form was meant.
+      if (auto form = unsupported_index_form(v); form && p.kind == ast::Subscript::Kind::index)
+        return error_at(*expr, env, fmt::format("{} is not supported: a tensor subscript takes whole numbers (t[2]), "
+                                                "ranges (t[1:5], t[::2]) and '...' only, and gives a view", *form),
+                        blame);
       if (!v.is(ValueKind::number) || !v.as_quantity().dim.dimensionless() || v.as_number() != std::floor(v.as_number()) ||
           std::fabs(v.as_number()) > 9e15)
-        return error_at(*expr, env, fmt::format("an index or slice bound must be a whole number, got {}", v.repr(5)),
-                        v.from_submission() ? Blame::submission : Blame::rubric);
+        return error_at(*expr, env, fmt::format("an index or slice bound must be a whole number, got {}", v.repr(5)), blame);
       *slot = static_cast<std::int64_t>(v.as_number());
     }
     if (p.kind == ast::Subscript::Kind::index) sv.index = *sv.start, sv.start.reset();
@@ -492,10 +511,9 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
         } else if constexpr (std::is_same_v<T, ast::Index>) {
           Value obj = eval(*n.object, env);
           if (obj.is_error()) return obj;
-          if (!n.index) return eval_subscripts(obj, n, e, env);
+          if (!n.index || obj.is(ValueKind::tensor)) return eval_subscripts(obj, n, e, env);
           Value idx = eval(*n.index, env);
           if (idx.is_error()) return idx;
-          if (obj.is(ValueKind::tensor)) return eval_subscripts(obj, n, e, env);
           if (obj.is(ValueKind::list)) {
             if (!idx.is(ValueKind::number) || !idx.as_quantity().dim.dimensionless() || idx.as_number() != std::floor(idx.as_number()))
               return error_at(e, env, fmt::format("a list index must be a whole number, got {}", idx.repr(5)));

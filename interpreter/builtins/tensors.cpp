@@ -177,7 +177,7 @@ std::optional<Value> axes_arg(CallContext& ctx, const Value& v, int argno, std::
 // otherwise the index among the kept axes.
 std::string position_name(const tensor::Shape& input, const tensor::Shape& kept, const std::vector<std::size_t>& reduced,
                           std::int64_t flat) {
-  if (input.size() == 2 && kept.size() == 1)
+  if (input.size() == 2 && reduced.size() == 1)
     return fmt::format("{} {}", reduced[0] == 1 ? "row" : "column", flat);
   return fmt::format("index {}", tensor::format_index(kept, flat));
 }
@@ -191,9 +191,10 @@ struct AxisMetricNote {
 std::string axis_note_key(const tensor::Tensor* t) { return fmt::format("axis-metric:{}", static_cast<const void*>(t)); }
 
 Value per_axis_metric(CallContext& ctx, const tensor::Tensor& x, const tensor::Tensor& y, const PairMetric& m,
-                      const numerics::Tolerance& tol, const std::vector<std::int64_t>& axes) {
+                      const numerics::Tolerance& tol, const std::vector<std::int64_t>& axes, bool keepdims) {
   const auto reduced = numerics::normalize_axes(axes, x.rank());
   std::string axis_text = axes.size() == 1 ? fmt::format("{}", axes[0]) : fmt::format("[{}]", fmt::join(axes, ", "));
+  const std::string args_text = keepdims ? axis_text + ", keepdims = true" : axis_text;
   // Cached per pair, tolerance and axes for tensors from files, as the full comparison is.
   auto from_file = [](const tensor::Tensor& t) {
     return t.source().rfind("submission/", 0) == 0 || t.source().rfind("reference/", 0) == 0;
@@ -214,14 +215,21 @@ Value per_axis_metric(CallContext& ctx, const tensor::Tensor& x, const tensor::T
   for (const auto& cs : stats->stats) values.push_back(m.of(cs));
   auto bytes = tensor::allocate_elements(static_cast<std::int64_t>(values.size()), sizeof(double), m.name);
   std::memcpy(bytes.data(), values.data(), values.size() * sizeof(double));
+  // keepdims: the reduced axes stay, with length 1 (numpy's keepdims); the order of the values
+  // is the same, so only the shape changes.
+  tensor::Shape shape = stats->shape;
+  if (keepdims) {
+    shape.assign(x.shape().begin(), x.shape().end());
+    for (std::size_t r : reduced) shape[r] = 1;
+  }
   auto result = std::make_shared<const tensor::Tensor>(tensor::Tensor::from_bytes(
-      tensor::DType::f64, stats->shape, std::move(bytes),
-      fmt::format("{}({}, {}, axis = {})", m.name, x.source(), y.source(), axis_text)));
+      tensor::DType::f64, shape, std::move(bytes),
+      fmt::format("{}({}, {}, axis = {})", m.name, x.source(), y.source(), args_text)));
   const std::int64_t worst = numerics::worst_position(values, m.larger_is_worse);
   if (worst >= 0) {
     const std::string what = x.rank() == 2 && stats->shape.size() == 1 ? (reduced[0] == 1 ? "rows" : "columns") : "positions";
     std::string line = fmt::format("worst {}: {} {:.4g} ({} over axis {}: {} {})",
-                                   position_name(x.shape(), stats->shape, reduced, worst), m.name,
+                                   position_name(x.shape(), shape, reduced, worst), m.name,
                                    values[static_cast<std::size_t>(worst)], m.name, axis_text, values.size(), what);
     ctx.note_evidence(line);
     ctx.store(axis_note_key(result.get()), std::make_shared<const AxisMetricNote>(AxisMetricNote{result, line}));
@@ -229,6 +237,16 @@ Value per_axis_metric(CallContext& ctx, const tensor::Tensor& x, const tensor::T
   Value out = Value::tensor(result);
   if (blame_of(x, y) == Blame::submission) out.mark_from_submission();
   return out;
+}
+
+// `keepdims =`: true or false; true only beside `axis =`.
+std::optional<Value> keepdims_arg(CallContext& ctx, const Args& a, std::size_t at, bool has_axes, bool& out) {
+  if (at >= a.size()) return std::nullopt;
+  if (!a[at].is(ValueKind::boolean)) return ctx.bad_argument(static_cast<int>(at + 1), "true or false (keepdims)", a[at]);
+  out = a[at].as_bool();
+  if (out && !has_axes)
+    return ctx.error(fmt::format("'{}': keepdims = true applies to a per-axis metric: give axis = too", ctx.function_name()));
+  return std::nullopt;
 }
 
 // The two-tensor metrics share one fused pass; with `axis`, one pass per kept position.
@@ -240,6 +258,8 @@ Value pair_metric(CallContext& ctx, const Args& a, const PairMetric& m, std::siz
   std::vector<std::int64_t> axes;
   if (axis_arg < a.size() && !a[axis_arg].is_null())
     if (auto e = axes_arg(ctx, a[axis_arg], static_cast<int>(axis_arg + 1), axes)) return *e;
+  bool keepdims = false;
+  if (auto e = keepdims_arg(ctx, a, axis_arg + 1, !axes.empty(), keepdims)) return *e;
   const numerics::Tolerance tol = numerics::default_tolerance(x.dtype(), y.dtype());
   // A shape mismatch is the blamed side's; a bad axis is the rubric's.
   try {
@@ -254,7 +274,7 @@ Value pair_metric(CallContext& ctx, const Args& a, const PairMetric& m, std::siz
       return ctx.error(fmt::format("'{}': {} (shape {})", ctx.function_name(), e.what(), tensor::format_shape(x.shape())),
                        blame_of(x, y));
     }
-    return guarded(ctx, blame_of(x, y), [&] { return per_axis_metric(ctx, x, y, m, tol, axes); });
+    return guarded(ctx, blame_of(x, y), [&] { return per_axis_metric(ctx, x, y, m, tol, axes, keepdims); });
   }
   return guarded(ctx, blame_of(x, y), [&] { return Value::number(m.of(compare_tensors(ctx, x, y, tol))); });
 }
@@ -356,19 +376,22 @@ void open_tensors(Registry& r) {
                                   true};
   const std::string per_axis =
       " With axis = k (or a list of axes), a tensor: the metric over the axes named, one value per position of the "
-      "others (numpy's axis, torch's dim); the evidence names the worst position.";
-  r.add("max_abs_err", {P("a"), P("b"), P("axis", Value())}, false, "Greatest |a - b| (NaN if either holds NaN)." + per_axis,
+      "others (numpy's axis, torch's dim); the evidence names the worst position. keepdims = true keeps the reduced "
+      "axes with length 1, as numpy's keepdims.";
+  r.add("max_abs_err", {P("a"), P("b"), P("axis", Value()), P("keepdims", Value::boolean(false))}, false, "Greatest |a - b| (NaN if either holds NaN)." + per_axis,
         fam, [](CallContext& ctx, const Args& a) { return pair_metric(ctx, a, kMaxAbs); });
-  r.add("max_rel_err", {P("a"), P("b"), P("axis", Value())}, false, "Greatest |a - b| / |b|, b the reference." + per_axis,
+  r.add("max_rel_err", {P("a"), P("b"), P("axis", Value()), P("keepdims", Value::boolean(false))}, false, "Greatest |a - b| / |b|, b the reference." + per_axis,
         fam, [](CallContext& ctx, const Args& a) { return pair_metric(ctx, a, kMaxRel); });
-  r.add("rel_l2", {P("a"), P("b"), P("axis", Value())}, false, "||a - b||_2 / ||b||_2, b the reference." + per_axis, fam,
+  r.add("rel_l2", {P("a"), P("b"), P("axis", Value()), P("keepdims", Value::boolean(false))}, false, "||a - b||_2 / ||b||_2, b the reference." + per_axis, fam,
         [](CallContext& ctx, const Args& a) { return pair_metric(ctx, a, kRelL2); });
-  r.add("cosine", {P("a"), P("b"), P("axis", Value())}, false, "Cosine similarity a.b / (||a|| ||b||)." + per_axis, fam,
+  r.add("cosine", {P("a"), P("b"), P("axis", Value()), P("keepdims", Value::boolean(false))}, false, "Cosine similarity a.b / (||a|| ||b||)." + per_axis, fam,
         [](CallContext& ctx, const Args& a) { return pair_metric(ctx, a, kCosine); });
-  r.add("max_ulp", {P("a"), P("b"), P("axis", Value())}, false,
+  r.add("max_ulp", {P("a"), P("b"), P("axis", Value()), P("keepdims", Value::boolean(false))}, false,
         "Greatest distance in units in the last place of a's dtype." + per_axis, fam,
         [](CallContext& ctx, const Args& a) { return pair_metric(ctx, a, kMaxUlp); });
-  r.add("frac_close", {P("a"), P("b"), P("rtol", Value()), P("atol", Value()), P("axis", Value())}, false,
+  r.add("frac_close", {P("a"), P("b"), P("rtol", Value()), P("atol", Value()), P("axis", Value()),
+                       P("keepdims", Value::boolean(false))},
+        false,
         "The fraction of elements with |a - b| <= atol + rtol |b| (defaults: the dtypes' tolerances)." + per_axis, fam,
         [](CallContext& ctx, const Args& a) {
           if (auto e = want_tensor(ctx, a, 0)) return *e;
@@ -384,10 +407,12 @@ void open_tensors(Registry& r) {
           std::vector<std::int64_t> axes;
           if (!a[4].is_null())
             if (auto e = axes_arg(ctx, a[4], 5, axes)) return *e;
+          bool keepdims = false;
+          if (auto e = keepdims_arg(ctx, a, 5, !axes.empty(), keepdims)) return *e;
           static const PairMetric kFracClose{"frac_close", numerics::frac_close, false};
           return guarded(ctx, blame_of(x, y), [&] {
             numerics::require_same_shape(x, y);
-            if (!axes.empty()) return per_axis_metric(ctx, x, y, kFracClose, tol, axes);
+            if (!axes.empty()) return per_axis_metric(ctx, x, y, kFracClose, tol, axes, keepdims);
             return Value::number(numerics::frac_close(compare_tensors(ctx, x, y, tol)));
           });
         });
