@@ -4,9 +4,9 @@
 #include <fmt/format.h>
 
 #include <cmath>
-#include <filesystem>
-#include <mutex>
 #include <optional>
+#include <utility>
+#include <vector>
 
 #include "interpreter/builtins/args.hpp"
 #include "interpreter/builtins/json_value.hpp"
@@ -15,6 +15,7 @@
 #include "operators/files/safe_open.hpp"
 #include "operators/json/json_reader.hpp"
 #include "operators/process/bench_runs.hpp"
+#include "operators/process/folder_layout.hpp"
 #include "operators/process/run_isolated.hpp"
 
 namespace rubric {
@@ -22,22 +23,6 @@ namespace rubric {
 namespace {
 
 using Args = std::vector<Value>;
-
-// Whether this machine grants runs the whitelist filesystem (probed once with /bin/true). A probe
-// that cannot run at all says yes: the run itself then fails as the grading environment's ERROR.
-bool whitelist_granted() {
-  static std::optional<bool> granted;
-  static std::mutex lock;
-  std::lock_guard<std::mutex> hold(lock);
-  if (!granted) {
-    try {
-      granted = process::probe_isolation().whitelist;
-    } catch (const OperatorError&) {
-      return true;
-    }
-  }
-  return *granted;
-}
 
 // The command and its confinement from run's and bench's shared arguments
 // (cmd, timeout, env, cwd). Returns an error value when an argument is malformed.
@@ -74,33 +59,33 @@ std::optional<Value> run_spec_from(CallContext& ctx, const Args& a, std::size_t 
   else if (a[cwd_at].is_null() && submission) spec.cwd = *submission;
   else if (!a[cwd_at].is_null()) return ctx.bad_argument(static_cast<int>(cwd_at + 1), "a path", a[cwd_at]);
 
-  // The candidate must not read the reference answer. Its programs see only a copy of their
-  // folder (the whitelist): a reference inside the submission would be copied along, so that
-  // layout is refused. A submission inside the reference (the default --reference, the rubric's
-  // folder, holding submissions/) is safe only with the whitelist; without it, hiding the
-  // reference would hide the program's own folder, so it is refused there.
-  if (auto reference = ctx.root_dir("reference"); reference && submission) {
-    auto canonical = [](const std::string& p) {
-      std::error_code ec;
-      auto c = std::filesystem::weakly_canonical(p, ec);
-      return ec ? p : c.string();
-    };
-    const std::string ref = canonical(*reference), sub = canonical(*submission);
-    auto within = [](const std::string& a, const std::string& b) { return a == b || a.rfind(b + "/", 0) == 0; };
-    if (within(ref, sub))
-      return ctx.error(fmt::format(
-          "'{}' refuses to run: the reference folder {} is {} the submission folder {}, so the candidate's program "
-          "would be given the reference answer with its own files. Keep the reference outside the submission "
-          "(e.g. --reference next to --submission, not inside it).",
-          ctx.function_name(), ref, ref == sub ? "the same as" : "inside", sub));
-    if (within(sub, ref) && !whitelist_granted())
-      return ctx.error(fmt::format(
-          "'{}' refuses to run: the submission folder {} is inside the reference folder {}, and this machine does "
-          "not grant the whitelist sandbox (no mount namespace), so the reference cannot be hidden from the "
-          "candidate's program without hiding its own folder. Keep the submission outside the reference folder "
-          "(--reference and --submission side by side).",
-          ctx.function_name(), sub, ref));
-    if (!within(sub, ref)) spec.isolation.hidden_paths.push_back(*reference);
+  // The candidate must not read the reference answer, whichever way the folders nest: a reference
+  // inside the run's folder would be copied along with the candidate's files, and a submission
+  // inside the reference (the default --reference is the rubric's folder, which often holds
+  // submissions/) shares the reference's folder. Both are refused wherever the program runs from,
+  // with or without the whitelist sandbox; paths are compared with symbolic links resolved.
+  if (auto reference = ctx.root_dir("reference")) {
+    std::vector<std::pair<std::string, const char*>> folders;
+    if (submission) folders.emplace_back(*submission, "submission folder");
+    if (!spec.cwd.empty() && (!submission || spec.cwd != *submission)) folders.emplace_back(spec.cwd, "run folder");
+    for (const auto& [folder, what] : folders) {
+      const process::FolderRelation rel = process::relate_folders(*reference, folder);
+      if (rel.nesting == process::Nesting::same || rel.nesting == process::Nesting::first_inside_second)
+        return ctx.error(fmt::format(
+            "'{}' refuses to run: the reference folder {} is {} the {} {}, so the candidate's program would be "
+            "given the reference answer with its own files. Keep the reference outside the submission "
+            "(e.g. --reference next to --submission, not inside it).",
+            ctx.function_name(), rel.first, rel.nesting == process::Nesting::same ? "the same as" : "inside", what,
+            rel.second));
+      if (rel.nesting == process::Nesting::second_inside_first)
+        return ctx.error(fmt::format(
+            "'{}' refuses to run: the {} {} is inside the reference folder {}, and a candidate's program never "
+            "runs from within the reference answer's folder. Keep the submission outside the reference folder: "
+            "--reference DIR and --submission DIR side by side (without --reference, the reference folder is the "
+            "rubric's own folder, so a submission inside the rubric's folder needs --reference).",
+            ctx.function_name(), what, rel.second, rel.first));
+    }
+    spec.isolation.hidden_paths.push_back(*reference);
   }
   return std::nullopt;
 }

@@ -110,7 +110,8 @@ def make_submission(d):
 
 
 def run(exe, work, fmt):
-    proc = subprocess.run([exe, "check", "hostile.rubric", "--submission", "sub", "--format", fmt, "--no-color"],
+    proc = subprocess.run([exe, "check", "hostile.rubric", "--submission", "sub", "--reference", "ref", "--format", fmt,
+                           "--no-color"],
                           cwd=work, stdin=subprocess.DEVNULL, capture_output=True, timeout=300)
     expect(proc.returncode == 1, f"{fmt}: exit code {proc.returncode}, expected 1 (FAIL); stderr: {proc.stderr[:500]!r}")
     return proc.stdout
@@ -120,7 +121,7 @@ def run_on_terminal(exe, work):
     """The text report with colour on: stdout is a pseudo-terminal."""
     master, slave = pty.openpty()
     env = {k: v for k, v in os.environ.items() if k not in ("NO_COLOR",)}
-    proc = subprocess.Popen([exe, "check", "hostile.rubric", "--submission", "sub"], cwd=work,
+    proc = subprocess.Popen([exe, "check", "hostile.rubric", "--submission", "sub", "--reference", "ref"], cwd=work,
                             stdin=subprocess.DEVNULL, stdout=slave, stderr=subprocess.DEVNULL, env=env)
     os.close(slave)
     chunks = []
@@ -285,6 +286,7 @@ def main():
     try:
         sub = os.path.join(work, "sub")
         os.mkdir(sub)
+        os.mkdir(os.path.join(work, "ref"))  # beside the submission: a run never starts inside the reference
         make_submission(sub)
         with open(os.path.join(work, "hostile.rubric"), "w") as f:
             f.write(RUBRIC)

@@ -78,10 +78,12 @@ def check_hostile(exe):
     try:
         sub = os.path.join(work, "sub")
         os.mkdir(sub)
+        os.mkdir(os.path.join(work, "ref"))  # beside the submission: a run never starts inside the reference
         hostile_reports.make_submission(sub)
         with open(os.path.join(work, "hostile.rubric"), "w") as f:
             f.write(hostile_reports.RUBRIC)
-        proc = subprocess.run([exe, "check", "hostile.rubric", "--submission", "sub", "--format", "html"], cwd=work,
+        proc = subprocess.run([exe, "check", "hostile.rubric", "--submission", "sub", "--reference", "ref", "--format", "html"],
+                              cwd=work,
                               stdin=subprocess.DEVNULL, capture_output=True, timeout=300)
         expect(proc.returncode == 1, f"hostile: exit {proc.returncode}, expected 1")
         out = proc.stdout
