@@ -24,7 +24,9 @@ namespace fs = std::filesystem;
 
 constexpr const char* kUsage =
     "rubric check RUBRIC --submission DIR [--reference DIR] [--format text|json|junit|markdown|html]\n"
-    "                    [--output FILE] [--set NAME=VALUE]... [--only ID]... [-I DIR]... [--seed N] [--no-color]";
+    "                    [--output FILE] [--set NAME=VALUE]... [--only ID]... [-I DIR]... [--seed N] [--no-color]\n"
+    "                    [--judge-url URL] [--judge-model NAME] [--judge-votes N] [--judge-timeout SECONDS]\n"
+    "                    [--judge-retry-budget SECONDS] [--judge-cache FILE]";
 
 struct CheckArgs {
   std::string rubric;
@@ -38,6 +40,7 @@ struct CheckArgs {
   std::string seed;
   bool no_color = false;
   bool verbose = false;
+  JudgeOptions judge;
 };
 
 void require_directory(const std::string& option, const std::string& dir) {
@@ -65,6 +68,7 @@ int run_check(const std::vector<std::string>& args) {
       ("seed", po::value(&a.seed)->value_name("N"), "override the rubric's seed")
       ("no-color", po::bool_switch(&a.no_color), "no colours (also when NO_COLOR is set)")
       ("verbose,v", po::bool_switch(&a.verbose), "add timings and provenance counts to the text report");
+  add_judge_options(options, a.judge);
   po::variables_map vm = parse_arguments(args, options, "rubric");
   if (vm.count("help")) {
     print_help(kUsage, "Evaluates RUBRIC against the submission and prints a verdict with evidence for every\n"
@@ -93,6 +97,7 @@ int run_check(const std::vector<std::string>& args) {
   engine_options.only = a.only;
   if (!a.seed.empty()) engine_options.seed = parse_seed_option(a.seed);
   engine_options.progress = &progress;
+  engine_options.judge = judge_settings(a.judge, a.output.empty() ? std::string() : judge::cache_file_beside(a.output));
 
   Engine engine(engine_options);
   const std::vector<Diagnostic> diagnostics = engine.load(a.rubric);

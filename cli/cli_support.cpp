@@ -33,6 +33,40 @@ void print_help(const std::string& usage, const std::string& summary,
   fmt::print("usage: {}\n\n{}\n\n{}", usage, summary, described.str());
 }
 
+void add_judge_options(boost::program_options::options_description& options, JudgeOptions& judge) {
+  namespace po = boost::program_options;
+  options.add_options()
+      ("judge-url", po::value(&judge.url)->value_name("URL"),
+       "the judge's OpenAI-compatible API base, e.g. http://127.0.0.1:8000/v1 (default: RUBRIC_JUDGE_URL; the key comes "
+       "from RUBRIC_JUDGE_API_KEY only)")
+      ("judge-model", po::value(&judge.model)->value_name("NAME"), "the judge's model (default: RUBRIC_JUDGE_MODEL)")
+      ("judge-votes", po::value(&judge.votes)->value_name("N"), "votes of a judge() call that names none (default 1)")
+      ("judge-timeout", po::value(&judge.timeout)->value_name("SECONDS"), "one request to the judge (default 60)")
+      ("judge-retry-budget", po::value(&judge.retry_budget)->value_name("SECONDS"),
+       "waiting between retries on HTTP 429 and 5xx, per request (default 120)")
+      ("judge-cache", po::value(&judge.cache)->value_name("FILE"),
+       "the judgements' cache (default: RUBRIC_JUDGE_CACHE, else beside the report, else ~/.cache/rubric/judge-cache.jsonl)");
+}
+
+judge::JudgeSettings judge_settings(const JudgeOptions& o, const std::string& default_cache) {
+  if (!o.url.empty() && o.url.rfind("http://", 0) != 0 && o.url.rfind("https://", 0) != 0)
+    throw UsageError(fmt::format("--judge-url '{}' must start with http:// or https://", judge::display_url(o.url)));
+  if (o.votes != -1 && (o.votes < 1 || o.votes > judge::kMaxVotes))
+    throw UsageError(fmt::format("--judge-votes {} must be from 1 to {}", o.votes, judge::kMaxVotes));
+  if (o.timeout != -1 && !(o.timeout > 0 && o.timeout <= 86400))
+    throw UsageError(fmt::format("--judge-timeout {} must be a positive number of seconds", o.timeout));
+  if (o.retry_budget != -1 && !(o.retry_budget >= 0 && o.retry_budget <= 86400))
+    throw UsageError(fmt::format("--judge-retry-budget {} must be a number of seconds, 0 or more", o.retry_budget));
+  judge::JudgeSettings s;
+  s.url = o.url;
+  s.model = o.model;
+  s.votes = o.votes < 0 ? 0 : o.votes;
+  s.timeout_seconds = o.timeout < 0 ? 0 : o.timeout;
+  s.retry_budget_seconds = o.retry_budget;
+  s.cache_file = o.cache;
+  return judge::with_default_cache(s, default_cache);
+}
+
 void write_file(const std::string& path, const std::string& text) {
   std::FILE* f = std::fopen(path.c_str(), "wb");
   if (f == nullptr) throw std::runtime_error(fmt::format("cannot write '{}': {}", path, std::strerror(errno)));

@@ -10,6 +10,7 @@
 #include <boost/program_options/variables_map.hpp>
 
 #include "grammar/diagnostic.hpp"
+#include "operators/judge/judge_settings.hpp"
 
 namespace rubric::cli {
 
@@ -42,6 +43,20 @@ std::map<std::string, std::string> parse_set_options(const std::vector<std::stri
 
 // "--seed N": a non-negative integer; throws UsageError otherwise.
 std::uint64_t parse_seed_option(const std::string& text);
+
+// The judge's options, shared by check, test and grade (the API key is never an option: it is
+// read from RUBRIC_JUDGE_API_KEY only).
+struct JudgeOptions {
+  std::string url, model, cache;
+  int votes = -1;            // -1: not given
+  double timeout = -1;       // -1: not given
+  double retry_budget = -1;  // -1: not given
+};
+void add_judge_options(boost::program_options::options_description& options, JudgeOptions& judge);
+// Checks the values (UsageError otherwise) and makes the settings. The cache file: --judge-cache,
+// else RUBRIC_JUDGE_CACHE, else `default_cache` when given (beside the report), else the user's
+// cache folder (judge::resolve).
+judge::JudgeSettings judge_settings(const JudgeOptions& judge, const std::string& default_cache);
 
 // Writes `text` to `path`; throws std::runtime_error naming the file when it cannot.
 void write_file(const std::string& path, const std::string& text);

@@ -20,7 +20,9 @@ constexpr const char* kUsage =
     "rubric grade RUBRIC SUBMISSION... [--submissions-from FILE] [--reference DIR] [--out DIR]\n"
     "                    [--jobs N] [--shard I/N] [--slurm [--slurm-args \"...\"] [--tasks N]]\n"
     "                    [--set NAME=VALUE]... [-I DIR]... [--seed N] [--retry-errors] [--regrade]\n"
-    "                    [--timeout SECONDS] [--format text|json|html] [--quiet] [--no-color]";
+    "                    [--timeout SECONDS] [--format text|json|html] [--quiet] [--no-color]\n"
+    "                    [--judge-url URL] [--judge-model NAME] [--judge-votes N] [--judge-timeout SECONDS]\n"
+    "                    [--judge-retry-budget SECONDS] [--judge-cache FILE]";
 
 }  // namespace
 
@@ -32,6 +34,7 @@ int run_grade(const std::vector<std::string>& args) {
   int jobs = 0, tasks = 0;
   double timeout = 0;
   bool slurm = false;
+  JudgeOptions judge;
   po::options_description options("options");
   options.add_options()
       ("help,h", "show this help")
@@ -53,6 +56,7 @@ int run_grade(const std::vector<std::string>& args) {
       ("format,f", po::value(&format)->value_name("FMT"), "what is printed at the end: text (a table, default), json (summary.json) or html (a page with plots)")
       ("quiet,q", po::bool_switch(&s.quiet), "no progress and no table; the files and the exit status say it all")
       ("no-color", po::bool_switch(&s.no_color), "no colours (also when NO_COLOR is set)");
+  add_judge_options(options, judge);
   po::variables_map vm = parse_arguments(args, options, "inputs");
   if (vm.count("help")) {
     print_help(kUsage,
@@ -91,6 +95,7 @@ int run_grade(const std::vector<std::string>& args) {
   s.set_params = parse_set_options(sets);
   if (!seed.empty()) s.seed = parse_seed_option(seed);
   s.tool_version = tool_version();
+  s.judge = judge_settings(judge, "");  // the cache: <out>/judge-cache.jsonl unless named
   if (slurm) {
     if (s.shard) throw UsageError("--slurm makes the shards itself; leave out --shard");
     if (tasks < 0) throw UsageError("--tasks must be at least 1");

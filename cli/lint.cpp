@@ -43,7 +43,8 @@ int run_lint(const std::vector<std::string>& args) {
     EngineOptions engine_options;
     engine_options.include_dirs = include_dirs;
     Engine engine(engine_options);
-    const std::vector<Diagnostic> diagnostics = engine.load(path);
+    std::vector<Diagnostic> diagnostics = engine.load(path);
+    for (Diagnostic& note : engine.needs_notes()) diagnostics.push_back(std::move(note));
     print_diagnostics(diagnostics, no_color);
     any_error = any_error || has_errors(diagnostics);
   }

@@ -33,6 +33,7 @@ int run_test(const std::vector<std::string>& args) {
   std::string cases_path, format = "text", output, seed;
   std::vector<std::string> sets, include_dirs;
   bool no_color = false;
+  JudgeOptions judge;
   po::options_description options("options");
   options.add_options()
       ("help,h", "show this help")
@@ -45,6 +46,7 @@ int run_test(const std::vector<std::string>& args) {
       ("include,I", po::value(&include_dirs)->value_name("DIR")->composing(), "module search folder (repeatable)")
       ("seed", po::value(&seed)->value_name("N"), "override the rubric's seed")
       ("no-color", po::bool_switch(&no_color), "no colours (also when NO_COLOR is set)");
+  add_judge_options(options, judge);
   po::variables_map vm = parse_arguments(args, options, "rubric");
   if (vm.count("help")) {
     print_help(kTestUsage,
@@ -89,6 +91,7 @@ int run_test(const std::vector<std::string>& args) {
   engine_options.set_params = parse_set_options(sets);
   if (!seed.empty()) engine_options.seed = parse_seed_option(seed);
   engine_options.progress = &progress;
+  engine_options.judge = judge_settings(judge, output.empty() ? std::string() : judge::cache_file_beside(output));
   Engine engine(engine_options);
   const std::vector<Diagnostic> diagnostics = engine.load(rubric);
   print_diagnostics(diagnostics, no_color);

@@ -93,12 +93,15 @@ std::string reference_root(const GradeSettings& s) {
   return fs::path(absolute_text(s.rubric)).parent_path().string();
 }
 
-std::string params_sha256(const GradeSettings& s) {
+// `judge_model`: the judge's model when the rubric asks one ("" otherwise): another model's
+// judgements are other results.
+std::string params_sha256(const GradeSettings& s, const std::string& judge_model) {
   std::string text = "rubric-grade-params-1\n";
   for (const auto& [k, v] : s.set_params) text += fmt::format("set {}={}\n", k, v);
   text += fmt::format("seed {}\n", s.seed ? std::to_string(*s.seed) : "-");
   for (const std::string& d : s.include_dirs) text += fmt::format("include {}\n", absolute_text(d));
   text += fmt::format("reference {}\n", reference_root(s));
+  if (!judge_model.empty()) text += fmt::format("judge-model {}\n", judge_model);
   return sha256_hex(text);
 }
 
@@ -174,6 +177,7 @@ int grade(const GradeSettings& s) {
   options.include_dirs = s.include_dirs;
   options.set_params = s.set_params;
   options.seed = s.seed;
+  options.judge = judge::with_default_cache(s.judge, absolute_text((fs::path(s.out_dir) / "judge-cache.jsonl").string()));
   Engine engine(options);
   guard_measurements(engine);
   const std::vector<Diagnostic> diagnostics = engine.load(s.rubric);
@@ -188,7 +192,7 @@ int grade(const GradeSettings& s) {
   for (const FileRecord& f : engine.sources()) prov.sources.emplace_back(f.path, f.digest);
   CacheKey base_key;
   base_key.rubric_sha256 = rubric_sha256(engine.sources());
-  base_key.params_sha256 = params_sha256(s);
+  base_key.params_sha256 = params_sha256(s, engine.needs_notes().empty() ? std::string() : judge::resolve(options.judge).model);
   base_key.tool_version = s.tool_version;
   prov.rubric_sha256 = base_key.rubric_sha256;
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "grading/shard.hpp"
+#include "operators/judge/judge_settings.hpp"
 
 namespace rubric::grading {
 
@@ -29,6 +30,8 @@ struct GradeSettings {
   bool html = false;          // print the corpus page (report/corpus_html.hpp) instead of the table
   bool no_color = false;
   std::string tool_version;
+  // The judge's options as given; the cache defaults to <out>/judge-cache.jsonl.
+  judge::JudgeSettings judge;
 };
 
 // Exit status: 0 when every submission received a verdict (PASS, FAIL or INCOMPLETE), 2 when any

@@ -257,6 +257,15 @@ int grade_on_slurm(const GradeSettings& s, const SlurmSettings& slurm) {
   for (const auto& [k, v] : s.set_params) command += " --set " + shell_quote(k + "=" + v);
   for (const std::string& d : s.include_dirs) command += " -I " + shell_quote(d);
   if (s.seed) command += fmt::format(" --seed {}", *s.seed);
+  // The judge's options as given (the key travels in the environment, never on a command line);
+  // without --judge-cache each task keeps its cache in its shard's folder.
+  if (!s.judge.url.empty()) command += " --judge-url " + shell_quote(s.judge.url);
+  if (!s.judge.model.empty()) command += " --judge-model " + shell_quote(s.judge.model);
+  if (s.judge.votes > 0) command += fmt::format(" --judge-votes {}", s.judge.votes);
+  if (s.judge.timeout_seconds > 0) command += fmt::format(" --judge-timeout {}", s.judge.timeout_seconds);
+  if (s.judge.retry_budget_seconds >= 0) command += fmt::format(" --judge-retry-budget {}", s.judge.retry_budget_seconds);
+  if (!s.judge.cache_file.empty())
+    command += " --judge-cache " + shell_quote(fs::absolute(s.judge.cache_file, ec).lexically_normal().string());
   if (slurm.jobs_given) command += fmt::format(" --jobs {}", s.jobs);
   if (s.timeout_seconds > 0) command += fmt::format(" --timeout {}", s.timeout_seconds);
   if (s.retry_errors) command += " --retry-errors";

@@ -30,7 +30,7 @@ struct Engine::Impl {
 
 Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>()) {
   impl_->options = std::move(options);
-  open_core(impl_->registry);
+  open_core(impl_->registry, impl_->options.judge);
 }
 
 Engine::~Engine() = default;
@@ -142,6 +142,32 @@ std::vector<Diagnostic> Engine::load_source(SourcePtr source) {
   impl_->loadable = root && root->file && !has_errors(diags);
   impl_->load_diagnostics = diags;
   return diags;
+}
+
+std::vector<Diagnostic> Engine::needs_notes() const {
+  std::vector<Diagnostic> notes;
+  if (!impl_->program || !impl_->loadable) return notes;
+  const Module* root = impl_->program->root;
+  std::function<void(const ast::Criterion&)> note_judge = [&](const ast::Criterion& c) {
+    if (judge_use(c, *root, impl_->registry))
+      notes.push_back(Diagnostic{Severity::note, root->file->source, c.id.range,
+                                 fmt::format("criterion '{}' asks a judge: grading it needs a judge endpoint (--judge-url and "
+                                             "--judge-model, or RUBRIC_JUDGE_URL and RUBRIC_JUDGE_MODEL), or a judge cache "
+                                             "that holds its judgements",
+                                             c.id.name),
+                                 {}});
+  };
+  std::function<void(const ast::Group&)> note_group = [&](const ast::Group& g) {
+    for (const auto& item : g.items) {
+      if (auto* c = std::get_if<ast::Criterion>(&item)) note_judge(*c);
+      else if (auto* s = std::get_if<std::shared_ptr<const ast::Group>>(&item)) note_group(**s);
+    }
+  };
+  for (const auto& item : root->file->items) {
+    if (auto* c = std::get_if<ast::Criterion>(&item)) note_judge(*c);
+    else if (auto* g = std::get_if<std::shared_ptr<const ast::Group>>(&item)) note_group(**g);
+  }
+  return notes;
 }
 
 namespace {

@@ -12,6 +12,7 @@
 #include "grammar/diagnostic.hpp"
 #include "interpreter/report_model.hpp"
 #include "interpreter/value.hpp"
+#include "operators/judge/judge_settings.hpp"
 
 namespace rubric {
 
@@ -25,6 +26,7 @@ struct EngineOptions {
   ProgressSink* progress = nullptr;             // may be null
   std::uint64_t step_budget = 20'000'000;       // evaluation steps per criterion (ERROR when exceeded)
   int call_depth_limit = 200;                   // nested function calls (ERROR when exceeded)
+  judge::JudgeSettings judge;                   // --judge-url, --judge-model, ...; empty: the environment's
 };
 
 // A host-registered operator: name, parameters (for arity checks and `rubric doc`), docs, code.
@@ -63,6 +65,10 @@ class Engine {
   std::vector<FileRecord> sources() const;
 
   const EngineOptions& options() const;
+
+  // Notes on what grading the loaded rubric needs beyond a submission, for `rubric lint`: one per
+  // criterion that asks the judge (it needs a judge endpoint, or a cache holding its judgements).
+  std::vector<Diagnostic> needs_notes() const;
 
   // Builtins and stdlib with signatures and `##` docs (for `rubric doc [MODULE]`), as Markdown-ish text;
   // MODULE may also be the grader's own module, found through -I folders and RUBRIC_PATH.

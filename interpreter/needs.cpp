@@ -13,9 +13,10 @@ namespace {
 
 // Walks expressions and statements, following names to the lets and defs of the module (and of
 // modules it uses), each once.
-class GpuUseFinder {
+class UseFinder {
  public:
-  explicit GpuUseFinder(const Registry& r) : registry_(r) {}
+  enum class Need { gpu, judge };
+  UseFinder(const Registry& r, Need need) : registry_(r), need_(need) {}
 
   std::optional<std::string> block(const ast::Block& b, const Module& m) {
     for (const auto& s : b)
@@ -114,11 +115,13 @@ class GpuUseFinder {
         s.node);
   }
 
-  // A call of a GPU operator that needs the device itself.
-  std::optional<std::string> call(const ast::Call& c, const Module&) {
+  // A call of a GPU operator that needs the device itself, or of the judge.
+  std::optional<std::string> call(const ast::Call& c, const Module& m) {
     auto* callee = std::get_if<ast::Name>(&c.callee->node);
     if (!callee) return std::nullopt;
+    if (m.decls.count(callee->name)) return std::nullopt;  // the module's own def shadows a builtin
     auto b = registry_.find(callee->name);
+    if (need_ == Need::judge) return b && b->family == "judge" ? std::optional<std::string>(callee->name) : std::nullopt;
     if (!b || b->family != "gpu") return std::nullopt;
     if (callee->name == "achieved") return std::string("achieved");
     if (callee->name == "cuda_fn" && !c.args.empty()) {
@@ -166,13 +169,19 @@ class GpuUseFinder {
   }
 
   const Registry& registry_;
+  Need need_;
   std::set<std::pair<const Module*, std::string>> seen_;
 };
 
 }  // namespace
 
 std::optional<std::string> gpu_use(const ast::Criterion& c, const Module& m, const Registry& registry) {
-  GpuUseFinder finder(registry);
+  UseFinder finder(registry, UseFinder::Need::gpu);
+  return finder.block(c.body, m);
+}
+
+std::optional<std::string> judge_use(const ast::Criterion& c, const Module& m, const Registry& registry) {
+  UseFinder finder(registry, UseFinder::Need::judge);
   return finder.block(c.body, m);
 }
 

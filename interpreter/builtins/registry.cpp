@@ -116,7 +116,7 @@ const Builtin* select_overload(const Builtin& b, const std::vector<Value>& args)
   return nullptr;
 }
 
-void open_core(Registry& r) {
+void open_core(Registry& r, const judge::JudgeSettings& judge_settings) {
   open_numbers(r);
   open_lists(r);
   open_text(r);
@@ -128,6 +128,7 @@ void open_core(Registry& r) {
   open_tensors(r);  // after lists and statistics: its min/max/mean overload theirs
   open_programs(r);
   open_gpu(r);  // after tensors: its device `matches` is tried first, for very large tensors
+  open_judge(r, judge_settings);
 }
 
 }  // namespace rubric

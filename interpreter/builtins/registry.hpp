@@ -12,6 +12,7 @@
 #include "grammar/ast.hpp"
 #include "interpreter/check_outcome.hpp"
 #include "interpreter/value.hpp"
+#include "operators/judge/judge_settings.hpp"
 
 namespace rubric {
 
@@ -140,8 +141,10 @@ void open_device_placeholder(Registry& r);
 void open_tensors(Registry& r);
 void open_programs(Registry& r);
 void open_gpu(Registry& r);
-// All of the above.
-void open_core(Registry& r);
+// The judge (operators/judge): `judge(text, question)` against the grader's chat endpoint, as configured.
+void open_judge(Registry& r, const judge::JudgeSettings& settings);
+// All of the above; the judge with `judge_settings` (empty fields: the environment's).
+void open_core(Registry& r, const judge::JudgeSettings& judge_settings = {});
 
 // Parameter helper for family tables: P("x"), P("digits", Value::number(0)).
 inline ParamSpec P(std::string name) { return ParamSpec{std::move(name), std::nullopt}; }

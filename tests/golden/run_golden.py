@@ -67,7 +67,8 @@ def run_case(rubric_exe, path):
         if "submission" in d:
             command += ["--submission", d["submission"]]
     command += ["--no-color"] + shlex.split(d.get("args", ""))
-    env = {k: v for k, v in os.environ.items() if k not in ("RUBRIC_PATH", "NO_COLOR", "CLICOLOR_FORCE")}
+    env = {k: v for k, v in os.environ.items()
+           if k not in ("RUBRIC_PATH", "NO_COLOR", "CLICOLOR_FORCE") and not k.startswith("RUBRIC_JUDGE_")}
     env["LC_ALL"] = "C.UTF-8"
     proc = subprocess.run(command, cwd=folder, env=env, stdin=subprocess.DEVNULL, capture_output=True, timeout=300)
     out = proc.stdout.decode("utf-8", errors="replace")
