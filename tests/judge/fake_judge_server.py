@@ -18,6 +18,7 @@ POST /v1/chat/completions as the question asks through a mode tag in it:
   [forge]               yes, with a reason that tries to forge report lines (line breaks, ESC, bidi)
 
 Every request is appended to --log as one JSON line: path, the Authorization header, the body.
+With --tls CERT KEY it serves HTTPS.
 """
 import argparse
 import json
@@ -111,8 +112,14 @@ def main():
     parser = argparse.ArgumentParser()
     parser.add_argument("--port-file", required=True)
     parser.add_argument("--log", required=True)
+    parser.add_argument("--tls", nargs=2, metavar=("CERT", "KEY"), help="serve HTTPS with this certificate")
     args = parser.parse_args()
     server = ThreadingHTTPServer(("127.0.0.1", 0), Handler)
+    if args.tls:
+        import ssl
+        context = ssl.SSLContext(ssl.PROTOCOL_TLS_SERVER)
+        context.load_cert_chain(*args.tls)
+        server.socket = context.wrap_socket(server.socket, server_side=True)
     server.daemon_threads = True
     server.log_path = args.log
     with open(args.port_file + ".tmp", "w") as f:

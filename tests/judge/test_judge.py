@@ -34,11 +34,11 @@ def clean_env(**extra):
 class FakeJudge:
     """The fake endpoint as a process; stop() makes it unreachable."""
 
-    def __init__(self, folder):
+    def __init__(self, folder, tls=None):
         self.port_file = os.path.join(folder, "port")
         self.log = os.path.join(folder, "requests.jsonl")
         self.proc = subprocess.Popen(["/usr/bin/python3", os.path.join(HERE, "fake_judge_server.py"),
-                                      "--port-file", self.port_file, "--log", self.log],
+                                      "--port-file", self.port_file, "--log", self.log] + (["--tls", *tls] if tls else []),
                                      stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         deadline = time.time() + 20
         while not os.path.exists(self.port_file):
@@ -47,7 +47,7 @@ class FakeJudge:
             time.sleep(0.05)
         with open(self.port_file) as f:
             self.port = int(f.read())
-        self.url = f"http://127.0.0.1:{self.port}/v1"
+        self.url = f"{'https' if tls else 'http'}://127.0.0.1:{self.port}/v1"
 
     def requests(self):
         if not os.path.exists(self.log):
@@ -378,6 +378,20 @@ class Failures(JudgeCase):
         r = self.rubric('criterion c "x" { expect judge(answer, "[yes] Q?") }\n')
         p = self.check_json(r)
         self.assert_environment_error(p, "c", "cannot connect to http://127.0.0.1:")
+
+    @unittest.skipUnless(shutil.which("openssl"), "no openssl command to make a certificate")
+    def test_an_unverifiable_certificate_is_refused(self):
+        self.server.stop()
+        cert, key = os.path.join(self.dir, "cert.pem"), os.path.join(self.dir, "key.pem")
+        subprocess.run(["openssl", "req", "-x509", "-newkey", "rsa:2048", "-nodes", "-keyout", key, "-out", cert,
+                        "-days", "1", "-subj", "/CN=127.0.0.1"], check=True, capture_output=True, timeout=60)
+        os.remove(self.server.port_file)
+        self.server = FakeJudge(self.dir, tls=(cert, key))
+        r = self.rubric('criterion c "x" { expect judge(answer, "[yes] Q?") }\n')
+        p = self.check_json(r)
+        self.assert_environment_error(p, "c", "https://127.0.0.1:")
+        self.assertRegex(p.checks["c"]["explanation"], "(?i)certificate")
+        self.assertEqual(self.server.requests(), [])  # nothing, the key least of all, went over it
 
     def test_failure_in_a_later_vote_keeps_the_earlier_ones(self):
         r = self.rubric('criterion c "x" { expect judge(answer, "[yes] Q?", votes = 3) }\n')
