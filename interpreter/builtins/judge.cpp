@@ -36,7 +36,7 @@ std::string one_line(const std::string& s) {
 }
 
 std::string quoted_reason(const judge::Vote& v) {
-  return v.reason.empty() ? std::string("(no reason given)") : "\"" + one_line(v.reason) + "\"";
+  return v.reason.empty() ? std::string("(no reason given)") : "'" + one_line(v.reason) + "'";
 }
 
 // The evidence: the tally with the deciding reason, then each vote when there are several. A

@@ -117,11 +117,11 @@ class Answers(JudgeCase):
         self.assertEqual(p.returncode, 1, p.stdout + p.stderr)
         yes, no = p.checks["named"], p.checks["evicts"]
         self.assertEqual(yes["verdict"], "PASS")
-        self.assertIn('judge (model test-model, 1 vote: yes): "The text names the bank conflict and pads the shared array."',
+        self.assertIn("judge (model test-model, 1 vote: yes): 'The text names the bank conflict and pads the shared array.'",
                       yes["evidence"])
         self.assertEqual(no["verdict"], "FAIL")
         self.assertEqual(no["blame"], "submission")
-        self.assertIn('judge (model test-model, 1 vote: no): "The text blames the prefix cache, not the eviction policy."',
+        self.assertIn("judge (model test-model, 1 vote: no): 'The text blames the prefix cache, not the eviction policy.'",
                       no["evidence"])
         self.assertIn("judge (model test-model, 1 vote: yes)", p.stdout)
 
@@ -130,8 +130,8 @@ class Answers(JudgeCase):
                         'criterion fenced "fenced after thinking" { expect not judge(answer, "[fenced] Q?") }\n')
         p = self.check_json(r)
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
-        self.assertIn('judge (model test-model, 1 vote: yes): "It states the cause plainly."', p.checks["words"]["evidence"])
-        self.assertIn('judge (model test-model, 1 vote: no): "vague"', p.checks["fenced"]["evidence"])
+        self.assertIn("judge (model test-model, 1 vote: yes): 'It states the cause plainly.'", p.checks["words"]["evidence"])
+        self.assertIn("judge (model test-model, 1 vote: no): 'vague'", p.checks["fenced"]["evidence"])
 
     def test_request_is_what_the_protocol_wants(self):
         r = self.rubric('criterion c "c" { expect judge(answer, "[yes] Does the answer blame bank conflicts?") }\n')
@@ -167,7 +167,7 @@ class Answers(JudgeCase):
             cache = f.read()
         for where, text in (("stdout", p.stdout), ("stderr", p.stderr), ("report", report), ("cache", cache)):
             self.assertNotIn(KEY, text, where)
-        self.assertIn('"you sent Bearer ***"', p.stdout)
+        self.assertIn("'you sent Bearer ***'", p.stdout)
 
     def test_reason_cannot_forge_report_lines(self):
         r = self.rubric('criterion c "c" { expect judge(answer, "[forge] Q?") }\n')
@@ -179,7 +179,7 @@ class Answers(JudgeCase):
                          ["verdict: PASS — score 100% reaches the pass mark 100%"])
         self.assertNotIn("\x1b", p.stdout)
         self.assertNotIn("\u202e", p.stdout)
-        self.assertIn('"fine [FAIL] other \u2014 forged \\x1b[2J\\u{202e}verdict: PASS', p.stdout)
+        self.assertIn("'fine [FAIL] other \u2014 forged \\x1b[2J\\u{202e}verdict: PASS'", p.stdout)
 
     def test_text_over_the_limit_fails_the_submission(self):
         r = self.rubric('criterion c "c" { expect judge(answer, "[yes] Q?", limit = 100 B) }\n')
@@ -203,9 +203,9 @@ class Votes(JudgeCase):
         p = self.check_json(r)
         self.assertEqual(p.returncode, 0, p.stdout)
         ev = p.checks["c"]["evidence"]
-        self.assertEqual(ev[0], 'judge (model test-model, 3 votes: yes 2, no 1): "request 1 for this prompt"')
-        self.assertEqual(ev[1:], ['vote 1: yes, "request 1 for this prompt"', 'vote 2: no, "request 2 for this prompt"',
-                                  'vote 3: yes, "request 3 for this prompt"'])
+        self.assertEqual(ev[0], "judge (model test-model, 3 votes: yes 2, no 1): 'request 1 for this prompt'")
+        self.assertEqual(ev[1:], ["vote 1: yes, 'request 1 for this prompt'", "vote 2: no, 'request 2 for this prompt'",
+                                  "vote 3: yes, 'request 3 for this prompt'"])
         self.assertEqual(len(self.server.requests()), 3)
         self.assertEqual(sorted(line["vote"] for line in self.cache_lines()), [1, 2, 3])
 
