@@ -30,7 +30,7 @@ struct group_item_class {
     It start = first;
     x3::skip_over(start, last, ctx);
     if (from <= start) from = start == last ? last : start + 1;
-    first = resync(st.begin, from, last, ResyncLevel::group_item);
+    first = resync(st.begin, from, last, ResyncLevel::group_item, open_blocks(start, x.where(), x.which()));
     return x3::error_handler_result::accept;
   }
 };

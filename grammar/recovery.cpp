@@ -56,9 +56,37 @@ const char* skip_string(const char* p, const char* end) {
 
 }  // namespace
 
-const char* resync(const char* text_begin, const char* from, const char* end, ResyncLevel level) {
+int open_blocks(const char* begin, const char* to, const std::string& which) {
+  if (which.rfind("'}' to close the block", 0) == 0) return 0;
+  std::vector<bool> braces;  // each open '{': whether it opens a block
+  for (const char* p = begin; p < to;) {
+    const char c = *p;
+    if (c == '#') {
+      while (p < to && *p != '\n') ++p;
+    } else if (c == '"' || (c == 'r' && p + 1 < to && p[1] == '"' && (p == begin || !is_ident_char(p[-1])))) {
+      p = skip_string(p, to);
+    } else if (c == '{') {
+      const char* q = p + 1;
+      while (q < to && (*q == ' ' || *q == '\t' || *q == '\r' || *q == '\n')) ++q;
+      braces.push_back(word_at(q, to, "let"));
+      ++p;
+    } else if (c == '}') {
+      if (!braces.empty()) braces.pop_back();
+      ++p;
+    } else if (is_ident_char(c)) {
+      while (p < to && is_ident_char(*p)) ++p;
+    } else {
+      ++p;
+    }
+  }
+  int n = 0;
+  for (bool b : braces) n += b ? 1 : 0;
+  return n;
+}
+
+const char* resync(const char* text_begin, const char* from, const char* end, ResyncLevel level, int open_blocks) {
   const char* p = from;
-  int depth = 0;
+  int depth = open_blocks;
   // Whether only white space or ';' precede p on its line: look back on from's own line.
   const char* q = from;
   while (q > text_begin && (q[-1] == ' ' || q[-1] == '\t' || q[-1] == ';' || q[-1] == '\r')) --q;

@@ -15,7 +15,14 @@ enum class ResyncLevel {
 // statement of this level at the start of a line (after white space or ';'), outside brackets
 // opened after `from`, or (statement and group levels) the '}' that closes the current body, or
 // the end. Strings and comments are skipped whole. Never returns a position before `from`.
-const char* resync(const char* text_begin, const char* from, const char* end, ResyncLevel level);
+// `open_blocks` block braces are taken as open at `from`: what lies before their `}` is skipped.
+const char* resync(const char* text_begin, const char* from, const char* end, ResyncLevel level, int open_blocks = 0);
+
+// The block expressions (`{` followed by `let`) opened in [begin, to) and not closed there: an
+// error inside a block resumes after it, not at the block's own indented `let`s. None when the
+// error (`which`, what was expected) is the block's own missing '}': then what follows it is
+// the body's next statement.
+int open_blocks(const char* begin, const char* to, const std::string& which);
 
 // The token at p, quoted, for "found ..." notes: `'criterion'`, `'}'`, `end of file`.
 std::string describe_token(const char* p, const char* end);

@@ -26,7 +26,7 @@ struct statement_class {
     It start = first;
     x3::skip_over(start, last, ctx);
     if (from <= start) from = start == last ? last : start + 1;
-    first = resync(st.begin, from, last, ResyncLevel::statement);
+    first = resync(st.begin, from, last, ResyncLevel::statement, open_blocks(start, x.where(), x.which()));
     return x3::error_handler_result::accept;
   }
 };

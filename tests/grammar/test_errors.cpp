@@ -215,3 +215,33 @@ TEST_CASE("bytes that are not ASCII are reported, not misread") {
   CHECK(r.diagnostics.size() == 2);
   CHECK(r.file->items.size() == 1);
 }
+
+TEST_CASE("an error inside a block resumes after the block, a missing '}' at the next statement") {
+  auto r = parse_text(
+      "criterion a \"x\" {\n"
+      "  let v = {\n"
+      "    let a = 1 +\n"
+      "    let b = 2\n"
+      "    a + b\n"
+      "  }\n"
+      "  expect v > 1\n"
+      "}\n"
+      "criterion b \"y\" { expect 1 == 1 }\n");
+  REQUIRE(r.diagnostics.size() == 1);
+  CHECK(r.diagnostics[0].message == "expected an operand after '+' or '-'");
+  CHECK(where(r, 0) == "4:5");
+  REQUIRE(r.file->items.size() == 2);
+  CHECK(std::get<ast::Criterion>(r.file->items[0]).body.size() == 1);  // the expect after the block
+  auto m = parse_text(
+      "criterion a \"x\" {\n"
+      "  let v = {\n"
+      "    let a = 1\n"
+      "    a\n"
+      "  expect v > 1\n"
+      "}\n"
+      "criterion b \"y\" { expect 1 == 1 }\n");
+  REQUIRE(m.diagnostics.size() == 1);
+  CHECK(m.diagnostics[0].message == "expected '}' to close the block opened at 2:11");
+  REQUIRE(m.file->items.size() == 2);
+  CHECK(std::get<ast::Criterion>(m.file->items[0]).body.size() == 1);
+}
