@@ -33,7 +33,8 @@ void print_help(const std::string& usage, const std::string& summary,
   fmt::print("usage: {}\n\n{}\n\n{}", usage, summary, described.str());
 }
 
-void add_judge_options(boost::program_options::options_description& options, JudgeOptions& judge) {
+void add_judge_options(boost::program_options::options_description& options, JudgeOptions& judge,
+                       const char* cache_default) {
   namespace po = boost::program_options;
   options.add_options()
       ("judge-url", po::value(&judge.url)->value_name("URL"),
@@ -45,7 +46,7 @@ void add_judge_options(boost::program_options::options_description& options, Jud
       ("judge-retry-budget", po::value(&judge.retry_budget)->value_name("SECONDS"),
        "waiting between retries on HTTP 429 and 5xx, per request (default 120)")
       ("judge-cache", po::value(&judge.cache)->value_name("FILE"),
-       "the judgements' cache (default: RUBRIC_JUDGE_CACHE, else beside the report, else ~/.cache/rubric/judge-cache.jsonl)");
+       fmt::format("the judgements' cache (default: RUBRIC_JUDGE_CACHE, else {})", cache_default).c_str());
 }
 
 judge::JudgeSettings judge_settings(const JudgeOptions& o, const std::string& default_cache) {

@@ -52,7 +52,9 @@ struct JudgeOptions {
   double timeout = -1;       // -1: not given
   double retry_budget = -1;  // -1: not given
 };
-void add_judge_options(boost::program_options::options_description& options, JudgeOptions& judge);
+// `cache_default` says where the cache goes when --judge-cache is not given, for the help.
+void add_judge_options(boost::program_options::options_description& options, JudgeOptions& judge,
+                       const char* cache_default = "beside --output FILE, else ~/.cache/rubric/judge-cache.jsonl");
 // Checks the values (UsageError otherwise) and makes the settings. The cache file: --judge-cache,
 // else RUBRIC_JUDGE_CACHE, else `default_cache` when given (beside the report), else the user's
 // cache folder (judge::resolve).

@@ -56,7 +56,7 @@ int run_grade(const std::vector<std::string>& args) {
       ("format,f", po::value(&format)->value_name("FMT"), "what is printed at the end: text (a table, default), json (summary.json) or html (a page with plots)")
       ("quiet,q", po::bool_switch(&s.quiet), "no progress and no table; the files and the exit status say it all")
       ("no-color", po::bool_switch(&s.no_color), "no colours (also when NO_COLOR is set)");
-  add_judge_options(options, judge);
+  add_judge_options(options, judge, "DIR/judge-cache.jsonl in --out");
   po::variables_map vm = parse_arguments(args, options, "inputs");
   if (vm.count("help")) {
     print_help(kUsage,
