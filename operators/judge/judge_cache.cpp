@@ -104,42 +104,95 @@ void JudgeCache::add_line(const std::string& line, std::size_t line_number) {
   per_model.emplace(*model, CachedVote{*model, *answer == "yes", reason ? excerpt(*reason, kMaxReasonBytes) : std::string()});
 }
 
+namespace {
+
+// The prompt digest of a cache line, found without parsing it: the 64 hex digits after
+// "prompt":"; "" when there is none (the line is then parsed at once, to say what is wrong).
+std::string prompt_of(std::string_view line) {
+  auto at = line.find("\"prompt\"");
+  if (at == std::string_view::npos) return "";
+  at += 8;
+  while (at < line.size() && (line[at] == ' ' || line[at] == ':' || line[at] == '\t')) ++at;
+  if (at >= line.size() || line[at] != '"' || at + 65 > line.size()) return "";
+  std::string digest(line.substr(at + 1, 64));
+  return is_hex_digest(digest) ? digest : "";
+}
+
+}  // namespace
+
 void JudgeCache::refresh() {
   const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
   if (fd < 0) {
     if (errno != ENOENT) warnings_.push_back(fmt::format("{}: cannot be read ({}); no judgement is reused", path_, std::strerror(errno)));
     return;
   }
+  struct stat st {};
+  if (::fstat(fd, &st) != 0 || !S_ISREG(st.st_mode)) {
+    warnings_.push_back(fmt::format("{}: not a regular file; no judgement is reused", path_));
+    ::close(fd);
+    return;
+  }
   {
     FileLock shared(fd, LOCK_SH);
-    struct stat st {};
-    if (::fstat(fd, &st) == 0 && !S_ISREG(st.st_mode)) {
-      warnings_.push_back(fmt::format("{}: not a regular file; no judgement is reused", path_));
-      ::close(fd);
-      return;
-    }
-    if (st.st_size < static_cast<off_t>(read_offset_)) {  // replaced by a shorter file: read it again
+    if (::fstat(fd, &st) == 0 && st.st_size < static_cast<off_t>(read_offset_)) {
+      // Replaced by a shorter file: what was parsed stays known, the rest is read again.
       read_offset_ = 0;
       lines_read_ = 0;
+      unparsed_.clear();
     }
-    std::string pending;
-    char buf[1 << 16];
+    std::string pending;  // the start of a line not yet ended
+    std::uint64_t pending_at = read_offset_;
+    std::vector<char> buf(1 << 20);
     std::uint64_t at = read_offset_;
     for (;;) {
-      const ssize_t n = ::pread(fd, buf, sizeof buf, static_cast<off_t>(at));
+      const ssize_t n = ::pread(fd, buf.data(), buf.size(), static_cast<off_t>(at));
       if (n < 0 && errno == EINTR) continue;
       if (n <= 0) break;
+      std::string_view chunk(buf.data(), static_cast<std::size_t>(n));
+      std::size_t start = 0;
+      for (auto nl = chunk.find('\n'); nl != std::string_view::npos; nl = chunk.find('\n', start)) {
+        std::string_view piece = chunk.substr(start, nl - start);
+        std::string joined;
+        if (!pending.empty()) {
+          joined = std::move(pending) + std::string(piece);
+          pending.clear();
+          piece = joined;
+        }
+        ++lines_read_;
+        const std::uint64_t line_at = pending_at;
+        std::string digest = prompt_of(piece);
+        if (digest.empty() || piece.size() > UINT32_MAX) add_line(std::string(piece), lines_read_);
+        else unparsed_[digest].push_back(LineRef{line_at, static_cast<std::uint32_t>(piece.size()), lines_read_});
+        pending_at = line_at + piece.size() + 1;
+        start = nl + 1;
+      }
+      pending.append(chunk.substr(start));
       at += static_cast<std::uint64_t>(n);
-      pending.append(buf, static_cast<std::size_t>(n));
     }
-    std::size_t start = 0;
-    for (auto nl = pending.find('\n'); nl != std::string::npos; nl = pending.find('\n', start)) {
-      ++lines_read_;
-      add_line(pending.substr(start, nl - start), lines_read_);
-      start = nl + 1;
-    }
-    read_offset_ += start;
     // A last line without its newline is a torn write (or one in progress): left for later.
+    read_offset_ = pending_at;
+  }
+  ::close(fd);
+}
+
+void JudgeCache::parse_indexed(const std::string& prompt_digest) {
+  auto it = unparsed_.find(prompt_digest);
+  if (it == unparsed_.end()) return;
+  std::vector<LineRef> refs = std::move(it->second);
+  unparsed_.erase(it);
+  const int fd = ::open(path_.c_str(), O_RDONLY | O_CLOEXEC);
+  if (fd < 0) return;
+  for (const LineRef& r : refs) {
+    std::string line(r.length, '\0');
+    std::size_t got = 0;
+    while (got < line.size()) {
+      const ssize_t n = ::pread(fd, line.data() + got, line.size() - got, static_cast<off_t>(r.offset + got));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      got += static_cast<std::size_t>(n);
+    }
+    line.resize(got);
+    add_line(line, r.number);
   }
   ::close(fd);
 }
@@ -153,14 +206,17 @@ std::optional<CachedVote> JudgeCache::find(const std::string& model, const std::
     if (m == it->second.end()) return std::nullopt;
     return m->second;
   };
+  parse_indexed(prompt_digest);
   if (auto hit = look()) return hit;
   refresh();
+  parse_indexed(prompt_digest);
   return look();
 }
 
 std::vector<CachedVote> JudgeCache::find_any_model(const std::string& prompt_digest, int vote) {
   std::lock_guard<std::mutex> hold(lock_);
   refresh();
+  parse_indexed(prompt_digest);
   std::vector<CachedVote> out;
   auto it = entries_.find({prompt_digest, vote});
   if (it != entries_.end())

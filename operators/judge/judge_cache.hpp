@@ -4,6 +4,9 @@
 // Appends are single writes under an exclusive flock, fsynced; a line that is torn, tampered
 // with or not a judgement is skipped with a warning. Processes grading at once (rubric grade)
 // share the file: each reads what the others appended before it asks the endpoint.
+// Reading indexes lines by their prompt digest without parsing them; a line is parsed and
+// verified only when its prompt is looked up, so a grading process that asks a few questions of
+// a cache of 100,000 judgements does not parse the other 99,990.
 #include <map>
 #include <memory>
 #include <mutex>
@@ -45,8 +48,15 @@ class JudgeCache {
   std::vector<std::string> take_warnings();
 
  private:
-  void refresh();  // reads lines appended since the last read (under a shared lock)
+  void refresh();  // indexes lines appended since the last read (under a shared lock)
+  void parse_indexed(const std::string& prompt_digest);  // parses the indexed lines of one prompt
   void add_line(const std::string& line, std::size_t line_number);
+
+  struct LineRef {
+    std::uint64_t offset = 0;
+    std::uint32_t length = 0;
+    std::size_t number = 0;
+  };
 
   std::string path_;
   std::mutex lock_;
@@ -54,6 +64,8 @@ class JudgeCache {
   std::size_t lines_read_ = 0;
   // (prompt digest, vote) → model → judgement; the first line for a key wins.
   std::map<std::pair<std::string, int>, std::map<std::string, CachedVote>> entries_;
+  // Lines read but not parsed yet, by prompt digest.
+  std::map<std::string, std::vector<LineRef>> unparsed_;
   std::vector<std::string> warnings_;
 };
 

@@ -162,6 +162,28 @@ TEST_CASE("the cache: stored, found again by another reader, corrupt lines skipp
   CHECK(later.find("m", digest, 4));
 }
 
+TEST_CASE("the cache parses only the lines of the prompts looked up") {
+  TempDir dir;
+  const std::string path = (dir.path / "cache.jsonl").string();
+  const std::string asked = prompt_digest(make_prompt("Q?", "text"));
+  const std::string other = prompt_digest(make_prompt("Other?", "text"));
+  {
+    std::ofstream f(path);
+    // A damaged line of another prompt, split across the reader's buffer by its length.
+    f << "{\"key\":\"" << std::string(64, '0') << "\",\"prompt\": \"" << other << "\",\"pad\":\"" << std::string(3u << 20, 'x')
+      << "\"}\n";
+  }
+  JudgeCache writer(path);
+  CHECK(writer.store("m", asked, 1, CachedVote{"m", true, "r"}, "Q?").empty());
+  JudgeCache reader(path);
+  CHECK(reader.find("m", asked, 1));
+  CHECK(reader.take_warnings().empty());  // the damaged line was never parsed
+  CHECK_FALSE(reader.find("m", other, 1));
+  auto warnings = reader.take_warnings();
+  REQUIRE(warnings.size() == 1);
+  CHECK(warnings[0].find(":1: not a judgement") != std::string::npos);
+}
+
 TEST_CASE("an unwritable cache is reported, not fatal") {
   JudgeCache cache("/proc/rubric-no-such-dir/cache.jsonl");
   CHECK(cache.store("m", std::string(64, 'a'), 1, CachedVote{"m", true, ""}, "Q?").find("cannot write the judge cache") == 0);
