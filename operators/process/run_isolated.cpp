@@ -21,6 +21,7 @@
 #include <filesystem>
 #include <memory>
 #include <optional>
+#include <string_view>
 
 #include "operators/error.hpp"
 #include "operators/process/confinement.hpp"
@@ -103,10 +104,25 @@ std::string to_copy(const std::string& word, const std::string& source, const st
   return word;
 }
 
-// Text a program prints when an allocation failed: with RLIMIT_DATA nothing kills it, it fails.
+// Text a program prints when a host allocation failed: with RLIMIT_DATA nothing kills it, it fails.
+// A line about the GPU's memory ("CUDA error: out of memory", torch's "CUDA out of memory") is not
+// the run's memory limit and does not count.
 bool says_out_of_memory(const std::string& err) {
-  for (const char* s : {"bad_alloc", "MemoryError", "Cannot allocate memory", "out of memory", "Out of memory"})
-    if (err.find(s) != std::string::npos) return true;
+  std::size_t start = 0;
+  while (start < err.size()) {
+    std::size_t end = err.find('\n', start);
+    if (end == std::string::npos) end = err.size();
+    const std::string_view line(err.data() + start, end - start);
+    start = end + 1;
+    bool oom = false;
+    for (const char* s : {"bad_alloc", "MemoryError", "Cannot allocate memory", "out of memory", "Out of memory"})
+      oom = oom || line.find(s) != std::string_view::npos;
+    if (!oom) continue;
+    bool device = false;
+    for (const char* s : {"CUDA", "cuda", "GPU", "gpu", "device", "Device", "HIP", "cuBLAS", "cublas", "cuDNN", "NCCL"})
+      device = device || line.find(s) != std::string_view::npos;
+    if (!device) return true;
+  }
   return false;
 }
 

@@ -2,6 +2,7 @@
 #include "operators/json/json_reader.hpp"
 
 #include <doctest/doctest.h>
+#include <unistd.h>
 
 #include <cstdio>
 #include <fstream>
@@ -56,10 +57,10 @@ TEST_CASE("malformed JSON names the source, line and column") {
 }
 
 TEST_CASE("read_file parses a file and names an unreadable one") {
-  const char* path = "/tmp/rubric-json-test.json";
+  const std::string path = "/tmp/rubric-json-test-" + std::to_string(::getpid()) + ".json";
   { std::ofstream(path) << "{\"duration\": 12.5}\n"; }
   CHECK(json::read_file(path).find("duration")->as_number() == 12.5);
-  std::remove(path);
+  std::remove(path.c_str());
   CHECK_THROWS_WITH_AS(json::read_file("/nonexistent/x.json"), "/nonexistent/x.json: cannot be read: No such file or directory",
                        rubric::OperatorError);
 }

@@ -38,6 +38,48 @@ RunResult probe(const std::string& script, const std::string& cwd = "") {
 
 }  // namespace
 
+TEST_CASE("whatever the machine grants, a run works and its report says which isolation held") {
+  // run_unprivileged.py runs this suite as uid 65534, once as it comes (user namespaces where the
+  // kernel allows them) and once with every namespace refused, and says which to expect.
+  const char* expect = std::getenv("RUBRIC_PROCESS_TEST_EXPECT");
+  const std::string expected = expect ? expect : "";
+  const std::string base = t::make_temp_dir();
+  ::mkdir((base + "/sub").c_str(), 0755);
+  ::mkdir((base + "/ref").c_str(), 0755);
+  t::write_file(base + "/sub/answer.md", "mine\n");
+  t::write_file(base + "/ref/secret.txt", "the reference answer\n");
+  RunSpec spec = RunSpec::shell("cat answer.md; echo new > answer.md && cat answer.md");
+  spec.cwd = base + "/sub";
+  spec.isolation.hidden_paths = {base + "/ref"};
+  spec.timeout_seconds = 20;
+  RunResult r = run_isolated(spec);
+  const std::string held = r.isolation.describe();
+  MESSAGE("isolation held: " << held);
+  CAPTURE(r.stderr_text);
+  REQUIRE(r.succeeded());  // a refused namespace never fails the candidate's run
+  CHECK(r.stdout_text == "mine\nnew\n");
+  CHECK(t::read_file(base + "/sub/answer.md") == "mine\n");  // the scratch copy holds without namespaces too
+  CHECK(r.isolation.scratch_copy);
+  CHECK(r.isolation.unprivileged);
+  if (r.isolation.whitelist) {
+    CHECK(held.find("whitelist filesystem") != std::string::npos);
+    CHECK(held.find("not available: namespaces") == std::string::npos);
+  } else {
+    CHECK(held.find("not available: ") != std::string::npos);
+    CHECK(held.find("whitelist filesystem (") != std::string::npos);  // the note says why it did not hold
+  }
+  if (expected == "refused") {
+    CHECK_FALSE(r.isolation.whitelist);
+    CHECK_FALSE(r.isolation.pid_namespace);
+    CHECK(r.isolation.subreaper);
+    CHECK(held.find("not available: namespaces (clone: Operation not permitted)") != std::string::npos);
+    CHECK(held.find("RLIMIT_DATA") != std::string::npos);
+  } else if (expected == "namespaces") {
+    CHECK(r.isolation.whitelist);
+    CHECK(r.isolation.pid_namespace);
+  }
+}
+
 TEST_CASE("the candidate sees a whitelist: system dirs read-only, its copy writable, nothing else") {
   if (!whitelist_granted()) return;
   const std::string base = t::make_temp_dir();

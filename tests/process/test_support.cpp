@@ -1,5 +1,7 @@
 #include "test_support.hpp"
 
+#include "operators/process/run_isolated.hpp"
+
 #include <dirent.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -30,10 +32,18 @@ TempDirs& temp_dirs() {
 }
 }  // namespace
 
+const Isolation& machine_isolation() {
+  static const Isolation iso = probe_isolation();
+  return iso;
+}
+
 std::string make_temp_dir() {
-  // Outside /tmp: runs get a private /tmp, and the programs and pid files must be shared.
-  ::mkdir(RUBRIC_PROCESS_TEST_SCRATCH, 0755);  // the fallback outside the build folder may not exist yet
-  std::string pattern = RUBRIC_PROCESS_TEST_SCRATCH "/rubric-proc-test-XXXXXX";
+  // Outside /tmp: runs get a private /tmp, and the programs and pid files must be shared. The
+  // unprivileged run of the suite (run_unprivileged.sh) points this at a folder it may write.
+  const char* from_env = std::getenv("RUBRIC_PROCESS_TEST_SCRATCH");
+  const std::string root = from_env && *from_env ? from_env : RUBRIC_PROCESS_TEST_SCRATCH;
+  ::mkdir(root.c_str(), 0755);  // the fallback outside the build folder may not exist yet
+  std::string pattern = root + "/rubric-proc-test-XXXXXX";
   std::vector<char> buf(pattern.begin(), pattern.end());
   buf.push_back('\0');
   if (!mkdtemp(buf.data())) throw std::runtime_error("mkdtemp failed");

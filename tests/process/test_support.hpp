@@ -3,7 +3,14 @@
 // programs, and a scan of /proc for processes that a run left behind.
 #include <string>
 
+#include "operators/process/run_result.hpp"
+
 namespace rubric::process::testing {
+
+// What this machine grants a run (probe_isolation, once per test binary). Tests of a namespace's
+// effect check it and, where it is refused (an unprivileged container), assert the fallback and
+// its report instead, with a message that they skipped the rest.
+const Isolation& machine_isolation();
 
 // A fresh directory (mode 0777 so an unprivileged candidate can write pid files) holding
 // segfault, daemonize and fork_many, compiled once per test binary with `cc`.
