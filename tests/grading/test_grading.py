@@ -732,6 +732,18 @@ class FakeSlurm(GradingTest):
         self.assertIn('--shard "$SLURM_ARRAY_TASK_ID"/3', script)
         self.assertEqual(sorted(os.listdir(os.path.join(out, "shards"))), ["1", "2", "3"])
 
+    def test_judge_options_reach_the_tasks_and_the_key_stays_in_the_environment(self):
+        subs, _ = make_corpus(os.path.join(self.tmp, "c"), 1, kinds=("pass",))
+        out = os.path.join(self.tmp, "cluster")
+        self.grade(subs, out, "--slurm", "--tasks", "1", "--judge-url", "http://127.0.0.1:9/v1", "--judge-model", "m x",
+                   "--judge-votes", "3", "--judge-timeout", "5",
+                   env=self.env(RUBRIC_JUDGE_API_KEY="sk-never-in-a-script"), check_exit=0)
+        with open(os.path.join(out, "slurm", "grade.sbatch")) as f:
+            script = f.read()
+        self.assertIn("--judge-url 'http://127.0.0.1:9/v1' --judge-model 'm x' --judge-votes 3 --judge-timeout 5", script)
+        self.assertNotIn("--judge-cache", script)  # each task keeps its cache in its shard folder
+        self.assertNotIn("sk-never-in-a-script", script)
+
     def test_slurm_clean_corpus_exits_0_and_resumes(self):
         subs, _ = make_corpus(os.path.join(self.tmp, "c"), 2, kinds=("pass", "fail"))
         out = os.path.join(self.tmp, "cluster")
