@@ -46,6 +46,7 @@ struct Attempt {
   long retry_after = -1;  // seconds, when the server sent Retry-After
   std::string body;
   bool too_large = false;
+  bool connected = false;  // the connection was made (a timeout came later)
   std::string curl_message;
 };
 
@@ -92,6 +93,8 @@ Attempt attempt(const ChatRequest& req) {
   curl_off_t retry_after = -1;
   if (curl_easy_getinfo(c, CURLINFO_RETRY_AFTER, &retry_after) == CURLE_OK && retry_after > 0)
     a.retry_after = static_cast<long>(retry_after);
+  curl_off_t connect_us = 0;
+  a.connected = curl_easy_getinfo(c, CURLINFO_CONNECT_TIME_T, &connect_us) == CURLE_OK && connect_us > 0;
   a.body = std::move(received.body);
   a.too_large = received.too_large;
   a.curl_message = error[0] ? error : curl_easy_strerror(a.code);
@@ -129,9 +132,11 @@ ChatResponse post_chat(const ChatRequest& req) {
     }
     if (a.too_large) {
       problem = fmt::format("the reply from {} is larger than {} MiB", where, kMaxReplyBytes >> 20);
+    } else if (a.code == CURLE_OPERATION_TIMEDOUT && !a.connected) {
+      problem = fmt::format("cannot connect to {} within {} (timeout)", where,
+                            seconds_text(std::min(req.connect_timeout_seconds, req.timeout_seconds)));
     } else if (a.code == CURLE_OPERATION_TIMEDOUT) {
-      problem = fmt::format("no reply from {} within {} (timeout)", where,
-                            seconds_text(req.timeout_seconds));
+      problem = fmt::format("no reply from {} within {} (timeout)", where, seconds_text(req.timeout_seconds));
     } else if (a.code == CURLE_COULDNT_CONNECT || a.code == CURLE_COULDNT_RESOLVE_HOST || a.code == CURLE_COULDNT_RESOLVE_PROXY) {
       problem = fmt::format("cannot connect to {}: {}", where, a.curl_message);
     } else if (a.code != CURLE_OK) {

@@ -341,6 +341,31 @@ class Failures(JudgeCase):
         self.assertLess(p.elapsed, 3.5)
         self.assertFalse(os.path.exists(self.cache) and self.cache_lines())
 
+    def test_connect_timeout(self):
+        # A listener whose accept queue is full: the kernel drops further SYNs, so connecting hangs.
+        import socket
+        listener = socket.socket()
+        listener.bind(("127.0.0.1", 0))
+        listener.listen(0)
+        port = listener.getsockname()[1]
+        fillers = []
+        for _ in range(3):
+            c = socket.socket()
+            c.setblocking(False)
+            try:
+                c.connect(("127.0.0.1", port))
+            except BlockingIOError:
+                pass
+            fillers.append(c)
+        try:
+            r = self.rubric('criterion c "x" { expect judge(answer, "[yes] Q?") }\n')
+            p = self.check_json(r, "--judge-timeout", "1", url=f"http://127.0.0.1:{port}/v1")
+            self.assert_environment_error(p, "c", "cannot connect to http://127.0.0.1:", "within 1 s (timeout)")
+            self.assertLess(p.elapsed, 5)
+        finally:
+            for c in fillers + [listener]:
+                c.close()
+
     def test_malformed_replies(self):
         r = self.rubric('criterion nonjson "x" { expect judge(answer, "[nonjson] Q?") }\n'
                         'criterion nochoices "x" { expect judge(answer, "[nochoices] Q?") }\n'
