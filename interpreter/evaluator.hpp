@@ -57,8 +57,13 @@ class Evaluator {
 
   // ---- used by builtins through CallContext and by the condition/statement code ----
   Value eval(const ast::Expr& e, const EnvPtr& env);
-  // eval, with an exceeded limit turned into an error value (for titles, weights, header fields).
+  // eval, with an exceeded limit turned into an error value (for weights, header fields).
   Value guarded_eval(const ast::Expr& e, const EnvPtr& env);
+  // A note's or title's text: a string literal with each interpolated part that cannot be
+  // evaluated shown in its place as `{error: message (file:line:col)}`; never decides a verdict.
+  std::string render_text(const ast::Expr& e, const EnvPtr& env);
+  // render_text for a title, header or group title: an exceeded limit is shown as `{error: ...}`.
+  std::string render_title(const ast::Expr& e, const EnvPtr& env);
   CheckOutcome decide(const ast::Expr& e, const EnvPtr& env);
   // `text affirms X` / `text denies X` (evaluator_text.cpp).
   CheckOutcome decide_polarity(const ast::Mentions& m, const ast::Expr& e, const EnvPtr& env);
@@ -70,6 +75,11 @@ class Evaluator {
   SourceLocation location_of(SourceRange r, const Module* m) const;
   const Module* module_of(const EnvPtr& env) const;
   std::string source_text(const ast::Expr& e, const EnvPtr& env) const;
+  // Where the value of `e` came from, told without evaluating anything again (see
+  // CallContext::describe_argument): "submission/result.json: z", a list's origin, or `e`'s text.
+  std::string describe_data(const ast::Expr& e, const EnvPtr& env) const;
+  // The value of a name or a field/index chain over names, when already computed; never evaluates.
+  std::optional<Value> peek(const ast::Expr& e, const EnvPtr& env) const;
   Value error_at(const ast::Expr& e, const EnvPtr& env, std::string message, Blame blame = Blame::rubric) const;
   // Throw LimitExceeded when a string or list being built would pass max_string_bytes /
   // max_list_items (value.hpp).

@@ -17,8 +17,22 @@ namespace {
 
 class EvalCallContext final : public CallContext {
  public:
-  EvalCallContext(Evaluator& ev, std::string name, SourceLocation where, EnvPtr env)
-      : ev_(ev), name_(std::move(name)), where_(std::move(where)), env_(std::move(env)) {}
+  EvalCallContext(Evaluator& ev, std::string name, SourceLocation where, EnvPtr env, const ast::Expr* site = nullptr,
+                  const Builtin* builtin = nullptr)
+      : ev_(ev), name_(std::move(name)), where_(std::move(where)), env_(std::move(env)), site_(site), builtin_(builtin) {}
+
+  std::string describe_argument(int argno) const override {
+    const auto* call = site_ ? std::get_if<ast::Call>(&site_->node) : nullptr;
+    if (!call || !builtin_ || argno < 1) return "";
+    const std::size_t k = static_cast<std::size_t>(argno - 1);
+    const ast::Expr* arg = nullptr;
+    if (k < builtin_->params.size())
+      for (const auto& na : call->named)
+        if (na.name.name == builtin_->params[k].name) arg = na.value.get();
+    const std::size_t positional = builtin_->variadic ? builtin_->required_count() : builtin_->params.size();
+    if (!arg && k < positional && k < call->args.size()) arg = call->args[k].get();
+    return arg ? ev_.describe_data(*arg, env_) : "";
+  }
 
   const std::string& function_name() const override { return name_; }
   SourceLocation location() const override { return where_; }
@@ -45,6 +59,8 @@ class EvalCallContext final : public CallContext {
   std::string name_;
   SourceLocation where_;
   EnvPtr env_;
+  const ast::Expr* site_;
+  const Builtin* builtin_;
 };
 
 Value def_function(const ast::Def& d, ModuleRuntime* m) {
@@ -270,6 +286,72 @@ std::string Evaluator::source_text(const ast::Expr& e, const EnvPtr& env) const 
   return one_line(text, marks);
 }
 
+std::optional<Value> Evaluator::peek(const ast::Expr& e, const EnvPtr& env) const {
+  if (const auto* n = std::get_if<ast::Name>(&e.node)) {
+    for (const Environment* s = env.get(); s; s = s->parent().get()) {
+      const Environment::Slot* slot = s->find_local(n->name);
+      if (!slot) continue;
+      if (slot->alias) return std::nullopt;
+      if (slot->lazy) return slot->lazy->state == LazyCell::State::done ? std::optional<Value>(slot->lazy->value) : std::nullopt;
+      return slot->value;
+    }
+    return std::nullopt;
+  }
+  if (const auto* f = std::get_if<ast::Field>(&e.node)) {
+    auto obj = peek(*f->object, env);
+    if (!obj || !obj->is(ValueKind::record)) return std::nullopt;
+    const Value* v = obj->as_record().find(f->name.name);
+    return v ? std::optional<Value>(*v) : std::nullopt;
+  }
+  if (const auto* ix = std::get_if<ast::Index>(&e.node); ix && ix->index) {
+    auto obj = peek(*ix->object, env);
+    if (!obj) return std::nullopt;
+    if (const auto* num = std::get_if<ast::NumberLit>(&ix->index->node); num && num->unit.empty() && obj->is(ValueKind::list)) {
+      const List& l = obj->as_list();
+      double k = num->value < 0 ? num->value + static_cast<double>(l.size()) : num->value;
+      if (k >= 0 && k < static_cast<double>(l.size()) && k == static_cast<double>(static_cast<std::size_t>(k)))
+        return l[static_cast<std::size_t>(k)];
+    }
+    const auto* str = std::get_if<ast::StringLit>(&ix->index->node);
+    if (str && str->parts.size() == 1 && std::holds_alternative<std::string>(str->parts[0]) && obj->is(ValueKind::record)) {
+      const Value* v = obj->as_record().find(std::get<std::string>(str->parts[0]));
+      return v ? std::optional<Value>(*v) : std::nullopt;
+    }
+  }
+  return std::nullopt;
+}
+
+std::string Evaluator::describe_data(const ast::Expr& e, const EnvPtr& env) const {
+  // A field or key of a record read from a file: the file (and the path within it) and the key.
+  auto key_of = [&](const ast::Expr& object, const std::string& key) -> std::string {
+    auto obj = peek(object, env);
+    if (obj && obj->is(ValueKind::record) && !obj->as_record().origin.empty())
+      return fmt::format("{}: {}", obj->as_record().origin, key);
+    return "";
+  };
+  if (const auto* f = std::get_if<ast::Field>(&e.node)) {
+    std::string d = key_of(*f->object, f->name.name);
+    if (!d.empty()) return d;
+  }
+  if (const auto* ix = std::get_if<ast::Index>(&e.node); ix && ix->index) {
+    const auto* str = std::get_if<ast::StringLit>(&ix->index->node);
+    if (str && str->parts.size() == 1 && std::holds_alternative<std::string>(str->parts[0])) {
+      std::string d = key_of(*ix->object, std::get<std::string>(str->parts[0]));
+      if (!d.empty()) return d;
+    }
+    const auto* num = std::get_if<ast::NumberLit>(&ix->index->node);
+    auto obj = peek(*ix->object, env);
+    if (num && obj && obj->is(ValueKind::list) && !obj->list_what().empty())
+      return fmt::format("item {} of {}", format_number(num->value), obj->list_what());
+  }
+  if (auto v = peek(e, env)) {
+    if (v->is(ValueKind::list) && !v->list_what().empty()) return v->list_what();
+    if (v->is(ValueKind::record) && !v->as_record().origin.empty()) return v->as_record().origin;
+  }
+  std::string text = source_text(e, env);
+  return text.empty() ? "" : "`" + text + "`";
+}
+
 Value Evaluator::error_at(const ast::Expr& e, const EnvPtr& env, std::string message, Blame blame) const {
   return Value::error(std::move(message), blame, location_of(e, env));
 }
@@ -473,7 +555,7 @@ Value Evaluator::call_value(const Value& fn, std::vector<Value> pos, std::vector
           if (auto h = v.held_error()) held = held ? stronger_undecided(*held, *h) : *h;
         if (held) return *held;
       }
-      EvalCallContext ctx(*this, cur->name, site ? location_of(*site, env) : SourceLocation{}, env);
+      EvalCallContext ctx(*this, cur->name, site ? location_of(*site, env) : SourceLocation{}, env, site, cur);
       auto shrunk = [&](const ShrunkFile& s) {
         std::string msg = fmt::format("'{}': {}", cur->name, s.message);
         return site ? error_at(*site, env, std::move(msg), s.blame) : Value::error(std::move(msg), s.blame);

@@ -455,7 +455,9 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
             for (std::size_t i = 0; i < v.as_list().size(); ++i) {
               const Value& item = v.as_list()[i];
               if (!item.is(ValueKind::number))
-                return error_at(e, env, fmt::format("'as {}' of a list needs plain numbers, item {} is {}", n.unit, i, item.repr(5)),
+                return error_at(e, env,
+                                fmt::format("'as {}' of a list needs plain numbers, item {} is {}{}", n.unit, i, item.repr(5),
+                                            candidate ? " in " + describe_data(*n.value, env) : ""),
                                 candidate || item.from_submission() ? Blame::submission : Blame::rubric);
               if (!item.as_quantity().dim.dimensionless())
                 return error_at(e, env, fmt::format("'as {}' of a list needs plain numbers; item {} ({}) already has a unit", n.unit,
@@ -466,7 +468,9 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
             }
             return kept(Value::list(std::move(out), v.list_what(), v.list_none()));
           }
-          return error_at(e, env, fmt::format("'as {}' needs a number, got a {} ({})", n.unit, v.kind_name(), v.repr(5)),
+          return error_at(e, env,
+                          fmt::format("'as {}' needs a number, got a {} ({}){}", n.unit, v.kind_name(), v.repr(5),
+                                      candidate ? " from " + describe_data(*n.value, env) : ""),
                           candidate ? Blame::submission : Blame::rubric);
         } else if constexpr (std::is_same_v<T, ast::Call>) {
           Value callee = eval(*n.callee, env);

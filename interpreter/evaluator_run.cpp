@@ -133,26 +133,8 @@ struct StatementRunner {
     add_check(run, at, env, outcome_of_error(err), 0, nullptr);
   }
 
-  // A note informs; it never decides the verdict. A part of it that cannot be evaluated is shown
-  // in its place: `p99 = {error: no key 'p99' in submission/bench.json; keys: p50 (task.rubric:9:14)}`.
-  std::string note_text(const ast::Expr& e, const EnvPtr& env) {
-    auto shown = [&](const Value& v) {
-      if (!v.is_error()) return v.to_string();
-      const ErrorInfo& info = v.as_error();
-      return info.location.known()
-                 ? fmt::format("{{error: {} ({}:{}:{})}}", info.message, info.location.file, info.location.line, info.location.column)
-                 : fmt::format("{{error: {}}}", info.message);
-    };
-    const auto* s = std::get_if<ast::StringLit>(&e.node);
-    if (!s) return shown(ev.eval(e, env));
-    std::string out;
-    for (const auto& part : s->parts) {
-      if (auto* text = std::get_if<std::string>(&part)) out += *text;
-      else out += shown(ev.eval(*std::get<ast::ExprPtr>(part), env));
-      ev.check_string_size(out.size());
-    }
-    return out;
-  }
+  // A note informs; it never decides the verdict (Evaluator::render_text).
+  std::string note_text(const ast::Expr& e, const EnvPtr& env) { return ev.render_text(e, env); }
 
   void block(const ast::Block& stmts, const EnvPtr& env, CriterionRun& run) {
     for (const auto& s : stmts) stmt(s, env, run);
@@ -315,6 +297,36 @@ CheckResult aborted_check(const ast::Criterion& c, const CriterionResult& r, std
 
 }  // namespace
 
+// A part that cannot be evaluated is shown in its place, so a note or a title never shows its raw
+// template: `p99 = {error: no key 'p99' in submission/bench.json; keys: p50 (task.rubric:9:14)}`.
+std::string Evaluator::render_text(const ast::Expr& e, const EnvPtr& env) {
+  auto shown = [&](const Value& v) {
+    std::optional<Value> err = v.is_error() ? std::optional<Value>(v) : v.held_error();
+    if (!err) return v.to_string();
+    const ErrorInfo& info = err->as_error();
+    return info.location.known()
+               ? fmt::format("{{error: {} ({}:{}:{})}}", info.message, info.location.file, info.location.line, info.location.column)
+               : fmt::format("{{error: {}}}", info.message);
+  };
+  const auto* s = std::get_if<ast::StringLit>(&e.node);
+  if (!s) return shown(eval(e, env));
+  std::string out;
+  for (const auto& part : s->parts) {
+    if (auto* text = std::get_if<std::string>(&part)) out += *text;
+    else out += shown(eval(*std::get<ast::ExprPtr>(part), env));
+    check_string_size(out.size());
+  }
+  return out;
+}
+
+std::string Evaluator::render_title(const ast::Expr& e, const EnvPtr& env) {
+  try {
+    return render_text(e, env);
+  } catch (const LimitExceeded& ex) {
+    return fmt::format("{{error: {}}}", ex.what());
+  }
+}
+
 Value Evaluator::guarded_eval(const ast::Expr& e, const EnvPtr& env) {
   try {
     return eval(e, env);
@@ -337,8 +349,7 @@ Report Evaluator::run() {
     const ast::Header& h = *root->file->header;
     if (h.title) {
       reset_steps();
-      Value t = guarded_eval(*h.title, globals);
-      report.title = t.is_error() ? source_text(*h.title, globals) : t.to_string();
+      report.title = render_title(*h.title, globals);
     }
     if (h.fields) {
       if (auto* rec = std::get_if<ast::RecordLit>(&h.fields->node)) {
@@ -414,8 +425,7 @@ Report Evaluator::run() {
     r.id = c.id.name;
     r.location = location_of(c.range, root);
     reset_steps();
-    Value title = c.title ? guarded_eval(*c.title, env) : Value::string("");
-    r.title = title.is_error() ? source_text(*c.title, env) : title.to_string();
+    r.title = c.title ? render_title(*c.title, env) : "";
     r.required = c.required;
     for (const auto& a : c.after) r.after.push_back(a.name);
     for (const auto& n : c.needs) r.needs.push_back(n.name);
@@ -524,8 +534,7 @@ Report Evaluator::run() {
       }
     }
     reset_steps();
-    Value title = g.title ? guarded_eval(*g.title, scope) : Value::string("");
-    r.title = title.is_error() ? source_text(*g.title, scope) : title.to_string();
+    r.title = g.title ? render_title(*g.title, scope) : "";
     r.weight = number_of(g.weight, scope, 1, "weight", r);
     for (const auto& item : g.items) {
       std::optional<CriterionResult> child;

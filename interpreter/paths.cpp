@@ -19,6 +19,74 @@ std::optional<std::string> real_path(const std::string& p) {
   return std::string(buf);
 }
 
+bool inside_root(const std::string& path, const std::string& root) {
+  return path == root || root == "/" ||
+         (path.size() > root.size() && path.compare(0, root.size(), root) == 0 && path[root.size()] == '/');
+}
+
+// The symbolic link through which `relative` leaves the root, followed as the kernel would but
+// taking missing parts lexically (a link to a file that does not exist outside the root still
+// escapes): the first link in the written path and its target, or nullopt when the path stays inside.
+struct Escape {
+  std::string link;    // relative to the root, as written
+  std::string target;  // what the link says
+};
+
+std::optional<Escape> escaping_link(const std::string& root_real, const std::string& relative) {
+  std::vector<std::string> todo;  // components still to walk, the next one last
+  auto push_front = [&](const std::string& path) {
+    std::vector<std::string> parts;
+    std::size_t pos = 0;
+    while (pos <= path.size()) {
+      std::size_t next = path.find('/', pos);
+      parts.push_back(path.substr(pos, next == std::string::npos ? std::string::npos : next - pos));
+      if (next == std::string::npos) break;
+      pos = next + 1;
+    }
+    for (auto it = parts.rbegin(); it != parts.rend(); ++it) todo.push_back(*it);
+  };
+  push_front(relative);
+  std::string cur = root_real, written;
+  std::optional<Escape> first;
+  int hops = 0;
+  while (!todo.empty()) {
+    std::string c = std::move(todo.back());
+    todo.pop_back();
+    if (c.empty() || c == ".") continue;
+    if (c == "..") {
+      std::size_t slash = cur.rfind('/');
+      cur = slash == 0 || slash == std::string::npos ? "/" : cur.substr(0, slash);
+      continue;
+    }
+    std::string next = cur == "/" ? "/" + c : cur + "/" + c;
+    if (!first) written += (written.empty() ? "" : "/") + c;
+    struct stat st;
+    if (::lstat(next.c_str(), &st) != 0 || !S_ISLNK(st.st_mode)) {
+      cur = next;
+      continue;
+    }
+    if (++hops > 40) return std::nullopt;  // a loop: reported as such by the caller
+    char target[PATH_MAX];
+    ssize_t n = ::readlink(next.c_str(), target, sizeof target - 1);
+    if (n <= 0) return std::nullopt;
+    target[n] = 0;
+    if (!first) first = Escape{written, target};
+    if (target[0] == '/') cur = "/";
+    push_front(target);
+  }
+  if (first && !inside_root(cur, root_real)) return first;
+  return std::nullopt;
+}
+
+std::string escape_message(const PathValue& p, const Escape& e) {
+  const std::string link = p.root + "/" + e.link;
+  if (link == p.display())
+    return fmt::format("{} escapes the {} folder: it is a symbolic link to '{}' (refused; links may not leave the folder)",
+                       p.display(), p.root, e.target);
+  return fmt::format("{} escapes the {} folder through the symbolic link {} (to '{}'; refused, links may not leave the folder)",
+                     p.display(), p.root, link, e.target);
+}
+
 }  // namespace
 
 std::optional<PathValue> join_path(const PathValue& base, const std::string& piece, std::string* error) {
@@ -78,6 +146,11 @@ ResolvedPath resolve_confined(const PathValue& p) {
       r.message = fmt::format("{}: a symbolic link loop (the links never reach a file)", p.display());
       return r;
     }
+    if (auto e = escaping_link(*root_real, p.relative)) {
+      r.status = PathStatus::escapes;
+      r.message = escape_message(p, *e);
+      return r;
+    }
     struct stat st;
     if (::lstat(p.full().c_str(), &st) == 0 && S_ISLNK(st.st_mode)) {
       char target[PATH_MAX];
@@ -94,8 +167,9 @@ ResolvedPath resolve_confined(const PathValue& p) {
                                        ((*full_real)[root.size()] == '/' || root == "/"));
   if (!inside) {
     r.status = PathStatus::escapes;
-    r.message = fmt::format("{} resolves outside its root '{}' (symbolic links may not leave the root)", p.display(),
-                            p.root);
+    auto e = escaping_link(root, p.relative);
+    r.message = e ? escape_message(p, *e)
+                  : fmt::format("{} escapes the {} folder (refused; symbolic links may not leave the folder)", p.display(), p.root);
     return r;
   }
   r.real = *full_real;

@@ -389,6 +389,16 @@ Value CallContext::data_error(std::string message, const Value& data) const {
   return error(std::move(message), carries_submission_data(data) ? Blame::submission : Blame::rubric);
 }
 
+std::string CallContext::data_name(int argno, const Value& argument, const std::string& shown) const {
+  if (!carries_submission_data(argument)) return shown;
+  // A list or record read from a file says where it came from; a number is described by the call.
+  std::string where = argument.is(ValueKind::list)     ? argument.list_what()
+                      : argument.is(ValueKind::record) ? argument.as_record().origin
+                                                       : "";
+  if (where.empty()) where = describe_argument(argno);
+  return where.empty() ? shown : fmt::format("{} from {}", shown, where);
+}
+
 bool carries_submission_data(const Value& v) {
   if (v.from_submission()) return true;
   if (v.is(ValueKind::path)) return v.as_path().root == "submission";

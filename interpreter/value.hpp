@@ -255,6 +255,16 @@ class CallContext {
   // An error about the content of `data` (an empty list, a negative number under a square root):
   // the submission's when `data` carries submission data, the rubric's otherwise.
   Value data_error(std::string message, const Value& data) const;
+  // Where argument #argno (1-based) of this call came from, when that can be told without
+  // evaluating anything again: "submission/result.json: z" for `j.z`, the list's origin for a list
+  // read from a file, else the argument's text in backquotes; empty when unknown.
+  virtual std::string describe_argument(int argno) const {
+    (void)argno;
+    return "";
+  }
+  // How a message names a value the builtin refuses: "-3", or "-3 from submission/result.json: z"
+  // when the value is the submission's (`value` is argument #argno, or an item of it).
+  std::string data_name(int argno, const Value& argument, const std::string& shown) const;
   // An error about a file: blamed on the submission when the path is under `submission`
   // (→ FAIL), otherwise on the rubric/reference side (→ ERROR).
   Value file_error(const PathValue& p, const std::string& message) const;

@@ -38,8 +38,10 @@ inline std::optional<Value> numbers_of(CallContext& ctx, const Value& list, std:
     const Value& v = list.as_list()[i];
     if (v.is_error()) return v;
     if (!v.is(ValueKind::number))
-      return ctx.error(fmt::format("bad argument #{} to '{}' (expected a list of numbers, item {} is a {})", argno,
-                                   ctx.function_name(), i, v.kind_name()));
+      return ctx.error(fmt::format("bad argument #{} to '{}' (expected a list of numbers, item {} is {}{})", argno,
+                                   ctx.function_name(), i, v.repr(5),
+                                   ctx.data_name(static_cast<int>(argno), list, "")),
+                       carries_submission_data(list) || v.from_submission() ? Blame::submission : Blame::rubric);
     if (first) dim = v.as_quantity().dim;
     else if (v.as_quantity().dim != dim)
       return ctx.error(fmt::format("bad argument #{} to '{}' (items of different dimensions: {} and {})", argno,
@@ -63,8 +65,9 @@ inline std::optional<Value> shape_arg(CallContext& ctx, const Value& v, int argn
   for (const Value& d : v.as_list()) {
     if (!d.is(ValueKind::number) || !d.as_quantity().dim.dimensionless() || d.as_number() < 0 ||
         d.as_number() != std::floor(d.as_number()))
-      return ctx.error(fmt::format("bad argument #{} to '{}' (a shape holds whole numbers >= 0, got {})", argno,
-                                   ctx.function_name(), d.repr(5)));
+      return ctx.data_error(fmt::format("bad argument #{} to '{}' (a shape holds whole numbers >= 0, got {}{})", argno,
+                                        ctx.function_name(), d.repr(5), ctx.data_name(argno, v, "")),
+                            carries_submission_data(v) ? v : d);
     out.push_back(static_cast<std::int64_t>(d.as_number()));
   }
   return std::nullopt;

@@ -175,9 +175,14 @@ void open_lists(Registry& r) {
              lo = a[0].as_number();
              hi = a[1].as_number();
            }
-           if (step == 0) return ctx.error("'range' with a step of 0");
+           // A bound or step the candidate wrote (a count read from its output) is its FAIL.
+           const Value& bounds = carries_submission_data(a[0]) ? a[0] : carries_submission_data(a[1]) ? a[1] : a[2];
+           if (step == 0) return ctx.data_error("'range' with a step of 0", a[2]);
            double n = std::ceil((hi - lo) / step);
-           if (n > 10'000'000) return ctx.error(fmt::format("'range' of {} items is too long (limit 10000000)", n));
+           if (!(n <= 10'000'000) && std::isfinite(lo) && std::isfinite(hi))
+             return ctx.data_error(fmt::format("'range' of {} items is too long (limit 10000000)", format_number(n)), bounds);
+           if (!std::isfinite(lo) || !std::isfinite(hi) || !std::isfinite(step))
+             return ctx.data_error("'range' needs finite numbers", bounds);
            List out;
            for (double i = 0; i < n; ++i) out.push_back(Value::number(lo + i * step));
            return Value::list(std::move(out));

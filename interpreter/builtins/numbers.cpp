@@ -17,7 +17,10 @@ Value extremum(CallContext& ctx, const std::vector<Value>& args, bool want_max) 
   std::vector<Value> items;
   if (args.size() == 1 && args[0].is(ValueKind::list)) items = args[0].as_list();
   else items = args;
-  if (items.empty()) return ctx.data_error(fmt::format("'{}' of an empty list", ctx.function_name()), args.empty() ? Value() : args[0]);
+  if (items.empty())
+    return args.empty() ? ctx.error(fmt::format("'{}' of nothing", ctx.function_name()))
+                        : ctx.data_error(fmt::format("'{}' of an empty list{}", ctx.function_name(),
+                                                     ctx.data_name(1, args[0], "") ), args[0]);
   const Value* best = nullptr;
   for (std::size_t i = 0; i < items.size(); ++i) {
     const Value& v = items[i];
@@ -32,12 +35,10 @@ Value extremum(CallContext& ctx, const std::vector<Value>& args, bool want_max) 
   return *best;
 }
 
-Value unary_plain(CallContext& ctx, const std::vector<Value>& a, double (*f)(double), const char* domain_note) {
-  if (auto e = want_plain(ctx, a, 0)) return *e;
-  double r = f(a[0].as_number());
-  if (std::isnan(r) && !std::isnan(a[0].as_number()))
-    return ctx.error(fmt::format("'{}' of {}: {}", ctx.function_name(), a[0].to_string(), domain_note));
-  return Value::number(r);
+// A number outside a function's domain (a negative under sqrt, log of 0, a NaN): the submission's
+// FAIL naming where it came from when the candidate wrote it, the rubric's ERROR when the rubric did.
+Value domain_error(CallContext& ctx, const Value& x, const char* needs) {
+  return ctx.data_error(fmt::format("'{}' needs {}, got {}", ctx.function_name(), needs, ctx.data_name(1, x, x.to_string())), x);
 }
 
 }  // namespace
@@ -78,28 +79,35 @@ void open_numbers(Registry& r) {
              if (d.exp[i] % 2) return ctx.error(fmt::format("'sqrt' of {}: its unit has an odd power", a[0].to_string()));
              half.exp[i] = static_cast<std::int8_t>(d.exp[i] / 2);
            }
-           if (a[0].as_number() < 0) return ctx.error(fmt::format("'sqrt' of a negative number ({})", a[0].to_string()));
+           if (!(a[0].as_number() >= 0)) return domain_error(ctx, a[0], "a number >= 0");
            return Value::number(std::sqrt(a[0].as_number()), half);
          });
   r.add("log", {P("x")}, false, "The natural logarithm of a plain number.", fam,
          [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want_plain(ctx, a, 0)) return *e;
-           if (a[0].as_number() <= 0) return ctx.error(fmt::format("'log' of {} (needs a positive number)", a[0].to_string()));
+           if (!(a[0].as_number() > 0)) return domain_error(ctx, a[0], "a positive number");
            return Value::number(std::log(a[0].as_number()));
          });
   r.add("exp", {P("x")}, false, "e raised to a plain number.", fam, [](CallContext& ctx, const std::vector<Value>& a) {
-           return unary_plain(ctx, a, [](double x) { return std::exp(x); }, "out of range");
+           if (auto e = want_plain(ctx, a, 0)) return *e;
+           if (std::isnan(a[0].as_number())) return domain_error(ctx, a[0], "a number (not NaN)");
+           double r = std::exp(a[0].as_number());
+           if (std::isinf(r) && std::isfinite(a[0].as_number())) return domain_error(ctx, a[0], "a number up to 709 (e^x overflows)");
+           return Value::number(r);
          });
   r.add("geomean", {P("xs")}, false, "The geometric mean of a list of positive numbers (keeps their unit).", fam,
          [](CallContext& ctx, const std::vector<Value>& a) {
            std::vector<double> xs;
            Dimension d;
            if (auto e = builtins::numbers_of(ctx, a[0], 1, xs, d)) return *e;
-           if (xs.empty()) return ctx.error("'geomean' of an empty list");
+           if (xs.empty()) return ctx.data_error(fmt::format("'geomean' of an empty list{}", ctx.data_name(1, a[0], "")), a[0]);
            double s = 0;
-           for (double x : xs) {
-             if (x <= 0) return ctx.error(fmt::format("'geomean' needs positive numbers, got {}", format_quantity(x, d)));
-             s += std::log(x);
+           for (std::size_t i = 0; i < xs.size(); ++i) {
+             if (!(xs[i] > 0))
+               return ctx.data_error(fmt::format("'geomean' needs positive numbers, got {}",
+                                                 ctx.data_name(1, a[0], fmt::format("{} at [{}]", format_quantity(xs[i], d), i))),
+                                     a[0]);
+             s += std::log(xs[i]);
            }
            return Value::number(std::exp(s / static_cast<double>(xs.size())), d);
          });

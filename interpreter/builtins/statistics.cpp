@@ -1,4 +1,5 @@
 // Samples and their statistics: samples median mean p stdev cv ci (on samples, or on lists of numbers).
+#include <cmath>
 #include <fmt/format.h>
 
 #include "interpreter/builtins/args.hpp"
@@ -23,7 +24,18 @@ std::optional<Value> sample_values(CallContext& ctx, const Value& v, std::vector
     xs = s.expr->leaf->values;
     return std::nullopt;
   }
-  if (v.is(ValueKind::list)) return builtins::numbers_of(ctx, v, 1, xs, dim);
+  if (v.is(ValueKind::list)) {
+    if (auto e = builtins::numbers_of(ctx, v, 1, xs, dim)) return e;
+    // A NaN is the fault of whoever wrote it: the item's own blame, or the list's.
+    for (std::size_t i = 0; i < xs.size(); ++i)
+      if (std::isnan(xs[i])) {
+        const Value& item = v.as_list()[i];
+        return ctx.data_error(fmt::format("'{}' of a list holding NaN (not a number) at [{}]{}", ctx.function_name(), i,
+                                          ctx.data_name(1, v, "")),
+                              carries_submission_data(item) ? item : v);
+      }
+    return std::nullopt;
+  }
   return ctx.bad_argument(1, "samples or a list of numbers", v);
 }
 
@@ -38,7 +50,7 @@ Value statistic(CallContext& ctx, const std::vector<Value>& a, Stat f, bool keep
   try {
     return Value::number(f(xs), keeps_unit ? dim : Dimension{});
   } catch (const OperatorError& e) {
-    return ctx.data_error(fmt::format("'{}': {}", ctx.function_name(), e.what()), a[0]);
+    return ctx.data_error(fmt::format("'{}' of {}: {}", ctx.function_name(), ctx.data_name(1, a[0], "the data"), e.what()), a[0]);
   }
 }
 
@@ -52,7 +64,15 @@ void open_statistics(Registry& r) {
          fam, [](CallContext& ctx, const std::vector<Value>& a) {
            SampleSet s;
            if (auto e = builtins::numbers_of(ctx, a[0], 1, s.values, s.dim)) return *e;
-           if (s.values.empty()) return ctx.data_error("'samples' of an empty list", a[0]);
+           if (s.values.empty())
+             return ctx.data_error(fmt::format("'samples' of an empty list{}", ctx.data_name(1, a[0], "")), a[0]);
+           for (std::size_t i = 0; i < s.values.size(); ++i)
+             if (!std::isfinite(s.values[i])) {
+               const Value& item = a[0].as_list()[i];
+               return ctx.data_error(fmt::format("'samples' needs finite numbers, got {}",
+                                                 ctx.data_name(1, a[0], fmt::format("{} at [{}]", format_quantity(s.values[i], s.dim), i))),
+                                     carries_submission_data(item) ? item : a[0]);
+             }
            if (auto e = builtins::want(ctx, a, 1, ValueKind::string, "a string")) return *e;
            s.description = a[1].as_string().empty() ? fmt::format("{} recorded values", s.values.size()) : a[1].as_string();
            return Value::samples_of(std::move(s));
@@ -72,11 +92,13 @@ void open_statistics(Registry& r) {
            if (auto e = sample_values(ctx, a[0], xs, dim)) return *e;
            if (auto e = builtins::want_plain(ctx, a, 1)) return *e;
            double q = a[1].as_number();
-           if (q < 0 || q > 100) return ctx.error(fmt::format("bad argument #2 to 'p' (a percentile in 0..100, got {})", q));
+           if (!(q >= 0 && q <= 100))
+             return ctx.data_error(fmt::format("bad argument #2 to 'p' (a percentile in 0..100, got {})", ctx.data_name(2, a[1], format_number(q))),
+                                   a[1]);
            try {
              return Value::number(stats::percentile(xs, q), dim);
            } catch (const OperatorError& e) {
-             return ctx.error(fmt::format("'p': {}", e.what()));
+             return ctx.data_error(fmt::format("'p' of {}: {}", ctx.data_name(1, a[0], "the data"), e.what()), a[0]);
            }
          });
   r.add("ci", {P("s"), P("level", Value::number(0.95))}, false,
@@ -88,14 +110,17 @@ void open_statistics(Registry& r) {
            if (auto e = sample_values(ctx, a[0], xs, dim)) return *e;
            if (auto e = builtins::want_plain(ctx, a, 1)) return *e;
            double level = a[1].as_number();
-           if (level <= 0 || level >= 1) return ctx.error(fmt::format("bad argument #2 to 'ci' (a level in (0, 1) such as 95%, got {})", level));
+           if (!(level > 0 && level < 1))
+             return ctx.data_error(fmt::format("bad argument #2 to 'ci' (a level in (0, 1) such as 95%, got {})",
+                                               ctx.data_name(2, a[1], format_number(level))),
+                                   a[1]);
            try {
              stats::Interval iv = stats::median_interval(xs, level, ctx.seed());
              Record r;
              r.fields = {{"lo", Value::number(iv.lo, dim)}, {"median", Value::number(iv.estimate, dim)}, {"hi", Value::number(iv.hi, dim)}};
              return Value::record(std::move(r));
            } catch (const OperatorError& e) {
-             return ctx.error(fmt::format("'ci': {}", e.what()));
+             return ctx.data_error(fmt::format("'ci' of {}: {}", ctx.data_name(1, a[0], "the data"), e.what()), a[0]);
            }
          });
 }

@@ -21,11 +21,14 @@ void open_units(Registry& r) {
            if (auto e = builtins::want(ctx, a, 1, ValueKind::string, "a unit string")) return *e;
            std::string why;
            auto u = parse_unit(a[1].as_string(), &why);
-           if (!u) return ctx.error(fmt::format("bad argument #2 to 'convert' ({})", why));
+           // A unit string the candidate wrote (its JSON names its own unit) is its FAIL when it is
+           // not a unit or not one of x's dimension; a unit the rubric wrote is the rubric's ERROR.
+           if (!u) return ctx.data_error(fmt::format("bad argument #2 to 'convert' ({}{})", why, ctx.data_name(2, a[1], "")), a[1]);
            if (u->dim != a[0].as_quantity().dim)
-             return ctx.error(fmt::format("cannot convert {} ({}) to {} ({})", a[0].to_string(),
-                                          dimension_description(a[0].as_quantity().dim), a[1].as_string(),
-                                          dimension_description(u->dim)));
+             return ctx.data_error(fmt::format("cannot convert {} ({}) to {}{} ({})", a[0].to_string(),
+                                               dimension_description(a[0].as_quantity().dim), a[1].as_string(),
+                                               ctx.data_name(2, a[1], ""), dimension_description(u->dim)),
+                                   a[1]);
            return Value::number(a[0].as_number() / u->scale);
          });
 }

@@ -101,8 +101,25 @@ TEST_CASE("paths are confined to their root") {
   REQUIRE(link);
   ResolvedPath rp = resolve_confined(*link);
   CHECK(rp.status == PathStatus::escapes);
-  CHECK(rp.message.find("outside its root") != std::string::npos);
+  CHECK(rp.message.find("escapes the") != std::string::npos);
+  CHECK(rp.message.find("a symbolic link to '" + t.path + "/secret.txt'") != std::string::npos);
   CHECK(resolve_confined(*join_path(r, "missing.txt", &why)).status == PathStatus::missing);
+  // A link to something that does not exist outside the root escapes too (never "no such file"),
+  // and so does a path through a linked folder; the message names the link.
+  std::filesystem::create_symlink("/nonexistent/elsewhere.json", root + "/dangling.json");
+  rp = resolve_confined(*join_path(r, "dangling.json", &why));
+  CHECK(rp.status == PathStatus::escapes);
+  CHECK(rp.message.find("dangling.json escapes the") != std::string::npos);
+  CHECK(rp.message.find("does not exist") == std::string::npos);
+  std::filesystem::create_symlink(t.path, root + "/up");
+  rp = resolve_confined(*join_path(r, "up/nothing/here.json", &why));
+  CHECK(rp.status == PathStatus::escapes);
+  CHECK(rp.message.find("through the symbolic link") != std::string::npos);
+  CHECK(rp.message.find("/up (to '" + t.path + "'") != std::string::npos);
+  // A link that leaves and comes back stays inside.
+  std::filesystem::create_directories(root + "/d");
+  std::filesystem::create_symlink("../root/d", root + "/d_again");
+  CHECK(resolve_confined(*join_path(r, "d_again/absent.txt", &why)).status == PathStatus::missing);
 }
 
 TEST_CASE("mentions folds case and white space and respects word boundaries") {
