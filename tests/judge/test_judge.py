@@ -209,6 +209,14 @@ class Votes(JudgeCase):
         self.assertEqual(len(self.server.requests()), 3)
         self.assertEqual(sorted(line["vote"] for line in self.cache_lines()), [1, 2, 3])
 
+    def test_more_votes_reuse_the_earlier_ones(self):
+        one = self.rubric('criterion c "c" { expect judge(answer, "[alternate] Q?") }\n', "one.rubric")
+        three = self.rubric('criterion c "c" { expect judge(answer, "[alternate] Q?", votes = 3) }\n', "three.rubric")
+        self.assertEqual(self.check(one).returncode, 0)
+        p = self.check_json(three)
+        self.assertEqual(len(self.server.requests()), 3)  # vote 1 from the cache, votes 2 and 3 asked
+        self.assertEqual(p.checks["c"]["evidence"][0], "judge (model test-model, 3 votes: yes 2, no 1): 'request 1 for this prompt'")
+
     def test_tie_is_inconclusive(self):
         r = self.rubric('criterion c "c" { expect judge(answer, "[alternate] Q?", votes = 2) }\n')
         p = self.check_json(r)
@@ -459,6 +467,24 @@ class Grade(JudgeCase):
         self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
         with open(os.path.join(out, "results.jsonl")) as f:
             self.assertEqual([json.loads(x)["verdict"] for x in f], ["PASS"] * 4)
+
+    def test_parallel_graders_append_whole_lines(self):
+        r = self.rubric('criterion c "c" { expect judge(answer, "[alternate] Q?", votes = 3) }\n')
+        subs = []
+        for i in range(12):
+            s = os.path.join(self.dir, f"p{i}")
+            os.makedirs(s)
+            with open(os.path.join(s, "answer.md"), "w") as f:
+                f.write(ANSWER + f"variant {i}\n" + "x" * (i * 5000))
+            subs.append(s)
+        out = os.path.join(self.dir, "results")
+        p = subprocess.run([RUBRIC_EXE, "grade", r, *subs, "--out", out, "--jobs", "6", "--quiet", "--judge-model", "m",
+                            "--judge-url", self.server.url], env=clean_env(), capture_output=True, text=True, timeout=120)
+        self.assertEqual(p.returncode, 0, p.stdout + p.stderr)
+        with open(os.path.join(out, "judge-cache.jsonl")) as f:
+            lines = [json.loads(x) for x in f.read().splitlines()]  # every line whole JSON
+        self.assertEqual(len(lines), 36)
+        self.assertEqual(len({(x["prompt"], x["vote"]) for x in lines}), 36)
 
     def test_lint_says_the_rubric_needs_a_judge(self):
         r = self.rubric('def explains(t) = judge(t, "Does it explain?")\n'
