@@ -233,6 +233,17 @@ RunResult run_isolated(const RunSpec& spec) {
   void* stack = ::mmap(nullptr, kSupervisorStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
   if (stack == MAP_FAILED) throw OperatorError(fmt::format("cannot map a stack: {}", std::strerror(errno)));
   struct StackGuard { void* p; ~StackGuard() { ::munmap(p, kSupervisorStack); } } stack_guard{stack};
+  // The candidate's stack until its exec, above a page that faults instead of reaching other memory.
+  const std::size_t page = std::size_t(::sysconf(_SC_PAGESIZE));
+  void* candidate_stack = ::mmap(nullptr, kSupervisorStack + page, PROT_READ | PROT_WRITE,
+                                 MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
+  if (candidate_stack == MAP_FAILED) throw OperatorError(fmt::format("cannot map a stack: {}", std::strerror(errno)));
+  struct CandidateStackGuard {
+    void* p;
+    std::size_t n;
+    ~CandidateStackGuard() { ::munmap(p, n); }
+  } candidate_stack_guard{candidate_stack, kSupervisorStack + page};
+  ::mprotect(candidate_stack, page, PROT_NONE);
   // Directories the run needs that may live under a temp dir the private /tmp would cover
   // (used only without the whitelist).
   std::vector<std::string> keep_dirs = {scratch.root(), run_dir};
@@ -278,6 +289,7 @@ RunResult run_isolated(const RunSpec& spec) {
     }
     plan.seccomp_program = filter;
     plan.init_fd = init_fd;
+    plan.candidate_stack_top = static_cast<char*>(candidate_stack) + page + kSupervisorStack;
     if (cgroup && cgroup->ok()) plan.cgroup_procs_fd = cgroup->open_procs();
     else if (spec.limits.memory_bytes) plan.data = make_limit(double(spec.limits.memory_bytes));
     struct FdGuard procs_guard{plan.cgroup_procs_fd};  // the supervisor has its own copy
