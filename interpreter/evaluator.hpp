@@ -67,6 +67,9 @@ class Evaluator {
   CheckOutcome decide(const ast::Expr& e, const EnvPtr& env);
   // `text affirms X` / `text denies X` (evaluator_text.cpp).
   CheckOutcome decide_polarity(const ast::Mentions& m, const ast::Expr& e, const EnvPtr& env);
+  // `any(xs, c => ...)` / `all(xs, c => ...)`: over a list of claims, decided claim by claim with
+  // each claim's sentence and result as evidence (evaluator_text.cpp); nullopt for other calls.
+  std::optional<CheckOutcome> decide_over_claims(const ast::Expr& e, const EnvPtr& env);
   Value call_value(const Value& fn, std::vector<Value> positional, std::vector<std::pair<std::string, Value>> named,
                    const ast::Expr* site, const EnvPtr& env);
 

@@ -356,6 +356,10 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
       Value v = apply_binary(b->op, l.value, r.value, e, env);
       if (v.is_error()) return from_error(v);
       bool passed = v.as_bool();
+      if (l.value.is(ValueKind::number) && r.value.is(ValueKind::number) && l.value.as_quantity().dim != r.value.as_quantity().dim &&
+          (l.value.claimed() || r.value.claimed()))
+        return outcome(passed, {fmt::format("{} {} {}: a claim of another dimension", l.value.repr(), op, r.value.repr())},
+                       "not comparable: a claim of another unit");
       // Two numbers are shown in one unit and one notation, with the digits that tell them apart.
       std::string ls = l.value.repr(), rs = r.value.repr();
       if (l.value.is(ValueKind::number) && r.value.is(ValueKind::number) && l.value.as_quantity().dim == r.value.as_quantity().dim)
@@ -391,6 +395,12 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
     if (!numeric(a) || !numeric(r) || !t.is(ValueKind::number))
       return from_error(error_at(e, env, fmt::format("'within' needs numbers: got a {} within a {} of a {}", a.kind_name(),
                                                      t.kind_name(), r.kind_name())));
+    if (dim_of(a) != dim_of(r) && (a.claimed() || r.claimed()))
+      // A claim in the prose of another quantity than the measurement ("2.3x" against 45 GB/s): no
+      // match, not the rubric's error (docs/text.md).
+      return outcome(false, {fmt::format("{} and {}: a claim of another dimension ({} vs {})", a.to_string(), r.to_string(),
+                                         dimension_description(dim_of(a)), dimension_description(dim_of(r)))},
+                     "not comparable: a claim of another unit");
     if (dim_of(a) != dim_of(r))
       return from_error(error_at(e, env, fmt::format("'within' of {} and {}: the dimensions differ ({} vs {})", a.to_string(),
                                                      r.to_string(), dimension_description(dim_of(a)),
@@ -618,6 +628,7 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
     return outcome(passed, ev, expl);
   }
 
+  if (auto o = decide_over_claims(e, env)) return *o;
   Value v = eval(e, env);
   if (v.is_error()) return from_error(v);
   if (!v.is(ValueKind::boolean)) {

@@ -114,10 +114,12 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
   if (op == BinaryOp::eq || op == BinaryOp::ne) {
     if (a.is(ValueKind::samples) || b.is(ValueKind::samples))
       return fail("samples cannot be compared with '=='; use 'within' or an ordering comparison");
-    if (a.is(ValueKind::number) && b.is(ValueKind::number) && a.as_quantity().dim != b.as_quantity().dim)
+    if (a.is(ValueKind::number) && b.is(ValueKind::number) && a.as_quantity().dim != b.as_quantity().dim) {
+      if (a.claimed() || b.claimed()) return Value::boolean(op == BinaryOp::ne);  // a claim of another quantity
       return error_at(at, env, fmt::format("cannot compare {} with {}: the dimensions differ ({} vs {})", a.to_string(),
                                            b.to_string(), dimension_description(a.as_quantity().dim),
                                            dimension_description(b.as_quantity().dim)));
+    }
     bool eq = structurally_equal(a, b);
     return Value::boolean(op == BinaryOp::eq ? eq : !eq);
   }
@@ -130,6 +132,7 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
     }
     if (!numeric_a || !numeric_b)
       return fail(fmt::format("cannot compare a {} with a {} using '{}'", a.kind_name(), b.kind_name(), op_text(op)));
+    if (dim_of(a) != dim_of(b) && (a.claimed() || b.claimed())) return Value::boolean(false);  // a claim of another quantity
     if (dim_of(a) != dim_of(b))
       return error_at(at, env, fmt::format("cannot compare {} with {}: the dimensions differ ({} vs {})", a.to_string(),
                                            b.to_string(), dimension_description(dim_of(a)), dimension_description(dim_of(b))));

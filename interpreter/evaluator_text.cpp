@@ -3,7 +3,9 @@
 #include <fmt/format.h>
 
 #include "interpreter/evaluator.hpp"
+#include "interpreter/environment.hpp"
 #include "interpreter/text_concepts.hpp"
+#include "operators/text/document.hpp"
 
 namespace rubric {
 
@@ -92,6 +94,119 @@ CheckOutcome Evaluator::decide_polarity(const ast::Mentions& mt, const ast::Expr
                        : fmt::format("none of {} {}: {}", found.size(), state, fmt::join(failed, ", "));
   }
   (void)e;
+  return o;
+}
+
+namespace {
+
+// Claims shown per check before the rest are counted.
+constexpr std::size_t kClaimsShown = 8;
+
+bool is_claim(const Value& v) { return v.is(ValueKind::record) && v.as_record().origin == "claims(...)"; }
+
+std::string field_text(const Value& claim, const char* name) {
+  const Value* f = claim.as_record().find(name);
+  return f && f->is(ValueKind::string) ? f->as_string() : std::string();
+}
+
+}  // namespace
+
+std::optional<CheckOutcome> Evaluator::decide_over_claims(const ast::Expr& e, const EnvPtr& env) {
+  const auto* call = std::get_if<ast::Call>(&e.node);
+  if (!call || call->args.size() != 2 || !call->named.empty()) return std::nullopt;
+  const auto* name = std::get_if<ast::Name>(&call->callee->node);
+  if (!name || (name->name != "any" && name->name != "all")) return std::nullopt;
+  Value fn = eval(*call->callee, env);
+  if (!fn.is(ValueKind::function) || fn.as_function().kind != Function::Kind::builtin || fn.as_function().name != name->name)
+    return std::nullopt;  // a rubric's own `any`
+  const bool want_all = name->name == "all";
+  // From here the call is decided here: its arguments are evaluated once.
+  Value xs = eval(*call->args[0], env);
+  Value pred = eval(*call->args[1], env);
+  bool claims = xs.is(ValueKind::list) && !xs.as_list().empty() && pred.is(ValueKind::function) &&
+                pred.as_function().kind == Function::Kind::lambda && pred.as_function().lambda->params.size() == 1;
+  if (claims)
+    for (const Value& item : xs.as_list()) claims = claims && is_claim(item);
+  if (!claims) {
+    // Any other list: the builtin, and the verdict of its value as every other condition has.
+    Value v = xs.is_error() ? xs : pred.is_error() ? pred : call_value(fn, {xs, pred}, {}, &e, env);
+    if (v.is_error()) return outcome_of_error(v);
+    CheckOutcome o;
+    if (!v.is(ValueKind::boolean)) {
+      o.verdict = v.from_submission() ? Verdict::fail : Verdict::error;
+      o.blame = v.from_submission() ? Blame::submission : Blame::rubric;
+      o.decided = false;
+      o.explanation = fmt::format("an expect needs a bool, got a {} ({}) ({})", v.kind_name(), v.repr(5), [&] {
+        SourceLocation l = location_of(e, env);
+        return l.known() ? fmt::format("{}:{}:{}", l.file, l.line, l.column) : std::string();
+      }());
+      return o;
+    }
+    o.verdict = v.as_bool() ? Verdict::pass : Verdict::fail;
+    o.blame = v.as_bool() ? Blame::none : Blame::submission;
+    o.explanation = v.as_bool() ? "holds" : "does not hold";
+    if (!v.as_bool()) {
+      bool no_claims = xs.is(ValueKind::list) && xs.as_list().empty() && source_text(*call->args[0], env).find("claims(") != std::string::npos;
+      o.evidence.push_back(no_claims ? "the answer makes no claim of this kind" : fmt::format("{} is false", source_text(e, env)));
+      if (no_claims) o.explanation = "no claims";
+    }
+    return o;
+  }
+  // Each claim decided by the predicate's body, so its evidence says why it matched or not.
+  const Function& f = pred.as_function();
+  const std::string& param = f.lambda->params[0].name;
+  const List& items = xs.as_list();
+  std::vector<std::string> evidence;
+  std::vector<std::string> matched, unmatched;
+  std::optional<CheckOutcome> pending;  // a skipped or inconclusive claim: kept unless one settles it
+  std::string last_sentence;
+  for (std::size_t i = 0; i < items.size(); ++i) {
+    auto scope = std::make_shared<Environment>(f.closure, f.closure->module());
+    scope->define(param, items[i]);
+    CheckOutcome r = decide(*f.lambda->body, scope);
+    const std::string text = field_text(items[i], "text");
+    const std::string sentence = field_text(items[i], "sentence");
+    const std::string polarity = field_text(items[i], "polarity");
+    if (!r.decided) {
+      if (r.verdict == Verdict::error || r.verdict == Verdict::fail) {
+        r.evidence.insert(r.evidence.begin(), fmt::format("claim {} in \"{}\"", text, text::quote(sentence, 0, sentence.size(), 120)));
+        return r;  // an error, or the submission's data failing, settles it
+      }
+      if (!pending) pending = r;
+      continue;
+    }
+    bool ok = r.verdict == Verdict::pass;
+    (ok ? matched : unmatched).push_back(text);
+    if (evidence.size() < kClaimsShown) {
+      // The sentence is quoted once for the claims it holds.
+      std::string where = sentence == last_sentence ? std::string("in the same sentence")
+                                                    : fmt::format("in \"{}\"", text::quote(sentence, 0, sentence.size(), 160));
+      last_sentence = sentence;
+      evidence.push_back(fmt::format("claims {} {}{}: {} ({})", text, where,
+                                     polarity == "affirmed" || polarity.empty() ? "" : fmt::format(" ({})", polarity),
+                                     ok ? "matches" : "no match", r.explanation));
+    }
+  }
+  if (items.size() > kClaimsShown) evidence.push_back(fmt::format("... and {} more claims", items.size() - kClaimsShown));
+  bool passed = want_all ? unmatched.empty() : !matched.empty();
+  if (pending && (want_all ? passed : !passed)) {
+    pending->evidence.insert(pending->evidence.begin(), evidence.begin(), evidence.end());
+    return pending;
+  }
+  CheckOutcome o;
+  o.verdict = passed ? Verdict::pass : Verdict::fail;
+  o.blame = passed ? Blame::none : Blame::submission;
+  o.evidence = std::move(evidence);
+  const std::size_t n = matched.size() + unmatched.size();
+  if (n == 1)
+    o.explanation = passed ? fmt::format("the one claim, {}, matches", matched.empty() ? "" : matched[0])
+                           : fmt::format("the one claim, {}, does not match", unmatched.empty() ? "" : unmatched[0]);
+  else if (want_all)
+    o.explanation = passed ? fmt::format("all {} claims match", n)
+                           : fmt::format("{} of {} claims do not match: {}", unmatched.size(), n, fmt::join(unmatched.begin(), unmatched.begin() + std::min<std::size_t>(unmatched.size(), 6), ", "));
+  else
+    o.explanation = passed ? fmt::format("matches: {}", fmt::join(matched.begin(), matched.begin() + std::min<std::size_t>(matched.size(), 6), ", "))
+                           : fmt::format("none of {} claims matches", n);
   return o;
 }
 

@@ -151,6 +151,14 @@ class Value {
     from_submission_ = true;
     return *this;
   }
+  // A quantity the submission wrote in its prose with a unit of its own choosing (`claims`): a
+  // comparison with a quantity of another dimension is false (the claim is about something else,
+  // "2.3x" is no bandwidth), never the rubric's error.
+  bool claimed() const { return claimed_; }
+  Value& mark_claimed() {
+    claimed_ = true;
+    return *this;
+  }
   const char* kind_name() const { return rubric::kind_name(kind()); }
   bool is(ValueKind k) const { return kind() == k; }
   bool is_null() const { return kind() == ValueKind::null; }
@@ -191,6 +199,7 @@ class Value {
                                std::shared_ptr<const ErrorInfo>>;
   Payload payload_;
   bool from_submission_ = false;
+  bool claimed_ = false;
 };
 
 struct ListPayload {

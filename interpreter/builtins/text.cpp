@@ -244,6 +244,7 @@ void open_text(Registry& r) {
              else if (auto u = parse_unit(c.unit)) value = Value::number(c.value * u->scale, u->dim);
              else value = Value::number(c.value);
              if (!a[1].is_null() && value.as_quantity().dim != a[1].as_quantity().dim) continue;
+             value.mark_claimed();
              Record r;
              r.fields.emplace_back("value", value);
              r.fields.emplace_back("unit", Value::string(c.unit));

@@ -1,6 +1,7 @@
 #include "operators/text/claims.hpp"
 
 #include <cmath>
+#include <cstdint>
 #include <cstdlib>
 #include <unordered_map>
 
@@ -51,6 +52,92 @@ double suffix_scale(const std::string& w) {
   return 0;
 }
 
+bool is_month(const Token& t) {
+  static const char* const months[] = {"january", "february", "march", "april", "june", "july", "august", "september",
+                                       "october", "november", "december", "jan", "feb", "mar", "apr", "jun", "jul",
+                                       "aug", "sep", "sept", "oct", "nov", "dec"};
+  if (t.kind != Token::Kind::word) return false;
+  if (t.lower == "may") return t.capital;  // "May 3" is a date, "may" a modal
+  for (const char* m : months)
+    if (t.lower == m) return t.capital;
+  return false;
+}
+
+// Words after which a bare number is an index or a version, not a quantity: "Section 4.1",
+// "step 3", "issue 42", "version 1.2", "layer 12", "GPU 0".
+bool index_word(const std::string& w) {
+  static const char* const words[] = {"section", "sec", "table", "figure", "fig", "step", "issue", "pr", "chapter", "page",
+                                      "pp", "line", "eq", "equation", "appendix", "item", "stage", "phase", "version", "v",
+                                      "release", "rev", "revision", "build", "patch", "cve", "rfc", "pep", "gpu", "rank",
+                                      "node", "layer", "epoch", "iteration", "iter", "run", "trial", "case", "test", "example",
+                                      "exercise", "question", "part", "task", "problem", "option", "level", "round", "day",
+                                      "listing", "algorithm", "lemma", "theorem", "definition", "footnote", "note", "commit",
+                                      "ticket", "bug", "number", "id", "slot", "device", "port", "row", "column", "cell"};
+  for (const char* x : words)
+    if (w == x) return true;
+  return false;
+}
+
+// Which number tokens of a sentence are names, versions, dates, times or indices rather than
+// quantities: "Llama-3.1-8B", "Qwen2.5-7B", "§3.2", "x86-64" (joined to a word), "vLLM 0.6.3"
+// (dotted), "CUDA 12.4", "Python 3.11" (a bare number after a name), "2024-05-01", "May 3, 2024",
+// "in 2024", "10:30", "2:4" (a ratio), "#1234", "Section 4.1", "step 3".
+// 1: never a quantity; 2: not one when no unit follows ("CUDA 12.4" is a version, "H100 80 GB" a size).
+std::vector<std::uint8_t> not_quantities(std::string_view text, const Sentence& s) {
+  const auto& T = s.tokens;
+  const std::size_t n = T.size();
+  std::vector<std::uint8_t> skip(n, 0);
+  auto num = [&](std::size_t k) { return k < n && T[k].kind == Token::Kind::number; };
+  auto glued = [&](std::size_t k) { return k < n && k > 0 && (T[k].glued_prev || T[k - 1].hyphen_next); };
+  for (std::size_t k = 0; k < n; ++k) {
+    if (!num(k)) continue;
+    // Joined, through hyphens, dots or nothing, to a word before it: part of a name.
+    for (std::size_t j = k; j > 0 && glued(j); --j)
+      if (T[j - 1].kind == Token::Kind::word) {
+        skip[k] = true;
+        break;
+      }
+    // Dotted versions "0.6.3", dates "2024-05-01", "05/01/2024", times and ratios "10:30", "2:4".
+    if (k + 2 < n && num(k + 2) && T[k + 1].glued_prev && T[k + 2].glued_prev &&
+        (T[k + 1].lower == "." || T[k + 1].lower == ":" || T[k + 1].lower == "/")) {
+      std::size_t e = k + 2;
+      while (e + 2 < n && num(e + 2) && T[e + 1].lower == T[k + 1].lower && T[e + 1].glued_prev && T[e + 2].glued_prev) e += 2;
+      if (T[k + 1].lower != "/" || e > k + 2)  // "45 GB/s" never gets here; "1/2" alone is a fraction
+        for (std::size_t m = k; m <= e; ++m) skip[m] = true;
+    }
+    if (T[k].hyphen_next && num(k + 1) && T[k].lower.size() == 4 && T[k + 1].lower.size() == 2 && T[k + 1].hyphen_next &&
+        num(k + 2))
+      skip[k] = skip[k + 1] = skip[k + 2] = true;  // ISO date
+    // Dates: "May 3, 2024", "3 May 2024", "March 2024", "in 2024".
+    bool year = T[k].lower.size() == 4 && T[k].lower.find('.') == std::string::npos && T[k].lower >= "1900" && T[k].lower <= "2100";
+    if ((k > 0 && is_month(T[k - 1])) || (k + 1 < n && is_month(T[k + 1]))) skip[k] = true;
+    if (year && k > 0) {
+      const std::string& p = T[k - 1].lower;
+      if (p == "in" || p == "since" || p == "until" || p == "during" || p == "by" || p == "from" || p == "early" ||
+          p == "late" || p == "mid" || (p == "," && k > 1 && num(k - 2) && k > 2 && is_month(T[k - 3])))
+        skip[k] = true;
+    }
+    // Indices and versions after a word: "Section 4.1", "CUDA 12.4", "Python 3.11" (a name: all
+    // capitals, mixed case, or a capital word inside the sentence), "#1234", "No. 5".
+    if (k > 0 && T[k - 1].kind == Token::Kind::word && !T[k].glued_prev) {
+      const Token& w = T[k - 1];
+      static const char* const plain[] = {"about", "around", "roughly", "nearly", "only", "over", "under", "with", "at", "in",
+                                          "by", "for", "from", "after", "before", "between", "up", "almost", "approximately",
+                                          "exactly", "just", "some", "all", "the", "a", "an", "and", "but", "so", "then", "now",
+                                          "here", "there", "it", "we", "our", "this", "that", "these", "those", "each", "every",
+                                          "both", "overall", "to", "of", "on", "is", "was", "are", "less", "more", "than", "below",
+                                          "above", "within", "per", "using", "use", "yes", "no", "if", "when", "also", "still"};
+      bool common = false;
+      for (const char* x : plain) common = common || w.lower == x;
+      if ((index_word(w.lower) || w.all_caps || w.mixed_case || (w.capital && (k - 1 > 0 || !common))) && !skip[k]) skip[k] = 2;
+    }
+    if (T[k].begin > 0 && (text[T[k].begin - 1] == '#' || (T[k].begin > 1 && text[T[k].begin - 1] == ' ' && text[T[k].begin - 2] == '#')))
+      skip[k] = true;
+    if (k > 1 && T[k - 1].lower == "." && T[k - 2].lower == "no" && T[k - 2].capital) skip[k] = true;
+  }
+  return skip;
+}
+
 }  // namespace
 
 std::vector<Claim> find_claims(std::string_view text, Stemmer& stemmer, std::size_t limit, std::size_t* more) {
@@ -61,6 +148,7 @@ std::vector<Claim> find_claims(std::string_view text, Stemmer& stemmer, std::siz
   const auto& units = unit_words();
   while (stream.next(s)) {
     const auto& T = s.tokens;
+    std::vector<std::uint8_t> skip = not_quantities(text, s);
     for (std::size_t k = 0; k < T.size(); ++k) {
       if (T[k].kind != Token::Kind::number) continue;
       // Part of a name or a range's second half is still a number; a number glued after a word is
@@ -101,6 +189,7 @@ std::vector<Claim> find_claims(std::string_view text, Stemmer& stemmer, std::siz
           noun = T[e].lower;
         }
       }
+      if (skip[k] == 1 || (skip[k] == 2 && unit.empty())) continue;  // a name, a version, a date, an index
       if (!std::isfinite(v)) {  // "1e999x" overflows: no claim a measurement could be compared with
         k = e - 1;
         continue;

@@ -184,11 +184,17 @@ void SentenceStream::push(Sentence& s, Token::Kind kind, std::size_t b, std::siz
   tok.glued_prev = !space_before_ && !s.tokens.empty();
   if (kind == Token::Kind::word) {
     bool lower_seen = false;
-    for (std::size_t k = b; k < e && !tok.mixed_case; ++k) {
+    int upper = 0;
+    for (std::size_t k = b; k < e; ++k) {
       char ch = t_[k];
       if (ch >= 'a' && ch <= 'z') lower_seen = true;
-      else if (ch >= 'A' && ch <= 'Z' && lower_seen) tok.mixed_case = true;
+      else if (ch >= 'A' && ch <= 'Z') {
+        ++upper;
+        if (lower_seen) tok.mixed_case = true;
+      }
     }
+    tok.capital = e > b && t_[b] >= 'A' && t_[b] <= 'Z';
+    tok.all_caps = upper >= 2 && !lower_seen;
   }
   tok.stem = kind == Token::Kind::word ? stemmer_.stem(lower) : lower;
   tok.lower = std::move(lower);

@@ -23,6 +23,8 @@ struct Token {
   bool hyphen_next = false;  // joined to the next token by a hyphen inside a word ("bank-conflict")
   bool glued_prev = false;   // no space before it ("3.1x": the "x")
   bool mixed_case = false;   // a capital after a small letter ("ZeRO", "vLLM"): a name, not a word
+  bool capital = false;      // begins with a capital letter ("Python", "CUDA", "May")
+  bool all_caps = false;     // two or more letters, all capitals ("CUDA", "GCC")
 };
 
 struct Sentence {

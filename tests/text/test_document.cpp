@@ -1,6 +1,7 @@
 // Sentences and tokens: Markdown read as a reader sees it, code kept apart, stems and hyphens.
 #include <doctest/doctest.h>
 
+#include "operators/text/claims.hpp"
 #include "operators/text/concept.hpp"
 #include "operators/text/document.hpp"
 
@@ -82,4 +83,24 @@ TEST_CASE("quotes never cut a UTF-8 character") {
   }
   // A quote that starts or ends inside a character keeps the bytes it was given, whole characters.
   CHECK(quote("a\xc2\xa0" "b", 0, 4) == "a b");
+}
+
+TEST_CASE("claims: names, versions, dates, indices and list markers are not quantities") {
+  Stemmer st;
+  auto texts = [&](std::string_view t) {
+    std::vector<std::string> out;
+    std::size_t more = 0;
+    for (const auto& c : find_claims(t, st, 100, &more)) out.push_back(c.text);
+    return out;
+  };
+  CHECK(texts("We ran Llama-3.1-8B, Qwen2.5-7B and Mixtral-8x7B on vLLM 0.6.3.").empty());
+  CHECK(texts("CUDA 12.4, Python 3.11, GCC 12 and Ubuntu 22.04 on an H100 (sm_90) with x86-64 and top-5.").empty());
+  CHECK(texts("On 2024-05-01, on May 3, 2024 and in 2024 at 10:30 with 2:4 sparsity.").empty());
+  CHECK(texts("See \xc2\xa7" "3.2, Section 4.1, Table 2, step 3, issue 42, PR #1234 and version 1.2.3.").empty());
+  CHECK(texts("1. The fix is 3.1x faster.\n2) It reaches 45 GB/s at `1.2 ms`.") == std::vector<std::string>{"3.1x", "45 GB/s"});
+  // A unit after a name's number makes it a quantity: "H100 80 GB" is a size.
+  CHECK(texts("The H100 80 GB card is 2x faster; 16k tokens, 87% and 32-way.") ==
+        std::vector<std::string>{"80 GB", "2x", "16k tokens", "87%", "32-way"});
+  CHECK(texts("The fix is 3.1\xc3\x97 faster.") == std::vector<std::string>{"3.1\xc3\x97"});
+  CHECK(texts("About 32 banks serve it.") == std::vector<std::string>{"32"});
 }

@@ -154,3 +154,11 @@ TEST_CASE("scope ends at despite, only and a verb after an aside") {
   CHECK(pol("The patient, who had no fever, was found to have anemia.", "anemia") == "affirmed");
   CHECK(pol("The patient, who had no fever, was found to have anemia.", "fever") == "negated");
 }
+
+TEST_CASE("a new subject after 'and' ends the reach of a later negative predicate") {
+  CHECK(pol("The kernel is 3.1x faster and bank conflicts are gone.", "3.1x") == "affirmed");
+  CHECK(pol("The kernel is 3.1x faster and bank conflicts are gone.", "bank conflict") == "negated");
+  CHECK(pol("Bank conflicts and spills are gone.", "bank conflict") == "negated");
+  CHECK(pol("Bank conflicts, spills and stalls are negligible.", "bank conflict") == "negated");
+  CHECK(pol("The fog has cleared and is not expected to return.", "fog") == "negated");
+}
