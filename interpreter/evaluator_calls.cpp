@@ -226,11 +226,18 @@ void collect_block_marks(const ast::Expr& e, std::uint32_t base, BlockMarks& out
 
 bool marked(const std::vector<std::size_t>& at, std::size_t i) { return std::find(at.begin(), at.end(), i) != at.end(); }
 
+// Whether `text` has anything one_line changes: a line break, a tab or a run of blanks.
+bool needs_folding(std::string_view text) {
+  return text.find_first_of("\n\r\t") != std::string_view::npos || text.find("  ") != std::string_view::npos;
+}
+
 // An expression's text as evidence shows it: on one line. Outside string literals, comments are
-// dropped and a line break with the blanks around it becomes one space (none just inside brackets,
-// one just inside a block's braces, and "; " after a block's let).
+// dropped, a run of blanks becomes one space, and a line break with the blanks around it becomes
+// one space (none just inside brackets, one just inside a block's braces, and "; " after a
+// block's let).
+
 std::string one_line(std::string_view text, const BlockMarks& marks) {
-  if (text.find('\n') == std::string_view::npos) return std::string(text);
+  if (!needs_folding(text)) return std::string(text);
   std::string out;
   out.reserve(text.size());
   bool in_string = false, raw = false, pending_break = false;
@@ -280,7 +287,7 @@ std::string Evaluator::source_text(const ast::Expr& e, const EnvPtr& env) const 
   const Module* m = module_of(env);
   if (!m || !m->file || !m->file->source || !e.range.known()) return "";
   std::string_view text = m->file->source->slice(e.range);
-  if (text.find('\n') == std::string_view::npos) return std::string(text);
+  if (!needs_folding(text)) return std::string(text);
   BlockMarks marks;
   collect_block_marks(e, e.range.begin, marks);
   return one_line(text, marks);
