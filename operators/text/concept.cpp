@@ -20,6 +20,7 @@ struct Occurrence {
   Judgement judgement;
   Polarity polarity;
   const Concept* leaf;
+  bool judged;  // judgement and polarity are set (judging is deferred until a mention counts)
 };
 
 struct NodeState {
@@ -29,6 +30,7 @@ struct NodeState {
   std::array<std::optional<Mention>, 4> first;  // per polarity, the first mention in the text
   std::size_t count = 0;
   Polarity aggregated = Polarity::absent;
+  bool counted = false;  // its mentions make a polarity of their own (a root, a member of any/all, a near)
 };
 
 Polarity stronger(Polarity a, Polarity b) { return static_cast<int>(a) >= static_cast<int>(b) ? a : b; }
@@ -144,17 +146,37 @@ std::vector<Finding> analyse(std::string_view text, const std::vector<ConceptPtr
     return nodes.size() - 1;
   };
   for (const auto& c : concepts) roots.push_back(add(add, c.get()));
+  // Which nodes need a polarity of their own: roots, members of any/all, near nodes. The two sides
+  // of a `near` need one only where they are also counted elsewhere: a side's mentions are judged
+  // when they pair, so a common word ("block", "order") costs a lookup, not a judgement.
+  for (std::size_t r : roots) nodes[r].counted = true;
+  for (auto& st : nodes) {
+    if (st.concept->kind == Concept::Kind::near) st.counted = true;
+    if (st.concept->kind == Concept::Kind::any || st.concept->kind == Concept::Kind::all)
+      for (std::size_t ch : st.children) nodes[ch].counted = true;
+  }
   // Phrases by their first stem.
-  std::unordered_multimap<std::string, std::pair<std::size_t, std::size_t>> starts;  // stem → (node, alternative)
+  // One hash probe per token: stem → every (node, alternative) starting with it.
+  std::unordered_map<std::string_view, std::vector<std::pair<std::size_t, std::size_t>>> starts;
   for (std::size_t i = 0; i < nodes.size(); ++i)
     if (nodes[i].concept->kind == Concept::Kind::phrase)
       for (std::size_t a = 0; a < nodes[i].concept->alternatives.size(); ++a)
-        starts.emplace(nodes[i].concept->alternatives[a][0], std::make_pair(i, a));
+        starts[nodes[i].concept->alternatives[a][0]].emplace_back(i, a);
+  // Composite nodes whose children had no mention in a sentence are skipped: the work per
+  // sentence follows the mentions in it, not the size of the vocabulary.
+  std::vector<std::size_t> touched;  // nodes with occurrences in the current sentence
+  std::vector<char> has_occ(nodes.size(), 0);
 
   SentenceStream stream(text, stemmer);
   Sentence s;
   auto record = [&](NodeState& st, const Occurrence& o) {
-    if (st.occ.size() < kMaxOccurrencesPerSentence) st.occ.push_back(o);
+    if (st.occ.size() >= kMaxOccurrencesPerSentence) return;
+    if (st.occ.empty()) {
+      std::size_t i = static_cast<std::size_t>(&st - nodes.data());
+      has_occ[i] = 1;
+      touched.push_back(i);
+    }
+    st.occ.push_back(o);
   };
   auto match_at = [&](const std::vector<std::string>& alt, std::size_t k) -> std::size_t {
     std::size_t p = k;
@@ -169,8 +191,27 @@ std::vector<Finding> analyse(std::string_view text, const std::vector<ConceptPtr
     return p;
   };
   std::vector<std::size_t> words_before;  // per token of the sentence: the words before it
+  // Judgements of this sentence by mention span: concepts sharing a phrase judge it once.
+  std::vector<std::pair<std::pair<std::size_t, std::size_t>, Judgement>> memo;
+  auto judge = [&](Occurrence& o) {
+    if (o.judged) return;
+    auto key = std::make_pair(o.b, o.e);
+    auto it = std::find_if(memo.begin(), memo.end(), [&](const auto& m) { return m.first == key; });
+    if (it == memo.end()) {
+      memo.emplace_back(key, judge_mention(s, o.b, o.e));
+      it = memo.end() - 1;
+    }
+    o.judgement = it->second;
+    o.polarity = o.judgement.polarity;
+    o.judged = true;
+  };
   while (stream.next(s)) {
-    for (auto& st : nodes) st.occ.clear();
+    memo.clear();
+    for (std::size_t i : touched) {
+      nodes[i].occ.clear();
+      has_occ[i] = 0;
+    }
+    touched.clear();
     words_before.assign(s.tokens.size() + 1, 0);
     for (std::size_t k = 0; k < s.tokens.size(); ++k)
       words_before[k + 1] = words_before[k] + (s.tokens[k].kind != Token::Kind::punct);
@@ -179,36 +220,47 @@ std::vector<Finding> analyse(std::string_view text, const std::vector<ConceptPtr
       if (t.kind == Token::Kind::code) continue;
       for (const std::string* key : {&t.stem, &t.joined}) {
         if (key->empty() || (key == &t.joined && !t.hyphen_next)) continue;
-        auto range = starts.equal_range(*key);
-        for (auto it = range.first; it != range.second; ++it) {
-          auto [ni, ai] = it->second;
+        auto found = starts.find(std::string_view(*key));
+        if (found == starts.end()) continue;
+        for (auto [ni, ai] : found->second) {
           if (nodes[ni].occ.size() >= kMaxOccurrencesPerSentence) continue;  // enough of this phrase here
           std::size_t e = match_at(nodes[ni].concept->alternatives[ai], k);
           if (e == std::string::npos) continue;
           bool dup = false;
           for (const auto& o : nodes[ni].occ) dup = dup || (o.b == k && o.e == e);
           if (dup) continue;
-          Judgement j = judge_mention(s, k, e);
-          record(nodes[ni], Occurrence{k, e, j, j.polarity, nodes[ni].concept});
+          record(nodes[ni], Occurrence{k, e, Judgement{}, Polarity::affirmed, nodes[ni].concept, false});
         }
       }
     }
+    if (touched.empty()) continue;
     // Composite nodes, children first (flattening order).
     for (auto& st : nodes) {
       const Concept& c = *st.concept;
+      if (c.kind == Concept::Kind::phrase && !has_occ[static_cast<std::size_t>(&st - nodes.data())]) continue;
+      if (c.kind != Concept::Kind::phrase) {
+        bool any_child = false;
+        for (std::size_t ch : st.children) any_child = any_child || has_occ[ch];
+        if (!any_child) continue;
+      }
       if (c.kind == Concept::Kind::any || c.kind == Concept::Kind::all) {
         for (std::size_t ch : st.children)
-          for (const auto& o : nodes[ch].occ) record(st, o);
+          for (auto& o : nodes[ch].occ) {
+            judge(o);
+            record(st, o);
+          }
       } else if (c.kind == Concept::Kind::near) {
-        const auto& A = nodes[st.children[0]].occ;
-        const auto& B = nodes[st.children[1]].occ;
-        for (const auto& x : A)
-          for (const auto& y : B) {
+        auto& A = nodes[st.children[0]].occ;
+        auto& B = nodes[st.children[1]].occ;
+        for (auto& x : A)
+          for (auto& y : B) {
             if (st.occ.size() >= kMaxOccurrencesPerSentence) break;
             if (x.b < y.e && y.b < x.e) continue;  // overlapping: one mention, not two
             std::size_t gap_b = std::min(x.e, y.e), gap_e = std::max(x.b, y.b);
             std::size_t words = words_before[gap_e] - words_before[gap_b];
             if (c.window && words > c.window) continue;
+            judge(x);
+            judge(y);
             Occurrence o = x;
             o.b = std::min(x.b, y.b);
             o.e = std::max(x.e, y.e);
@@ -218,7 +270,9 @@ std::vector<Finding> analyse(std::string_view text, const std::vector<ConceptPtr
             record(st, o);
           }
       }
-      for (const auto& o : st.occ) {
+      if (!st.counted) continue;
+      for (auto& o : st.occ) {
+        judge(o);
         ++st.count;
         auto& slot = st.first[static_cast<int>(o.polarity)];
         if (slot) continue;
