@@ -225,8 +225,9 @@ void open_text(Registry& r) {
   r.add("claims", {P("t"), P("like", Value())}, false,
          "The quantitative claims in the prose of t, in order: records {value, unit, text, sentence, polarity, noun}. value "
          "carries the unit (\"45 GB/s\" is 45 GB/s; \"2.3x\" is 2.3; \"87%\" is 0.87; \"16k tokens\" is 16000 tok), so "
-         "`any(claims(t, like = measured), c => c.value within 10% of measured)` compares with a measurement; `like` "
-         "keeps the claims of its dimension. At most 10,000.",
+         "`any(claims(t), c => c.value within 10% of measured)` compares with a measurement; a claim of another "
+         "dimension is no match (not an error); `like` keeps only the claims of its dimension. Names, versions, dates "
+         "and indices (\"Llama-3.1-8B\", \"CUDA 12.4\", \"2024-05-01\", \"Table 2\") are not claims. At most 10,000.",
          fam, [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
            if (!a[1].is_null())
