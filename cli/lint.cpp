@@ -45,6 +45,7 @@ int run_lint(const std::vector<std::string>& args) {
     Engine engine(engine_options);
     std::vector<Diagnostic> diagnostics = engine.load(path);
     for (Diagnostic& note : engine.needs_notes()) diagnostics.push_back(std::move(note));
+    for (Diagnostic& note : engine.gpu_notes()) diagnostics.push_back(std::move(note));
     print_diagnostics(diagnostics, no_color);
     any_error = any_error || has_errors(diagnostics);
   }

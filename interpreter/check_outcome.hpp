@@ -18,6 +18,9 @@ struct CheckOutcome {
   // decided (its data could not be read, the rubric erred, the grader lacks something, the
   // statistics did not settle): `not` negates only decided outcomes (docs/semantics.md).
   bool decided = true;
+  // A comparison with a null on one side: the explanation names that side ("r.exit is null, not
+  // a number"), and a run that ended abnormally is given after it as the reason for the null.
+  bool null_operand = false;
   std::optional<SamplePlot> samples;       // for the HTML report's plots (report_model.hpp)
   std::optional<MismatchMap> mismatch_map;
 };

@@ -170,6 +170,33 @@ std::vector<Diagnostic> Engine::needs_notes() const {
   return notes;
 }
 
+std::vector<Diagnostic> Engine::gpu_notes() const {
+  std::vector<Diagnostic> notes;
+  if (!impl_->program || !impl_->loadable) return notes;
+  const Module* root = impl_->program->root;
+  std::function<void(const ast::Criterion&)> note = [&](const ast::Criterion& c) {
+    for (const auto& n : c.needs)
+      if (n.name == "gpu")
+        notes.push_back(Diagnostic{Severity::note, root->file->source, c.id.range,
+                                   fmt::format("criterion '{}' needs gpu: a machine without a usable CUDA device skips it "
+                                               "(SKIP with the device's reason, not scored, and the criteria after it skipped "
+                                               "too), so the rubric is INCOMPLETE there unless something else fails",
+                                               c.id.name),
+                                   {}});
+  };
+  std::function<void(const ast::Group&)> group = [&](const ast::Group& g) {
+    for (const auto& item : g.items) {
+      if (auto* c = std::get_if<ast::Criterion>(&item)) note(*c);
+      else if (auto* s = std::get_if<std::shared_ptr<const ast::Group>>(&item)) group(**s);
+    }
+  };
+  for (const auto& item : root->file->items) {
+    if (auto* c = std::get_if<ast::Criterion>(&item)) note(*c);
+    else if (auto* g = std::get_if<std::shared_ptr<const ast::Group>>(&item)) group(**g);
+  }
+  return notes;
+}
+
 namespace {
 
 // The tool, the host and the compiler: in every report, the ones that end early included.

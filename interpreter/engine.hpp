@@ -69,6 +69,9 @@ class Engine {
   // Notes on what grading the loaded rubric needs beyond a submission, for `rubric lint`: one per
   // criterion that asks the judge (it needs a judge endpoint, or a cache holding its judgements).
   std::vector<Diagnostic> needs_notes() const;
+  // Notes for `rubric lint`, one per criterion that declares `needs gpu`: what a machine without a
+  // usable CUDA device makes of it (the checker notes criteria that use the GPU without saying so).
+  std::vector<Diagnostic> gpu_notes() const;
 
   // Builtins and stdlib with signatures and `##` docs (for `rubric doc [MODULE]`), as Markdown-ish text;
   // MODULE may also be the grader's own module, found through -I folders and RUBRIC_PATH.

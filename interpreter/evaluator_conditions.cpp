@@ -353,6 +353,28 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
                         : (at_least ? stats::PassingSide::AtLeast : stats::PassingSide::AtMost);
         return decide_statistically(q, confidence_, mix_seed(seed_, location_of(e, env)));
       }
+      // A null where a value belongs (an exit code of a program that was killed, an optional key
+      // written as null): the explanation says which side is null before anything else.
+      if (l.value.is_null() != r.value.is_null()) {
+        const bool left_null = l.value.is_null();
+        const Value& null_side = left_null ? l.value : r.value;
+        const Value& other = left_null ? r.value : l.value;
+        std::string what = source_text(left_null ? *b->lhs : *b->rhs, env);
+        std::string expl = fmt::format("{} is null, not a {}", what.empty() ? "a side" : what, other.kind_name());
+        if (ordering) {
+          CheckOutcome o = from_error(apply_binary(b->op, l.value, r.value, e, env));
+          o.blame = null_side.from_submission() || other.from_submission() ? Blame::submission : Blame::rubric;
+          o.verdict = o.blame == Blame::submission ? Verdict::fail : Verdict::error;
+          o.evidence.push_back(fmt::format("{} {} {}", l.value.repr(), op, r.value.repr()));
+          o.explanation = expl;
+          o.null_operand = true;
+          return o;
+        }
+        bool passed = (b->op == ast::BinaryOp::ne);
+        CheckOutcome o = outcome(passed, {fmt::format("{} {} {}", l.value.repr(), op, r.value.repr())}, passed ? "holds" : expl);
+        o.null_operand = !passed;
+        return o;
+      }
       Value v = apply_binary(b->op, l.value, r.value, e, env);
       if (v.is_error()) return from_error(v);
       bool passed = v.as_bool();

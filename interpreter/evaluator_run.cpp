@@ -152,8 +152,16 @@ struct StatementRunner {
             CheckOutcome o = ev.decide(*n.condition, env);
             std::string abnormal;
             for (auto& line : ev.take_read_evidence(&abnormal)) o.evidence.push_back(std::move(line));
-            // A check on a program that timed out or crashed fails because of that, first.
-            if (!abnormal.empty() && o.verdict == Verdict::fail) o.explanation = fmt::format("{}: {}", abnormal, o.explanation);
+            // A check on a program that timed out or crashed fails because of that: after a null
+            // it caused ("r.exit is null, not a number, because the program timed out ..."), before
+            // anything else, and not again where the explanation already says how the run ended.
+            if (!abnormal.empty() && o.verdict == Verdict::fail) {
+              const std::string how = abnormal.substr(abnormal.rfind("the program was ", 0) == 0 ? 16
+                                                      : abnormal.rfind("the program ", 0) == 0    ? 12
+                                                                                                  : 0);
+              if (o.null_operand) o.explanation = fmt::format("{}, because {}", o.explanation, abnormal);
+              else if (o.explanation.find(how) == std::string::npos) o.explanation = fmt::format("{}: {}", abnormal, o.explanation);
+            }
             add_check(run, *n.condition, env, std::move(o), seconds_since(t0), n.message.get());
           } else if constexpr (std::is_same_v<T, ast::CheckStmt>) {
             check_call(*n.call, env, run);

@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <cmath>
+#include <filesystem>
 #include <optional>
 #include <utility>
 #include <vector>
@@ -100,21 +101,61 @@ void record(CallContext& ctx, const process::RunSpec& spec, const process::RunRe
   ctx.record_run(RunRecord{command_text(spec), r.isolation.describe(), r.wall_seconds, r.exited ? r.exit_code : -r.signal});
 }
 
-// What every check reading a run's fields shows: how it ended and the tail of its stderr.
-std::vector<std::string> run_evidence(const process::RunSpec& spec, const process::RunResult& r) {
+// A word of a command as a grader reads it: a path in the submission or reference folder by its
+// root ("submission/solve"), with `.` and `..` resolved; anything else as given.
+std::string shown_word(CallContext& ctx, const std::string& w) {
+  if (w.empty() || w.front() != '/') return w;
+  std::string norm = std::filesystem::path(w).lexically_normal().generic_string();
+  for (const char* root : {"submission", "reference"}) {
+    auto dir = ctx.root_dir(root);
+    if (!dir) continue;
+    std::string d = std::filesystem::path(*dir).lexically_normal().generic_string();
+    while (d.size() > 1 && d.back() == '/') d.pop_back();
+    if (norm == d) return root;
+    if (norm.size() > d.size() && norm.compare(0, d.size(), d) == 0 && norm[d.size()] == '/')
+      return std::string(root) + norm.substr(d.size());
+  }
+  return norm;
+}
+
+// The word quoted so a shell would take it back as one word.
+std::string shell_quoted(const std::string& w) {
+  bool plain = !w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") == std::string::npos;
+  if (plain) return w;
+  std::string q = w;
+  for (std::size_t at = 0; (at = q.find('\'', at)) != std::string::npos; at += 4) q.replace(at, 1, "'\\''");
+  for (std::size_t at = 0; at < q.size(); ++at)
+    if (static_cast<unsigned char>(q[at]) < 0x20 || q[at] == 0x7f) {
+      // A control character (a newline in an argument) would break the evidence line: shown escaped.
+      std::string esc = q[at] == '\n' ? "\\n" : q[at] == '\t' ? "\\t" : fmt::format("\\x{:02x}", static_cast<unsigned char>(q[at]));
+      q.replace(at, 1, "'$'" + esc + "''");
+      at += esc.size() + 4;
+    }
+  return "'" + q + "'";
+}
+
+// The command as it ran: the program as resolved, named by its folder (submission/solve,
+// /usr/bin/sh), each word quoted for a shell.
+std::string shown_command(CallContext& ctx, const process::RunSpec& spec, const process::RunResult& r) {
+  std::string shown;
+  for (std::size_t i = 0; i < spec.argv.size(); ++i) {
+    const std::string& w = i == 0 && !r.executable.empty() ? r.executable : spec.argv[i];
+    shown += (shown.empty() ? "" : " ") + shell_quoted(shown_word(ctx, w));
+  }
+  return shown;
+}
+
+// What every check reading a run's fields shows: the command as it ran (the program as resolved,
+// named by its folder: submission/solve, /usr/bin/sh; each word quoted for a shell), how it ended
+// and the tail of its stderr.
+std::vector<std::string> run_evidence(CallContext& ctx, const process::RunSpec& spec, const process::RunResult& r) {
   std::vector<std::string> lines;
   std::string status = r.status_text();
   if (r.stdout_truncated || r.stderr_truncated)
     status += fmt::format("; output cap reached ({} truncated)", r.stdout_truncated && r.stderr_truncated ? "stdout and stderr"
                                                                   : r.stdout_truncated                      ? "stdout"
                                                                                                            : "stderr");
-  std::string shown;  // the command as a shell would take it back
-  for (const auto& w : spec.argv) {
-    bool plain = !w.empty() && w.find_first_not_of("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_-./=:,+@%") == std::string::npos;
-    std::string q = w;
-    for (std::size_t at = 0; (at = q.find('\'', at)) != std::string::npos; at += 4) q.replace(at, 1, "'\\''");
-    shown += (shown.empty() ? "" : " ") + (plain ? w : "'" + q + "'");
-  }
+  const std::string shown = shown_command(ctx, spec, r);
   lines.push_back(fmt::format("run {}: {}", shown, status));
   std::string tail = r.stderr_tail(5);
   if (tail.empty()) return lines;
@@ -132,17 +173,19 @@ std::vector<std::string> run_evidence(const process::RunSpec& spec, const proces
 Value run_record(CallContext& ctx, const process::RunSpec& spec, const process::RunResult& r) {
   Record rec;
   rec.origin = "run()";
-  rec.evidence = std::make_shared<const std::vector<std::string>>(run_evidence(spec, r));
+  rec.evidence = std::make_shared<const std::vector<std::string>>(run_evidence(ctx, spec, r));
   if (r.timed_out || !r.exited) rec.abnormal = fmt::format("the program {}{}", r.timed_out ? "" : "was ", r.status_text());
-  rec.fields.emplace_back("exit", r.exited ? Value::number(r.exit_code) : Value());
-  rec.fields.emplace_back("signal", r.signal ? Value::string(r.signal_name) : Value());
-  rec.fields.emplace_back("status", Value::string(r.status_text()));
-  // What the program printed is the candidate's, like a file under the submission.
-  rec.fields.emplace_back("stdout", Value::string(r.stdout_text).mark_from_submission());
-  rec.fields.emplace_back("stderr", Value::string(r.stderr_text).mark_from_submission());
-  rec.fields.emplace_back("wall", Value::number(r.wall_seconds, Dimension::of(Dimension::time)));
-  rec.fields.emplace_back("timed_out", Value::boolean(r.timed_out));
-  rec.fields.emplace_back("truncated", Value::boolean(r.stdout_truncated || r.stderr_truncated));
+  // How the program ended and what it printed are the candidate's, like a file under the
+  // submission: a null exit code (it was killed) compared with a number FAILs, never an ERROR.
+  auto candidate = [](Value v) { return v.mark_from_submission(); };
+  rec.fields.emplace_back("exit", candidate(r.exited ? Value::number(r.exit_code) : Value()));
+  rec.fields.emplace_back("signal", candidate(r.signal ? Value::string(r.signal_name) : Value()));
+  rec.fields.emplace_back("status", candidate(Value::string(r.status_text())));
+  rec.fields.emplace_back("stdout", candidate(Value::string(r.stdout_text)));
+  rec.fields.emplace_back("stderr", candidate(Value::string(r.stderr_text)));
+  rec.fields.emplace_back("wall", candidate(Value::number(r.wall_seconds, Dimension::of(Dimension::time))));
+  rec.fields.emplace_back("timed_out", candidate(Value::boolean(r.timed_out)));
+  rec.fields.emplace_back("truncated", candidate(Value::boolean(r.stdout_truncated || r.stderr_truncated)));
   rec.fields.emplace_back("isolation", Value::string(r.isolation.describe()));
   // Output that is not JSON is the program's failure, so reading `.json` fails the check with why.
   Value parsed;
@@ -176,7 +219,8 @@ Value run(CallContext& ctx, const Args& a) {
   try {
     process::RunResult r = process::run_isolated(spec);
     record(ctx, spec, r);
-    if (r.launch_failed) return ctx.error(fmt::format("could not start {}: {}", command_text(spec), r.launch_error), Blame::submission);
+    if (r.launch_failed)
+      return ctx.error(fmt::format("could not start {}: {}", shown_command(ctx, spec, r), r.launch_error), Blame::submission);
     return run_record(ctx, spec, r);
   } catch (const files::FileError& e) {
     // The submission's folder cannot be copied within its budget, or a file in it cannot be read.

@@ -182,6 +182,8 @@ RunResult run_isolated(const RunSpec& spec) {
     result.launch_error = fmt::format("cannot execute '{}': not found in PATH", spec.argv[0]);
     return result;
   }
+  // What ran, named in the original folder's terms for the evidence (the copy is gone afterwards).
+  result.executable = to_copy(exe->front() == '/' ? *exe : run_dir + "/" + *exe, run_dir, source_dir);
 
   std::vector<std::string> hidden;
   std::unique_ptr<bool[]> hidden_is_dir(new bool[req.hidden_paths.size() + 1]);

@@ -42,6 +42,9 @@ struct RunResult {
   std::uint64_t memory_limit_bytes = 0;
   std::uint64_t peak_memory_bytes = 0;  // cgroup peak, else the largest process's max RSS
   std::string launch_error; // e.g. "cannot execute 'prog': No such file or directory"
+  // The program execve was given, as a path in the original folder (not the scratch copy): argv[0]
+  // found in PATH ("/usr/bin/sh") or made absolute against the run folder ("./solve").
+  std::string executable;
 
   std::string stdout_text, stderr_text;
   bool stdout_truncated = false, stderr_truncated = false;

@@ -1,0 +1,3 @@
+#!/bin/sh
+echo "args: $*" >&2
+exit 3
