@@ -217,6 +217,30 @@ std::shared_ptr<const FoldedText> folded_text(Evaluator& ev, const Value& text) 
 
 }  // namespace
 
+// A set of fewer than two measurements shows no spread, so its bootstrap interval has none and
+// "decided with confidence" would mean nothing: one cherry-picked run would PASS as surely as ten.
+// Such a comparison is not decided: the submission's FAIL when the set is the candidate's (it
+// gave too few runs), the rubric's ERROR when the rubric's.
+constexpr std::size_t kMinSamplesPerSet = 2;
+
+static std::optional<CheckOutcome> too_few_samples(const Value& v, const std::string& text) {
+  if (!v.is(ValueKind::samples)) return std::nullopt;
+  for (const auto& leaf : v.as_samples().leaves()) {
+    if (leaf->values.size() >= kMinSamplesPerSet) continue;
+    CheckOutcome o;
+    o.decided = false;
+    o.blame = v.from_submission() ? Blame::submission : Blame::rubric;
+    o.verdict = o.blame == Blame::submission ? Verdict::fail : Verdict::error;
+    o.evidence.push_back(fmt::format("  {} ({} sample{})", leaf->description, leaf->values.size(), leaf->values.size() == 1 ? "" : "s"));
+    o.explanation = fmt::format("{} has {} measurement{} in a set ({}): a statistical comparison needs at least {} per set, "
+                                "since one value shows no spread to be confident about",
+                                text.empty() ? "a side" : text, leaf->values.size(), leaf->values.size() == 1 ? "" : "s",
+                                leaf->description, kMinSamplesPerSet);
+    return o;
+  }
+  return std::nullopt;
+}
+
 static Operand eval_operand(Evaluator& ev, const ast::Expr& e, const EnvPtr& env) {
   if (auto* b = std::get_if<ast::Binary>(&e.node)) {
     if (is_arith(b->op)) {
@@ -324,6 +348,8 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
           Value v = apply_binary(b->op, l.value, r.value, e, env);
           return from_error(v.is_error() ? v : error_at(e, env, "cannot compare these values"));
         }
+        if (auto few = too_few_samples(l.value, source_text(*b->lhs, env))) return *few;
+        if (auto few = too_few_samples(r.value, source_text(*b->rhs, env))) return *few;
         StatQuestion q;
         bool at_least = b->op == ast::BinaryOp::ge || b->op == ast::BinaryOp::gt;
         const bool strict = b->op == ast::BinaryOp::gt || b->op == ast::BinaryOp::lt;
@@ -435,6 +461,8 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
     Dimension d = dim_of(a);
     std::string tol_text = relative ? fmt::format("{} of {}", pct(t.as_number()), r.to_string()) : t.to_string();
     if (a.is(ValueKind::samples) || r.is(ValueKind::samples)) {
+      if (auto few = too_few_samples(a, source_text(*w->value, env))) return *few;
+      if (auto few = too_few_samples(r, source_text(*w->reference, env))) return *few;
       // margin = allowed - |a - b| must be >= 0; |x| via sqrt(x*x) keeps the expression algebra small.
       auto ea = sample_expr_of(a), er = sample_expr_of(r);
       StatQuestion q;
