@@ -146,13 +146,15 @@ std::vector<Finding> analyse(std::string_view text, const std::vector<ConceptPtr
     return nodes.size() - 1;
   };
   for (const auto& c : concepts) roots.push_back(add(add, c.get()));
-  // Which nodes need a polarity of their own: roots, members of any/all, near nodes. The two sides
-  // of a `near` need one only where they are also counted elsewhere: a side's mentions are judged
-  // when they pair, so a common word ("block", "order") costs a lookup, not a judgement.
+  // Which nodes need a polarity of their own: roots, members of a counted any/all, near nodes. The
+  // two sides of a `near` (and an any/all standing as a side) need one only where they are also
+  // counted elsewhere: a side's mentions are judged when they pair, so a common word ("block",
+  // "order") costs a lookup, not a judgement.
   for (std::size_t r : roots) nodes[r].counted = true;
-  for (auto& st : nodes) {
+  for (std::size_t i = nodes.size(); i-- > 0;) {  // parents come after their children: top down
+    NodeState& st = nodes[i];
     if (st.concept->kind == Concept::Kind::near) st.counted = true;
-    if (st.concept->kind == Concept::Kind::any || st.concept->kind == Concept::Kind::all)
+    if (st.counted && (st.concept->kind == Concept::Kind::any || st.concept->kind == Concept::Kind::all))
       for (std::size_t ch : st.children) nodes[ch].counted = true;
   }
   // Phrases by their first stem.
@@ -246,7 +248,7 @@ std::vector<Finding> analyse(std::string_view text, const std::vector<ConceptPtr
       if (c.kind == Concept::Kind::any || c.kind == Concept::Kind::all) {
         for (std::size_t ch : st.children)
           for (auto& o : nodes[ch].occ) {
-            judge(o);
+            if (st.counted) judge(o);  // a side of a `near` is judged only where it pairs
             record(st, o);
           }
       } else if (c.kind == Concept::Kind::near) {
