@@ -1,6 +1,8 @@
 #include "operators/cuda/gpu_session.hpp"
 
 #include <stdlib.h>
+#include <sys/stat.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -12,7 +14,9 @@
 #include <fmt/format.h>
 
 #include "operators/cuda/dtype_info.hpp"
+#include "operators/cuda/exchange_files.hpp"
 #include "operators/error.hpp"
+#include "operators/files/safe_open.hpp"
 
 namespace fs = std::filesystem;
 
@@ -24,23 +28,13 @@ std::string num(double v) { return fmt::format("{:.17g}", v); }
 
 std::string shape_text(const std::vector<std::int64_t>& s) { return "[" + join_shape(s) + "]"; }
 
-void write_bytes(const std::string& path, const void* data, std::size_t bytes) {
-  std::FILE* f = std::fopen(path.c_str(), "wb");
-  if (!f) throw OperatorError(fmt::format("cannot create {}", path));
-  std::size_t done = bytes ? std::fwrite(data, 1, bytes, f) : 0;
-  bool ok = std::fclose(f) == 0 && done == bytes;
-  if (!ok) throw OperatorError(fmt::format("cannot write {}", path));
-}
-
-std::vector<unsigned char> read_bytes(const std::string& path, std::size_t expected) {
-  std::vector<unsigned char> out(expected);
-  std::FILE* f = std::fopen(path.c_str(), "rb");
-  if (!f) throw OperatorError(fmt::format("the worker left no output file {}", path));
-  std::size_t got = expected ? std::fread(out.data(), 1, expected, f) : 0;
-  std::fclose(f);
-  if (got != expected) throw OperatorError(fmt::format("{}: {} bytes, expected {}", path, got, expected));
-  return out;
-}
+// Removes the exchange files a request made (the worker's folder goes with the worker).
+struct RemoveFiles {
+  const std::vector<std::string>& files;
+  ~RemoveFiles() {
+    for (const std::string& f : files) ::unlink(f.c_str());
+  }
+};
 
 double double_field(const Message& m, const char* key) {
   try {
@@ -48,6 +42,16 @@ double double_field(const Message& m, const char* key) {
   } catch (...) {
     return 0;
   }
+}
+
+// Every directory from / down to `dir` lets others search it.
+bool others_can_traverse(const std::string& dir) {
+  for (fs::path at = fs::absolute(dir); !at.empty(); at = at.parent_path()) {
+    struct stat st;
+    if (::stat(at.c_str(), &st) != 0 || !S_ISDIR(st.st_mode) || !(st.st_mode & S_IXOTH)) return false;
+    if (at == at.root_path()) break;
+  }
+  return true;
 }
 
 }  // namespace
@@ -63,16 +67,37 @@ std::uint64_t element_count(const std::vector<std::int64_t>& shape) {
   return n;
 }
 
+std::uint64_t SessionOptions::default_gpu_memory_limit() {
+  const char* env = std::getenv("RUBRIC_GPU_MEMORY_LIMIT");
+  if (!env || !*env) return 0;
+  char* end = nullptr;
+  double v = std::strtod(env, &end);
+  std::string unit = end ? end : "";
+  unit.erase(std::remove(unit.begin(), unit.end(), ' '), unit.end());
+  double scale = 0;
+  for (auto [name, factor] : {std::pair<const char*, double>{"", 1}, {"B", 1}, {"KiB", 1024.0}, {"MiB", 1048576.0},
+                              {"GiB", 1073741824.0}, {"TiB", 1099511627776.0}, {"KB", 1e3}, {"MB", 1e6}, {"GB", 1e9},
+                              {"TB", 1e12}})
+    if (unit == name) scale = factor;
+  if (!(v > 0) || scale == 0)
+    throw OperatorError(fmt::format("RUBRIC_GPU_MEMORY_LIMIT='{}' is not a size (bytes, or e.g. 8GiB)", env));
+  return static_cast<std::uint64_t>(v * scale);
+}
+
 GpuSession::GpuSession(SessionOptions options) : options_(std::move(options)) {
   if (options_.worker_executable.empty()) options_.worker_executable = find_worker_executable();
   std::string parent = options_.scratch_parent;
   if (parent.empty()) {
     const char* t = std::getenv("TMPDIR");
     parent = t && *t ? t : "/tmp";
+    // The workers run as another uid when rubric is root: where the sandbox has no private root
+    // (the whitelist refused) they must reach their exchange folders through this path.
+    if (::geteuid() == 0 && !others_can_traverse(parent)) parent = "/tmp";
   }
   std::string templ = parent + "/rubric-gpu-XXXXXX";
   if (!::mkdtemp(templ.data())) throw OperatorError(fmt::format("cannot create a scratch folder in {}", parent));
   scratch_ = templ;
+  ::chmod(scratch_.c_str(), 0711);  // workers may pass through to their io-N folder, never list it
 }
 
 GpuSession::~GpuSession() {
@@ -87,7 +112,8 @@ WorkerClient& GpuSession::worker(ModuleKind kind) {
   if (!w) {
     const char* backend = kind == ModuleKind::cuda ? "cuda" : "cpu";
     w = std::make_unique<WorkerClient>(options_.worker_executable, backend,
-                                       (fs::path(scratch_) / fmt::format("worker-{}.log", backend)).string());
+                                       (fs::path(scratch_) / fmt::format("worker-{}.log", backend)).string(),
+                                       sandbox_for(kind, ""));
   }
   return *w;
 }
@@ -106,19 +132,75 @@ WorkerClient& GpuSession::worker(const CompiledModule& fn) {
     ModuleWorker w;
     w.client = std::make_unique<WorkerClient>(
         options_.worker_executable, backend,
-        (fs::path(scratch_) / fmt::format("worker-{}-{}.log", backend, fn.cache_key.substr(0, 12))).string());
+        (fs::path(scratch_) / fmt::format("worker-{}-{}.log", backend, fn.cache_key.substr(0, 12))).string(),
+        sandbox_for(fn.kind, fn.library_path));
     it = module_workers_.emplace(fn.library_path, std::move(w)).first;
   }
   it->second.last_used = ++use_counter_;
   return *it->second.client;
 }
 
-WorkerReply GpuSession::send(WorkerClient& w, const Message& m, double timeout_s, const std::string& module,
-                             const ProgressHandler& on_progress) {
+std::string GpuSession::exchange_input(const TensorArg& t, const std::string& dir, std::string_view stem,
+                                       std::vector<std::string>& made) {
+  const std::size_t bytes = element_count(t.shape) * element_bytes(t.dtype);
+  std::string file = exchange_name(dir, stem);
+  made.push_back(file);
+  // The worker sees only its exchange folder: a tensor in a file of the grader's crosses as a copy
+  // of just its bytes (reflinked where the filesystem can).
+  if (t.data) write_exchange_file(file, t.data, bytes);
+  else copy_into_exchange(file, t.file, t.file_offset, bytes);
+  return file;
+}
+
+std::uint64_t GpuSession::gpu_memory_limit(const CompiledModule& fn) const {
+  return fn.gpu_memory_bytes ? fn.gpu_memory_bytes : options_.gpu_memory_bytes;
+}
+
+void GpuSession::check_device_memory(const CompiledModule& fn, const std::vector<CallArg>& args, bool timed) const {
+  const std::uint64_t limit = gpu_memory_limit(fn);
+  if (limit == 0) return;
+  // What the worker allocates for the request: every tensor against its guard page, and for
+  // `time` a pristine copy of each input (restored before every sample).
+  const std::uint64_t page = 4096;
+  std::uint64_t need = 0;
+  for (const CallArg& a : args) {
+    std::uint64_t bytes = 0;
+    bool input = false;
+    if (auto* t = std::get_if<TensorArg>(&a)) bytes = element_count(t->shape) * element_bytes(t->dtype), input = true;
+    else if (auto* o = std::get_if<OutputArg>(&a)) bytes = element_count(o->shape) * element_bytes(o->dtype);
+    else continue;
+    std::uint64_t guarded = (bytes + page - 1) / page * page + 2 * page;
+    need += guarded + (timed && input ? bytes : 0);
+  }
+  if (need > limit)
+    throw OperatorError(fmt::format("the tensors of this {} of {} need {} of device memory, more than the GPU memory "
+                                    "limit {}", timed ? "time" : "call", fn.entry, files::size_text(need),
+                                    files::size_text(limit)));
+}
+
+WorkerSandbox GpuSession::sandbox_for(ModuleKind kind, const std::string& module) const {
+  WorkerSandbox box;
+  box.exchange_parent = scratch_;
+  // Only its own module: a worker never sees another candidate's library or the cache's folder.
+  if (!module.empty()) box.read_only.push_back(module);
+  if (kind == ModuleKind::cuda) {
+    box.gpu_devices = true;
+    // The toolkit the modules' runpath names (usually under /usr, which every sandbox has).
+    const std::string& nvcc = options_.compiler.nvcc;
+    if (!nvcc.empty() && nvcc[0] == '/') box.read_only.push_back((fs::path(nvcc).parent_path().parent_path() / "lib64").string());
+  }
+  box.memory_bytes = options_.worker_memory_bytes;
+  return box;
+}
+
+std::optional<WorkerReply> GpuSession::start(WorkerClient& w, const std::string& module, std::uint64_t gpu_memory) {
   try {
     // Not yet started: a fresh process, or one that so far answered only device queries.
     if (!w.running() || started_.count(w.pid()) == 0) {
-      WorkerReply r = w.request(Message().set("op", "start"), options_.start_timeout_s);
+      w.ensure_running();
+      Message start = start_message(gpu_memory);
+      if (w.own_pid_namespace()) start.set("own_pid_namespace", "1");
+      WorkerReply r = w.request(start, options_.start_timeout_s);
       if (r.ok) started_.insert(w.pid());
       if (!r.ok) {
         // A worker that cannot create its context, or dies doing so, is the machine's problem.
@@ -131,7 +213,7 @@ WorkerReply GpuSession::send(WorkerClient& w, const Message& m, double timeout_s
         if (!r.ok) return r;  // a module whose static constructors crash is the candidate's
       }
     }
-    return w.request(m, timeout_s, on_progress);
+    return std::nullopt;
   } catch (const OperatorError& e) {
     WorkerReply r;
     r.failure = e.what();
@@ -140,8 +222,24 @@ WorkerReply GpuSession::send(WorkerClient& w, const Message& m, double timeout_s
   }
 }
 
-std::string GpuSession::scratch_file(std::string_view stem) {
-  return (fs::path(scratch_) / fmt::format("{}-{}.bin", stem, next_file_++)).string();
+Message GpuSession::start_message(std::uint64_t gpu_memory) const {
+  Message m;
+  m.set("op", "start");
+  // The worker refuses candidate allocations past this, and checks the context's use after each
+  // request (docs/gpu.md, "Limits"); without one it keeps a tenth of the device free.
+  if (gpu_memory) m.set("gpu_memory_limit", std::to_string(gpu_memory));
+  return m;
+}
+
+WorkerReply GpuSession::send(WorkerClient& w, const Message& m, double timeout_s, const ProgressHandler& on_progress) {
+  try {
+    return w.request(m, timeout_s, on_progress);
+  } catch (const OperatorError& e) {
+    WorkerReply r;
+    r.failure = e.what();
+    r.grader_environment = true;
+    return r;
+  }
 }
 
 const DeviceInfo& GpuSession::device_info() {
@@ -183,8 +281,9 @@ CompileOutcome GpuSession::cuda_fn(const std::string& source_path, std::string_v
   return compile_module(source_path, entry, sig, kind, settings, source_name);
 }
 
-Message GpuSession::encode_args(const CompiledModule& fn, const std::vector<CallArg>& args,
-                                std::vector<std::string>& output_files, std::vector<OutputArg>& outputs) {
+Message GpuSession::encode_args(const CompiledModule& fn, const std::vector<CallArg>& args, const std::string& dir,
+                                std::vector<std::string>& output_files, std::vector<OutputArg>& outputs,
+                                std::vector<std::string>& made) {
   const Signature& sig = fn.signature;
   if (args.size() != sig.caller_arity())
     throw OperatorError(fmt::format("{} takes {} arguments ({}), got {}", fn.entry, sig.caller_arity(), sig.text,
@@ -210,22 +309,16 @@ Message GpuSession::encode_args(const CompiledModule& fn, const std::vector<Call
         if (t->dtype != p.dtype)
           throw bad(fmt::format("a {} tensor (the parameter is {})", dtype_label(t->dtype), dtype_label(p.dtype)));
         std::uint64_t count = element_count(t->shape);
-        std::string file = t->file;
-        std::uint64_t offset = t->file_offset;
-        if (t->data) {
-          file = scratch_file("in");
-          offset = 0;
-          write_bytes(file, t->data, count * element_bytes(t->dtype));
-        } else if (file.empty()) {
-          throw bad("a tensor with neither data nor file");
-        }
+        if (!t->data && t->file.empty()) throw bad("a tensor with neither data nor file");
+        std::string file = exchange_input(*t, dir, "in", made);
         m.set(key + "kind", "in").set(key + "dtype", std::string(dtype_label(t->dtype)));
-        m.set(key + "count", std::to_string(count)).set(key + "file", file).set(key + "offset", std::to_string(offset));
+        m.set(key + "count", std::to_string(count)).set(key + "file", file).set(key + "offset", "0");
       } else if (auto* o = std::get_if<OutputArg>(&a)) {
         if (o->dtype != p.dtype)
           throw bad(fmt::format("out({}, ...) (the parameter is {})", dtype_label(o->dtype), dtype_label(p.dtype)));
         if (p.is_const) throw bad("an output, but the parameter is const");
-        std::string file = scratch_file("out");
+        std::string file = exchange_name(dir, "out");
+        made.push_back(file);
         output_files.push_back(file);
         outputs.push_back(*o);
         m.set(key + "kind", "out").set(key + "dtype", std::string(dtype_label(o->dtype)));
@@ -258,35 +351,70 @@ Message GpuSession::encode_args(const CompiledModule& fn, const std::vector<Call
 }
 
 CallOutcome GpuSession::call(const CompiledModule& fn, const std::vector<CallArg>& args) {
-  std::vector<std::string> files;
-  std::vector<OutputArg> outs;
-  Message m = encode_args(fn, args, files, outs);
-  m.set("op", "call");
   CallOutcome out;
-  WorkerReply r = send(worker(fn), m, options_.call_timeout_s, fn.library_path);
+  WorkerClient& w = worker(fn);
+  if (auto failed = start(w, fn.library_path, gpu_memory_limit(fn))) {
+    out.failure = failed->failure;
+    out.grader_environment = failed->grader_environment;
+    return out;
+  }
+  std::vector<std::string> files, made;
+  std::vector<OutputArg> outs;
+  RemoveFiles cleanup{made};
+  Message m;
+  try {
+    m = encode_args(fn, args, w.exchange_dir(), files, outs, made);
+  } catch (const ExchangeError& e) {
+    out.failure = e.what();
+    return out;
+  }
+  m.set("op", "call");
+  check_device_memory(fn, args, false);
+  WorkerReply r = send(w, m, options_.call_timeout_s);
   out.ok = r.ok;
   out.failure = r.failure;
   out.grader_environment = r.grader_environment;
   if (r.ok) {
     out.wall_seconds = double_field(r.message, "wall_s");
-    for (std::size_t i = 0; i < outs.size(); ++i) {
-      HostTensor t;
-      t.dtype = outs[i].dtype;
-      t.shape = outs[i].shape;
-      t.bytes = read_bytes(files[i], element_count(t.shape) * element_bytes(t.dtype));
-      out.outputs.push_back(std::move(t));
+    try {
+      for (std::size_t i = 0; i < outs.size(); ++i) {
+        HostTensor t;
+        t.dtype = outs[i].dtype;
+        t.shape = outs[i].shape;
+        t.bytes = read_exchange_file(files[i], element_count(t.shape) * element_bytes(t.dtype), fmt::format("output {}", i));
+        out.outputs.push_back(std::move(t));
+      }
+    } catch (const ExchangeError& e) {
+      out.ok = false;
+      out.outputs.clear();
+      out.failure = e.what();
     }
   }
-  std::error_code ec;
-  for (const auto& f : fs::directory_iterator(scratch_, ec))
-    if (f.path().extension() == ".bin") fs::remove(f.path(), ec);
   return out;
 }
 
 TimeOutcome GpuSession::time(const CompiledModule& fn, const std::vector<CallArg>& args, const TimingOptions& o) {
-  std::vector<std::string> files;
+  TimeOutcome out;
+  // No other candidate's process may share the device while this one is timed: a worker left
+  // with host threads still launching kernels would slow the samples (or the reference's).
+  for (auto& [path, mw] : module_workers_)
+    if (path != fn.library_path && mw.client->running()) mw.client->stop();
+  WorkerClient& w = worker(fn);
+  if (auto failed = start(w, fn.library_path, gpu_memory_limit(fn))) {
+    out.failure = failed->failure;
+    out.grader_environment = failed->grader_environment;
+    return out;
+  }
+  std::vector<std::string> files, made;
   std::vector<OutputArg> outs;
-  Message m = encode_args(fn, args, files, outs);
+  RemoveFiles cleanup{made};
+  Message m;
+  try {
+    m = encode_args(fn, args, w.exchange_dir(), files, outs, made);
+  } catch (const ExchangeError& e) {
+    out.failure = e.what();
+    return out;
+  }
   m.set("op", "time")
       .set("warmup_s", num(o.warmup_s))
       .set("min_samples", std::to_string(o.min_samples))
@@ -299,22 +427,15 @@ TimeOutcome GpuSession::time(const CompiledModule& fn, const std::vector<CallArg
       .set("flush_l2", o.flush_l2 ? "1" : "0")
       .set("verify_fraction", num(o.verify_fraction));
   if (o.recheck_tolerance) m.set("recheck_rtol", num(o.recheck_tolerance->rtol)).set("recheck_atol", num(o.recheck_tolerance->atol));
-  TimeOutcome out;
+  check_device_memory(fn, args, true);
   // Until the first checked call is done: uploads, pristine copies and (for integer outputs) two
   // calls. After it, the budget follows that call's duration: the loop's limit, the warm-up, and
   // up to 10 calls the loop makes besides its samples (verification, the re-checks).
-  // No other candidate's process may share the device while this one is timed: a worker left
-  // with host threads still launching kernels would slow the samples (or the reference's).
-  for (auto& [path, w] : module_workers_)
-    if (path != fn.library_path && w.client->running()) w.client->stop();
   double before_first = 2 * options_.call_timeout_s + 30;
   double overhead = options_.time_overhead_s;
-  WorkerReply r = send(worker(fn), m, before_first, fn.library_path, [&](const Message& p) {
+  WorkerReply r = send(w, m, before_first, [&](const Message& p) {
     return o.max_time_s + o.warmup_s + 10 * double_field(p, "first_call_s") + overhead;
   });
-  std::error_code ec;
-  for (const auto& f : fs::directory_iterator(scratch_, ec))
-    if (f.path().extension() == ".bin") fs::remove(f.path(), ec);
   if (!r.ok) {
     out.failure = r.failure;
     out.grader_environment = r.grader_environment;
@@ -361,33 +482,35 @@ CompareOutcome GpuSession::compare(const TensorArg& a, const TensorArg& b, const
                                    bool ulp_stats) {
   if (a.shape != b.shape)
     throw OperatorError(fmt::format("shapes differ: {} and {} (no broadcasting)", shape_text(a.shape), shape_text(b.shape)));
+  for (auto [side, t] : {std::pair<const char*, const TensorArg*>{"a", &a}, {"b", &b}})
+    if (!t->data && t->file.empty()) throw OperatorError(fmt::format("compare: tensor {} has neither data nor file", side));
+  CompareOutcome out;
+  out.backend = on_cpu ? "cpu" : "cuda";
+  WorkerClient& w = worker(on_cpu ? ModuleKind::cpu_standin : ModuleKind::cuda);
+  if (auto failed = start(w, "", options_.gpu_memory_bytes)) {
+    out.failure = failed->failure;
+    out.grader_environment = failed->grader_environment;
+    return out;
+  }
   Message m;
   m.set("op", "compare").set("rtol", num(tol.rtol)).set("atol", num(tol.atol)).set("ulp", std::to_string(tol.ulp));
   m.set("ulp_stats", ulp_stats ? "1" : "0");
-  for (auto [side, t] : {std::pair<const char*, const TensorArg*>{"a", &a}, {"b", &b}}) {
-    std::uint64_t count = element_count(t->shape);
-    std::string file = t->file;
-    std::uint64_t offset = t->file_offset;
-    if (t->data) {
-      file = scratch_file(side);
-      offset = 0;
-      write_bytes(file, t->data, count * element_bytes(t->dtype));
-    } else if (file.empty()) {
-      throw OperatorError(fmt::format("compare: tensor {} has neither data nor file", side));
+  std::vector<std::string> made;
+  RemoveFiles cleanup{made};
+  try {
+    for (auto [side, t] : {std::pair<const char*, const TensorArg*>{"a", &a}, {"b", &b}}) {
+      m.set(fmt::format("{}.dtype", side), std::string(dtype_label(t->dtype)))
+          .set(fmt::format("{}.count", side), std::to_string(element_count(t->shape)))
+          .set(fmt::format("{}.file", side), exchange_input(*t, w.exchange_dir(), side, made))
+          .set(fmt::format("{}.offset", side), "0");
     }
-    m.set(fmt::format("{}.dtype", side), std::string(dtype_label(t->dtype)))
-        .set(fmt::format("{}.count", side), std::to_string(count))
-        .set(fmt::format("{}.file", side), file)
-        .set(fmt::format("{}.offset", side), std::to_string(offset));
+  } catch (const ExchangeError& e) {
+    out.failure = e.what();
+    return out;
   }
-  CompareOutcome out;
-  out.backend = on_cpu ? "cpu" : "cuda";
   // Uploading 2 × 4 GiB from files takes seconds: allow for it beyond the call limit.
   double timeout = options_.call_timeout_s + 60;
-  WorkerReply r = send(worker(on_cpu ? ModuleKind::cpu_standin : ModuleKind::cuda), m, timeout);
-  std::error_code ec;
-  for (const auto& f : fs::directory_iterator(scratch_, ec))
-    if (f.path().extension() == ".bin") fs::remove(f.path(), ec);
+  WorkerReply r = send(w, m, timeout);
   out.ok = r.ok;
   out.failure = r.failure;
   out.grader_environment = r.grader_environment;
@@ -418,8 +541,9 @@ CompareOutcome GpuSession::compare(const TensorArg& a, const TensorArg& b, const
 }
 
 double GpuSession::copy_bandwidth(std::uint64_t bytes, bool on_cpu) {
-  WorkerReply r = send(worker(on_cpu ? ModuleKind::cpu_standin : ModuleKind::cuda),
-                       Message().set("op", "copy_bandwidth").set("bytes", std::to_string(bytes)),
+  WorkerClient& w = worker(on_cpu ? ModuleKind::cpu_standin : ModuleKind::cuda);
+  if (auto failed = start(w, "", options_.gpu_memory_bytes)) throw OperatorError("measuring the copy bandwidth failed: " + failed->failure);
+  WorkerReply r = send(w, Message().set("op", "copy_bandwidth").set("bytes", std::to_string(bytes)),
                        options_.call_timeout_s + 30);
   if (!r.ok) throw OperatorError("measuring the copy bandwidth failed: " + r.failure);
   return double_field(r.message, "bandwidth");

@@ -133,6 +133,13 @@ struct SessionOptions {
   double start_timeout_s = 120;      // a worker's context creation, module load and JIT
   std::size_t max_module_workers = 4;  // live workers with candidate modules (least recently used ends)
   std::string scratch_parent;        // default: $TMPDIR or /tmp
+  // Host memory of each worker (a memory cgroup; docs/gpu.md, "The worker's sandbox").
+  std::uint64_t worker_memory_bytes = 32ull << 30;
+  // Device memory a request may use: the tensors `call`/`time` allocate are checked before they
+  // are sent (OperatorError past it), and the CUDA worker refuses candidate allocations past it.
+  // 0: no limit. Default: $RUBRIC_GPU_MEMORY_LIMIT (bytes, or "8GiB"), else 0.
+  std::uint64_t gpu_memory_bytes = default_gpu_memory_limit();
+  static std::uint64_t default_gpu_memory_limit();
 };
 
 class GpuSession {
@@ -172,11 +179,19 @@ class GpuSession {
  private:
   // Starts the worker's backend (and loads `module`) under start_timeout_s when it is not running,
   // then sends the request. A worker that cannot be started is the grading machine's failure.
-  WorkerReply send(WorkerClient& w, const Message& m, double timeout_s, const std::string& module = "",
-                   const ProgressHandler& on_progress = {});
-  Message encode_args(const CompiledModule& fn, const std::vector<CallArg>& args,
-                      std::vector<std::string>& output_files, std::vector<OutputArg>& outputs);
-  std::string scratch_file(std::string_view stem);
+  // nullopt when running (started and the module loaded), else the failure.
+  std::optional<WorkerReply> start(WorkerClient& w, const std::string& module, std::uint64_t gpu_memory);
+  Message start_message(std::uint64_t gpu_memory) const;
+  std::uint64_t gpu_memory_limit(const CompiledModule& fn) const;
+  WorkerReply send(WorkerClient& w, const Message& m, double timeout_s, const ProgressHandler& on_progress = {});
+  // Inputs are written into the worker's exchange folder `dir`; `made` lists every file to remove.
+  Message encode_args(const CompiledModule& fn, const std::vector<CallArg>& args, const std::string& dir,
+                      std::vector<std::string>& output_files, std::vector<OutputArg>& outputs,
+                      std::vector<std::string>& made);
+  std::string exchange_input(const TensorArg& t, const std::string& dir, std::string_view stem,
+                             std::vector<std::string>& made);
+  void check_device_memory(const CompiledModule& fn, const std::vector<CallArg>& args, bool timed) const;
+  WorkerSandbox sandbox_for(ModuleKind kind, const std::string& module) const;
 
   SessionOptions options_;
   std::string scratch_;

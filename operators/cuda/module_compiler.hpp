@@ -3,6 +3,7 @@
 // rubric_call (see trampoline.hpp), cached in a directory under a content hash of
 // (source bytes, signature, entry, compiler, flags). The rubric process never loads the result;
 // only the GPU worker does.
+#include <cstdint>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -56,6 +57,7 @@ struct CompiledModule {
   std::string source_name;   // how messages name the source
   std::string cache_key;
   bool from_cache = false;
+  std::uint64_t gpu_memory_bytes = 0;  // device memory its calls may use; 0: the session's limit
 };
 
 struct CompileOutcome {

@@ -1,9 +1,10 @@
 #include "operators/cuda/worker_client.hpp"
 
+#include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
 #include <sys/socket.h>
-#include <sys/wait.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <cerrno>
@@ -11,15 +12,21 @@
 #include <cstdlib>
 #include <cstring>
 #include <filesystem>
-#include <thread>
+#include <mutex>
 
 #include <fmt/format.h>
 
 #include "operators/error.hpp"
+#include "operators/files/sparse_copy.hpp"
+#include "operators/process/confinement.hpp"
 
 #ifndef RUBRIC_GPU_WORKER_PATH
 #define RUBRIC_GPU_WORKER_PATH ""
 #endif
+
+extern char** environ;
+
+namespace fs = std::filesystem;
 
 namespace rubric::cuda {
 
@@ -41,7 +48,7 @@ std::string signal_name(int sig) {
 }
 
 std::string find_worker_executable() {
-  if (const char* env = std::getenv("RUBRIC_GPU_WORKER"); env && *env) return env;
+  if (const char* env = std::getenv("RUBRIC_GPU_WORKER"); env && *env) return fs::absolute(env).lexically_normal().string();
   std::error_code ec;
   auto self = std::filesystem::read_symlink("/proc/self/exe", ec);
   if (!ec) {
@@ -51,78 +58,169 @@ std::string find_worker_executable() {
   return RUBRIC_GPU_WORKER_PATH;
 }
 
-WorkerClient::WorkerClient(std::string executable, std::string backend, std::string log_path)
-    : executable_(std::move(executable)), backend_(std::move(backend)), log_path_(std::move(log_path)) {}
+std::vector<std::string> gpu_device_nodes() {
+  std::vector<std::string> nodes;
+  auto scan = [&](const std::string& dir, const std::string& prefix) {
+    DIR* d = ::opendir(dir.c_str());
+    if (!d) return;
+    while (dirent* e = ::readdir(d)) {
+      std::string name = e->d_name;
+      if (name.rfind(prefix, 0) != 0) continue;
+      std::string path = dir + "/" + name;
+      struct stat st;
+      if (::stat(path.c_str(), &st) == 0 && S_ISCHR(st.st_mode)) nodes.push_back(path);
+    }
+    ::closedir(d);
+  };
+  scan("/dev", "nvidia");
+  scan("/dev/nvidia-caps", "nvidia-cap");
+  return nodes;
+}
+
+namespace {
+
+constexpr unsigned kWorkerUid = 65534;  // IsolationRequest's default: the worker runs as nobody when rubric is root
+
+// What the worker's environment keeps of ours: how the grader chose devices and drivers, and the
+// memcheck switches. Nothing else (the grader's secrets, paths, --set values) crosses.
+bool passed_through(const std::string& name) {
+  return name.rfind("CUDA_", 0) == 0 || name.rfind("NVIDIA_", 0) == 0 || name == "LD_LIBRARY_PATH" ||
+         name == "RUBRIC_GPU_MEMCHECK" || name == "RUBRIC_COMPUTE_SANITIZER";
+}
+
+// Whether a memory cgroup can be made here (asked once): the CUDA worker is bounded only by one,
+// since RLIMIT_DATA counts the address space the driver reserves and would break context creation.
+bool memory_cgroup_available() {
+  static std::once_flag once;
+  static bool available = false;
+  std::call_once(once, [] { available = process::MemoryCgroup(1ull << 30).ok(); });
+  return available;
+}
+
+}  // namespace
+
+WorkerClient::WorkerClient(std::string executable, std::string backend, std::string log_path, WorkerSandbox sandbox)
+    : executable_(std::move(executable)), backend_(std::move(backend)), log_path_(std::move(log_path)),
+      sandbox_(std::move(sandbox)) {}
 
 WorkerClient::~WorkerClient() { stop(); }
 
+std::string WorkerClient::isolation() const {
+  std::string text = process_ ? process_->isolation().describe() : std::string("not started");
+  if (backend_ == "cuda" && sandbox_.memory_bytes && !memory_cgroup_available())
+    text += "; host memory not bounded (no memory cgroup; RLIMIT_DATA would break the CUDA driver)";
+  return text;
+}
+
+void WorkerClient::ensure_running() {
+  if (!running()) start();
+}
+
 void WorkerClient::start() {
-  if (executable_.empty() || ::access(executable_.c_str(), X_OK) != 0)
+  if (executable_.empty() || executable_[0] != '/' || ::access(executable_.c_str(), X_OK) != 0)
     throw OperatorError(fmt::format("the GPU worker '{}' is missing or not executable (set RUBRIC_GPU_WORKER)",
                                     executable_));
+  // A fresh exchange folder per start: nothing a previous worker left (a cached result, a planted
+  // link) reaches the next one.
+  const bool root = ::geteuid() == 0;
+  std::error_code ec;
+  if (!exchange_.empty()) fs::remove_all(exchange_, ec);
+  exchange_.clear();
+  std::string parent = sandbox_.exchange_parent.empty() ? fs::path(log_path_).parent_path().string() : sandbox_.exchange_parent;
+  std::string io = fmt::format("{}/io-XXXXXX", parent);
+  if (!::mkdtemp(io.data()))
+    throw OperatorError(fmt::format("cannot create the GPU worker's exchange folder in {}: {}", parent, std::strerror(errno)));
+  ++starts_;
+  if (root && ::chown(io.c_str(), kWorkerUid, kWorkerUid) != 0)
+    throw OperatorError(fmt::format("cannot hand {} to the worker's uid: {}", io, std::strerror(errno)));
+  exchange_ = io;
+
   int sv[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
     throw OperatorError(fmt::format("cannot create the worker channel: {}", std::strerror(errno)));
-  int log = ::open(log_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_CLOEXEC, 0600);
-  pid_t pid = ::fork();
-  if (pid < 0) {
+  // The log sits in the grader's own folder, never in one the worker can write (no planted links).
+  int log = ::open(log_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+
+  process::SandboxSpec spec;
+  spec.argv = {executable_, "--backend", backend_, "--fd", "3"};
+  spec.env = {{"PATH", "/usr/local/sbin:/usr/local/bin:/usr/sbin:/usr/bin:/sbin:/bin"},
+              {"HOME", "/tmp"},
+              {"TMPDIR", "/tmp"},
+              {"LANG", "C.UTF-8"}};
+  for (char** e = environ; e && *e; ++e) {
+    std::string kv = *e;
+    auto eq = kv.find('=');
+    if (eq == std::string::npos || !passed_through(kv.substr(0, eq))) continue;
+    spec.env.emplace_back(kv.substr(0, eq), kv.substr(eq + 1));
+  }
+  spec.cwd = io;
+  spec.isolation.read_write_paths = {io};
+  spec.isolation.read_only_paths = sandbox_.read_only;
+  if (const char* tool = std::getenv("RUBRIC_COMPUTE_SANITIZER"); tool && *tool && tool[0] == '/')
+    spec.isolation.read_only_paths.push_back(tool);
+  if (const char* ld = std::getenv("LD_LIBRARY_PATH"); ld && *ld) {
+    std::string dirs = ld;
+    for (std::size_t start = 0; start <= dirs.size();) {
+      std::size_t colon = dirs.find(':', start);
+      std::string dir = dirs.substr(start, colon == std::string::npos ? std::string::npos : colon - start);
+      if (!dir.empty() && dir[0] == '/') spec.isolation.read_only_paths.push_back(dir);
+      if (colon == std::string::npos) break;
+      start = colon + 1;
+    }
+  }
+  if (sandbox_.gpu_devices) {
+    spec.isolation.devices = gpu_device_nodes();
+    // The driver reads the PCI topology and NUMA facts of its devices there (hardware facts only).
+    spec.isolation.read_only_paths.push_back("/sys");
+  }
+  // Time is bounded per request (the client's deadlines); a CPU-seconds limit would end a worker
+  // that served many requests. Host memory: the cgroup where the machine allows one.
+  spec.limits.cpu_seconds = 0;
+  spec.limits.file_size_bytes = 64ull << 30;
+  spec.limits.memory_bytes = sandbox_.memory_bytes;
+  if (backend_ == "cuda" && !memory_cgroup_available()) spec.limits.memory_bytes = 0;
+  spec.stdout_fd = log;
+  spec.stderr_fd = log;
+  spec.pass_fd = sv[1];
+  spec.pass_as = 3;
+  try {
+    process_.reset();
+    process_.emplace(process::spawn_sandboxed(spec));
+  } catch (...) {
     ::close(sv[0]);
     ::close(sv[1]);
     if (log >= 0) ::close(log);
-    throw OperatorError(fmt::format("cannot start the GPU worker: {}", std::strerror(errno)));
+    throw;
   }
-  if (pid == 0) {
-    ::setpgid(0, 0);
-    int devnull = ::open("/dev/null", O_RDWR);
-    ::dup2(devnull, 0);
-    ::dup2(log >= 0 ? log : devnull, 1);
-    ::dup2(log >= 0 ? log : devnull, 2);
-    if (sv[1] == 3) ::fcntl(3, F_SETFD, 0);
-    else ::dup2(sv[1], 3);
-    const char* args[] = {executable_.c_str(), "--backend", backend_.c_str(), "--fd", "3", nullptr};
-    ::execv(args[0], const_cast<char* const*>(args));
-    dprintf(2, "cannot run %s: %s\n", args[0], std::strerror(errno));
-    ::_exit(127);
-  }
-  ::setpgid(pid, pid);
   ::close(sv[1]);
   if (log >= 0) ::close(log);
-  pid_ = pid;
   fd_ = sv[0];
   reader_ = std::make_unique<MessageReader>(fd_);
 }
 
 std::string WorkerClient::reap(bool kill_first) {
-  if (pid_ <= 0) return "worker not running";
-  if (kill_first) ::kill(-pid_, SIGKILL);
-  int status = 0;
+  if (!running()) return "worker not running";
+  if (kill_first) process_->kill();
   // A worker that closed its end is exiting; give it a moment before forcing it.
-  auto deadline = std::chrono::steady_clock::now() + std::chrono::seconds(2);
-  pid_t r;
-  while ((r = ::waitpid(pid_, &status, WNOHANG)) == 0 && std::chrono::steady_clock::now() < deadline)
-    std::this_thread::sleep_for(std::chrono::milliseconds(5));
-  if (r == 0) {
-    ::kill(-pid_, SIGKILL);
-    ::waitpid(pid_, &status, 0);
-  }
-  ::kill(-pid_, SIGKILL);  // anything the worker left behind in its group
-  ::close(fd_);
+  std::string how = process_->reap(2.0);
+  if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
-  pid_ = -1;
   reader_.reset();
-  if (WIFSIGNALED(status)) return fmt::format("worker killed by {}", signal_name(WTERMSIG(status)));
-  if (WIFEXITED(status)) return fmt::format("worker exited with code {}", WEXITSTATUS(status));
-  return "worker ended";
+  return "worker " + how;
 }
 
 void WorkerClient::stop() {
-  if (pid_ <= 0) return;
-  write_message(fd_, Message().set("op", "quit"));
-  reap(false);
+  if (running()) {
+    write_message(fd_, Message().set("op", "quit"));
+    reap(false);
+  }
+  std::error_code ec;
+  if (!exchange_.empty()) fs::remove_all(exchange_, ec);
+  exchange_.clear();
 }
 
 WorkerReply WorkerClient::request(const Message& m, double timeout_s, const ProgressHandler& on_progress) {
-  if (pid_ <= 0) start();
+  if (!running()) start();
   WorkerReply reply;
   auto after = [](double s) {
     return std::chrono::steady_clock::now() +

@@ -364,12 +364,13 @@ TEST_CASE("CUDA requests on a machine without a usable device are the grading ma
 
 TEST_CASE("RUBRIC_GPU_MEMCHECK=1 runs the CUDA worker under compute-sanitizer, or says why it cannot") {
   TempDir dir;
-  std::string marker = dir / "sanitizer-args.txt";
   std::string fake = dir / "compute-sanitizer";
   {
-    // Records its arguments, then runs the worker the way the real tool would (after its options).
+    // Prints its arguments (into the worker's log: it runs inside the worker's sandbox, which
+    // sees this script and nothing else of the test's folder), then runs the worker the way the
+    // real tool would (after its options).
     std::FILE* f = std::fopen(fake.c_str(), "w");
-    std::fprintf(f, "#!/bin/sh\necho \"$@\" > '%s'\nshift 6\nexec \"$@\"\n", marker.c_str());
+    std::fprintf(f, "#!/bin/sh\necho \"sanitizer args: $@\" >&2\nshift 6\nexec \"$@\"\n");
     std::fclose(f);
     ::chmod(fake.c_str(), 0755);
   }
@@ -381,11 +382,12 @@ TEST_CASE("RUBRIC_GPU_MEMCHECK=1 runs the CUDA worker under compute-sanitizer, o
     GpuSession session(o);
     std::vector<float> one{1.f};
     session.compare(TensorArg{DType::f32, {1}, one.data()}, TensorArg{DType::f32, {1}, one.data()}, {});
+    std::ifstream in(session.scratch_dir() + "/worker-cuda.log");
+    std::string args((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    INFO(args);
+    CHECK(args.find("--tool memcheck") != std::string::npos);
+    CHECK(args.find("rubric-gpu-worker --backend cuda --fd 3") != std::string::npos);
   }
-  std::ifstream in(marker);
-  std::string args((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-  CHECK(args.find("--tool memcheck") != std::string::npos);
-  CHECK(args.find("rubric-gpu-worker --backend cuda --fd 3") != std::string::npos);
 
   ::setenv("RUBRIC_COMPUTE_SANITIZER", (dir / "absent").c_str(), 1);
   {

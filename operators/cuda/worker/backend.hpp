@@ -79,6 +79,10 @@ class Backend {
   // and timestamps, stream released, device synchronised (host-timed).
   virtual TimedSample timed_call(const std::function<void()>& launch, bool flush_l2, bool hold_stream = true) = 0;
   virtual std::size_t l2_flush_bytes() const = 0;  // 0 when there is nothing to flush
+  // Device memory in use (every process on the device) and the device's total; 0 when not known
+  // (the CPU stand-in). The worker's memory limit compares the use against its start.
+  virtual std::uint64_t device_memory_used() { return 0; }
+  virtual std::uint64_t device_memory_total() { return 0; }
   virtual double nominal_sm_clock_mhz() const = 0;  // 0 when unknown
 
   // Seconds for one device-to-device copy of `bytes` (best of a few): the bandwidth yardstick.

@@ -198,6 +198,16 @@ class CudaBackend final : public Backend {
   }
 
   std::size_t l2_flush_bytes() const override { return flush_ ? 2 * l2_bytes_ : 0; }
+  std::uint64_t device_memory_used() override {
+    std::size_t free = 0, total = 0;
+    if (cudaMemGetInfo(&free, &total) != cudaSuccess) return 0;
+    return total - free;
+  }
+  std::uint64_t device_memory_total() override {
+    std::size_t free = 0, total = 0;
+    if (cudaMemGetInfo(&free, &total) != cudaSuccess) return 0;
+    return total;
+  }
   double nominal_sm_clock_mhz() const override { return nominal_mhz_; }
 
   double copy_seconds(std::size_t bytes) override {

@@ -1,17 +1,21 @@
 #include "operators/cuda/worker/request_handler.hpp"
 
 #include <dlfcn.h>
+#include <signal.h>
 #include <unistd.h>
 
 #include <chrono>
+#include <cstdlib>
 
 #include <fmt/format.h>
 
 #include "operators/cuda/dtype_info.hpp"
+#include "operators/cuda/worker/allocation_limit.hpp"
 #include "operators/cuda/worker/prepared_call.hpp"
 #include "operators/cuda/worker/tensor_files.hpp"
 #include "operators/cuda/worker/timing_loop.hpp"
 #include "operators/error.hpp"
+#include "operators/files/safe_open.hpp"
 
 namespace rubric::cuda::worker {
 
@@ -63,15 +67,31 @@ Message RequestHandler::handle(const Message& request) {
     // generous timeouts, so no call's budget pays for them.
     if (op == "start") {
       Backend& b = backend();
-      return Message().set("status", "ok").set("backend", b.name());
+      std::uint64_t limit = std::stoull(request.get_or("gpu_memory_limit", "0"));
+      // Without a limit from the rubric, a tenth of the device stays free for the grader's own
+      // workers (the comparison, the reference's module).
+      if (limit == 0) limit = b.device_memory_total() / 10 * 9;
+      set_device_memory_limit(limit);
+      baseline_used_ = b.device_memory_used();
+      end_strays_ = request.get_or("own_pid_namespace", "0") == "1" && !std::getenv("RUBRIC_GPU_MEMCHECK_ACTIVE");
+      return Message().set("status", "ok").set("backend", b.name()).set("gpu_memory_limit", std::to_string(limit));
     }
     if (op == "load") {
       backend();
       load(request.require("module"));
+      end_strays();
       return Message().set("status", "ok");
     }
-    if (op == "call") return call(request);
-    if (op == "time") return time(request);
+    if (op == "call") {
+      Message m = call(request);
+      end_strays();
+      return m;
+    }
+    if (op == "time") {
+      Message m = time(request);
+      end_strays();
+      return m;
+    }
     if (op == "compare") return compare(request);
     if (op == "copy_bandwidth") {
       std::size_t bytes = std::stoull(request.require("bytes"));
@@ -81,12 +101,33 @@ Message RequestHandler::handle(const Message& request) {
     }
     return failure(fmt::format("unknown request '{}'", op));
   } catch (const RequestFailure& e) {
+    end_strays();
     return failure(e.what());
   } catch (const OperatorError& e) {
+    end_strays();
     return failure(e.what());
   } catch (const std::bad_alloc&) {
+    end_strays();
     return failure("out of host memory in the worker");
   }
+}
+
+std::string RequestHandler::memory_problem() {
+  const std::uint64_t limit = device_memory_limit();
+  std::string refused = take_refusal();
+  if (limit == 0) return {};
+  if (!refused.empty()) return fmt::format("exceeded GPU memory limit {}: {}", files::size_text(limit), refused);
+  const std::uint64_t used = backend_ ? backend_->device_memory_used() : 0;
+  if (used > baseline_used_ && used - baseline_used_ > limit)
+    return fmt::format("exceeded GPU memory limit {}: {} more device memory in use after the call than when the "
+                       "worker started", files::size_text(limit), files::size_text(used - baseline_used_));
+  return {};
+}
+
+void RequestHandler::end_strays() {
+  // kill(-1) reaches every process this one may signal except itself and init; in the worker's
+  // own PID namespace that is exactly what the candidate started.
+  if (end_strays_) ::kill(-1, SIGKILL);
 }
 
 Message RequestHandler::call(const Message& request) {
@@ -97,6 +138,7 @@ Message RequestHandler::call(const Message& request) {
   if (prepared.has_integer_outputs()) prepared.keep_pristine_inputs();
   CheckedCall r = run_checked_call(b, prepared, [&] { entry(prepared.argv()); });
   if (!r.problem.empty()) return failure(r.problem);
+  if (std::string why = memory_problem(); !why.empty()) return failure(why);
   prepared.write_outputs();
   Message m;
   m.set("status", "ok").set("wall_s", num(r.seconds));
@@ -125,6 +167,7 @@ Message RequestHandler::time(const Message& request) {
   TimingReport r = run_timing(b, prepared, [&] { entry(prepared.argv()); }, s, [&](double first_call_s) {
     if (send_) send_(Message().set("status", "progress").set("first_call_s", num(first_call_s)));
   });
+  if (std::string why = memory_problem(); !why.empty()) return failure(why);
   if (r.grader_environment)
     return failure(r.environment_reason).set("blame", "environment");
   std::string samples;

@@ -30,11 +30,19 @@ class RequestHandler {
   Message call(const Message& request);
   Message time(const Message& request);
   Message compare(const Message& request);
+  // After candidate code ran (the request's buffers still held): a refused allocation, or more
+  // device memory in use than when the worker started by over the limit. "" when within it.
+  std::string memory_problem();
+  // Every process the candidate code started (it runs in the worker's own PID namespace): ended
+  // after each request, so nothing it forks outlives the call.
+  void end_strays();
 
   std::string backend_name_;
   Send send_;
   std::unique_ptr<Backend> backend_;
   std::map<std::string, Entry> modules_;
+  std::uint64_t baseline_used_ = 0;
+  bool end_strays_ = false;
 };
 
 }  // namespace rubric::cuda::worker
