@@ -195,7 +195,14 @@ void open_gpu(Registry& r) {
           if (!real) return err;
           if (auto* pr = ctx.progress()) pr->activity(fmt::format("compiling {}", p.display()));
           try {
-            cuda::CompileOutcome c = state->get().cuda_fn(*real, a[1].as_string(), a[2].as_string(), p.display());
+            // The compiler sees a copy of the submission (a source of the submission: its whole folder,
+            // for its own headers; else the source's folder), never the reference or the original.
+            cuda::CompileSandbox box;
+            if (p.root == "submission") box.source_root = p.root_dir;
+            for (const char* root : {"reference", "submission"})
+              if (auto dir = ctx.root_dir(root)) box.hidden.push_back(*dir);
+            cuda::CompileOutcome c = state->get().cuda_fn(*real, a[1].as_string(), a[2].as_string(), p.display(), box);
+            if (!c.command.empty()) ctx.record_run(RunRecord{c.command, c.isolation, c.seconds, c.ok ? 0 : 1});
             if (!c.ok && c.grader_environment)
               return grader_fault(ctx, *state, fmt::format("{} cannot be built here: {}", p.display(), c.message));
             if (!c.ok)

@@ -256,7 +256,7 @@ const DeviceInfo& GpuSession::device_info() {
 }
 
 CompileOutcome GpuSession::cuda_fn(const std::string& source_path, std::string_view entry, std::string_view signature,
-                                   std::string_view source_name) {
+                                   std::string_view source_name, const CompileSandbox& sandbox) {
   Signature sig = parse_signature(signature);
   ModuleKind kind = module_kind_for(source_path);
   CompilerSettings settings = options_.compiler;
@@ -278,7 +278,7 @@ CompileOutcome GpuSession::cuda_fn(const std::string& source_path, std::string_v
     }
     settings.arch = target_->arch;
   }
-  return compile_module(source_path, entry, sig, kind, settings, source_name);
+  return compile_module(source_path, entry, sig, kind, settings, source_name, sandbox);
 }
 
 Message GpuSession::encode_args(const CompiledModule& fn, const std::vector<CallArg>& args, const std::string& dir,

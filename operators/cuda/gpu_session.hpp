@@ -154,8 +154,10 @@ class GpuSession {
 
   // Parses the signature (OperatorError if malformed) and compiles (.cu with nvcc, .cpp with the
   // host compiler for the CPU stand-in).
+  // The compiler runs in the run sandbox and sees a copy of `sandbox.source_root` (default: the
+  // source's folder) and nothing of the reference or the original submission.
   CompileOutcome cuda_fn(const std::string& source_path, std::string_view entry, std::string_view signature,
-                         std::string_view source_name = "");
+                         std::string_view source_name = "", const CompileSandbox& sandbox = {});
 
   CallOutcome call(const CompiledModule& fn, const std::vector<CallArg>& args);
   TimeOutcome time(const CompiledModule& fn, const std::vector<CallArg>& args, const TimingOptions& options = {});

@@ -1,5 +1,6 @@
 #include "operators/cuda/module_compiler.hpp"
 
+#include <fcntl.h>
 #include <sys/stat.h>
 #include <unistd.h>
 
@@ -21,6 +22,8 @@
 #include "operators/cuda/content_hash.hpp"
 #include "operators/cuda/tool_runner.hpp"
 #include "operators/error.hpp"
+#include "operators/files/safe_open.hpp"
+#include "operators/files/sparse_copy.hpp"
 
 #ifndef RUBRIC_NVCC_PATH
 #define RUBRIC_NVCC_PATH ""
@@ -177,14 +180,120 @@ std::vector<std::string> compile_command(ModuleKind kind, const CompilerSettings
   return cmd;
 }
 
+namespace {
+
+// Where a compile's private folders live: $TMPDIR, or /tmp when the compiler runs as another uid
+// and TMPDIR is not traversable by others (the sandbox's fallback without a private root needs it).
+std::string private_base(bool others_traverse) {
+  const char* env = std::getenv("TMPDIR");
+  std::string base = env && *env ? env : "/tmp";
+  if (!others_traverse) return base;
+  for (fs::path at = fs::absolute(base); !at.empty(); at = at.parent_path()) {
+    struct stat st;
+    if (::stat(at.c_str(), &st) != 0 || !(st.st_mode & S_IXOTH)) return "/tmp";
+    if (at == at.root_path()) break;
+  }
+  return base;
+}
+
+struct PrivateDir {
+  std::string path;
+  explicit PrivateDir(bool others_traverse) {
+    std::string templ = private_base(others_traverse) + "/rubric-compile-XXXXXX";
+    if (!::mkdtemp(templ.data()))
+      throw OperatorError(fmt::format("cannot create a build folder in {}: {}", fs::path(templ).parent_path().string(),
+                                      std::strerror(errno)));
+    path = templ;
+    ::chmod(path.c_str(), 0711);
+  }
+  ~PrivateDir() {
+    std::error_code ec;
+    fs::remove_all(path, ec);
+  }
+};
+
+// Copies the built module from the compiler's folder into the cache (atomically, by rename): opened
+// without following links and checked to be a regular file.
+bool store_module(const std::string& built, const std::string& dest, std::string& why) {
+  int in = ::open(built.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+  struct stat st;
+  if (in < 0 || ::fstat(in, &st) != 0 || !S_ISREG(st.st_mode)) {
+    if (in >= 0) ::close(in);
+    why = "the compiler left no module file";
+    return false;
+  }
+  std::string tmp = fmt::format("{}.part-{}-{:x}", dest, ::getpid(), std::hash<std::string>{}(built));
+  int out = ::open(tmp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_NOFOLLOW | O_CLOEXEC, 0755);
+  if (out < 0) {
+    ::close(in);
+    why = std::strerror(errno);
+    return false;
+  }
+  bool ok = true;
+  try {
+    files::copy_file_data(in, out, std::uint64_t(st.st_size), built, ~std::uint64_t(0));
+  } catch (const std::exception& e) {
+    why = e.what();
+    ok = false;
+  }
+  ::close(in);
+  ok = ::close(out) == 0 && ok;
+  if (ok && ::rename(tmp.c_str(), dest.c_str()) != 0) {
+    why = std::strerror(errno);
+    ok = false;
+  }
+  if (!ok) ::unlink(tmp.c_str());
+  return ok;
+}
+
+}  // namespace
+
+std::string escape_compiler_text(std::string_view text, std::size_t max_line, std::size_t max_total) {
+  std::string out;
+  std::size_t line = 0;
+  for (std::size_t i = 0; i < text.size() && out.size() < max_total; ++i) {
+    unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == '\n') {
+      out += '\n';
+      line = 0;
+      continue;
+    }
+    if (line >= max_line) {
+      if (line == max_line) out += " [...]";
+      ++line;
+      continue;
+    }
+    // Valid UTF-8 sequences pass; control characters and stray bytes are shown as \xNN.
+    std::size_t len = c < 0x80 ? 1 : (c >> 5) == 0x6 ? 2 : (c >> 4) == 0xE ? 3 : (c >> 3) == 0x1E ? 4 : 0;
+    bool valid = len > 0 && i + len <= text.size();
+    for (std::size_t k = 1; valid && k < len; ++k) valid = (static_cast<unsigned char>(text[i + k]) & 0xC0) == 0x80;
+    if (len == 1 && (c < 0x20 || c == 0x7F) && c != '\t') valid = false;
+    if (!valid) {
+      out += fmt::format("\\x{:02x}", c);
+      line += 4;
+      continue;
+    }
+    out.append(text.substr(i, len));
+    i += len - 1;
+    ++line;
+  }
+  if (out.size() >= max_total && text.size() > max_total) out += "\n[... more compiler output not shown]";
+  return out;
+}
+
 CompileOutcome compile_module(const std::string& source_path, std::string_view entry, const Signature& signature,
-                              ModuleKind kind, const CompilerSettings& settings, std::string_view source_name) {
+                              ModuleKind kind, const CompilerSettings& settings, std::string_view source_name,
+                              const CompileSandbox& sandbox) {
   std::string absolute = fs::absolute(source_path).lexically_normal().string();
   std::string display = source_name.empty() ? fs::path(source_path).filename().string() : std::string(source_name);
   std::string source = read_file(absolute);
-  if (!compiler_available(kind, settings))
-    throw OperatorError(fmt::format("cannot compile {}: compiler '{}' not found", display,
-                                    kind == ModuleKind::cuda ? settings.nvcc : settings.host_cxx));
+  CompileOutcome outcome;
+  const std::string& compiler = kind == ModuleKind::cuda ? settings.nvcc : settings.host_cxx;
+  if (!compiler_available(kind, settings)) {
+    outcome.grader_environment = true;
+    outcome.message = fmt::format("cannot compile {}: compiler '{}' not found", display, compiler);
+    return outcome;
+  }
 
   std::string trampoline = generate_trampoline(signature, entry, absolute, kind);
   const char* ext = kind == ModuleKind::cuda ? ".cu" : ".cpp";
@@ -194,7 +303,6 @@ CompileOutcome compile_module(const std::string& source_path, std::string_view e
   for (const std::string& part : probe) hash.add(part);
   std::string key = hash.hex();
 
-  CompileOutcome outcome;
   CompiledModule& m = outcome.module;
   m.entry = std::string(entry);
   m.signature = signature;
@@ -212,37 +320,95 @@ CompileOutcome compile_module(const std::string& source_path, std::string_view e
     return outcome;
   }
 
-  fs::path work = fs::path(settings.cache_dir) / fmt::format("build-{}-{}", key, ::getpid());
-  fs::create_directories(work, ec);
-  if (ec) throw OperatorError(fmt::format("cannot create {}: {}", work.string(), ec.message()));
-  std::string tramp_path = (work / (std::string("rubric_trampoline") + ext)).string();
+  // The compiler sees a private copy of the source's folder (read-only) and writes only `out/`.
+  // The trampoline includes the copy; the cache key above names the original, as a cache hit does.
+  const bool others = ::geteuid() == 0;  // the sandbox runs the compiler as uid 65534
+  PrivateDir work(others);
+  std::string root = sandbox.source_root.empty() ? fs::path(absolute).parent_path().string()
+                                                 : fs::absolute(sandbox.source_root).lexically_normal().string();
+  std::string rel = fs::path(absolute).lexically_relative(root).string();
+  if (rel.empty() || rel.rfind("..", 0) == 0) {  // the source lies outside the given root
+    root = fs::path(absolute).parent_path().string();
+    rel = fs::path(absolute).filename().string();
+  }
+  std::string compiled_source = absolute;
+  std::string display_root;  // how messages name the copied folder: "submission", "submission/kernels"
+  if (display.size() > rel.size() && display.compare(display.size() - rel.size(), rel.size(), rel) == 0 &&
+      display[display.size() - rel.size() - 1] == '/')
+    display_root = display.substr(0, display.size() - rel.size() - 1);
+  std::string copy_root = work.path + "/src";
+  if (settings.sandboxed) {
+    try {
+      snapshot_sources(root, copy_root, settings.snapshot, display_root.empty() ? "the source's folder" : display_root);
+    } catch (const files::BudgetExceeded& e) {
+      outcome.message = fmt::format("cannot compile {}: {}", display, e.what());
+      return outcome;
+    }
+    compiled_source = copy_root + "/" + rel;
+    trampoline = generate_trampoline(signature, entry, compiled_source, kind);
+  }
+  std::string out_dir = work.path + "/out";
+  if (::mkdir(out_dir.c_str(), 0755) != 0)
+    throw OperatorError(fmt::format("cannot create {}: {}", out_dir, std::strerror(errno)));
+  if (others && ::chown(out_dir.c_str(), 65534, 65534) != 0)
+    throw OperatorError(fmt::format("cannot hand {} to the compiler's uid: {}", out_dir, std::strerror(errno)));
+  std::string tramp_path = out_dir + "/rubric_trampoline" + ext;
   {
     std::ofstream out(tramp_path, std::ios::binary);
     out << trampoline;
     if (!out) throw OperatorError(fmt::format("cannot write {}", tramp_path));
   }
-  std::string built = (work / "module.so").string();
-  std::string log_path = (work / "compiler.log").string();
-  ToolRun run = run_tool(compile_command(kind, settings, tramp_path, built), log_path, settings.timeout_s);
-  std::string log = read_file(log_path);
+  std::string built = out_dir + "/module.so";
+  std::vector<std::string> command = compile_command(kind, settings, tramp_path, built);
+  outcome.command = fmt::format("{}", fmt::join(command, " "));
 
-  if (run.timed_out) {
+  ToolRun run;
+  if (settings.sandboxed) {
+    ToolSandbox box;
+    box.work_dir = out_dir;
+    box.read_only = {copy_root};
+    // The toolkit (nvcc's stages, headers, libraries) and the host compiler where they lie outside
+    // the system directories; under /usr they are there already.
+    if (compiler[0] == '/') box.read_only.push_back(fs::path(compiler).parent_path().parent_path().string());
+    box.hidden = sandbox.hidden;
+    box.memory_bytes = settings.memory_bytes;
+    box.timeout_s = settings.timeout_s;
+    run = run_sandboxed_tool(command, box);
+    outcome.isolation = run.isolation;
+  } else {
+    std::string log_path = work.path + "/compiler.log";
+    run = run_tool(command, log_path, settings.timeout_s);
+    run.output = read_file(log_path);
+    outcome.isolation = "none (not sandboxed)";
+  }
+  outcome.seconds = run.seconds;
+
+  if (!run.started) {
+    outcome.grader_environment = true;
+    outcome.message = fmt::format("cannot run the compiler for {} in its sandbox: {}", display,
+                                  run.launch_error.empty() ? escape_compiler_text(run.output) : run.launch_error);
+  } else if (run.timed_out) {
     outcome.message = fmt::format("compiling {} timed out after {:g} s", display, settings.timeout_s);
+  } else if (run.memory_exceeded) {
+    outcome.message = fmt::format("compiling {} exceeded the compiler's memory limit {}", display,
+                                  files::size_text(settings.memory_bytes));
   } else if (run.signaled) {
     outcome.message = fmt::format("the compiler was killed by {} while compiling {}", signal_name(run.signal), display);
-  } else if (!run.started) {
-    fs::remove_all(work, ec);
-    throw OperatorError(fmt::format("cannot run the compiler for {}: {}", display, log));
   } else if (run.exit_code != 0) {
-    MessageContext ctx{absolute, display, tramp_path, std::string(entry), signature.text};
-    outcome.message = trim_compiler_output(log, ctx);
+    MessageContext ctx{compiled_source, display, tramp_path, std::string(entry), signature.text};
+    std::string text = trim_compiler_output(run.output, ctx);
+    // Other files of the copied folder (its headers) under the name the rubric uses for it.
+    if (settings.sandboxed) {
+      const std::string shown = display_root.empty() ? fs::path(root).filename().string() : display_root;
+      for (std::size_t at = 0; (at = text.find(copy_root + "/", at)) != std::string::npos; at += shown.size() + 1)
+        text.replace(at, copy_root.size(), shown);
+    }
+    outcome.message = escape_compiler_text(text);
   } else {
-    // Rename is atomic: a concurrent build of the same key leaves one complete file.
-    fs::rename(built, m.library_path, ec);
-    if (ec) outcome.message = fmt::format("cannot store the module in {}: {}", settings.cache_dir, ec.message());
-    else outcome.ok = true;
+    std::string why;
+    if (store_module(built, m.library_path, why)) outcome.ok = true;
+    else outcome.message = fmt::format("cannot store the module in {}: {}", settings.cache_dir, why);
   }
-  fs::remove_all(work, ec);
   return outcome;
 }
 

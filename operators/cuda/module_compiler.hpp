@@ -10,6 +10,7 @@
 
 #include "operators/error.hpp"
 #include "operators/cuda/signature.hpp"
+#include "operators/cuda/source_snapshot.hpp"
 #include "operators/cuda/trampoline.hpp"
 
 namespace rubric::cuda {
@@ -24,6 +25,11 @@ struct CompilerSettings {
   std::string arch;
   std::vector<std::string> extra_flags;  // appended to the compiler command (part of the cache key)
   double timeout_s = 300;
+  std::uint64_t memory_bytes = 8ull << 30;  // the compiler's memory (all its stages together)
+  SnapshotLimits snapshot;                  // what of the source's folder the compiler gets a copy of
+  // Compile inside the run sandbox (docs/gpu.md, "Compiling in the sandbox"). Off only for the
+  // benchmark's baseline: the compiler then reads the original folder as the grader.
+  bool sandboxed = true;
 
   static CompilerSettings defaults();
 };
@@ -62,9 +68,24 @@ struct CompiledModule {
 
 struct CompileOutcome {
   bool ok = false;
-  bool grader_environment = false;  // the toolkit cannot build for this device: not the source's fault
+  // The machine's fault, not the source's: the toolkit cannot build for this device, the compiler
+  // is missing or could not be started in its sandbox.
+  bool grader_environment = false;
   CompiledModule module;     // valid when ok
-  std::string message;       // when !ok: trimmed compiler errors, in the candidate's terms
+  std::string message;       // when !ok: trimmed compiler errors, in the candidate's terms (escaped)
+  // A fresh build (not a cache hit): the command and what confined it
+  // ("process group, rlimits, pid namespace, no network, whitelist filesystem, ...").
+  std::string command;
+  std::string isolation;
+  double seconds = 0;
+};
+
+// What the compiler of a candidate source may see: a copy of `source_root` (default: the
+// source's own folder), read-only. `hidden` are covered where the machine refuses the whitelist
+// and only a blacklist is possible (the reference, the original submission).
+struct CompileSandbox {
+  std::string source_root;
+  std::vector<std::string> hidden;
 };
 
 // .cu → cuda; .cpp/.cc/.cxx → cpu_standin. Throws OperatorError for any other extension.
@@ -77,9 +98,16 @@ bool compiler_available(ModuleKind kind, const CompilerSettings& settings);
 std::vector<std::string> compile_command(ModuleKind kind, const CompilerSettings& settings, const std::string& input,
                                          const std::string& output);
 
-// Compile failures (candidate errors, signature mismatches) come back as !ok with the message;
-// an unreadable source, an unusable cache directory or a missing compiler throw OperatorError.
+// Compile failures (candidate errors, signature mismatches, a timeout, the memory limit, a source
+// folder past the copy's budget) come back as !ok with the message; a missing compiler or one that
+// cannot be started in its sandbox as !ok with grader_environment; an unreadable source or an
+// unusable cache directory throw OperatorError.
 CompileOutcome compile_module(const std::string& source_path, std::string_view entry, const Signature& signature,
-                              ModuleKind kind, const CompilerSettings& settings, std::string_view source_name = "");
+                              ModuleKind kind, const CompilerSettings& settings, std::string_view source_name = "",
+                              const CompileSandbox& sandbox = {});
+
+// Compiler output as a report may show it: valid UTF-8 kept, control characters and stray bytes
+// as \xNN (a source may #include a binary file), each line and the whole capped.
+std::string escape_compiler_text(std::string_view text, std::size_t max_line = 400, std::size_t max_total = 4000);
 
 }  // namespace rubric::cuda

@@ -13,6 +13,7 @@
 #include <fmt/format.h>
 
 #include "operators/error.hpp"
+#include "operators/process/run_isolated.hpp"
 
 namespace rubric::cuda {
 
@@ -60,6 +61,39 @@ ToolRun run_tool(const std::vector<std::string>& argv, const std::string& log_pa
   } else if (WIFEXITED(status)) {
     run.exit_code = WEXITSTATUS(status);
     run.started = run.exit_code != 127;
+  }
+  return run;
+}
+
+ToolRun run_sandboxed_tool(const std::vector<std::string>& argv, const ToolSandbox& box) {
+  process::RunSpec spec;
+  spec.argv = argv;
+  spec.cwd = box.work_dir;
+  spec.timeout_seconds = box.timeout_s;
+  spec.output_cap_bytes = 1u << 20;
+  spec.limits.memory_bytes = box.memory_bytes;
+  spec.limits.cpu_seconds = 0;  // the wall-time limit bounds it; nvcc's stages run one after another
+  spec.isolation.scratch_copy = false;  // the work folder is ours, fresh, and the only writable one
+  spec.isolation.read_only_paths = box.read_only;
+  spec.isolation.hidden_paths = box.hidden;
+  ToolRun run;
+  process::RunResult r = process::run_isolated(spec);
+  run.isolation = r.isolation.describe();
+  run.seconds = r.wall_seconds;
+  run.output = r.stderr_text;
+  if (!r.stdout_text.empty()) run.output += (run.output.empty() ? "" : "\n") + r.stdout_text;
+  if (r.launch_failed) {
+    run.started = false;
+    run.launch_error = r.launch_error;
+    return run;
+  }
+  run.timed_out = r.timed_out;
+  run.memory_exceeded = r.memory_exceeded;
+  if (r.signal) {
+    run.signaled = true;
+    run.signal = r.signal;
+  } else if (r.exited) {
+    run.exit_code = r.exit_code;
   }
   return run;
 }

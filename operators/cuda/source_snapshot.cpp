@@ -1,0 +1,117 @@
+#include "operators/cuda/source_snapshot.hpp"
+
+#include <dirent.h>
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
+#include <cerrno>
+#include <cstring>
+#include <memory>
+
+#include <fmt/format.h>
+
+#include "operators/error.hpp"
+#include "operators/files/safe_open.hpp"
+#include "operators/files/sparse_copy.hpp"
+
+namespace rubric::cuda {
+
+namespace {
+
+struct Walk {
+  const SnapshotLimits& limits;
+  const std::string& label;
+  SnapshotReport report;
+
+  void count(const std::string& rel) {
+    if (++report.entries > limits.entries)
+      throw files::BudgetExceeded(fmt::format("{} holds more than {} entries (the limit for a compile's copy; {} is where "
+                                              "it ran out)", label, limits.entries, rel));
+  }
+
+  // `dir_fd` is open on the source folder; `to` exists.
+  void copy_dir(int dir_fd, const std::string& to, const std::string& rel_prefix) {
+    DIR* d = ::fdopendir(dir_fd);
+    if (!d) {
+      ::close(dir_fd);
+      return;
+    }
+    std::unique_ptr<DIR, int (*)(DIR*)> guard(d, ::closedir);
+    while (dirent* e = ::readdir(d)) {
+      const std::string name = e->d_name;
+      if (name == "." || name == "..") continue;
+      const std::string rel = rel_prefix.empty() ? name : rel_prefix + "/" + name;
+      const std::string dest = to + "/" + name;
+      struct stat st;
+      if (::fstatat(::dirfd(d), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+      if (S_ISDIR(st.st_mode)) {
+        count(rel);
+        int sub = ::openat(::dirfd(d), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
+        if (sub < 0) continue;
+        if (::mkdir(dest.c_str(), 0755) != 0) {
+          ::close(sub);
+          throw OperatorError(fmt::format("cannot create {}: {}", dest, std::strerror(errno)));
+        }
+        copy_dir(sub, dest, rel);
+      } else if (S_ISLNK(st.st_mode)) {
+        count(rel);
+        char target[4096];
+        ssize_t n = ::readlinkat(::dirfd(d), name.c_str(), target, sizeof target - 1);
+        if (n > 0 && ::symlink(std::string(target, std::size_t(n)).c_str(), dest.c_str()) != 0)
+          throw OperatorError(fmt::format("cannot create {}: {}", dest, std::strerror(errno)));
+      } else if (S_ISREG(st.st_mode)) {
+        if (std::uint64_t(st.st_size) > limits.file_bytes) {
+          report.left_out.push_back(fmt::format("{} ({})", rel, files::size_text(std::uint64_t(st.st_size))));
+          continue;
+        }
+        count(rel);
+        int in = ::openat(::dirfd(d), name.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
+        if (in < 0) continue;
+        struct stat now;
+        if (::fstat(in, &now) != 0 || !S_ISREG(now.st_mode) || std::uint64_t(now.st_size) > limits.file_bytes) {
+          ::close(in);
+          continue;
+        }
+        int out = ::open(dest.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
+        if (out < 0) {
+          ::close(in);
+          throw OperatorError(fmt::format("cannot create {}: {}", dest, std::strerror(errno)));
+        }
+        try {
+          if (report.bytes + std::uint64_t(now.st_size) > limits.total_bytes)
+            throw files::BudgetExceeded(fmt::format("{} holds more than {} of files under {} each (the limit for a "
+                                                    "compile's copy; {} is where it ran out)", label,
+                                                    files::size_text(limits.total_bytes),
+                                                    files::size_text(limits.file_bytes), rel));
+          report.bytes += files::copy_file_data(in, out, std::uint64_t(now.st_size), rel, limits.total_bytes - report.bytes);
+        } catch (...) {
+          ::close(in);
+          ::close(out);
+          throw;
+        }
+        ::close(in);
+        ::close(out);
+      } else {
+        report.left_out.push_back(fmt::format("{} ({})", rel, files::file_kind(st.st_mode)));
+      }
+    }
+  }
+};
+
+}  // namespace
+
+SnapshotReport snapshot_sources(const std::string& from, const std::string& to, const SnapshotLimits& limits,
+                                const std::string& label) {
+  int fd = ::open(from.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) throw OperatorError(fmt::format("cannot open {}: {}", from, std::strerror(errno)));
+  if (::mkdir(to.c_str(), 0755) != 0 && errno != EEXIST) {
+    ::close(fd);
+    throw OperatorError(fmt::format("cannot create {}: {}", to, std::strerror(errno)));
+  }
+  Walk w{limits, label, {}};
+  w.copy_dir(fd, to, "");
+  return w.report;
+}
+
+}  // namespace rubric::cuda
