@@ -108,6 +108,6 @@ CompileOutcome compile_module(const std::string& source_path, std::string_view e
 
 // Compiler output as a report may show it: valid UTF-8 kept, control characters and stray bytes
 // as \xNN (a source may #include a binary file), each line and the whole capped.
-std::string escape_compiler_text(std::string_view text, std::size_t max_line = 400, std::size_t max_total = 4000);
+std::string escape_compiler_text(std::string_view text, std::size_t max_line = 1000, std::size_t max_total = 4000);
 
 }  // namespace rubric::cuda
