@@ -181,14 +181,25 @@ void open_gpu(Registry& r) {
       "The CUDA device: {available, name, cc, sm_count, memory, l2, peak_bandwidth, clock_mhz, driver, runtime, "
       "reason}; available is false (and reason says why) where no CUDA device is usable.");
 
-  r.add("cuda_fn", {P("source"), P("entry"), P("signature")}, false,
+  r.add("cuda_fn", {P("source"), P("entry"), P("signature"), P("gpu_memory", Value())}, false,
         "Compiles a CUDA source (.cu with nvcc for the device's own architecture, sm_90a on an H100; .cpp with the host compiler runs on the CPU stand-in) with a "
         "generated trampoline checking that `entry` has exactly the C `signature`, e.g. "
-        "\"void(const float*, float*, int, cudaStream_t)\". A compile error or mismatch fails with the compiler's message.",
+        "\"void(const float*, float*, int, cudaStream_t)\". A compile error or mismatch fails with the compiler's message. "
+        "The compiler and the module run sandboxed (no reference, no network, nothing kept). gpu_memory = 8 GiB bounds the "
+        "device memory its calls may use (default: $RUBRIC_GPU_MEMORY_LIMIT, else 90% of the device).",
         fam, [state](CallContext& ctx, const Args& a) {
           if (auto e = builtins::want(ctx, a, 0, ValueKind::path, "a path")) return *e;
           if (auto e = builtins::want(ctx, a, 1, ValueKind::string, "a string")) return *e;
           if (auto e = builtins::want(ctx, a, 2, ValueKind::string, "a C signature string")) return *e;
+          std::uint64_t gpu_memory = 0;
+          if (!a[3].is_null()) {
+            const Value& v = a[3];
+            if (!v.is(ValueKind::number) || v.as_quantity().dim != Dimension::of(Dimension::bytes) ||
+                !(v.as_number() >= 1048576) || !(v.as_number() < 1.8e19))
+              return ctx.error(fmt::format("bad argument 'gpu_memory' to 'cuda_fn' (expected a size of at least 1 MiB "
+                                           "such as 8 GiB, got {})", v.repr(5)));
+            gpu_memory = static_cast<std::uint64_t>(v.as_number());
+          }
           const PathValue& p = a[0].as_path();
           Value err;
           auto real = ctx.open_file(p, &err);
@@ -209,6 +220,7 @@ void open_gpu(Registry& r) {
               return ctx.error(fmt::format("{} does not build: {}", p.display(), c.message),
                                p.root == "submission" ? Blame::submission : Blame::rubric);
             std::string handle = fmt::format("{}#{}", a[1].as_string(), state->modules.size() + 1);
+            c.module.gpu_memory_bytes = gpu_memory;
             state->modules[handle] = c.module;
             Builtin b;
             b.name = handle;

@@ -250,6 +250,10 @@ RunResult run_isolated(const RunSpec& spec) {
   // (used only without the whitelist).
   std::vector<std::string> keep_dirs = {scratch.root(), run_dir};
   if (exe->front() == '/') keep_dirs.push_back(std::filesystem::path(*exe).parent_path().string());
+  // Folders the caller binds read-only (a compile's copy of its sources) may live under /tmp too;
+  // the supervisor keeps at most four.
+  for (const std::string& p : req.read_only_paths)
+    if (keep_dirs.size() < 4) keep_dirs.push_back(p);
   std::vector<const char*> keep_ptrs;
   for (const auto& k : keep_dirs) keep_ptrs.push_back(k.c_str());
 

@@ -187,7 +187,8 @@ int build_whitelist_root(const SupervisorPlan& p) {
         unsigned long flags = MS_NOSUID;
         if (m.kind != MountKind::BindDev) flags |= MS_NODEV;
         if (m.kind != MountKind::BindRw) flags |= MS_RDONLY;
-        if (m.kind == MountKind::BindDev) flags |= MS_NOEXEC;
+        // Device nodes stay exec-mappable: drivers (NVIDIA's among them) map their nodes with PROT_EXEC,
+        // which a noexec mount refuses; a device node cannot be executed as a program anyway.
         ok = ok && bind(m.source, m.target, flags);
         break;
       }
