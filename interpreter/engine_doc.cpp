@@ -22,7 +22,14 @@ std::string def_signature(const ast::Def& d, const SourceFile& src) {
   return s + ")";
 }
 
-// A module's defs, params and lets with their `##` docs, in file order.
+// Whether a let is a `concept NAME = ...` declaration (a let of the builtin concept()).
+bool is_concept(const ast::LetDecl& l) {
+  const auto* call = l.value ? std::get_if<ast::Call>(&l.value->node) : nullptr;
+  const auto* callee = call && call->callee ? std::get_if<ast::Name>(&call->callee->node) : nullptr;
+  return callee && callee->name == "concept";
+}
+
+// A module's defs, params, concepts and lets with their `##` docs, in file order.
 std::string module_doc(const std::string& title, const ast::File& file) {
   const SourceFile* src = file.source.get();
   std::string out = fmt::format("## {}\n\n", title);
@@ -34,7 +41,7 @@ std::string module_doc(const std::string& title, const ast::File& file) {
       out += fmt::format("- param `{} = {}`\n", p->name.name, std::string(src->slice(p->value->range)));
       if (!p->doc.empty()) out += fmt::format("    {}\n", p->doc);
     } else if (auto* l = std::get_if<ast::LetDecl>(&item)) {
-      out += fmt::format("- let `{}`\n", l->name.name);
+      out += fmt::format("- {} `{}`\n", is_concept(*l) ? "concept" : "let", l->name.name);
       if (!l->doc.empty()) out += fmt::format("    {}\n", l->doc);
     }
   }

@@ -144,6 +144,10 @@ TEST_CASE("units family and doc") {
   CHECK(d.find("## std.serving") != std::string::npos);
   CHECK(d.find("vllm_bench(path)") != std::string::npos);
   CHECK(e.doc("std.text").find("answer_names(t, phrases, at_least = 1)") != std::string::npos);
+  // A concept declaration is listed as a concept, with its `##` doc, not as a let.
+  const std::string concepts = e.doc("std.concepts");
+  CHECK(concepts.find("- concept `bank_conflict`\n    Shared-memory bank conflicts") != std::string::npos);
+  CHECK(concepts.find("- let `") == std::string::npos);
   bool found = true;
   CHECK(e.doc("nothing", &found).find("no module or builtin family 'nothing'") != std::string::npos);
   CHECK_FALSE(found);
