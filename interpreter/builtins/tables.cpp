@@ -8,6 +8,8 @@
 #include <algorithm>
 #include <cmath>
 #include <functional>
+#include <string_view>
+#include <unordered_set>
 
 #include "interpreter/builtins/args.hpp"
 #include "interpreter/builtins/json_value.hpp"
@@ -56,10 +58,10 @@ Value csv_table(CallContext& ctx, std::string_view text, const std::string& name
   if (rows.empty()) return fail(fmt::format("{}: empty CSV (no header row)", name));
   std::size_t h = options.preamble ? tables::header_index(rows) : 0;
   const auto& header = rows[h];
-  for (std::size_t c = 0; c < header.fields.size(); ++c)
-    for (std::size_t d = 0; d < c; ++d)
-      if (header.fields[c].text == header.fields[d].text)
-        return fail(fmt::format("{}:{}: the header names column \"{}\" twice", name, header.line, header.fields[c].text));
+  std::unordered_set<std::string_view> columns;  // a set: a header of 200,000 columns took 33 s pairwise
+  for (const auto& column : header.fields)
+    if (!columns.insert(column.text).second)
+      return fail(fmt::format("{}:{}: the header names column \"{}\" twice", name, header.line, column.text));
   auto mark = [sub](Value v) {
     if (sub) v.mark_from_submission();
     return v;

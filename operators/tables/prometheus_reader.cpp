@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstdlib>
 #include <limits>
+#include <unordered_set>
 
 #include "operators/error.hpp"
 
@@ -35,6 +36,7 @@ class LineReader {
 
   Labels labels() {
     Labels out;
+    std::unordered_set<std::string> seen;  // a set, so a sample with many labels stays linear
     if (done() || s_[pos_] != '{') return out;
     ++pos_;
     for (;;) {
@@ -62,8 +64,7 @@ class LineReader {
         else if (e == '\\' || e == '"') value += e;
         else { --pos_; fail(fmt::format("invalid escape '\\{}' in a label value", e)); }
       }
-      for (const auto& kv : out)
-        if (kv.first == key) fail(fmt::format("label {} given twice", key));
+      if (!seen.insert(key).second) fail(fmt::format("label {} given twice", key));
       out.emplace_back(std::move(key), std::move(value));
       blanks();
       if (!done() && s_[pos_] == ',') { ++pos_; continue; }

@@ -2,6 +2,7 @@
 
 #include <cmath>
 #include <limits>
+#include <string>
 
 #include "operators/error.hpp"
 #include "operators/tables/prometheus_reader.hpp"
@@ -37,6 +38,13 @@ TEST_CASE("malformed lines name line and column") {
                        OperatorError);
   CHECK_THROWS_WITH_AS(parse_prometheus("x 1ms\n", "m.prom"), "m.prom:1:3: '1ms' is not a sample value", OperatorError);
   CHECK_THROWS_AS(parse_prometheus("# TYPE x countr\n", "m.prom"), OperatorError);
+  CHECK_THROWS_WITH_AS(parse_prometheus("x{a=\"1\",b=\"2\",a=\"3\"} 1\n", "m.prom"), "m.prom:1:20: label a given twice",
+                       OperatorError);
+  // A sample with many labels is read in linear time (the check for a repeated label is a set).
+  std::string many = "x{";
+  for (int i = 0; i < 50000; ++i) many += (i ? ",l" : "l") + std::to_string(i) + "=\"v\"";
+  PromScrape s = parse_prometheus(many + "} 1\n", "m.prom");
+  CHECK(s.families.at(0).samples.at(0).labels.size() == 50000);
 }
 
 namespace {
