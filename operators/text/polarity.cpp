@@ -399,7 +399,7 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
   // both cover the mention cancel out ("not without X" is handled as a pseudo-trigger).
   int count = 0;
   std::size_t tb = 0, te = 0;
-  bool seen_negation = false, pre = false;
+  bool seen_negation = false, pre = false, pre_coordinated = false;
   for (std::size_t k = L; k < b; ++k) {
     std::size_t len = c.match(k, kPreNegation);
     if (!len) continue;
@@ -433,10 +433,19 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
       continue;
     }
     pre = true;
+    pre_coordinated = false;
+    for (std::size_t m = k + len; m < b; ++m) pre_coordinated = pre_coordinated || c.w(m) == "and" || c.w(m) == "or";
     tb = k;
     te = k + len;
     k += len - 1;
   }
+  // "No fever and antibiotics are not needed", "X is not the problem, and Y would not help": after a
+  // coordinator the mention is the subject of a clause of its own (a verb follows it), so an earlier
+  // clause's negation does not reach it, neither to deny it nor to cancel its own negation. A
+  // negation opening the clause spans the list ("No fever or chills were reported").
+  bool words_before_trigger = false;
+  for (std::size_t m = L; m < tb && !words_before_trigger; ++m) words_before_trigger = s.tokens[m].kind == Token::Kind::word;
+  if (pre && pre_coordinated && words_before_trigger && e < n && (in(c.w(e), kAuxiliaries) || c.w(e) == "n't")) pre = false;
   count += pre;
   // "gluten-free", "BPA-free", "lock-free": the mention is what is absent.
   if (e < n && e > b && s.tokens[e - 1].hyphen_next && c.w(e) == "free") {
