@@ -279,6 +279,59 @@ LabelValue value_at(const Cursor& c, std::size_t v, std::size_t end, std::size_t
   return LabelValue::none;
 }
 
+// The label word of a list of candidates the mention belongs to ("Possible causes: A, B",
+// "Keywords: A, B", "one of: A, B"), or the sentence's length. The mention must be an item of the
+// list: only items, commas and "and"/"or" between the colon and the mention.
+std::size_t candidate_label(const Cursor& c, std::size_t b) {
+  const std::size_t n = c.s.tokens.size();
+  std::size_t colon = n;
+  for (std::size_t k = b; k-- > 0;) {
+    if (c.w(k) == ":") {
+      colon = k;
+      break;
+    }
+    if (c.clause_punct(k) || (c.s.tokens[k].kind == Token::Kind::word && in(c.w(k), kTerminators))) return n;
+    if (b - k > 60) return n;
+  }
+  if (colon == n || colon == 0) return n;
+  static const std::unordered_set<std::string_view> kListWords = {
+      "keywords", "keyword", "tags", "tag", "candidates", "candidate", "suspects", "hypotheses", "possibilities",
+      "possible", "potential", "suspected", "likely", "probable", "plausible"};
+  // The label: up to five words before the colon, back to the previous boundary.
+  for (std::size_t k = colon, words = 0; k-- > 0 && words < 5;) {
+    if (c.punct(k) && c.w(k) != "-") break;
+    ++words;
+    if (kListWords.count(c.w(k))) return k;
+    if ((c.w(k) == "of" && k > 0 && (c.w(k - 1) == "one" || c.w(k - 1) == "either" || c.w(k - 1) == "any")) || c.w(k) == "either")
+      return c.w(k) == "of" ? k - 1 : k;
+  }
+  return n;
+}
+
+// An "or" that makes the mention one alternative among others ("A or B", "A, B or C", "either A
+// or B"), or the sentence's length. "or so", "or more", "or not" join no alternative.
+std::size_t alternative(const Cursor& c, std::size_t L, std::size_t b, std::size_t e, std::size_t R) {
+  const std::size_t n = c.s.tokens.size();
+  auto joins = [&](std::size_t k) {
+    std::string_view nx = c.w(k + 1);
+    return c.w(k) == "or" && nx != "so" && nx != "more" && nx != "less" && nx != "not" && nx != "n't" && nx != "otherwise" &&
+           nx != "else" && nx != "rather" && !c.punct(k + 1);
+  };
+  // After the mention: "A or ...", "A, B or ...".
+  for (std::size_t k = e; k < R && k < e + 12; ++k) {
+    if (c.w(k) == "or") return joins(k) ? k : n;
+    if (c.w(k) != "," && c.w(k) != "and" && c.s.tokens[k].kind != Token::Kind::word) break;
+    if (c.w(k) == "and") break;
+    if (c.s.tokens[k].kind == Token::Kind::word && k == e) break;  // "A causes ... or": not a list of nouns
+  }
+  // Before it: "... or the A", "either A".
+  std::size_t k = b;
+  while (k > L && (c.w(k - 1) == "the" || c.w(k - 1) == "a" || c.w(k - 1) == "an")) --k;
+  if (k > L && c.w(k - 1) == "either") return k - 1;
+  if (k > L && c.w(k - 1) == "or" && joins(k - 1)) return k - 1;
+  return n;
+}
+
 }  // namespace
 
 Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
@@ -533,6 +586,20 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     j.polarity = Polarity::negated;
     j.trigger_begin = tb;
     j.trigger_end = te;
+    return j;
+  }
+  // Candidates listed, not chosen: "Possible causes: X, Y", "Keywords: X, Y", "The cause is one of:
+  // X, Y", "X or Y or Z". Naming every suspect must not affirm each.
+  if (std::size_t k = candidate_label(c, b); k != n) {
+    j.polarity = Polarity::hedged;
+    j.trigger_begin = k;
+    j.trigger_end = k + 1;
+    return j;
+  }
+  if (std::size_t k = alternative(c, L, b, e, R); k != n) {
+    j.polarity = Polarity::hedged;
+    j.trigger_begin = k;
+    j.trigger_end = k + 1;
   }
   return j;
 }
