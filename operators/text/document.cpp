@@ -510,6 +510,22 @@ bool SentenceStream::next(Sentence& s) {
       }
       continue;
     }
+    if (markdown_ && c == '<' && t_.compare(i_, 4, "<!--") == 0) {
+      // An HTML comment is not rendered: its words are no part of the answer's prose.
+      std::size_t close = t_.find("-->", i_ + 4);
+      i_ = close == npos ? n : close + 3;
+      continue;
+    }
+    if (markdown_ && c == '~' && i_ + 2 < n && t_[i_ + 1] == '~' && t_[i_ + 2] != '~') {
+      // "~~struck~~" is retracted, rendered with a line through: dropped, as an HTML comment is. The
+      // strike ends at its closing "~~" within the paragraph.
+      std::size_t close = t_.find("~~", i_ + 2);
+      std::size_t para = t_.find("\n\n", i_ + 2);
+      if (close != npos && (para == npos || close < para)) {
+        i_ = close + 2;
+        continue;
+      }
+    }
     if (markdown_ && c == ']' && i_ + 1 < n && t_[i_ + 1] == '(') {
       // A link's target is not prose: "[the docs](https://...)" reads as "the docs".
       std::size_t k = i_ + 2;
