@@ -98,6 +98,10 @@ ModuleRuntime* Evaluator::runtime_of(const Module* m) {
 
 // ---- statements ----
 
+// A value of the wrong kind for a statement (`score` of a string, `for` over a number) is the
+// candidate's failure when the candidate wrote it, the rubric's error otherwise.
+static Blame candidate_blame(const Value& v) { return carries_submission_data(v) ? Blame::submission : Blame::rubric; }
+
 struct StatementRunner {
   Evaluator& ev;
 
@@ -174,14 +178,16 @@ struct StatementRunner {
             if (v.is_error()) return add_error(run, *n.value, env, v);
             if (!v.is(ValueKind::number) || !v.as_quantity().dim.dimensionless())
               return add_error(run, *n.value, env,
-                               ev.error_at(*n.value, env, fmt::format("'score' needs a plain number, got {}", v.repr(5))));
+                               ev.error_at(*n.value, env, fmt::format("'score' needs a plain number, got {}", v.repr(5)),
+                                           candidate_blame(v)));
             run.score = std::clamp(v.as_number(), 0.0, 1.0);
           } else if constexpr (std::is_same_v<T, ast::ForStmt>) {
             Value items = ev.eval(*n.iterable, env);
             if (items.is_error()) return add_error(run, *n.iterable, env, items);
             if (!items.is(ValueKind::list))
               return add_error(run, *n.iterable, env,
-                               ev.error_at(*n.iterable, env, fmt::format("'for' needs a list, got a {} ({})", items.kind_name(), items.repr(5))));
+                               ev.error_at(*n.iterable, env, fmt::format("'for' needs a list, got a {} ({})", items.kind_name(), items.repr(5)),
+                                           candidate_blame(items)));
             for (Value item : items.as_list()) {
               if (items.from_submission() && !item.is_error()) item.mark_from_submission();
               auto scope = std::make_shared<Environment>(env, env->module());
@@ -195,7 +201,8 @@ struct StatementRunner {
             if (c.is_error()) return add_error(run, *n.condition, env, c);
             if (!c.is(ValueKind::boolean))
               return add_error(run, *n.condition, env,
-                               ev.error_at(*n.condition, env, fmt::format("'if' needs a bool, got a {} ({})", c.kind_name(), c.repr(5))));
+                               ev.error_at(*n.condition, env, fmt::format("'if' needs a bool, got a {} ({})", c.kind_name(), c.repr(5)),
+                                           candidate_blame(c)));
             const auto& body = c.as_bool() ? n.then_body : n.else_body;
             if (body) block(*body, std::make_shared<Environment>(env, env->module()), run);
           }
