@@ -4,6 +4,8 @@
 #include <array>
 #include <cctype>
 #include <cstring>
+#include <string_view>
+#include <unordered_map>
 
 #include "operators/text/unicode.hpp"
 
@@ -271,6 +273,16 @@ void SentenceStream::word(Sentence& s) {
       i_ = se;
       return;
     }
+  }
+  // Contractions written without the apostrophe: "isnt" → "is" "n't", "cant" → "ca" "n't".
+  static const std::unordered_map<std::string_view, std::string_view> kBareContractions = {
+      {"isnt", "is"}, {"arent", "are"}, {"wasnt", "was"}, {"werent", "were"}, {"doesnt", "does"}, {"dont", "do"},
+      {"didnt", "did"}, {"hasnt", "has"}, {"havent", "have"}, {"hadnt", "had"}, {"cant", "ca"}, {"couldnt", "could"},
+      {"wouldnt", "would"}, {"shouldnt", "should"}, {"wont", "wo"}, {"mustnt", "must"}, {"aint", "is"}, {"neednt", "need"}};
+  if (auto it = kBareContractions.find(w); it != kBareContractions.end() && e == b + w.size()) {
+    push(s, Token::Kind::word, b, e - 2, std::string(it->second));
+    push(s, Token::Kind::word, e - 2, e, "n't");
+    return;
   }
   if (w == "cannot" && e == b + 6) {
     push(s, Token::Kind::word, b, b + 3, "can");

@@ -34,7 +34,9 @@ const std::vector<Seq> kPreNegation = {
     {"barely", "any"}, {"barely", "a"}, {"barely", "ever"}, {"barely", "anything"}, {"anything", "but"}, {"zero"},
     {"deny"}, {"denies"}, {"denied"}, {"denying"}, {"failed", "to"}, {"fails", "to"}, {"fail", "to"}, {"failing", "to"},
     {"unable", "to"}, {"devoid", "of"}, {"void", "of"}, {"avoid"}, {"avoids"}, {"avoided"}, {"avoiding"},
-    {"in", "the", "absence", "of"}, {"negative", "for"}, {"no", "sign", "of"}, {"no", "evidence", "of"}};
+    {"in", "the", "absence", "of"}, {"negative", "for"}, {"no", "sign", "of"}, {"no", "evidence", "of"},
+    // Denials of a proposition: "It is false that X ...", "It would be wrong to blame X".
+    {"false", "that"}, {"untrue", "that"}, {"wrong", "to"}, {"mistake", "to"}, {"mistaken", "to"}, {"no", "reason", "to"}};
 constexpr std::size_t kPreScope = 12;
 
 // Negation after the mention, reached across at most kPostGap words ending in an auxiliary
@@ -44,13 +46,15 @@ const std::vector<Seq> kPostPredicate = {
     {"ruled", "out"}, {"excluded"}, {"unrelated"}, {"irrelevant"}, {"a", "red", "herring"}, {"not", "involved"},
     {"not", "to", "blame"}, {"no", "role"}, {"no", "effect"}, {"no", "impact"}, {"no", "bearing"}, {"no", "part"},
     {"nothing", "to", "do"}, {"no", "influence"}, {"no", "difference"}, {"no", "contribution"}, {"innocent"},
-    {"eliminated"}, {"a", "non-issue"}, {"not", "an", "issue"}, {"not", "a", "factor"}, {"far", "from"}};
+    {"eliminated"}, {"a", "non-issue"}, {"not", "an", "issue"}, {"not", "a", "factor"}, {"far", "from"},
+    {"a", "mistake"}, {"mistaken"}};
 
 // After the mention and a copula ("X is negligible", "X was disabled"): predicates that deny it.
 const std::vector<std::string_view> kNegativePredicates = {
     "negligible", "insignificant", "unnecessary", "unneeded", "unaffected", "unchanged", "disabled", "off", "absent",
     "rare", "unused", "unimportant", "irrelevant", "unrelated", "impossible", "minimal", "nonexistent", "harmless",
-    "immaterial", "unsupported", "unavailable", "inactive", "missing", "resolved", "gone", "nonexistent", "negative"};
+    "immaterial", "unsupported", "unavailable", "inactive", "missing", "resolved", "gone", "nonexistent", "negative",
+    "false", "untrue", "pointless", "useless", "moot"};
 const std::vector<std::string_view> kPredicateAdverbs = {"very", "completely", "entirely", "largely", "mostly", "turned",
                                                          "switched", "fully", "clearly", "simply", "now", "still", "also",
                                                          "quite", "totally", "practically", "essentially"};
@@ -75,7 +79,9 @@ const std::vector<Seq> kPseudo = {
 const std::vector<std::string_view> kNegativeAdjectives = {
     "negligible", "uncommon", "unusual", "unimportant", "unrelated", "insignificant", "irrelevant", "rare", "trivial",
     "minor", "small", "absent", "impossible", "infrequent", "unexpected", "immaterial", "unreasonable", "innocent",
-    "harmless", "benign", "without", "unaffected", "zero", "nothing", "no", "never", "free"};
+    "harmless", "benign", "without", "unaffected", "zero", "nothing", "no", "never", "free",
+    // "not optional" is required, "not unnecessary" needed: the mention is stated.
+    "optional", "unnecessary", "unneeded", "pointless", "useless", "false", "untrue"};
 
 // Uncertainty anywhere in the mention's clause.
 const std::vector<Seq> kHedges = {
@@ -95,7 +101,10 @@ const std::vector<Seq> kHedges = {
     {"doubtful"}, {"questionable"}, {"consistent", "with"}, {"suggestive", "of"}, {"suggests"}, {"suggest"},
     {"suggested"}, {"suggesting"}, {"suspicious", "for"}, {"concerning", "for"}, {"wonder"}, {"wonders"},
     {"can", "not", "be", "excluded"}, {"ca", "n't", "be", "excluded"}, {"not", "be", "excluded"}, {"n't", "be", "excluded"},
-    {"to", "rule", "out"}, {"anything", "but", "certain"}, {"anything", "but", "clear"}, {"anything", "but", "sure"}};
+    {"to", "rule", "out"}, {"anything", "but", "certain"}, {"anything", "but", "clear"}, {"anything", "but", "sure"},
+    // A belief the writer has left behind: "Initially I thought X was the cause".
+    {"i", "thought"}, {"we", "thought"}, {"initially", "thought"}, {"originally", "thought"}, {"first", "thought"},
+    {"had", "thought"}, {"at", "first"}, {"first", "guess"}, {"initial", "guess"}, {"initially", "suspected"}};
 
 // Conditionals: their scope runs forward to the next comma or clause boundary.
 const std::vector<Seq> kConditionals = {{"if"}, {"whether"}, {"unless"}, {"suppose"}, {"supposing"}, {"assuming"},

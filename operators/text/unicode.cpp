@@ -1,5 +1,7 @@
 #include "operators/text/unicode.hpp"
 
+#include <unordered_map>
+
 namespace rubric::text {
 
 namespace {
@@ -97,6 +99,22 @@ Glyph glyph_at(std::string_view t, std::size_t i) {
     case 0x00D7: g.fold = "x"; return g;  // "3.1× faster" reads as "3.1x"
     case 0x00B5: g.fold = "\xce\xbc"; return g;  // micro sign → Greek mu
     default: break;
+  }
+  // Greek and Cyrillic letters that look like Latin ones ("nοt" with a Greek omicron reads "not"):
+  // the text layer reads English, and a lookalike is how a submission would hide a negation or a
+  // word from it. Mu, lambda and the other letters of units and formulas stay themselves.
+  static const std::unordered_map<char32_t, const char*> kLookalikes = {
+      {0x03BF, "o"}, {0x039F, "o"}, {0x03B1, "a"}, {0x0391, "a"}, {0x03B5, "e"}, {0x0395, "e"}, {0x03B9, "i"},
+      {0x0399, "i"}, {0x03BA, "k"}, {0x039A, "k"}, {0x03BD, "v"}, {0x039D, "n"}, {0x03C1, "p"}, {0x03A1, "p"},
+      {0x03C4, "t"}, {0x03A4, "t"}, {0x03C5, "u"}, {0x03A5, "y"}, {0x03C7, "x"}, {0x03A7, "x"}, {0x0392, "b"},
+      {0x0396, "z"}, {0x0397, "h"}, {0x039C, "m"},
+      {0x0430, "a"}, {0x0410, "a"}, {0x0435, "e"}, {0x0415, "e"}, {0x043E, "o"}, {0x041E, "o"}, {0x0440, "p"},
+      {0x0420, "p"}, {0x0441, "c"}, {0x0421, "c"}, {0x0443, "y"}, {0x0423, "y"}, {0x0445, "x"}, {0x0425, "x"},
+      {0x0456, "i"}, {0x0406, "i"}, {0x0458, "j"}, {0x0408, "j"}, {0x0455, "s"}, {0x0405, "s"}, {0x0412, "b"},
+      {0x041D, "h"}, {0x041A, "k"}, {0x043A, "k"}, {0x041C, "m"}, {0x0422, "t"}, {0x04BB, "h"}, {0x0501, "d"}};
+  if (auto it = kLookalikes.find(static_cast<char32_t>(cp)); it != kLookalikes.end()) {
+    g.fold = it->second;
+    return g;
   }
   // Fullwidth ASCII (U+FF01..U+FF5E): letters and digits read as ASCII, punctuation as its ASCII self.
   if (cp >= 0xFF01 && cp <= 0xFF5E) {
