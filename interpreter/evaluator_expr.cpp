@@ -523,7 +523,8 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
           if (idx.is_error()) return idx;
           if (obj.is(ValueKind::list)) {
             if (!idx.is(ValueKind::number) || !idx.as_quantity().dim.dimensionless() || idx.as_number() != std::floor(idx.as_number()))
-              return error_at(e, env, fmt::format("a list index must be a whole number, got {}", idx.repr(5)));
+              return error_at(e, env, fmt::format("a list index must be a whole number, got {}", idx.repr(5)),
+                              idx.from_submission() ? Blame::submission : Blame::rubric);
             const List& l = obj.as_list();
             double i = idx.as_number();
             double k = i < 0 ? i + static_cast<double>(l.size()) : i;
@@ -542,7 +543,9 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
             return item;
           }
           if (obj.is(ValueKind::record)) {
-            if (!idx.is(ValueKind::string)) return error_at(e, env, fmt::format("a record key must be a string, got {}", idx.repr(5)));
+            if (!idx.is(ValueKind::string))
+              return error_at(e, env, fmt::format("a record key must be a string, got {}", idx.repr(5)),
+                              idx.from_submission() ? Blame::submission : Blame::rubric);
             const Record& r = obj.as_record();
             note_read(r);
             if (const Value* v = r.find(idx.as_string())) return *v;
@@ -551,15 +554,18 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
                             blame_for_origin(r.origin));
           }
           if (obj.is(ValueKind::string)) {
-            if (!idx.is(ValueKind::number)) return error_at(e, env, "a string index must be a number");
+            if (!idx.is(ValueKind::number))
+              return error_at(e, env, "a string index must be a number", idx.from_submission() ? Blame::submission : Blame::rubric);
             const std::string& s = obj.as_string();
             double i = idx.as_number();
             double k = i < 0 ? i + static_cast<double>(s.size()) : i;
             if (k < 0 || k >= static_cast<double>(s.size()))
-              return error_at(e, env, fmt::format("index {} out of range: the string has {} bytes", format_number(i), s.size()));
+              return error_at(e, env, fmt::format("index {} out of range: the string has {} bytes", format_number(i), s.size()),
+                              obj.from_submission() || idx.from_submission() ? Blame::submission : Blame::rubric);
             return Value::string(s.substr(static_cast<std::size_t>(k), 1));
           }
-          return error_at(e, env, fmt::format("cannot index a {}", obj.kind_name()));
+          return error_at(e, env, fmt::format("cannot index a {}", obj.kind_name()),
+                          obj.from_submission() ? Blame::submission : Blame::rubric);
         } else if constexpr (std::is_same_v<T, ast::IfExpr>) {
           Value c = eval(*n.condition, env);
           if (c.is_error()) return c;
