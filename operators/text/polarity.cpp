@@ -417,9 +417,18 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     }
   }
 
+  // An aside between the mention and its verb ("X, contrary to my first guess, is not the cause"):
+  // the mention's clause resumes after it, and the aside's words say nothing of the mention.
+  std::size_t E = e, RR = R;
+  if (R < n && R > e + 1 && c.w(e) == "," && c.w(R) == "," && R - e <= 12 && (in(c.w(R + 1), kAuxiliaries) || c.w(R + 1) == "n't")) {
+    E = R + 1;
+    RR = E;
+    while (RR < n && RR - E < kClauseReach && !c.boundary(RR)) ++RR;
+  }
+
   // Hedges anywhere in the clause; conditionals before the mention up to the nearest comma.
-  for (std::size_t k = L; k < R; ++k) {
-    if (k >= b && k < e) continue;
+  for (std::size_t k = L; k < RR; ++k) {
+    if (k >= b && k < E) continue;
     std::size_t len = c.match(k, kHedges);
     if (!len || c.pseudo(k)) continue;  // "no doubt", "without a doubt", "little doubt" state it
     // "could not", "can't": an inability stated, not a possibility ("we could not find X").
@@ -437,6 +446,26 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
       j.polarity = Polarity::hedged;
       j.trigger_begin = k;
       j.trigger_end = k + len;
+      // "We checked whether X was the cause: it was not." — the question is answered after a
+      // colon, semicolon or dash: "it was not", "no" deny; "it was", "yes" state.
+      if ((c.w(k) == "whether" || c.w(k) == "if") && R < n && (c.w(R) == ":" || c.w(R) == ";" || c.w(R) == "--")) {
+        std::size_t a = R + 1;
+        if (c.w(a) == "it" || c.w(a) == "they" || c.w(a) == "this" || c.w(a) == "that") {
+          if (in(c.w(a + 1), kAuxiliaries) && (c.w(a + 2) == "not" || c.w(a + 2) == "n't")) {
+            j.polarity = Polarity::negated;
+            j.trigger_begin = a + 2;
+            j.trigger_end = a + 3;
+          } else if (in(c.w(a + 1), kAuxiliaries) && (a + 2 >= n || c.punct(a + 2))) {
+            j.polarity = Polarity::affirmed;
+          }
+        } else if ((c.w(a) == "no" || c.w(a) == "not") && (a + 1 >= n || c.punct(a + 1))) {
+          j.polarity = Polarity::negated;
+          j.trigger_begin = a;
+          j.trigger_end = a + 1;
+        } else if (c.w(a) == "yes" && (a + 1 >= n || c.punct(a + 1))) {
+          j.polarity = Polarity::affirmed;
+        }
+      }
       return j;
     }
   }
@@ -515,15 +544,15 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     tb = e;
     te = e + 1;
   } else
-  for (std::size_t k = e; k < R; ++k) {
-    std::size_t gap = k - e;
+  for (std::size_t k = E; k < RR; ++k) {
+    std::size_t gap = k - E;
     if (gap > kPostGap + 3) break;
     // "3.1x faster and bank conflicts are gone": an "and" after other words, with no list comma
     // before it and a new subject after it, starts another clause; "X and Y are gone", "X, Y and Z
     // are negligible", "X has cleared and is not expected" do not.
-    if (k > e && (c.w(k) == "and" || c.w(k) == "or") && !in(c.w(k + 1), kAuxiliaries) && !is_negator(c.w(k + 1))) {
+    if (k > E && (c.w(k) == "and" || c.w(k) == "or") && !in(c.w(k + 1), kAuxiliaries) && !is_negator(c.w(k + 1))) {
       bool list = false;
-      for (std::size_t m = e; m < k && !list; ++m) list = c.w(m) == ",";
+      for (std::size_t m = E; m < k && !list; ++m) list = c.w(m) == ",";
       if (!list) break;
     }
     std::size_t len = c.match(k, kPostPredicate);
@@ -535,8 +564,8 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     }
     if (gap >= 1 && gap <= kPostGap && in(c.w(k - 1), kCopulas)) {
       std::size_t p = k;
-      while (p < R && in(c.w(p), kPredicateAdverbs)) ++p;
-      if (p < R && in(c.w(p), kNegativePredicates) && !(c.w(p) == "off" && p + 1 < R && s.tokens[p + 1].kind == Token::Kind::word)) {
+      while (p < RR && in(c.w(p), kPredicateAdverbs)) ++p;
+      if (p < RR && in(c.w(p), kNegativePredicates) && !(c.w(p) == "off" && p + 1 < RR && s.tokens[p + 1].kind == Token::Kind::word)) {
         ++count;
         tb = p;
         te = p + 1;
@@ -547,7 +576,7 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     if (gap <= 2 && (gap == 0 || in(c.w(k - 1), kAuxiliaries))) {
       const std::string& st = s.tokens[k].stem;
       if ((st == "resolv" || st == "disappear" || st == "vanish" || st == "subsid") &&
-          (k + 1 >= R || c.punct(k + 1) || c.w(k + 1) == "and" || c.w(k + 1) == "after" || c.w(k + 1) == "since" ||
+          (k + 1 >= RR || c.punct(k + 1) || c.w(k + 1) == "and" || c.w(k + 1) == "after" || c.w(k + 1) == "since" ||
            c.w(k + 1) == "completely" || c.w(k + 1) == "entirely" || c.w(k + 1) == "fully")) {
         ++count;
         tb = k;
