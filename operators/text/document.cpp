@@ -677,6 +677,21 @@ std::string quote(std::string_view text, std::size_t begin, std::size_t end, std
       ++i;
       continue;
     }
+    // So does single emphasis, "*not*": a marker with a space (or the text's edge) on one side
+    // only, not inside a word ("a*b", "snake_case"), nor a lone "2 * 3".
+    if (c == '*' || c == '_') {
+      auto edge = [&](std::size_t k) { return k >= text.size() || is_space(static_cast<unsigned char>(text[k])); };
+      auto alnum = [&](std::size_t k) { return k < text.size() && std::isalnum(static_cast<unsigned char>(text[k])); };
+      bool prev_edge = i == 0 || edge(i - 1), next_edge = edge(i + 1);
+      if (prev_edge != next_edge && !(i > 0 && alnum(i - 1) && alnum(i + 1))) continue;
+    }
+    // An HTML comment is not rendered, nor quoted.
+    if (c == '<' && text.compare(i, 4, "<!--") == 0) {
+      std::size_t close = text.find("-->", i + 4);
+      i = close == std::string_view::npos || close + 3 > end ? end : close + 3;
+      --i;
+      continue;
+    }
     std::size_t len = 1;
     if (c >= 0x80) {
       // Whole characters only: no-break and other spaces fold, invisible ones vanish.

@@ -85,6 +85,33 @@ TEST_CASE("quotes never cut a UTF-8 character") {
   CHECK(quote("a\xc2\xa0" "b", 0, 4) == "a b");
 }
 
+TEST_CASE("quotes drop emphasis markers and HTML comments, keep arithmetic and identifiers") {
+  CHECK(quote("It was *not* caused", 0, 19) == "It was not caused");
+  CHECK(quote("It was _not_ caused", 0, 19) == "It was not caused");
+  std::string t = "It was *not* caused";
+  CHECK(quote(t, 0, 8) == "It was");  // the piece before a marked trigger
+  CHECK(quote(t, 11, t.size()) == "caused");
+  CHECK(quote("2 * 3 and a*b and snake_case", 0, 28) == "2 * 3 and a*b and snake_case");
+  CHECK(quote("The cause is <!-- not --> bank conflicts.", 0, 41) == "The cause is bank conflicts.");
+}
+
+TEST_CASE("HTML comments and struck text are not prose; bare contractions and lookalike letters fold") {
+  auto words = [](std::string_view t) {
+    Stemmer st;
+    SentenceStream s(t, st);
+    Sentence x;
+    std::string out;
+    while (s.next(x))
+      for (const Token& k : x.tokens) out += (out.empty() ? "" : " ") + k.lower;
+    return out;
+  };
+  CHECK(words("A <!-- hidden words --> B.") == "a b .");
+  CHECK(words("<!-- unclosed\nB.") == "");
+  CHECK(words("A ~~struck out~~ B.") == "a b .");
+  CHECK(words("It isnt. It cant.") == "it is n't . it ca n't .");
+  CHECK(words("n\xce\xbft") == "not");  // Greek omicron
+}
+
 TEST_CASE("claims: names, versions, dates, indices and list markers are not quantities") {
   Stemmer st;
   auto texts = [&](std::string_view t) {
