@@ -6,6 +6,7 @@
 #include <cstring>
 #include <cstdlib>
 #include <map>
+#include <set>
 #include <memory>
 
 #include "interpreter/builtins/args.hpp"
@@ -30,6 +31,7 @@ const char* const kModuleFamily = "cuda module";
 struct GpuState {
   std::unique_ptr<cuda::GpuSession> session;
   std::map<std::string, cuda::CompiledModule> modules;  // by handle name
+  std::set<std::string> sandbox_recorded;  // modules whose worker's isolation the report lists
   cuda::GpuSession& get() {
     if (!session) session = std::make_unique<cuda::GpuSession>();
     return *session;
@@ -137,6 +139,10 @@ Value call_module(CallContext& ctx, GpuState& st, const cuda::CompiledModule& m,
   if (auto* p = ctx.progress()) p->activity(fmt::format("call: {}", m.entry));
   try {
     cuda::CallOutcome r = st.get().call(m, prepared.args);
+    // The report lists, once per module, what confined the worker running the candidate's code.
+    if (!r.isolation.empty() && st.sandbox_recorded.insert(m.library_path).second)
+      ctx.record_run(RunRecord{fmt::format("rubric-gpu-worker: {} from {}", m.entry, m.source_name), r.isolation,
+                               r.wall_seconds, r.ok ? 0 : 1});
     if (!r.ok && r.grader_environment) return grader_fault(ctx, st, fmt::format("{} ({}): {}", m.entry, m.source_name, r.failure));
     if (!r.ok) return ctx.error(fmt::format("{} ({}): {}", m.entry, m.source_name, r.failure), blame_of(m));
     List outs;
@@ -282,6 +288,9 @@ void open_gpu(Registry& r) {
           if (auto* p = ctx.progress()) p->activity(fmt::format("timing {} (up to {:.0f} s)", m->entry, opt.max_time_s));
           try {
             cuda::TimeOutcome t = state->get().time(*m, prepared.args, opt);
+            if (!t.isolation.empty() && state->sandbox_recorded.insert(m->library_path).second)
+              ctx.record_run(RunRecord{fmt::format("rubric-gpu-worker: {} from {}", m->entry, m->source_name), t.isolation,
+                                       t.method.elapsed_s, t.ok ? 0 : 1});
             if (!t.ok && t.grader_environment) return grader_fault(ctx, *state, fmt::format("timing {}: {}", m->entry, t.failure));
             if (!t.ok) return ctx.error(fmt::format("timing {}: {}", m->entry, t.failure), blame_of(*m));
             SampleSet s;

@@ -5,9 +5,7 @@
 #include <unistd.h>
 
 #include <cmath>
-#include <cstdio>
 #include <filesystem>
-#include <fstream>
 #include <algorithm>
 #include <limits>
 
@@ -371,6 +369,7 @@ CallOutcome GpuSession::call(const CompiledModule& fn, const std::vector<CallArg
   m.set("op", "call");
   check_device_memory(fn, args, false);
   WorkerReply r = send(w, m, options_.call_timeout_s);
+  out.isolation = w.isolation();
   out.ok = r.ok;
   out.failure = r.failure;
   out.grader_environment = r.grader_environment;
@@ -436,6 +435,7 @@ TimeOutcome GpuSession::time(const CompiledModule& fn, const std::vector<CallArg
   WorkerReply r = send(w, m, before_first, [&](const Message& p) {
     return o.max_time_s + o.warmup_s + 10 * double_field(p, "first_call_s") + overhead;
   });
+  out.isolation = w.isolation();
   if (!r.ok) {
     out.failure = r.failure;
     out.grader_environment = r.grader_environment;

@@ -63,6 +63,7 @@ struct CallOutcome {
   bool grader_environment = false;   // the failure is the grading machine's (no device, no kernel image, ...)
   std::vector<HostTensor> outputs;   // one per OutputArg, in argument order
   double wall_seconds = 0;           // host time of the call including synchronisation
+  std::string isolation;             // what confined the worker that ran it (WorkerClient::isolation())
 };
 
 struct TimingOptions {
@@ -113,6 +114,7 @@ struct TimeOutcome {
   TimingMethod method;
   bool recheck_ok = false;
   std::string recheck;
+  std::string isolation;             // what confined the worker that ran it
 };
 
 struct CompareOutcome {

@@ -130,7 +130,6 @@ void WorkerClient::start() {
   std::string io = fmt::format("{}/io-XXXXXX", parent);
   if (!::mkdtemp(io.data()))
     throw OperatorError(fmt::format("cannot create the GPU worker's exchange folder in {}: {}", parent, std::strerror(errno)));
-  ++starts_;
   if (root && ::chown(io.c_str(), kWorkerUid, kWorkerUid) != 0)
     throw OperatorError(fmt::format("cannot hand {} to the worker's uid: {}", io, std::strerror(errno)));
   exchange_ = io;

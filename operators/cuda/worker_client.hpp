@@ -76,7 +76,6 @@ class WorkerClient {
   WorkerSandbox sandbox_;
   std::optional<process::SandboxedProcess> process_;
   std::string exchange_;
-  std::uint64_t starts_ = 0;
   int fd_ = -1;
   std::unique_ptr<MessageReader> reader_;
 };
