@@ -158,6 +158,15 @@ std::vector<Claim> find_claims(std::string_view text, Stemmer& stemmer, std::siz
       if (negative) v = -v;
       std::size_t e = k + 1;
       std::string unit, noun;
+      // "1/3": a fraction is one number (a date "05/01/2024" is skipped as a whole below).
+      if (e + 1 < T.size() && T[e].lower == "/" && T[e].glued_prev && T[e + 1].kind == Token::Kind::number && T[e + 1].glued_prev &&
+          !(e + 2 < T.size() && T[e + 2].lower == "/" && T[e + 2].glued_prev) && !skip[k]) {
+        double d = std::strtod(T[e + 1].lower.c_str(), nullptr);
+        if (d != 0) {
+          v /= d;
+          e += 2;
+        }
+      }
       // "16k tokens", "1.5 million requests"
       if (e < T.size() && T[e].kind == Token::Kind::word) {
         double sc = suffix_scale(T[e].lower);
@@ -165,6 +174,19 @@ std::vector<Claim> find_claims(std::string_view text, Stemmer& stemmer, std::siz
         if (sc > 0 && (glued || T[e].lower.size() > 1) && !(T[e].lower == "b" && glued && e + 1 < T.size() && T[e + 1].lower == "/")) {
           // "16 B" alone is bytes, "16B params" a count: a glued capital B before a word is billions.
           if (!(T[e].lower == "b" && (e + 1 >= T.size() || T[e + 1].kind != Token::Kind::word))) {
+            // "the 70B model", "an 8B variant": a model's size is its name, not a claim; a count
+            // is one with its noun ("70B parameters", "15T tokens").
+            if (glued && T[e].lower == "b" && e + 1 < T.size() && T[e + 1].kind == Token::Kind::word &&
+                !units.count(T[e + 1].lower)) {
+              static const char* const kCountNouns[] = {"params", "parameters", "parameter", "param", "weights", "examples",
+                                                        "samples", "rows", "records", "entries", "elements", "values"};
+              bool count = false;
+              for (const char* x : kCountNouns) count = count || T[e + 1].lower == x;
+              if (!count) {
+                k = e;
+                continue;
+              }
+            }
             v *= sc;
             ++e;
           }

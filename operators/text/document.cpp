@@ -3,6 +3,9 @@
 #include <algorithm>
 #include <array>
 #include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
 #include <cstring>
 #include <string_view>
 #include <unordered_map>
@@ -313,7 +316,50 @@ void SentenceStream::number(Sentence& s) {
       while (digit(i_)) text += t_[i_++];
     }
   }
+  // "10^6", "2^20": a power is one number, written out ("1e+06") so it reads back as its value.
+  if (i_ + 1 < t_.size() && t_[i_] == '^' && (digit(i_ + 1) || (t_[i_ + 1] == '-' && digit(i_ + 2)))) {
+    std::size_t k = i_ + 1 + (t_[i_ + 1] == '-');
+    while (digit(k)) ++k;
+    double base = std::strtod(text.c_str(), nullptr), exponent = std::strtod(std::string(t_.substr(i_ + 1, k - i_ - 1)).c_str(), nullptr);
+    char buf[40];
+    std::snprintf(buf, sizeof buf, "%.17g", std::pow(base, exponent));
+    text = buf;
+    i_ = k;
+  }
   push(s, Token::Kind::number, b, i_, std::move(text));
+}
+
+// "x2.3", "x4 faster": a multiplier written before its number (not "x86", a name): with a
+// fraction, or with a comparison after it. The number token spans the "x"; a unit "x" follows.
+bool SentenceStream::prefixed_multiplier(Sentence& s) {
+  std::size_t k = i_ + 1;
+  auto digit = [&](std::size_t m) { return m < t_.size() && is_digit(static_cast<unsigned char>(t_[m])); };
+  if (!digit(k) || (i_ > 0 && word_byte(t_, i_ - 1))) return false;
+  while (digit(k)) ++k;
+  bool fraction = k + 1 < t_.size() && t_[k] == '.' && digit(k + 1);
+  std::size_t m = k;
+  while (fraction && (digit(m) || t_[m] == '.')) ++m;
+  if (m < t_.size() && (word_byte(t_, m) || t_[m] == '-')) return false;  // "x86_64", "x86-64", "x2a"
+  if (!fraction) {
+    std::size_t w = m;
+    while (w < t_.size() && is_space(static_cast<unsigned char>(t_[w]))) ++w;
+    std::size_t we = w;
+    while (we < t_.size() && is_alpha(static_cast<unsigned char>(t_[we]))) ++we;
+    static const std::array<const char*, 16> kComparisons = {"faster", "slower", "speedup", "speed", "improvement", "more",
+                                                             "fewer", "less", "higher", "lower", "better", "worse",
+                                                             "larger", "smaller", "quicker", "throughput"};
+    std::string after = lower_ascii(t_.substr(w, we - w));
+    bool comparison = false;
+    for (const char* x : kComparisons) comparison = comparison || after == x;
+    if (!comparison) return false;
+  }
+  std::size_t xb = i_;
+  ++i_;
+  number(s);
+  s.tokens.back().begin = xb;
+  push(s, Token::Kind::word, i_, i_, "x");
+  s.tokens.back().glued_prev = true;
+  return true;
 }
 
 // A table's separator line: pipes, dashes, colons and spaces, with a dash ("|---|:--:|").
@@ -567,6 +613,7 @@ bool SentenceStream::next(Sentence& s) {
       }
       continue;
     }
+    if ((c == 'x' || c == 'X') && prefixed_multiplier(s)) continue;
     if (word_byte(t_, i_)) {
       if (c == '_' && !(i_ + 1 < n && word_byte(t_, i_ + 1) && t_[i_ + 1] != '_')) {  // emphasis
         ++i_;

@@ -54,6 +54,7 @@ class SentenceStream {
   std::size_t skip_fence(std::size_t line_begin, std::size_t* code_end);
   void word(Sentence& s);
   void number(Sentence& s);
+  bool prefixed_multiplier(Sentence& s);
   void push(Sentence& s, Token::Kind kind, std::size_t b, std::size_t e, std::string lower);
   std::size_t closing_backticks(std::size_t from, std::size_t run);
 

@@ -131,3 +131,27 @@ TEST_CASE("claims: names, versions, dates, indices and list markers are not quan
   CHECK(texts("The fix is 3.1\xc3\x97 faster.") == std::vector<std::string>{"3.1\xc3\x97"});
   CHECK(texts("About 32 banks serve it.") == std::vector<std::string>{"32"});
 }
+
+TEST_CASE("claims: multiplier prefixes, powers, exponents and fractions are one number; model sizes are names") {
+  Stemmer st;
+  auto claims = [&](std::string_view t) {
+    std::vector<std::pair<std::string, double>> out;
+    for (const auto& c : find_claims(t, st, 100, nullptr)) out.emplace_back(c.text + "|" + c.unit, c.value);
+    return out;
+  };
+  using V = std::vector<std::pair<std::string, double>>;
+  CHECK(claims("The fix gives x2.3 on the benchmark.") == V{{"x2.3|x", 2.3}});
+  CHECK(claims("It is x4 faster now.") == V{{"x4|x", 4.0}});
+  CHECK(claims("It runs on x86 and x86-64.").empty());  // an architecture, not a multiplier
+  CHECK(claims("We need 10^6 requests.") == V{{"10^6 requests|req", 1e6}});
+  CHECK(claims("We need 1e6 requests.") == V{{"1e6 requests|req", 1e6}});
+  CHECK(claims("About 2^20 entries.") == V{{"2^20|", 1048576.0}});
+  auto third = claims("Only 1/3 of the warps stall.");
+  REQUIRE(third.size() == 1);
+  CHECK(third[0].first == "1/3|");
+  CHECK(third[0].second == doctest::Approx(1.0 / 3));
+  CHECK(claims("On 05/01/2024 it ran.").empty());  // a date stays a date
+  CHECK(claims("The 70B model and the 8B variant were served.").empty());
+  CHECK(claims("It has 70B parameters.") == V{{"70B|", 70e9}});
+  CHECK(claims("It reaches 45 GB/s.") == V{{"45 GB/s|GB/s", 45.0}});
+}
