@@ -93,6 +93,15 @@ std::string lower_ascii(std::string_view s) {
 
 }  // namespace
 
+bool names_candidates(std::string_view w) {
+  static const std::array<std::string_view, 15> kWords = {"keywords", "keyword", "tags", "tag", "candidates", "candidate",
+                                                         "suspects", "hypotheses", "possibilities", "possible", "potential",
+                                                         "suspected", "likely", "probable", "plausible"};
+  for (std::string_view x : kWords)
+    if (w == x) return true;
+  return false;
+}
+
 SentenceStream::SentenceStream(std::string_view text, Stemmer& stemmer, bool markdown)
     : t_(text), stemmer_(stemmer), markdown_(markdown) {
   if (!markdown_) return;
@@ -436,6 +445,7 @@ bool SentenceStream::next(Sentence& s) {
   s.answer = Sentence::Answer::none;
   s.table_row = false;
   s.negating_columns.clear();
+  s.candidate_item = false;
   s.begin = s.end = i_;
   space_before_ = true;
   const std::size_t n = t_.size();
@@ -461,6 +471,16 @@ bool SentenceStream::next(Sentence& s) {
       s.negating_columns = negating_columns_;
     }
     row_ = Row::none;
+    // "Possible causes:" then "- A", "- B": the items are candidates until a sentence that is no item.
+    s.candidate_item = item_start_ && candidates_open_;
+    if (!item_start_) candidates_open_ = false;
+    item_start_ = false;
+    if (!s.tokens.empty() && s.tokens.back().lower == ":") {
+      std::size_t words = 0;
+      for (std::size_t k = s.tokens.size() - 1; k-- > 0 && words < 5 && s.tokens[k].kind == Token::Kind::word; ++words)
+        if (names_candidates(s.tokens[k].lower) || (s.tokens[k].lower == "of" && k > 0 && s.tokens[k - 1].lower == "one"))
+          candidates_open_ = true;
+    }
     return true;
   };
   while (i_ < n) {
@@ -504,7 +524,11 @@ bool SentenceStream::next(Sentence& s) {
         i_ = fence_end;
         return finish();
       }
-      if (block) i_ = content;
+      if (block) {
+        char m = t_[content - 1] == ' ' || t_[content - 1] == '\t' ? t_[content - 2] : t_[content - 1];
+        if (s.tokens.empty() && m != '#' && m != '>' && m != '|') item_start_ = true;
+        i_ = content;
+      }
       if (i_ >= n) break;
     }
     unsigned char c = static_cast<unsigned char>(t_[i_]);

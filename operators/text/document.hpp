@@ -38,7 +38,13 @@ struct Sentence {
   // negates its values ("| Cause | Ruled out? |": "yes" there denies the row's cause).
   bool table_row = false;
   std::vector<bool> negating_columns;
+  // An item of a Markdown list under a label that names candidates ("Possible causes:\n- A\n- B").
+  bool candidate_item = false;
 };
+
+// A word that makes a label name candidates rather than findings: "Possible causes:",
+// "Keywords:", "Suspects:".
+bool names_candidates(std::string_view lower_word);
 
 // Cuts text into sentences. `markdown` off reads every character as prose (for phrases).
 class SentenceStream {
@@ -64,6 +70,8 @@ class SentenceStream {
   std::size_t i_ = 0;
   bool space_before_ = true;
   bool one_line_block_ = false;       // the current line is a heading or a table row
+  bool item_start_ = false;           // the current sentence opens a list item
+  bool candidates_open_ = false;      // list items now follow a label naming candidates
   enum class Row : std::uint8_t { none, header, body };
   Row row_ = Row::none;               // the table row the current sentence is
   bool in_table_ = false;             // rows after a header and its separator line

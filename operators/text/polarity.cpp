@@ -303,14 +303,11 @@ std::size_t candidate_label(const Cursor& c, std::size_t b) {
     if (b - k > 60) return n;
   }
   if (colon == n || colon == 0) return n;
-  static const std::unordered_set<std::string_view> kListWords = {
-      "keywords", "keyword", "tags", "tag", "candidates", "candidate", "suspects", "hypotheses", "possibilities",
-      "possible", "potential", "suspected", "likely", "probable", "plausible"};
   // The label: up to five words before the colon, back to the previous boundary.
   for (std::size_t k = colon, words = 0; k-- > 0 && words < 5;) {
     if (c.punct(k) && c.w(k) != "-") break;
     ++words;
-    if (kListWords.count(c.w(k))) return k;
+    if (names_candidates(c.w(k))) return k;
     if ((c.w(k) == "of" && k > 0 && (c.w(k - 1) == "one" || c.w(k - 1) == "either" || c.w(k - 1) == "any")) || c.w(k) == "either")
       return c.w(k) == "of" ? k - 1 : k;
   }
@@ -628,6 +625,11 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
   }
   // Candidates listed, not chosen: "Possible causes: X, Y", "Keywords: X, Y", "The cause is one of:
   // X, Y", "X or Y or Z". Naming every suspect must not affirm each.
+  if (s.candidate_item) {  // an item of a list under "Possible causes:" (the label is a sentence before)
+    j.polarity = Polarity::hedged;
+    j.trigger_begin = j.trigger_end = 0;
+    return j;
+  }
   if (std::size_t k = candidate_label(c, b); k != n) {
     j.polarity = Polarity::hedged;
     j.trigger_begin = k;
