@@ -288,10 +288,11 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
   if (auto* b = std::get_if<ast::Binary>(&e.node)) {
     if (b->op == ast::BinaryOp::logical_and || b->op == ast::BinaryOp::logical_or) {
       const bool is_and = b->op == ast::BinaryOp::logical_and;
-      // The decided value that absorbs the other side (false for `and`, true for `or`) decides the
-      // whole on either side; a left side that absorbs leaves the right unevaluated. Otherwise the
-      // stronger undecided side (an error, a submission failure, inconclusive, skipped; the left on
-      // a tie) is the result, and when both sides are the identity, the identity.
+      // Left to right, a side settles the whole when it is a submission failure or an error (a
+      // failure of the candidate's data FAILs whatever surrounds it) or the decided value that
+      // absorbs the other (false for `and`, true for `or`); a left side that settles leaves the
+      // right unevaluated, so guards work. Otherwise inconclusive over skipped (the left on a
+      // tie), and when both sides are the identity, the identity.
       const Truth absorbing = is_and ? Truth::decided_false : Truth::decided_true;
       auto rank = [](Truth t) {
         switch (t) {
@@ -319,11 +320,11 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
         return o;
       };
       const Truth lt = truth_of(l);
-      if (lt == absorbing) return settled_by(l, "left");
+      if (lt == absorbing || rank(lt) >= 2) return settled_by(l, "left");
       CheckOutcome r = decide(*b->rhs, env);
       sub("right", *b->rhs, r, o.evidence);
       const Truth rt = truth_of(r);
-      if (rt == absorbing) return settled_by(r, "right");
+      if (rt == absorbing || rank(rt) >= 2) return settled_by(r, "right");
       if (rank(lt) >= 0 || rank(rt) >= 0) return rank(rt) > rank(lt) ? settled_by(r, "right") : settled_by(l, "left");
       // Both sides are the identity: both hold (`and`), or neither holds (`or`).
       o.verdict = is_and ? Verdict::pass : Verdict::fail;

@@ -385,8 +385,9 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
           return error_at(e, env, fmt::format("cannot negate a {}", v.kind_name()), v.from_submission() ? Blame::submission : Blame::rubric);
         } else if constexpr (std::is_same_v<T, ast::Binary>) {
           if (n.op == ast::BinaryOp::logical_and || n.op == ast::BinaryOp::logical_or) {
-            // The blame algebra of `decide`, on values: the absorbing bool (false for `and`, true
-            // for `or`) on either side decides; otherwise the stronger undecided side, else the identity.
+            // The blame algebra of `decide`, on values, left to right: a submission failure, an
+            // error or the absorbing bool (false for `and`, true for `or`) settles; otherwise the
+            // stronger undecided side (inconclusive over skipped), else the identity.
             const bool is_and = n.op == ast::BinaryOp::logical_and;
             auto as_condition = [&](Value v, const ast::Expr& at) -> Value {
               if (v.is_error() || v.is(ValueKind::boolean)) return v;
@@ -395,9 +396,9 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
             };
             auto absorbs = [&](const Value& v) { return v.is(ValueKind::boolean) && v.as_bool() != is_and; };
             Value a = as_condition(eval(*n.lhs, env), *n.lhs);
-            if (absorbs(a)) return a;
+            if (absorbs(a) || settles_connective(a)) return a;
             Value b = as_condition(eval(*n.rhs, env), *n.rhs);
-            if (absorbs(b)) return b;
+            if (absorbs(b) || settles_connective(b)) return b;
             if (a.is_error() && b.is_error()) return stronger_undecided(a, b);
             return a.is_error() ? a : b;
           }

@@ -236,6 +236,8 @@ int undecided_rank(const ErrorInfo& e) {
 const Value& stronger_undecided(const Value& a, const Value& b) {
   return undecided_rank(b.as_error()) > undecided_rank(a.as_error()) ? b : a;
 }
+
+bool settles_connective(const Value& v) { return v.is_error() && undecided_rank(v.as_error()) >= 2; }
 const Record& Value::as_record() const { return *std::get<std::shared_ptr<const Record>>(payload_); }
 const PathValue& Value::as_path() const { return *std::get<std::shared_ptr<const PathValue>>(payload_); }
 const std::shared_ptr<const tensor::Tensor>& Value::as_tensor() const {

@@ -214,6 +214,9 @@ struct ListPayload {
 int undecided_rank(const ErrorInfo& e);
 // The stronger of two error values (the first on a tie).
 const Value& stronger_undecided(const Value& a, const Value& b);
+// A failure of submission data or an error settles and/or/any/all where it stands (left to right):
+// a submission's failure FAILs whatever connective surrounds it.
+bool settles_connective(const Value& v);
 
 // Whether a value holds what the candidate wrote: read from (or a path under) `submission`, or
 // printed by the candidate's program. Builtins deriving values from such data pass the fact on.

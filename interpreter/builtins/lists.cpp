@@ -28,9 +28,8 @@ std::optional<bool> predicate(CallContext& ctx, const Value& f, const Value& ite
 }
 
 // all/any: over a list of bools, or of items with a predicate, the blame algebra of `and`/`or`
-// (docs/semantics.md): the absorbing bool (false for all, true for any) decides, whatever the other
-// items are; otherwise the strongest undecided item (an error, then a submission failure, then
-// inconclusive, then skipped; the first of equals), else the identity.
+// (docs/semantics.md), item by item in order: a submission failure, an error or the absorbing bool
+// (false for all, true for any) settles; otherwise inconclusive over skipped, else the identity.
 Value quantify(CallContext& ctx, const std::vector<Value>& a, bool want_all) {
   if (auto e = want(ctx, a, 0, ValueKind::list, "a list")) return *e;
   bool has_pred = a.size() > 1 && !a[1].is_null();
@@ -47,6 +46,7 @@ Value quantify(CallContext& ctx, const std::vector<Value>& a, bool want_all) {
                                b.from_submission() ? Blame::submission : Blame::rubric);
     }
     if (b.is_error()) {
+      if (settles_connective(b)) return b;
       pending = pending ? stronger_undecided(*pending, b) : b;
       continue;
     }
