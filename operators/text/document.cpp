@@ -291,7 +291,7 @@ void SentenceStream::word(Sentence& s) {
       {"isnt", "is"}, {"arent", "are"}, {"wasnt", "was"}, {"werent", "were"}, {"doesnt", "does"}, {"dont", "do"},
       {"didnt", "did"}, {"hasnt", "has"}, {"havent", "have"}, {"hadnt", "had"}, {"cant", "ca"}, {"couldnt", "could"},
       {"wouldnt", "would"}, {"shouldnt", "should"}, {"wont", "wo"}, {"mustnt", "must"}, {"aint", "is"}, {"neednt", "need"}};
-  if (auto it = w.size() >= 4 && w.size() <= 8 && w.back() == 't' ? kBareContractions.find(w) : kBareContractions.end();
+  if (auto it = w.size() >= 4 && w.size() <= 8 && w.back() == 't' && w[w.size() - 2] == 'n' ? kBareContractions.find(w) : kBareContractions.end();
       it != kBareContractions.end() && e == b + w.size()) {
     push(s, Token::Kind::word, b, e - 2, std::string(it->second));
     push(s, Token::Kind::word, e - 2, e, "n't");
