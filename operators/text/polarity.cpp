@@ -314,6 +314,36 @@ std::size_t candidate_label(const Cursor& c, std::size_t b) {
   return n;
 }
 
+// A proposition about the mention declared false: "The idea that X causes it is wrong", "The
+// claim that X is the culprit is incorrect", "Blaming X is wrong", "Suspecting X would be
+// misguided". The falsity word's position, or the sentence's length. After "that", the falsity
+// copula must not be the mention's own first verb ("The idea that the index is wrong" says the
+// index is wrong).
+std::size_t false_proposition(const Cursor& c, std::size_t L, std::size_t b, std::size_t E, std::size_t RR) {
+  const std::size_t n = c.s.tokens.size();
+  static const std::unordered_set<std::string_view> kPropositions = {
+      "claim", "idea", "notion", "theory", "assumption", "belief", "suggestion", "view", "statement", "premise", "story"};
+  static const std::unordered_set<std::string_view> kAccusations = {
+      "blaming", "suspecting", "attributing", "citing", "faulting", "accusing", "implicating"};
+  static const std::unordered_set<std::string_view> kFalse = {
+      "wrong", "incorrect", "false", "mistaken", "untrue", "unfounded", "baseless", "misguided", "unjustified", "misplaced"};
+  bool that = false, gerund = false;
+  for (std::size_t k = L; k < b; ++k) {
+    if (kPropositions.count(c.w(k)) && c.w(k + 1) == "that") that = true;
+    if (kAccusations.count(c.w(k)) && b - k <= 4) gerund = true;
+  }
+  if (!that && !gerund) return n;
+  for (std::size_t k = E; k < RR && k < E + 12; ++k) {
+    if (!in(c.w(k), kCopulas)) continue;
+    if (that && k == E) continue;
+    std::size_t p = k + 1;
+    while (p < RR && in(c.w(p), kPredicateAdverbs)) ++p;
+    if (kFalse.count(c.w(p))) return p;
+    if ((c.w(p) == "a" || c.w(p) == "an") && (c.w(p + 1) == "mistake" || c.w(p + 1) == "myth" || c.w(p + 1) == "error")) return p + 1;
+  }
+  return n;
+}
+
 // An "or" that makes the mention one alternative among others ("A or B", "A, B or C", "either A
 // or B"), or the sentence's length. "or so", "or more", "or not" join no alternative.
 std::size_t alternative(const Cursor& c, std::size_t L, std::size_t b, std::size_t e, std::size_t R) {
@@ -615,6 +645,13 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
         te = k + 1 + (c.at(k, {"no", "longer"}) ? 1 : 0);
         break;
       }
+    }
+  }
+  if (count == 0) {
+    if (std::size_t k = false_proposition(c, L, b, E, RR); k != n) {
+      count = 1;
+      tb = k;
+      te = k + 1;
     }
   }
   if (count % 2 == 1) {
