@@ -481,7 +481,10 @@ bool SentenceStream::next(Sentence& s) {
       for (std::size_t k = s.tokens.size() - 1; k-- > 0 && words < 5 && s.tokens[k].kind == Token::Kind::word; ++words)
         if (names_candidates(s.tokens[k].lower) || (s.tokens[k].lower == "of" && k > 0 && s.tokens[k - 1].lower == "one"))
           candidates_open_ = true;
+    } else if (heading_start_ && s.tokens.size() <= 6) {  // "## Possible causes", "### Keywords"
+      for (const Token& t : s.tokens) candidates_open_ = candidates_open_ || names_candidates(t.lower);
     }
+    heading_start_ = false;
     return true;
   };
   while (i_ < n) {
@@ -528,6 +531,7 @@ bool SentenceStream::next(Sentence& s) {
       if (block) {
         char m = t_[content - 1] == ' ' || t_[content - 1] == '\t' ? t_[content - 2] : t_[content - 1];
         if (s.tokens.empty() && m != '#' && m != '>' && m != '|') item_start_ = true;
+        if (s.tokens.empty() && m == '#') heading_start_ = true;
         i_ = content;
       }
       if (i_ >= n) break;
@@ -599,12 +603,30 @@ bool SentenceStream::next(Sentence& s) {
       i_ = close == npos ? n : close + 3;
       continue;
     }
+    if (markdown_ && c == '<' && i_ + 2 < n) {
+      // "<del>X</del>", "<s>X</s>", "<strike>X</strike>": struck text, dropped as "~~X~~" is.
+      static const std::array<std::pair<std::string_view, std::string_view>, 3> kStrike = {
+          {{"<del>", "</del>"}, {"<s>", "</s>"}, {"<strike>", "</strike>"}}};
+      bool struck = false;
+      for (const auto& [open, close] : kStrike) {
+        if (i_ + open.size() > n || lower_ascii(t_.substr(i_, open.size())) != open) continue;
+        // The closing tag within 64 KiB (an unclosed tag strikes nothing, and the search stays linear).
+        std::size_t limit = std::min(n, i_ + 65536);
+        for (std::size_t p = t_.find('<', i_ + open.size()); p != npos && p < limit; p = t_.find('<', p + 1))
+          if (lower_ascii(t_.substr(p, close.size())) == close) {
+            i_ = p + close.size();
+            struck = true;
+            break;
+          }
+        break;
+      }
+      if (struck) continue;
+    }
     if (markdown_ && c == '~' && i_ + 2 < n && t_[i_ + 1] == '~' && t_[i_ + 2] != '~') {
       // "~~struck~~" is retracted, rendered with a line through: dropped, as an HTML comment is. The
       // strike ends at its closing "~~" within the paragraph.
       std::size_t close = t_.find("~~", i_ + 2);
-      std::size_t para = t_.find("\n\n", i_ + 2);
-      if (close != npos && (para == npos || close < para)) {
+      if (close != npos && t_.substr(i_ + 2, close - i_ - 2).find("\n\n") == npos) {
         i_ = close + 2;
         continue;
       }

@@ -71,6 +71,7 @@ class SentenceStream {
   bool space_before_ = true;
   bool one_line_block_ = false;       // the current line is a heading or a table row
   bool item_start_ = false;           // the current sentence opens a list item
+  bool heading_start_ = false;        // the current sentence is a heading
   bool candidates_open_ = false;      // list items now follow a label naming candidates
   enum class Row : std::uint8_t { none, header, body };
   Row row_ = Row::none;               // the table row the current sentence is

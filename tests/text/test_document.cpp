@@ -108,6 +108,8 @@ TEST_CASE("HTML comments and struck text are not prose; bare contractions and lo
   CHECK(words("A <!-- hidden words --> B.") == "a b .");
   CHECK(words("<!-- unclosed\nB.") == "");
   CHECK(words("A ~~struck out~~ B.") == "a b .");
+  CHECK(words("A <del>struck</del> B <S>out</S> C <strike>too</strike>.") == "a b c .");
+  CHECK(words("A <del>never closed B.") == "a < del > never closed b .");  // an unclosed tag strikes nothing
   CHECK(words("It isnt. It cant.") == "it is n't . it ca n't .");
   CHECK(words("n\xce\xbft") == "not");  // Greek omicron
 }
