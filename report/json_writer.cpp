@@ -5,33 +5,11 @@
 
 #include <fmt/format.h>
 
-#include "report/utf8.hpp"
+#include "operators/json/json_quote.hpp"
 
 namespace rubric::report {
 
-std::string json_quote(std::string_view raw) {
-  const std::string s = sanitize_utf8(raw);
-  std::string out;
-  out.reserve(s.size() + 2);
-  out += '"';
-  for (char ch : s) {
-    const auto c = static_cast<unsigned char>(ch);
-    switch (c) {
-      case '"': out += "\\\""; break;
-      case '\\': out += "\\\\"; break;
-      case '\n': out += "\\n"; break;
-      case '\r': out += "\\r"; break;
-      case '\t': out += "\\t"; break;
-      case '\b': out += "\\b"; break;
-      case '\f': out += "\\f"; break;
-      default:
-        if (c < 0x20 || c == 0x7f) out += fmt::format("\\u{:04x}", static_cast<unsigned>(c));
-        else out += ch;
-    }
-  }
-  out += '"';
-  return out;
-}
+std::string json_quote(std::string_view raw) { return json::json_quote(raw); }
 
 void JsonWriter::newline() {
   out_ += '\n';

@@ -15,7 +15,7 @@
 #include "operators/json/json_reader.hpp"
 #include "operators/judge/judge_prompt.hpp"
 #include "operators/judge/judge_reply.hpp"
-#include "operators/judge/json_text.hpp"
+#include "operators/json/json_quote.hpp"
 
 namespace rubric::judge {
 
@@ -231,8 +231,8 @@ std::string JudgeCache::store(const std::string& model, const std::string& promp
   const std::string line =
       fmt::format("{{\"key\":\"{}\",\"prompt\":\"{}\",\"model\":{},\"vote\":{},\"answer\":\"{}\",\"reason\":{},\"question\":{},"
                   "\"time\":\"{}\"}}\n",
-                  judgement_key(model, prompt_digest), prompt_digest, json_quote(model), vote, judged.yes ? "yes" : "no",
-                  json_quote(judged.reason), json_quote(excerpt(question, 2000)), utc_now());
+                  judgement_key(model, prompt_digest), prompt_digest, json::json_quote(model), vote, judged.yes ? "yes" : "no",
+                  json::json_quote(judged.reason), json::json_quote(excerpt(question, 2000)), utc_now());
   std::error_code ec;
   const auto parent = std::filesystem::path(path_).parent_path();
   if (!parent.empty()) std::filesystem::create_directories(parent, ec);

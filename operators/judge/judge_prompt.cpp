@@ -7,7 +7,7 @@
 #include <memory>
 #include <stdexcept>
 
-#include "operators/judge/json_text.hpp"
+#include "operators/json/json_quote.hpp"
 
 namespace rubric::judge {
 
@@ -63,7 +63,7 @@ std::string request_body(const std::string& model, const Prompt& prompt) {
   return fmt::format(
       "{{\"model\": {}, \"messages\": [{{\"role\": \"system\", \"content\": {}}}, {{\"role\": \"user\", \"content\": {}}}], "
       "\"temperature\": 0, \"max_tokens\": {}, \"stream\": false}}",
-      json_quote(model), json_quote(prompt.system), json_quote(prompt.user), kMaxReplyTokens);
+      json::json_quote(model), json::json_quote(prompt.system), json::json_quote(prompt.user), kMaxReplyTokens);
 }
 
 std::string prompt_digest(const Prompt& prompt) {

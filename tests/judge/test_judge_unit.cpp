@@ -13,7 +13,7 @@
 #include "operators/judge/judge_prompt.hpp"
 #include "operators/judge/judge_reply.hpp"
 #include "operators/judge/judge_settings.hpp"
-#include "operators/judge/json_text.hpp"
+#include "operators/json/json_quote.hpp"
 
 using namespace rubric::judge;
 
@@ -107,10 +107,10 @@ TEST_CASE("the prompt keeps the text in the user message between markers it cann
 }
 
 TEST_CASE("JSON strings are valid UTF-8 whatever the text") {
-  CHECK(json_quote("a\"b\\c\n\x01") == "\"a\\\"b\\\\c\\n\\u0001\"");
-  CHECK(json_quote("caf\xC3\xA9") == "\"caf\xC3\xA9\"");
-  CHECK(json_quote("bad\xFF\xC0\x80") == "\"bad\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"");
-  CHECK(json_quote("\xED\xA0\x80") == "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"");  // an encoded surrogate
+  CHECK(rubric::json::json_quote("a\"b\\c\n\x01") == "\"a\\\"b\\\\c\\n\\u0001\"");
+  CHECK(rubric::json::json_quote("caf\xC3\xA9") == "\"caf\xC3\xA9\"");
+  CHECK(rubric::json::json_quote("bad\xFF\xC0\x80") == "\"bad\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"");
+  CHECK(rubric::json::json_quote("\xED\xA0\x80") == "\"\xEF\xBF\xBD\xEF\xBF\xBD\xEF\xBF\xBD\"");  // an encoded surrogate
 }
 
 TEST_CASE("URLs are shown without secrets; the completions path is added once") {

@@ -1,8 +1,8 @@
-#include "operators/judge/json_text.hpp"
+#include "operators/json/json_quote.hpp"
 
 #include <fmt/format.h>
 
-namespace rubric::judge {
+namespace rubric::json {
 
 namespace {
 
@@ -48,6 +48,8 @@ std::string json_quote(std::string_view s) {
       case '\n': out += "\\n"; break;
       case '\r': out += "\\r"; break;
       case '\t': out += "\\t"; break;
+      case '\b': out += "\\b"; break;
+      case '\f': out += "\\f"; break;
       default:
         if (c < 0x20 || c == 0x7F) out += fmt::format("\\u{:04x}", c);
         else out += static_cast<char>(c);
@@ -58,4 +60,4 @@ std::string json_quote(std::string_view s) {
   return out;
 }
 
-}  // namespace rubric::judge
+}  // namespace rubric::json
