@@ -3,8 +3,8 @@
 and before it compares it (a candidate that found the original submission would do this).
 
 The rubric loads out.npy and ref.npy, then runs a program that sleeps, then compares. The test
-waits until the grader has the file mapped (/proc/PID/maps), truncates it while the program
-sleeps, and expects: the grader survives (no SIGBUS death), the comparison FAILs naming the
+waits until the grader has the file mapped (/proc/PID/maps) and has started the program (a child
+in /proc/PID/task/PID/children), truncates it while the program sleeps, and expects: the grader survives (no SIGBUS death), the comparison FAILs naming the
 submission file (or is the rubric's ERROR for the reference file), nothing decided on zeros.
 
 usage: shrinking_file_cli.py RUBRIC_BINARY
@@ -32,6 +32,15 @@ criterion numerics "the answer matches the reference" {
 NPY_BYTES = 128 + 512 * 512 * 4
 
 
+def running_program(pid):
+    """Whether the grader has started the rubric's program (it has a child): its loads are done."""
+    try:
+        with open(f"/proc/{pid}/task/{pid}/children") as f:
+            return f.read().strip() != ""
+    except OSError:
+        return False
+
+
 def mapped(pid, path):
     try:
         with open(f"/proc/{pid}/maps") as f:
@@ -54,7 +63,9 @@ def check_once(binary, shrink, expect_verdict, expect_text):
                                  "--reference", f"{base}/ref", "--format", "json"],
                                 stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         deadline = time.monotonic() + 60
-        while not mapped(proc.pid, target):
+        # Truncate once the file is mapped and the program is running, so the loads before it have
+        # finished: a cut during load() is a different case (the load itself reports the shrink).
+        while not (mapped(proc.pid, target) and running_program(proc.pid)):
             if proc.poll() is not None or time.monotonic() > deadline:
                 proc.kill()
                 out, err = proc.communicate()
