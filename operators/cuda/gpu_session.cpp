@@ -26,14 +26,6 @@ std::string num(double v) { return fmt::format("{:.17g}", v); }
 
 std::string shape_text(const std::vector<std::int64_t>& s) { return "[" + join_shape(s) + "]"; }
 
-// Removes the exchange files a request made (the worker's folder goes with the worker).
-struct RemoveFiles {
-  const std::vector<std::string>& files;
-  ~RemoveFiles() {
-    for (const std::string& f : files) ::unlink(f.c_str());
-  }
-};
-
 double double_field(const Message& m, const char* key) {
   try {
     return std::stod(m.get_or(key, "0"));
@@ -348,24 +340,35 @@ Message GpuSession::encode_args(const CompiledModule& fn, const std::vector<Call
   return m;
 }
 
+GpuSession::WorkerRequest::~WorkerRequest() {
+  // The worker's folder goes with the worker; these are this request's files.
+  for (const std::string& f : made) ::unlink(f.c_str());
+}
+
+std::optional<WorkerReply> GpuSession::prepare(const CompiledModule& fn, const std::vector<CallArg>& args,
+                                               WorkerRequest& req) {
+  req.worker = &worker(fn);
+  if (auto failed = start(*req.worker, fn.library_path, gpu_memory_limit(fn))) return failed;
+  try {
+    req.message = encode_args(fn, args, req.worker->exchange_dir(), req.output_files, req.outputs, req.made);
+  } catch (const ExchangeError& e) {
+    WorkerReply r;
+    r.failure = e.what();
+    return r;
+  }
+  return std::nullopt;
+}
+
 CallOutcome GpuSession::call(const CompiledModule& fn, const std::vector<CallArg>& args) {
   CallOutcome out;
-  WorkerClient& w = worker(fn);
-  if (auto failed = start(w, fn.library_path, gpu_memory_limit(fn))) {
+  WorkerRequest req;
+  if (auto failed = prepare(fn, args, req)) {
     out.failure = failed->failure;
     out.grader_environment = failed->grader_environment;
     return out;
   }
-  std::vector<std::string> files, made;
-  std::vector<OutputArg> outs;
-  RemoveFiles cleanup{made};
-  Message m;
-  try {
-    m = encode_args(fn, args, w.exchange_dir(), files, outs, made);
-  } catch (const ExchangeError& e) {
-    out.failure = e.what();
-    return out;
-  }
+  WorkerClient& w = *req.worker;
+  Message& m = req.message;
   m.set("op", "call");
   check_device_memory(fn, args, false);
   WorkerReply r = send(w, m, options_.call_timeout_s);
@@ -376,11 +379,11 @@ CallOutcome GpuSession::call(const CompiledModule& fn, const std::vector<CallArg
   if (r.ok) {
     out.wall_seconds = double_field(r.message, "wall_s");
     try {
-      for (std::size_t i = 0; i < outs.size(); ++i) {
+      for (std::size_t i = 0; i < req.outputs.size(); ++i) {
         HostTensor t;
-        t.dtype = outs[i].dtype;
-        t.shape = outs[i].shape;
-        t.bytes = read_exchange_file(files[i], element_count(t.shape) * element_bytes(t.dtype), fmt::format("output {}", i));
+        t.dtype = req.outputs[i].dtype;
+        t.shape = req.outputs[i].shape;
+        t.bytes = read_exchange_file(req.output_files[i], element_count(t.shape) * element_bytes(t.dtype), fmt::format("output {}", i));
         out.outputs.push_back(std::move(t));
       }
     } catch (const ExchangeError& e) {
@@ -398,22 +401,14 @@ TimeOutcome GpuSession::time(const CompiledModule& fn, const std::vector<CallArg
   // with host threads still launching kernels would slow the samples (or the reference's).
   for (auto& [path, mw] : module_workers_)
     if (path != fn.library_path && mw.client->running()) mw.client->stop();
-  WorkerClient& w = worker(fn);
-  if (auto failed = start(w, fn.library_path, gpu_memory_limit(fn))) {
+  WorkerRequest req;
+  if (auto failed = prepare(fn, args, req)) {
     out.failure = failed->failure;
     out.grader_environment = failed->grader_environment;
     return out;
   }
-  std::vector<std::string> files, made;
-  std::vector<OutputArg> outs;
-  RemoveFiles cleanup{made};
-  Message m;
-  try {
-    m = encode_args(fn, args, w.exchange_dir(), files, outs, made);
-  } catch (const ExchangeError& e) {
-    out.failure = e.what();
-    return out;
-  }
+  WorkerClient& w = *req.worker;
+  Message& m = req.message;
   m.set("op", "time")
       .set("warmup_s", num(o.warmup_s))
       .set("min_samples", std::to_string(o.min_samples))
@@ -492,16 +487,16 @@ CompareOutcome GpuSession::compare(const TensorArg& a, const TensorArg& b, const
     out.grader_environment = failed->grader_environment;
     return out;
   }
-  Message m;
+  WorkerRequest req;
+  req.worker = &w;
+  Message& m = req.message;
   m.set("op", "compare").set("rtol", num(tol.rtol)).set("atol", num(tol.atol)).set("ulp", std::to_string(tol.ulp));
   m.set("ulp_stats", ulp_stats ? "1" : "0");
-  std::vector<std::string> made;
-  RemoveFiles cleanup{made};
   try {
     for (auto [side, t] : {std::pair<const char*, const TensorArg*>{"a", &a}, {"b", &b}}) {
       m.set(fmt::format("{}.dtype", side), std::string(dtype_label(t->dtype)))
           .set(fmt::format("{}.count", side), std::to_string(element_count(t->shape)))
-          .set(fmt::format("{}.file", side), exchange_input(*t, w.exchange_dir(), side, made))
+          .set(fmt::format("{}.file", side), exchange_input(*t, w.exchange_dir(), side, req.made))
           .set(fmt::format("{}.offset", side), "0");
     }
   } catch (const ExchangeError& e) {

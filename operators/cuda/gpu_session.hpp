@@ -188,6 +188,21 @@ class GpuSession {
   Message start_message(std::uint64_t gpu_memory) const;
   std::uint64_t gpu_memory_limit(const CompiledModule& fn) const;
   WorkerReply send(WorkerClient& w, const Message& m, double timeout_s, const ProgressHandler& on_progress = {});
+  // A request to a worker: the worker, the message, where a call's outputs will be, and the
+  // exchange files it made (removed when the request is destroyed).
+  struct WorkerRequest {
+    WorkerClient* worker = nullptr;
+    Message message;
+    std::vector<std::string> output_files, made;
+    std::vector<OutputArg> outputs;
+    WorkerRequest() = default;
+    WorkerRequest(const WorkerRequest&) = delete;
+    WorkerRequest& operator=(const WorkerRequest&) = delete;
+    ~WorkerRequest();
+  };
+  // Starts fn's worker and puts args in its exchange folder: nullopt when `req` is ready, else the
+  // failure (the grading machine's when the worker cannot start, the arguments' otherwise).
+  std::optional<WorkerReply> prepare(const CompiledModule& fn, const std::vector<CallArg>& args, WorkerRequest& req);
   // Inputs are written into the worker's exchange folder `dir`; `made` lists every file to remove.
   Message encode_args(const CompiledModule& fn, const std::vector<CallArg>& args, const std::string& dir,
                       std::vector<std::string>& output_files, std::vector<OutputArg>& outputs,
