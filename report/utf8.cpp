@@ -72,7 +72,7 @@ std::string fold_whitespace(std::string_view text) {
   std::string out;
   bool pending_space = false;
   for (char c : text) {
-    if (c == ' ' || c == '\n' || c == '\t' || c == '\r') {
+    if (c == ' ' || c == '\n' || c == '\t' || c == '\r' || c == '\f' || c == '\v') {
       pending_space = !out.empty();
       continue;
     }

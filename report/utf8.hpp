@@ -23,7 +23,7 @@ std::size_t display_width(std::string_view text);
 // At most `width` code points of `text`; ends with "…" when something was cut.
 std::string truncate_to_width(std::string_view text, std::size_t width);
 
-// Runs of white space (newlines included) folded to one space, ends trimmed: a multi-line
+// Runs of white space (newlines, form feeds included) folded to one space, ends trimmed: a multi-line
 // source text shown on one report line.
 std::string fold_whitespace(std::string_view text);
 

@@ -10,6 +10,7 @@
 #include "interpreter/builtins/registry.hpp"
 #include "operators/judge/judge_reply.hpp"
 #include "operators/judge/judgement.hpp"
+#include "report/utf8.hpp"
 
 namespace rubric {
 
@@ -19,24 +20,8 @@ constexpr double kDefaultLimitBytes = 64 * 1024;
 // At most this many votes are listed one per line in the evidence.
 constexpr std::size_t kVotesShown = 6;
 
-// A reason on one line: runs of white space folded to one space.
-std::string one_line(const std::string& s) {
-  std::string out;
-  bool space = false;
-  for (char c : s) {
-    if (c == ' ' || c == '\n' || c == '\r' || c == '\t' || c == '\f' || c == '\v') {
-      space = !out.empty();
-      continue;
-    }
-    if (space) out += ' ';
-    space = false;
-    out += c;
-  }
-  return out;
-}
-
 std::string quoted_reason(const judge::Vote& v) {
-  return v.reason.empty() ? std::string("(no reason given)") : "'" + one_line(v.reason) + "'";
+  return v.reason.empty() ? std::string("(no reason given)") : "'" + report::fold_whitespace(v.reason) + "'";
 }
 
 // The evidence: the tally with the deciding reason, then each vote when there are several. A
