@@ -8,6 +8,11 @@ wall time of interleaved runs (rubric, the peer, a plain read of the same files)
            vs numpy.allclose on the same files memory-mapped (np.load(mmap_mode="r")), vs `cat`
   json     20 criteria over a 30 MB JSON file of request records vs Python's json module doing the same
   text     20 criteria (phrases, regexes, counts) over a 30 MB answer vs Python's str and re doing the same
+  prose    affirms over the 13 concepts of std.concepts, a denies and claims() over a 1 MiB answer made of
+           the labelled corpus's sentences, vs `rubric check` of the same answer that only reads it
+           (the difference is what the text operators cost the user), vs `cat`
+  run      one criterion running /bin/true in the sandbox vs the same check without the run vs
+           /bin/true spawned directly (the difference is what isolation costs the user)
   startup  `rubric check` on a small rubric vs `rubric --version` vs /bin/true
 
 Peers run inside one Python process (their interpreter start-up is not counted; rubric's is). Files
@@ -267,6 +272,74 @@ def startup(rubric, tmp):
     print(f"  rubric check: {best['rubric check (2 criteria, 2 small files)'][0] * 1e3:.1f} ms   target <= 10 ms")
 
 
+def prose(rubric, tmp):
+    folder = os.path.join(tmp, "prose")
+    corpus = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "tests", "text", "corpus",
+                          "polarity.tsv")
+    with open(corpus, encoding="utf-8") as fh:
+        sentences = [line.rstrip("\n").split("\t")[2] for line in fh
+                     if not line.startswith("#") and line.count("\t") >= 2]
+    rng = random.Random(11)
+    parts, size = [], 0
+    while size < 1 << 20:
+        paragraph = " ".join(rng.choice(sentences) for _ in range(6)) + "\n\n"
+        parts.append(paragraph)
+        size += len(paragraph.encode())
+    write_rubric(folder, "")
+    path = os.path.join(folder, "submission", "answer.md")
+    with open(path, "w", encoding="utf-8") as fh:
+        fh.writelines(parts)
+    concepts = ["bank_conflict", "coalescing", "occupancy", "register_spill", "kv_cache_eviction", "prefix_caching",
+                "attention_sink", "recomputation", "preemption", "reduction_order", "accumulation_precision",
+                "all_reduce", "sharding"]
+    head = ('rubric "a long written answer" { version: "1.0" }\nuse std.concepts\n'
+            'let answer = text(submission / "answer.md")\n')
+    # `or true`: the operator runs to its verdict, and the process exits 0 whatever the answer says.
+    body = "".join(f'criterion {c} "{c}" {{\n  expect (answer affirms {c}) or true\n}}\n' for c in concepts)
+    body += 'criterion denial "denies" {\n  expect (answer denies "increase the batch size") or true\n}\n'
+    body += 'criterion quantities "claims" {\n  expect len(claims(answer)) >= 0\n}\n'
+    with open(os.path.join(folder, "task.rubric"), "w") as fh:
+        fh.write(head + body)
+    reading = os.path.join(tmp, "prose_read")
+    write_rubric(reading, head + 'criterion read "read" {\n  expect len(answer) > 0\n}\n')
+    shutil.copyfile(path, os.path.join(reading, "submission", "answer.md"))
+    warm([path])
+    best = best_interleaved({
+        "rubric check (13 concepts, denies, claims)": lambda: timed_process(check_cmd(rubric, folder)),
+        "rubric check (reads the answer only)": lambda: timed_process(check_cmd(rubric, reading)),
+        "cat (the file)": lambda: timed_process(["cat", path]),
+    })
+    full, read = best["rubric check (13 concepts, denies, claims)"], best["rubric check (reads the answer only)"]
+    print(f"prose: std.concepts, denies and claims over a {size / 2**20:.1f} MiB answer (best of {REPEAT})")
+    for name, (wall, cpu) in best.items():
+        cpu_text = f"   cpu {cpu * 1e3:7.1f} ms" if cpu is not None else ""
+        print(f"  {name:<44} {wall * 1e3:9.1f} ms{cpu_text}")
+    print(f"  the text operators: {(full[0] - read[0]) * 1e3:.1f} ms wall, {(full[1] - read[1]) * 1e3:.1f} ms cpu "
+          f"({full[0] / read[0]:.1f}x the process that only reads the answer)")
+
+
+def isolated_run(rubric, tmp):
+    folder = os.path.join(tmp, "run")
+    write_rubric(folder, 'rubric "one run" { version: "1.0" }\n'
+                 'criterion runs "runs" {\n  expect run(["/bin/true"]).exit == 0\n}\n')
+    without = os.path.join(tmp, "norun")
+    write_rubric(without, 'rubric "no run" { version: "1.0" }\ncriterion runs "runs" {\n  expect 0 == 0\n}\n')
+    global REPEAT
+    saved, REPEAT = REPEAT, max(REPEAT, 20)
+    best = best_interleaved({
+        "rubric check (one isolated run of /bin/true)": lambda: timed_process(check_cmd(rubric, folder)),
+        "rubric check (the same without the run)": lambda: timed_process(check_cmd(rubric, without)),
+        "/bin/true": lambda: timed_process(["/bin/true"]),
+    })
+    REPEAT = saved
+    with_run, plain = best["rubric check (one isolated run of /bin/true)"], best["rubric check (the same without the run)"]
+    print(f"run: one sandboxed run as the user waits for it (best of {max(REPEAT, 20)})")
+    for name, (wall, cpu) in best.items():
+        print(f"  {name:<44} {wall * 1e3:9.1f} ms   cpu {cpu * 1e3:7.1f} ms")
+    print(f"  the isolated run adds {(with_run[0] - plain[0]) * 1e3:.1f} ms wall, {(with_run[1] - plain[1]) * 1e3:.1f} ms "
+          f"cpu to the process (/bin/true alone: {best['/bin/true'][0] * 1e3:.1f} ms)")
+
+
 def main():
     rubric = os.path.abspath(sys.argv[1])
     mib = int(sys.argv[2]) if len(sys.argv) > 2 else 512
@@ -278,6 +351,8 @@ def main():
         startup(rubric, tmp)
         json_heavy(rubric, tmp)
         text_heavy(rubric, tmp)
+        prose(rubric, tmp)
+        isolated_run(rubric, tmp)
         tensors(rubric, tmp, mib)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
