@@ -2,12 +2,14 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
 #include <fstream>
 #include <limits>
 #include <sstream>
+#include <vector>
 
 #include "operators/error.hpp"
 #include "operators/files/safe_open.hpp"
@@ -17,6 +19,8 @@ namespace {
 
 // Nesting deeper than this is rejected so hostile input cannot exhaust the stack.
 constexpr int kMaxDepth = 512;
+// Objects up to this many keys find a duplicate key by a scan per key.
+constexpr std::size_t kLinearKeyCheck = 16;
 
 class Reader {
  public:
@@ -84,6 +88,7 @@ class Reader {
   Value object(int depth) {
     ++pos_;  // '{'
     Object members;
+    std::vector<std::size_t> key_positions;  // for a duplicate found once the object is read
     skip_ws();
     if (peek() == '}') { ++pos_; return Value{std::move(members)}; }
     for (;;) {
@@ -91,8 +96,12 @@ class Reader {
       if (peek() != '"') fail("expected a string key in object");
       std::size_t key_pos = pos_;
       std::string key = string();
-      for (const Member& m : members)
-        if (m.first == key) { pos_ = key_pos; fail(fmt::format("duplicate key '{}'", key)); }
+      // Small objects are checked as each key arrives; large ones once, sorted, at the end: a
+      // scan per key made an object of 200,000 keys (3 MB) take 30 s.
+      if (members.size() < kLinearKeyCheck)
+        for (const Member& m : members)
+          if (m.first == key) { pos_ = key_pos; fail(fmt::format("duplicate key '{}'", key)); }
+      key_positions.push_back(key_pos);
       skip_ws();
       if (peek() != ':') fail("expected ':' after object key");
       ++pos_;
@@ -101,9 +110,29 @@ class Reader {
       members.emplace_back(std::move(key), std::move(v));
       skip_ws();
       if (peek() == ',') { ++pos_; continue; }
-      if (peek() == '}') { ++pos_; return Value{std::move(members)}; }
+      if (peek() == '}') {
+        ++pos_;
+        if (members.size() > kLinearKeyCheck) check_duplicates(members, key_positions);
+        return Value{std::move(members)};
+      }
       fail("expected ',' or '}' in object");
     }
+  }
+
+  // The first key in file order that repeats an earlier one, as the scan per key would report it,
+  // in O(n log n).
+  void check_duplicates(const Object& members, const std::vector<std::size_t>& key_positions) {
+    std::vector<std::size_t> order(members.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
+      return members[a].first != members[b].first ? members[a].first < members[b].first : a < b;
+    });
+    std::size_t worst = members.size();
+    for (std::size_t i = 1; i < order.size(); ++i)
+      if (members[order[i]].first == members[order[i - 1]].first && order[i] < worst) worst = order[i];
+    if (worst == members.size()) return;
+    pos_ = key_positions[worst];
+    fail(fmt::format("duplicate key '{}'", members[worst].first));
   }
 
   Value array(int depth) {
