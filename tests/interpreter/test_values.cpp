@@ -1,8 +1,10 @@
 #include <doctest/doctest.h>
 
+#include <chrono>
 #include <cstdio>
 #include <cstdlib>
 #include <memory>
+#include <string>
 
 #include "helpers.hpp"
 #include "interpreter/paths.hpp"
@@ -38,6 +40,32 @@ TEST_CASE("structural equality names the first difference") {
   y.fields.push_back({"c", Value()});
   CHECK(*first_difference(Value::record(x), Value::record(y)) == "key 'c' only on the right");
   CHECK_FALSE(structurally_equal(Value::number(1), Value::number(1, Dimension::of(Dimension::time))));
+}
+
+TEST_CASE("structural equality of large records: same answers, linear-logarithmic time") {
+  // Records of a submission's JSON can hold hundreds of thousands of keys; comparing two by a scan
+  // per key took 37 s at 100,000 keys. The bound is generous; sorted lookups take milliseconds.
+  Record x, y;
+  const int n = 300000;
+  for (int i = 0; i < n; ++i) x.fields.push_back({"k" + std::to_string(i), Value::number(i)});
+  for (int i = n - 1; i >= 0; --i) y.fields.push_back({"k" + std::to_string(i), Value::number(i)});
+  const auto start = std::chrono::steady_clock::now();
+  CHECK(structurally_equal(Value::record(x), Value::record(y)));
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count() < 20.0);
+  // The first difference in the left record's order, as before.
+  y.fields[10].second = Value::number(-1);  // k299989
+  y.fields[20].second = Value::number(-1);  // k299979
+  CHECK(*first_difference(Value::record(x), Value::record(y)) == "at .k299979: 299979 != -1");
+  y.fields.push_back({"extra", Value()});
+  y.fields[10].second = Value::number(299989);
+  y.fields[20].second = Value::number(299979);
+  CHECK(*first_difference(Value::record(x), Value::record(y)) == "key 'extra' only on the right");
+  x.fields.push_back({"left", Value()});
+  CHECK(*first_difference(Value::record(x), Value::record(y)) == "key 'left' only on the left");
+  // A key given twice: lookups find its first field, as Record::find does.
+  Record d = y;
+  d.fields.push_back({"k5", Value::number(99)});
+  CHECK(*first_difference(Value::record(d), Value::record(y)) == "at .k5: 99 != 5");
 }
 
 TEST_CASE("file digests are XXH3-128 as xxhsum -H2 writes them, streamed or at once") {
