@@ -18,6 +18,7 @@
 #include "operators/json/json_reader.hpp"
 #include "operators/tables/csv_reader.hpp"
 #include "operators/tables/ncu_reader.hpp"
+#include "operators/tables/nsys_reader.hpp"
 #include "operators/tables/prometheus_reader.hpp"
 
 namespace rubric {
@@ -165,6 +166,7 @@ Value ncu_value(const tables::NcuReport& report, const std::string& name, bool s
     r.fields.emplace_back("id", mark(tables::parse_number(l.id, false) ? Value::number(*tables::parse_number(l.id, false))
                                                                         : Value::string(l.id)));
     r.fields.emplace_back("kernel", mark(Value::string(tables::short_kernel_name(l.kernel_name))));
+    r.fields.emplace_back("function", mark(Value::string(tables::kernel_function_name(l.kernel_name))));
     r.fields.emplace_back("name", mark(Value::string(l.kernel_name)));
     for (const auto& [k, v] : l.attributes) r.fields.emplace_back(k, mark(Value::string(v)));
     r.fields.emplace_back("metrics", mark(Value::record(std::move(metrics))));
@@ -232,6 +234,7 @@ Value prometheus_value(const tables::PromScrape& scrape, const std::string& name
     fam.fields.emplace_back("name", mark(Value::string(f.name)));
     fam.fields.emplace_back("type", mark(Value::string(f.type)));
     fam.fields.emplace_back("help", mark(Value::string(f.help)));
+    fam.fields.emplace_back("unit", mark(Value::string(f.unit)));
     List samples;
     for (const tables::PromSample& s : f.samples) {
       Record sr;
@@ -242,7 +245,7 @@ Value prometheus_value(const tables::PromScrape& scrape, const std::string& name
       samples.push_back(mark(Value::record(std::move(sr))));
     }
     fam.fields.emplace_back("samples", mark(Value::list(std::move(samples), "the samples of " + f.name, f.name + " has no samples")));
-    if (f.type == "histogram") {
+    if (f.type == "histogram" || f.type == "gaugehistogram") {
       List series;
       for (const tables::PromHistogram& h : tables::histogram_series(f)) series.push_back(histogram_value(h, origin, sub));
       fam.fields.emplace_back("series", mark(Value::list(std::move(series), "the series of " + f.name, f.name + " has no series")));
@@ -320,13 +323,78 @@ void open_tables(Registry& r) {
   r.add("ncu", {P("p")}, false,
         "Nsight Compute's CSV (`ncu --csv ... > p`, the details page or `--page raw`), ==PROF== lines and the "
         "program's output before the header skipped, as a list of kernel launches: {id, kernel (the name without "
-        "parameters), name (as written), the identity columns (\"Block Size\", \"Grid Size\", \"Device\", ...), "
+        "return type or parameters), function (without namespaces and template arguments too), name (as written), the identity columns (\"Block Size\", \"Grid Size\", \"Device\", ...), "
         "metrics (by metric name, with units: usecond → s, Kbyte → B, byte/second → B/s, % → a fraction; counts "
         "plain), units (the unit text by metric name), sections (details page: the section by metric name)}.",
         fam, [](CallContext& ctx, const std::vector<Value>& a) {
           return builtins::read_and_parse(ctx, a, "ncu CSV", [](const std::string& text, const PathValue& p) {
             return builtins::ncu_value(tables::parse_ncu_csv(text, p.display()), p.display(), p.root == "submission");
           });
+        });
+  r.add("nsys", {P("p"), P("report", Value::null())}, false,
+        "A report that `nsys stats --format csv` wrote (to a file through `> p`, or with `-o`) as a list of records "
+        "keyed by its header, numbers with thousands separators read: the report named `report` "
+        "(\"cuda_gpu_kern_sum\", \"cuda_api_sum\", ...) among those the file holds, or its only one. A report nsys "
+        "SKIPPED (no data of that kind) is an empty list; one the file lacks FAILs naming those it holds.",
+        fam, [](CallContext& ctx, const std::vector<Value>& a) {
+          if (auto e = want(ctx, a, 0, ValueKind::path, "a path")) return *e;
+          if (!a[1].is(ValueKind::null))
+            if (auto e = want(ctx, a, 1, ValueKind::string, "a report name such as \"cuda_gpu_kern_sum\"")) return *e;
+          const PathValue& p = a[0].as_path();
+          const std::string wanted = a[1].is(ValueKind::null) ? std::string() : a[1].as_string();
+          return builtins::cached_parse(ctx, fmt::format("nsys:{}:{}", wanted, p.full()), [&]() -> Value {
+            Value err;
+            auto text = ctx.read_file(p, &err);
+            if (!text) return err;
+            const bool sub = p.root == "submission";
+            std::vector<tables::NsysReport> reports = tables::split_nsys_stats(*text);
+            auto names = [&] {
+              std::string out;
+              for (const auto& r : reports) out += fmt::format("{}{}{}", out.empty() ? "" : ", ", r.name.empty() ? "(a table without a heading)" : r.name, r.skipped ? " (skipped)" : "");
+              return out;
+            };
+            const tables::NsysReport* found = nullptr;
+            for (const auto& r : reports)
+              if (!wanted.empty() && r.name == wanted) found = &r;
+            // A lone table without a heading (`nsys stats -o prefix` writes one per file) is whatever was asked for.
+            if (!found && reports.size() == 1 && (wanted.empty() || reports[0].name.empty())) found = &reports[0];
+            if (!found && wanted.empty()) {
+              std::string example = reports.back().name;
+              for (const auto& r : reports)
+                if (!r.skipped && !r.name.empty()) example = r.name;
+              return ctx.file_error(p, fmt::format("{} holds {} nsys reports ({}): name one, as in nsys(p, \"{}\")",
+                                                   p.display(), reports.size(), names(), example));
+            }
+            if (!found)
+              return ctx.file_error(p, fmt::format("{} holds no {} report; it holds: {}", p.display(), wanted, names()));
+            if (found->skipped) {
+              Value v = Value::list(List{}, fmt::format("the rows of {} in {}", found->name, p.display()),
+                                    fmt::format("nsys skipped {} in {}: {}", found->name, p.display(), found->note));
+              if (sub) v.mark_from_submission();
+              return v;
+            }
+            builtins::CsvCall o;
+            o.preamble = found->name.empty();
+            o.thousands = true;
+            return builtins::csv_table(ctx, found->table, p.display(), sub, o,
+                                       [&](const std::string& m) { return ctx.file_error(p, m); });
+          });
+        });
+  r.add("kernel_name", {P("name"), P("base", Value::string("function"))}, false,
+        "A kernel's name as a profiler prints it (ncu's \"Kernel Name\", nsys's \"Name\") cut to a base: "
+        "\"function\" (ncu's kernel-name base and its ==PROF== Profiling lines: no namespaces, template arguments "
+        "or parameters, \"void ns::gemm<float>(float *)\" → \"gemm\") or \"short\" (no return type or parameters: "
+        "\"ns::gemm<float>\").",
+        fam, [](CallContext& ctx, const std::vector<Value>& a) {
+          if (auto e = want(ctx, a, 0, ValueKind::string, "a kernel name")) return *e;
+          if (auto e = want(ctx, a, 1, ValueKind::string, "\"function\" or \"short\"")) return *e;
+          const std::string& base = a[1].as_string();
+          if (base != "function" && base != "short")
+            return ctx.error(fmt::format("bad argument #2 to 'kernel_name' (base \"function\" or \"short\", got \"{}\")", base));
+          Value v = Value::string(base == "short" ? tables::short_kernel_name(a[0].as_string())
+                                                  : tables::kernel_function_name(a[0].as_string()));
+          if (a[0].from_submission()) v.mark_from_submission();
+          return v;
         });
   r.add("prometheus", {P("p")}, false,
         "A Prometheus text exposition (a /metrics scrape of vLLM or SGLang) as a record by metric family name: "

@@ -12,6 +12,7 @@
 #include <vector>
 
 #include "operators/error.hpp"
+#include "operators/files/byte_order_mark.hpp"
 #include "operators/files/safe_open.hpp"
 
 namespace rubric::json {
@@ -250,9 +251,12 @@ class Reader {
 
 }  // namespace
 
-Value parse(std::string_view text, std::string_view source_name) { return Reader(text, source_name).document(); }
+Value parse(std::string_view text, std::string_view source_name) {
+  return Reader(files::without_byte_order_mark(text), source_name).document();
+}
 
 Array parse_lines(std::string_view text, std::string_view source_name) {
+  text = files::without_byte_order_mark(text);
   Array out;
   std::size_t line = 1, start = 0;
   while (start < text.size()) {

@@ -7,6 +7,7 @@
 #include <limits>
 
 #include "operators/error.hpp"
+#include "operators/files/byte_order_mark.hpp"
 
 namespace rubric::tables {
 
@@ -15,6 +16,7 @@ bool is_tool_line(std::string_view line) {
 }
 
 std::vector<CsvRow> split_rows(std::string_view s, std::string_view name, const CsvOptions& options) {
+  s = files::without_byte_order_mark(s);
   std::vector<CsvRow> rows;
   CsvRow row;
   std::string field;

@@ -27,28 +27,6 @@ int column(const CsvRow& header, std::string_view name) {
 
 }  // namespace
 
-std::string short_kernel_name(std::string_view full) {
-  std::string_view s = full;
-  // Drop the parameter list: the '(' that closes the name at template depth 0.
-  int depth = 0;
-  std::size_t cut = s.size();
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '<') ++depth;
-    else if (s[i] == '>' && depth > 0) --depth;
-    else if (s[i] == '(' && depth == 0 && i > 0) { cut = i; break; }
-  }
-  s = s.substr(0, cut);
-  // Drop a return type ("void ", "__global__ void "): the last blank at template depth 0.
-  depth = 0;
-  std::size_t start = 0;
-  for (std::size_t i = 0; i < s.size(); ++i) {
-    if (s[i] == '<') ++depth;
-    else if (s[i] == '>' && depth > 0) --depth;
-    else if (s[i] == ' ' && depth == 0) start = i + 1;
-  }
-  return std::string(s.substr(start));
-}
-
 NcuReport parse_ncu_csv(std::string_view text, std::string_view name) {
   CsvOptions options;
   options.preamble = true;
@@ -61,9 +39,20 @@ NcuReport parse_ncu_csv(std::string_view text, std::string_view name) {
       h = i;
       break;
     }
-  if (h == rows.size())
+  if (h == rows.size()) {
+    // ncu's own warnings and errors say why there is no table ("No kernels were profiled.").
+    std::string said;
+    for (std::size_t b = 0; b < text.size();) {
+      std::size_t e = std::min(text.find('\n', b), text.size());
+      std::string_view line = text.substr(b, e - b);
+      if (!line.empty() && line.back() == '\r') line.remove_suffix(1);
+      if ((line.rfind("==WARNING==", 0) == 0 || line.rfind("==ERROR==", 0) == 0) && said.size() < 400)
+        said += fmt::format("{}{}", said.empty() ? "; ncu said: " : " ", line);
+      b = e + 1;
+    }
     throw OperatorError(fmt::format("{}: no ncu CSV header (a row starting \"ID\",...,\"Kernel Name\"); "
-                                    "was it written with ncu --csv?", name));
+                                    "was it written with ncu --csv?{}", name, said));
+  }
   const CsvRow& header = rows[h];
   const int id_col = column(header, "ID"), kernel_col = column(header, "Kernel Name");
   const int metric_col = column(header, "Metric Name"), unit_col = column(header, "Metric Unit"),

@@ -8,6 +8,8 @@
 #include <string_view>
 #include <vector>
 
+#include "operators/tables/kernel_names.hpp"
+
 namespace rubric::tables {
 
 struct NcuMetric {
@@ -34,9 +36,5 @@ struct NcuReport {
 
 // Throws OperatorError "name:line:col: ..." (or "name: ..." when no header is found).
 NcuReport parse_ncu_csv(std::string_view text, std::string_view name);
-
-// The kernel's name without its parameter list or template arguments' spacing:
-// "void gemm<float>(float const*, int)" → "gemm<float>"; "vecAdd" stays "vecAdd".
-std::string short_kernel_name(std::string_view full);
 
 }  // namespace rubric::tables

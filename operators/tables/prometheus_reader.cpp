@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "operators/error.hpp"
+#include "operators/files/byte_order_mark.hpp"
 
 namespace rubric::tables {
 namespace {
@@ -92,6 +93,17 @@ class LineReader {
     return v;
   }
 
+  void timestamp() {
+    std::size_t at = pos_;
+    std::string w = word();
+    char* end = nullptr;
+    std::strtod(w.c_str(), &end);
+    if (w.empty() || w.find_first_not_of("0123456789+-.eE") != std::string::npos || *end != '\0') {
+      pos_ = at;
+      fail("expected a timestamp or the line's end");
+    }
+  }
+
   std::string_view rest() const { return s_.substr(std::min(pos_, s_.size())); }
 
  private:
@@ -101,16 +113,23 @@ class LineReader {
   std::size_t pos_ = 0;
 };
 
-// The family a sample belongs to: histogram and summary samples carry suffixes.
+// The family a sample belongs to: histogram, summary and (in OpenMetrics) counter and info
+// samples carry suffixes after the family's name.
 std::string family_of(const std::string& sample, const std::map<std::string, std::string>& types) {
   if (types.count(sample)) return sample;  // prometheus_client declares foo_created as a gauge of its own
-  for (const char* suffix : {"_bucket", "_sum", "_count", "_created"}) {
-    std::string_view s(suffix);
-    if (sample.size() > s.size() && sample.compare(sample.size() - s.size(), s.size(), s) == 0) {
-      std::string base = sample.substr(0, sample.size() - s.size());
-      auto it = types.find(base);
-      if (it != types.end() && (it->second == "histogram" || it->second == "summary")) return base;
-    }
+  struct Suffix { const char* suffix; const char* types[3]; };
+  static const Suffix suffixes[] = {
+      {"_bucket", {"histogram", "gaugehistogram", nullptr}}, {"_sum", {"histogram", "summary", nullptr}},
+      {"_count", {"histogram", "summary", nullptr}},        {"_created", {"histogram", "summary", "counter"}},
+      {"_total", {"counter", nullptr, nullptr}},            {"_info", {"info", nullptr, nullptr}},
+      {"_gsum", {"gaugehistogram", nullptr, nullptr}},      {"_gcount", {"gaugehistogram", nullptr, nullptr}}};
+  for (const Suffix& x : suffixes) {
+    std::string_view s(x.suffix);
+    if (sample.size() <= s.size() || sample.compare(sample.size() - s.size(), s.size(), s) != 0) continue;
+    auto it = types.find(sample.substr(0, sample.size() - s.size()));
+    if (it == types.end()) continue;
+    for (const char* t : x.types)
+      if (t && it->second == t) return it->first;
   }
   return sample;
 }
@@ -118,6 +137,7 @@ std::string family_of(const std::string& sample, const std::map<std::string, std
 }  // namespace
 
 PromScrape parse_prometheus(std::string_view text, std::string_view name) {
+  text = files::without_byte_order_mark(text);
   PromScrape scrape;
   std::map<std::string, std::size_t> index;
   std::map<std::string, std::string> types;
@@ -125,7 +145,7 @@ PromScrape parse_prometheus(std::string_view text, std::string_view name) {
     auto it = index.find(n);
     if (it != index.end()) return scrape.families[it->second];
     index[n] = scrape.families.size();
-    scrape.families.push_back(PromFamily{n, "untyped", "", {}});
+    scrape.families.push_back(PromFamily{n, "untyped", "", "", {}});
     return scrape.families.back();
   };
   std::size_t start = 0, line_no = 1;
@@ -141,15 +161,23 @@ PromScrape parse_prometheus(std::string_view text, std::string_view name) {
         std::string_view rest = line.substr(line.find('#') + 1);
         std::size_t b = rest.find_first_not_of(" \t");
         rest = b == std::string_view::npos ? std::string_view() : rest.substr(b);
-        bool help = rest.rfind("HELP ", 0) == 0, type = rest.rfind("TYPE ", 0) == 0;
-        if (help || type) {  // other comments are free text
+        if (rest == "EOF") break;  // OpenMetrics' end of the exposition
+        bool help = rest.rfind("HELP ", 0) == 0, type = rest.rfind("TYPE ", 0) == 0, unit = rest.rfind("UNIT ", 0) == 0;
+        if (unit) {
+          LineReader d(rest.substr(5), name, line_no);
+          d.blanks();
+          std::string metric = d.metric_name();
+          d.blanks();
+          family(metric).unit = std::string(d.rest());
+        } else if (help || type) {  // other comments are free text
           LineReader d(rest.substr(5), name, line_no);
           d.blanks();
           std::string metric = d.metric_name();
           d.blanks();
           std::string arg(d.rest());
           if (type) {
-            static const char* kinds[] = {"counter", "gauge", "histogram", "summary", "untyped"};
+            static const char* kinds[] = {"counter", "gauge", "histogram", "summary", "untyped",
+                                          "info", "stateset", "gaugehistogram", "unknown"};
             if (std::find(std::begin(kinds), std::end(kinds), arg) == std::end(kinds))
               d.fail(fmt::format("unknown metric type '{}'", arg));
             types[metric] = arg;
@@ -177,12 +205,13 @@ PromScrape parse_prometheus(std::string_view text, std::string_view name) {
         if (r.done()) r.fail("expected a sample value");
         s.value = r.value();
         r.blanks();
-        if (!r.done()) {
-          std::string ts = r.word();
-          if (ts.empty() || ts.find_first_not_of("0123456789-") != std::string::npos) r.fail("expected a timestamp or the line's end");
+        // A timestamp: milliseconds in 0.0.4, seconds with a fraction in OpenMetrics. Then, in
+        // OpenMetrics, an exemplar ("# {trace_id=\"a\"} 0.67 1700000000.1"), which is not a sample.
+        if (!r.done() && r.rest()[0] != '#') {
+          r.timestamp();
           r.blanks();
-          if (!r.done()) r.fail("text after the timestamp");
         }
+        if (!r.done() && r.rest()[0] != '#') r.fail("text after the timestamp");
         family(family_of(s.name, types)).samples.push_back(std::move(s));
       }
     }
@@ -226,10 +255,10 @@ std::vector<PromHistogram> histogram_series(const PromFamily& f) {
           throw OperatorError(fmt::format("line {}: le=\"{}\" is not a number", s.line, le->second));
       }
       h.buckets.push_back(PromBucket{bound, s.value});
-    } else if (s.name == f.name + "_sum") {
+    } else if (s.name == f.name + "_sum" || s.name == f.name + "_gsum") {
       h.sum = s.value;
       h.has_sum = true;
-    } else if (s.name == f.name + "_count") {
+    } else if (s.name == f.name + "_count" || s.name == f.name + "_gcount") {
       h.count = s.value;
       h.has_count = true;
     }

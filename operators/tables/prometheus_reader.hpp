@@ -1,7 +1,10 @@
 #pragma once
 // The Prometheus text exposition format (version 0.0.4, what vLLM's and SGLang's /metrics
 // serve): # HELP and # TYPE lines, samples `name{label="value",...} value [timestamp]`, and
-// histograms as cumulative `_bucket{le="..."}` samples with `_sum` and `_count`.
+// histograms as cumulative `_bucket{le="..."}` samples with `_sum` and `_count`. OpenMetrics
+// 1.0 (the same endpoints asked for application/openmetrics-text) is read too: # UNIT lines,
+// info, stateset, gaugehistogram and unknown families whose samples carry suffixes (a counter
+// `foo` has `foo_total` and `foo_created`), timestamps in seconds, exemplars, and # EOF.
 #include <map>
 #include <string>
 #include <string_view>
@@ -21,8 +24,10 @@ struct PromSample {
 
 struct PromFamily {
   std::string name;
-  std::string type = "untyped";  // counter, gauge, histogram, summary, untyped
+  std::string type = "untyped";  // counter, gauge, histogram, summary, untyped; OpenMetrics adds
+                                 // info, stateset, gaugehistogram, unknown
   std::string help;
+  std::string unit;  // OpenMetrics # UNIT ("seconds"); empty otherwise
   std::vector<PromSample> samples;  // file order
 };
 

@@ -73,3 +73,17 @@ TEST_CASE("JSON: Python's non-finite numbers, and JSON Lines with line numbers")
   CHECK_THROWS_WITH_AS(json::parse_lines("{\"a\": 1} {\"b\": 2}\n", "r.jsonl"),
                        "r.jsonl:1:10: unexpected text after the JSON value", OperatorError);
 }
+
+TEST_CASE("a UTF-8 byte-order mark is skipped by every reader; CRLF ends rows") {
+  auto rows = split_rows("\xEF\xBB\xBFname,value\r\n\"a, b\",1\r\n", "w.csv", CsvOptions{});
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].fields[0].text == "name");
+  CHECK(rows[1].fields[0].text == "a, b");
+  auto quoted = split_rows("\xEF\xBB\xBF\"name\"\n\"x\"\n", "w.csv", CsvOptions{});
+  CHECK(quoted[0].fields[0].text == "name");
+  CHECK(quoted[0].fields[0].quoted);
+  CHECK(json::parse("\xEF\xBB\xBF{\"a\": 1}\r\n", "w.json").find("a")->as_number() == 1);
+  CHECK(json::parse_lines("\xEF\xBB\xBF{\"a\": 1}\r\n{\"a\": 2}\r\n", "w.jsonl").size() == 2);
+  // Only at the start: a mark inside is data, and JSON rejects it there.
+  CHECK_THROWS_AS(json::parse("{\"a\": 1}\xEF\xBB\xBF", "w.json"), OperatorError);
+}

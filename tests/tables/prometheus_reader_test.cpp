@@ -88,3 +88,44 @@ TEST_CASE("histogram series group buckets by labels other than le") {
   CHECK(series[1].buckets.size() == 2);
   CHECK(s.families[1].name == "lat_created");
 }
+
+TEST_CASE("OpenMetrics: suffixed samples join their family; # UNIT, timestamps in seconds, exemplars, # EOF") {
+  PromScrape s = parse_prometheus(
+      "# HELP vllm:num_preemptions Preemptions.\n"
+      "# TYPE vllm:num_preemptions counter\n"
+      "vllm:num_preemptions_total{model_name=\"m\"} 3.0\n"
+      "vllm:num_preemptions_created{model_name=\"m\"} 1.7e+09\n"
+      "# TYPE build info\n"
+      "build_info{version=\"0.8.1\"} 1.0\n"
+      "# TYPE state stateset\n"
+      "state{state=\"running\"} 1.0\n"
+      "# TYPE lat_seconds histogram\n"
+      "# UNIT lat_seconds seconds\n"
+      "lat_seconds_bucket{le=\"0.1\"} 1.0 # {trace_id=\"abc\"} 0.05 1700000000.1\n"
+      "lat_seconds_bucket{le=\"+Inf\"} 2.0\n"
+      "lat_seconds_count 2.0\n"
+      "lat_seconds_sum 0.5\n"
+      "# TYPE q gaugehistogram\n"
+      "q_bucket{le=\"1\"} 1\nq_bucket{le=\"+Inf\"} 4\nq_gcount 4\nq_gsum 9\n"
+      "ts_gauge 3.5 1700000000.123\n"
+      "# EOF\n",
+      "m.prom");
+  REQUIRE(s.families.size() == 6);
+  CHECK(s.families[0].name == "vllm:num_preemptions");
+  CHECK(s.families[0].samples.size() == 2);
+  CHECK(s.families[0].samples[0].name == "vllm:num_preemptions_total");
+  CHECK(s.families[1].type == "info");
+  CHECK(s.families[1].samples.at(0).name == "build_info");
+  CHECK(s.families[2].type == "stateset");
+  CHECK(s.families[3].unit == "seconds");
+  CHECK(histogram_series(s.families[3]).at(0).count == 2);
+  auto g = histogram_series(s.families[4]);
+  CHECK(g.at(0).count == 4);
+  CHECK(g.at(0).sum == 9);
+  CHECK(s.families[5].samples.at(0).value == 3.5);
+  // A 0.0.4 timestamp (milliseconds) still reads; text after it does not.
+  CHECK(parse_prometheus("x 1 1700000000123\n", "m.prom").families.at(0).samples.at(0).value == 1);
+  CHECK_THROWS_WITH_AS(parse_prometheus("x 1 17 junk\n", "m.prom"), "m.prom:1:8: text after the timestamp", OperatorError);
+  CHECK_THROWS_WITH_AS(parse_prometheus("x 1 1.2.3\n", "m.prom"), "m.prom:1:5: expected a timestamp or the line's end",
+                       OperatorError);
+}

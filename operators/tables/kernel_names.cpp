@@ -1,0 +1,58 @@
+#include "operators/tables/kernel_names.hpp"
+
+namespace rubric::tables {
+namespace {
+
+bool opens(char c) { return c == '(' || c == '<' || c == '['; }
+bool closes(char c) { return c == ')' || c == '>' || c == ']'; }
+
+std::string_view trimmed(std::string_view s) {
+  while (!s.empty() && (s.front() == ' ' || s.front() == '\t')) s.remove_prefix(1);
+  while (!s.empty() && (s.back() == ' ' || s.back() == '\t')) s.remove_suffix(1);
+  return s;
+}
+
+}  // namespace
+
+std::string short_kernel_name(std::string_view full) {
+  std::string_view s = trimmed(full);
+  // The parameter list is the bracketed group that ends the name; parentheses earlier in it
+  // ("(anonymous namespace)::", "<(int)32>", "[lambda(int) (instance 1)]") stay.
+  if (!s.empty() && s.back() == ')') {
+    int depth = 0;
+    for (std::size_t i = s.size(); i-- > 0;) {
+      if (s[i] == ')') ++depth;
+      else if (s[i] == '(' && --depth == 0) {
+        if (i > 0) s = trimmed(s.substr(0, i));
+        break;
+      }
+    }
+  }
+  // The return type ends at the last blank outside any brackets ("void ", "__global__ void ").
+  int depth = 0;
+  std::size_t start = 0;
+  for (std::size_t i = 0; i < s.size(); ++i) {
+    if (opens(s[i])) ++depth;
+    else if (closes(s[i]) && depth > 0) --depth;
+    else if (s[i] == ' ' && depth == 0) start = i + 1;
+  }
+  return std::string(s.substr(start));
+}
+
+std::string kernel_function_name(std::string_view full) {
+  std::string s = short_kernel_name(full);
+  // Drop every bracketed group outside the others (template arguments, "(anonymous namespace)"),
+  // then keep what follows the last "::".
+  std::string outside;
+  int depth = 0;
+  for (char c : s) {
+    if (opens(c)) ++depth;
+    else if (closes(c) && depth > 0) --depth;
+    else if (depth == 0) outside += c;
+  }
+  std::size_t scope = outside.rfind("::");
+  std::string name = scope == std::string::npos ? outside : outside.substr(scope + 2);
+  return name.empty() ? s : name;
+}
+
+}  // namespace rubric::tables

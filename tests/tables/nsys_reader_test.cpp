@@ -1,0 +1,69 @@
+#include <doctest/doctest.h>
+
+#include <fstream>
+#include <sstream>
+
+#include "operators/tables/csv_reader.hpp"
+#include "operators/tables/kernel_names.hpp"
+#include "operators/tables/nsys_reader.hpp"
+
+using namespace rubric::tables;
+
+namespace {
+std::string fixture(const std::string& name) {
+  std::ifstream in("../golden/inputs/sub/" + name);
+  std::ostringstream s;
+  s << in.rdbuf();
+  return s.str();
+}
+}  // namespace
+
+TEST_CASE("kernel names as ncu's function base and without return type or parameters") {
+  const char* anon = "(anonymous namespace)::rmsnorm_kernel(const __half *, __half *, int)";
+  CHECK(short_kernel_name(anon) == "(anonymous namespace)::rmsnorm_kernel");
+  CHECK(kernel_function_name(anon) == "rmsnorm_kernel");
+  const char* torch = "void at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, "
+                      "at::detail::Array<char *, 1>>(int, T2, T3)";
+  CHECK(short_kernel_name(torch) ==
+        "at::native::vectorized_elementwise_kernel<4, at::native::FillFunctor<float>, at::detail::Array<char *, 1>>");
+  CHECK(kernel_function_name(torch) == "vectorized_elementwise_kernel");
+  const char* lambda = "void at::native::elementwise_kernel<128, 2, at::native::gpu_kernel_impl<at::native::Op>"
+                       "(at::TensorIteratorBase &, const T1 &)::[lambda(int) (instance 1)]>(int, T3)";
+  CHECK(kernel_function_name(lambda) == "elementwise_kernel");
+  CHECK(short_kernel_name("void foo<(int)32>(float *)") == "foo<(int)32>");
+  CHECK(kernel_function_name("<unnamed>::tiled_gemm(const float *)") == "tiled_gemm");
+  CHECK(kernel_function_name("vecAdd") == "vecAdd");
+  CHECK(kernel_function_name("void foo<float, 128, \"x\">(float *)") == "foo");
+}
+
+TEST_CASE("nsys stats: every report of one stream by name, SKIPPED ones empty, rows keep their line numbers") {
+  std::string text = fixture("nsys_stats_all.csv");
+  REQUIRE_FALSE(text.empty());
+  auto reports = split_nsys_stats(text);
+  REQUIRE(reports.size() == 7);
+  CHECK(reports[0].name == "nvtx_sum");
+  CHECK(reports[0].skipped);
+  CHECK(reports[0].note.find("does not contain NV Tools Extension") != std::string::npos);
+  CHECK(reports[3].name == "cuda_gpu_kern_sum");
+  CHECK(reports[3].title == "CUDA GPU Kernel Summary");
+  auto rows = split_rows(reports[3].table, "all.csv", CsvOptions{});
+  REQUIRE(rows.size() == 4);
+  CHECK(rows[0].fields.at(0).text == "Time (%)");
+  CHECK(rows[1].line == reports[3].line + 3);  // heading, blank line, header, first row
+  CHECK(reports[6].name == "openmp_sum");
+  CHECK(reports[6].skipped);
+}
+
+TEST_CASE("nsys stats: a lone report, a SKIPPED one, a bare table") {
+  auto skipped = split_nsys_stats(fixture("nsys_kern_skipped.csv"));
+  REQUIRE(skipped.size() == 1);
+  CHECK(skipped[0].name == "cuda_gpu_kern_sum");
+  CHECK(skipped[0].skipped);
+  auto bare = split_nsys_stats(fixture("report1_cuda_gpu_kern_sum.csv"));
+  REQUIRE(bare.size() == 1);
+  CHECK(bare[0].name.empty());
+  CHECK_FALSE(bare[0].skipped);
+  auto one = split_nsys_stats(fixture("nsys_kern_sum.csv"));
+  REQUIRE(one.size() == 1);
+  CHECK(one[0].name == "cuda_gpu_kern_sum");
+}
