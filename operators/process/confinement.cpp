@@ -89,18 +89,27 @@ bool write_text(const std::string& path, const std::string& text) {
   return ok;
 }
 
-// This process's cgroup path in the v2 hierarchy, or in the v1 memory hierarchy.
-std::string own_cgroup(bool v2) {
+// This process's cgroup path in the v2 hierarchy, or in the v1 hierarchy of `controller`
+// (whose line may name several: "cpu,cpuacct").
+std::string own_cgroup(bool v2, const std::string& controller = "memory") {
   std::istringstream in(read_text("/proc/self/cgroup"));
   std::string line;
   while (std::getline(in, line)) {
     auto a = line.find(':'), b = line.find(':', a + 1);
     if (a == std::string::npos || b == std::string::npos) continue;
-    std::string controllers = line.substr(a + 1, b - a - 1);
-    if (v2 ? line.compare(0, a, "0") == 0 && controllers.empty() : controllers == "memory")
+    const std::string controllers = "," + line.substr(a + 1, b - a - 1) + ",";
+    if (v2 ? line.compare(0, a, "0") == 0 && controllers == ",," : controllers.find("," + controller + ",") != std::string::npos)
       return line.substr(b + 1);
   }
   return "";
+}
+
+bool has_word(const std::string& text, const std::string& word) {
+  std::istringstream in(text);
+  std::string w;
+  while (in >> w)
+    if (w == word) return true;
+  return false;
 }
 
 std::atomic<unsigned> g_counter{0};
@@ -139,7 +148,7 @@ MemoryCgroup::MemoryCgroup(std::uint64_t limit_bytes) {
   std::string base;
   if (v2) {
     base = "/sys/fs/cgroup" + own_cgroup(true);
-    if (read_text(base + "/cgroup.subtree_control").find("memory") == std::string::npos) {
+    if (!has_word(read_text(base + "/cgroup.subtree_control"), "memory")) {
       why_ = "cgroup v2 without the memory controller delegated here";
       return;
     }
@@ -190,6 +199,61 @@ bool MemoryCgroup::oom_killed() const {
 std::uint64_t MemoryCgroup::peak() const {
   if (dir_.empty()) return 0;
   return std::strtoull(read_text(dir_ + (v2_ ? "/memory.peak" : "/memory.max_usage_in_bytes")).c_str(), nullptr, 10);
+}
+
+PidsCgroup::PidsCgroup(std::uint64_t max_processes, const MemoryCgroup* memory) {
+  const std::string limit = std::to_string(max_processes);
+  struct stat st;
+  if (::stat("/sys/fs/cgroup/cgroup.controllers", &st) == 0) {
+    if (!memory || !memory->ok() || !memory->v2()) {
+      why_ = "cgroup v2 without a cgroup of the run's own";
+      return;
+    }
+    const std::string parent = std::filesystem::path(memory->dir()).parent_path().string();
+    if (!has_word(read_text(parent + "/cgroup.subtree_control"), "pids")) {
+      why_ = "cgroup v2 without the pids controller delegated here";
+      return;
+    }
+    if (!write_text(memory->dir() + "/pids.max", limit)) {
+      why_ = fmt::format("cannot set the cgroup's process limit: {}", std::strerror(errno));
+      return;
+    }
+    dir_ = memory->dir();
+    return;
+  }
+  if (::stat("/sys/fs/cgroup/pids", &st) != 0) {
+    why_ = "no pids cgroup controller mounted";
+    return;
+  }
+  std::string dir = fmt::format("/sys/fs/cgroup/pids{}/rubric-run-{}-{}", own_cgroup(false, "pids"), ::getpid(), g_counter++);
+  if (::mkdir(dir.c_str(), 0755) != 0) {
+    why_ = fmt::format("cannot create a pids cgroup: {}", std::strerror(errno));
+    return;
+  }
+  if (!write_text(dir + "/pids.max", limit)) {
+    why_ = fmt::format("cannot set the cgroup's process limit: {}", std::strerror(errno));
+    ::rmdir(dir.c_str());
+    return;
+  }
+  dir_ = dir;
+  own_ = true;
+}
+
+PidsCgroup::~PidsCgroup() {
+  if (!own_) return;
+  for (int i = 0; i < 200 && ::rmdir(dir_.c_str()) != 0 && errno == EBUSY; ++i) ::usleep(1000);
+}
+
+int PidsCgroup::open_procs() const {
+  if (!own_) return -1;
+  return ::open((dir_ + "/cgroup.procs").c_str(), O_WRONLY | O_CLOEXEC);
+}
+
+bool PidsCgroup::limit_hit() const {
+  if (dir_.empty()) return false;
+  const std::string text = read_text(dir_ + "/pids.events");
+  auto at = text.find("max ");
+  return at != std::string::npos && std::strtoull(text.c_str() + at + 4, nullptr, 10) > 0;
 }
 
 }  // namespace rubric::process

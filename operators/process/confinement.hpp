@@ -39,10 +39,38 @@ class MemoryCgroup {
   bool oom_killed() const;
   // Peak usage in bytes (0 where not known).
   std::uint64_t peak() const;
+  const std::string& dir() const { return dir_; }
+  bool v2() const { return v2_; }
 
  private:
   std::string dir_, why_;
   bool v2_ = false;
+};
+
+// The run's process count limit as a pids cgroup: RLIMIT_NPROC counts every process of the
+// candidate's uid, which all runs share (65534), so one run's fork storm failed the forks of every
+// other run at the same time (`rubric grade --jobs N`). In cgroup v1 a cgroup of its own in the
+// pids hierarchy, removed on destruction; in v2 the memory cgroup's directory (a process is in one
+// v2 cgroup), where the pids controller is delegated. `ok()` false (with `why()`) elsewhere: the
+// run then falls back to RLIMIT_NPROC.
+class PidsCgroup {
+ public:
+  PidsCgroup(std::uint64_t max_processes, const MemoryCgroup* memory);
+  ~PidsCgroup();
+  PidsCgroup(const PidsCgroup&) = delete;
+  PidsCgroup& operator=(const PidsCgroup&) = delete;
+
+  bool ok() const { return !dir_.empty(); }
+  const std::string& why() const { return why_; }
+  const char* version() const { return own_ ? "cgroup v1" : "cgroup v2"; }
+  // cgroup.procs of its own cgroup to join (caller owns it); -1 when it shares the memory cgroup's.
+  int open_procs() const;
+  // A fork of the run was refused at the limit.
+  bool limit_hit() const;
+
+ private:
+  std::string dir_, why_;
+  bool own_ = false;
 };
 
 }  // namespace rubric::process

@@ -159,7 +159,6 @@ RunResult run_isolated(const RunSpec& spec) {
     iso.scratch_copy = true;
   }
   if (drop) scratch.give_to(req.uid, req.gid);
-  if (root && !req.drop_privileges) iso.notes.push_back("process count limit (root is exempt from RLIMIT_NPROC)");
 
   // Scrubbed environment: fixed names first, the caller's after (a later duplicate wins in lookup_env,
   // and we drop earlier duplicates so the child sees one value).
@@ -231,6 +230,14 @@ RunResult run_isolated(const RunSpec& spec) {
     else iso.memory_limit = fmt::format("memory {} (RLIMIT_DATA; no cgroup: {})", files::size_text(spec.limits.memory_bytes), cgroup->why());
   }
 
+  std::optional<PidsCgroup> pids;
+  if (spec.limits.processes) {
+    pids.emplace(spec.limits.processes, cgroup && cgroup->ok() ? &*cgroup : nullptr);
+    if (pids->ok()) iso.process_limit = fmt::format("processes {} ({})", spec.limits.processes, pids->version());
+    else iso.process_limit = fmt::format("processes {} (RLIMIT_NPROC; no pids cgroup: {})", spec.limits.processes, pids->why());
+    if (!pids->ok() && root && !req.drop_privileges) iso.notes.push_back("process count limit (root is exempt from RLIMIT_NPROC)");
+  }
+
   CStrings argv(words), envp(env_lines);
   void* stack = ::mmap(nullptr, kSupervisorStack, PROT_READ | PROT_WRITE, MAP_PRIVATE | MAP_ANONYMOUS | MAP_STACK, -1, 0);
   if (stack == MAP_FAILED) throw OperatorError(fmt::format("cannot map a stack: {}", std::strerror(errno)));
@@ -299,6 +306,11 @@ RunResult run_isolated(const RunSpec& spec) {
     if (cgroup && cgroup->ok()) plan.cgroup_procs_fd = cgroup->open_procs();
     else if (spec.limits.memory_bytes) plan.data = make_limit(double(spec.limits.memory_bytes));
     struct FdGuard procs_guard{plan.cgroup_procs_fd};  // the supervisor has its own copy
+    if (pids && pids->ok()) {
+      plan.pids_cgroup = true;
+      plan.pids_procs_fd = pids->open_procs();
+    }
+    struct FdGuard pids_guard{plan.pids_procs_fd};
 
     const auto started = Clock::now();
     const bool need_mounts = !hidden.empty() || req.pid_namespace || req.private_tmp || use_whitelist;
@@ -405,6 +417,9 @@ RunResult run_isolated(const RunSpec& spec) {
           if (cgroup && cgroup->ok() && !(rec.flags & detail::kCgroup))
             iso.memory_limit = fmt::format("memory {} (not enforced: could not join the cgroup)",
                                            files::size_text(spec.limits.memory_bytes));
+          if (pids && pids->ok() && !(rec.flags & detail::kPidsCgroup))
+            iso.process_limit = fmt::format("processes {} (RLIMIT_NPROC; could not join the pids cgroup)",
+                                            spec.limits.processes);
           break;
         case 'W':
           if (stage == detail::Stage::Rlimit) iso.rlimits = false;

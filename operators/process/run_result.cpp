@@ -33,6 +33,7 @@ std::string Isolation::describe() const {
   if (seccomp) parts.push_back("seccomp");
   if (own_init) parts.push_back("own init");
   if (!memory_limit.empty()) parts.push_back(memory_limit);
+  if (!process_limit.empty()) parts.push_back(process_limit);
   std::string out = fmt::format("{}", fmt::join(parts, ", "));
   if (!notes.empty()) out += fmt::format("; not available: {}", fmt::join(notes, "; "));
   return out;

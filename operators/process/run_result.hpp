@@ -22,6 +22,7 @@ struct Isolation {
   bool no_capabilities = false; // no_new_privs and every capability dropped
   bool own_init = false;        // init of the run is rubric-run-init, not a clone of the grader
   std::string memory_limit;     // what enforced the memory limit: "memory cgroup v1", "RLIMIT_DATA", ""
+  std::string process_limit;    // what bounded the process count: "processes 256 (cgroup v1)", "... (RLIMIT_NPROC; ...)"
   std::vector<std::string> notes;  // what was requested but not available, and why
 
   // "process group, rlimits, pid namespace, no network, whitelist filesystem, ..., memory cgroup v1"

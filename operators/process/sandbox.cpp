@@ -31,6 +31,7 @@ struct SandboxedProcess::State {
   std::string exe, cwd, new_root_parent, new_root;
   std::optional<Whitelist> whitelist;
   std::optional<MemoryCgroup> cgroup;
+  std::optional<PidsCgroup> pids;  // after cgroup: in v2 it is the memory cgroup's directory
   detail::SupervisorPlan plan;
   void* stack = nullptr;
   pid_t supervisor = 0;
@@ -143,6 +144,11 @@ SandboxedProcess spawn_sandboxed(const SandboxSpec& spec) {
                              ? fmt::format("memory {} ({})", files::size_text(s.memory_bytes), s.cgroup->version())
                              : fmt::format("memory {} (RLIMIT_DATA)", files::size_text(s.memory_bytes));
   }
+  if (spec.limits.processes) {
+    s.pids.emplace(spec.limits.processes, s.cgroup && s.cgroup->ok() ? &*s.cgroup : nullptr);
+    s.iso.process_limit = s.pids->ok() ? fmt::format("processes {} ({})", spec.limits.processes, s.pids->version())
+                                       : fmt::format("processes {} (RLIMIT_NPROC)", spec.limits.processes);
+  }
   int fds[2];
   if (::pipe2(fds, O_CLOEXEC) != 0) throw OperatorError(fmt::format("cannot create a pipe: {}", std::strerror(errno)));
   s.report_fd = fds[0];
@@ -180,6 +186,10 @@ SandboxedProcess spawn_sandboxed(const SandboxSpec& spec) {
   plan.init_fd = init_fd;
   if (s.cgroup && s.cgroup->ok()) plan.cgroup_procs_fd = s.cgroup->open_procs();
   else if (spec.limits.memory_bytes) plan.data = detail::make_limit(double(spec.limits.memory_bytes));
+  if (s.pids && s.pids->ok()) {
+    plan.pids_cgroup = true;
+    plan.pids_procs_fd = s.pids->open_procs();
+  }
   plan.pass_fd = spec.pass_fd;
   plan.pass_as = spec.pass_fd >= 0 ? spec.pass_as : -1;
 
@@ -195,12 +205,14 @@ SandboxedProcess spawn_sandboxed(const SandboxSpec& spec) {
     if (null_fd >= 0) ::close(null_fd);
     if (init_fd >= 0) ::close(init_fd);
     if (plan.cgroup_procs_fd >= 0) ::close(plan.cgroup_procs_fd);
+    if (plan.pids_procs_fd >= 0) ::close(plan.pids_procs_fd);
     throw;
   }
   ::close(report_write);
   if (null_fd >= 0) ::close(null_fd);
   if (init_fd >= 0) ::close(init_fd);
   if (plan.cgroup_procs_fd >= 0) ::close(plan.cgroup_procs_fd);
+  if (plan.pids_procs_fd >= 0) ::close(plan.pids_procs_fd);
 
   // Wait for the setup record: what the sandbox got (or why the whitelist failed) is known
   // before the caller starts talking to the program.
@@ -223,6 +235,8 @@ SandboxedProcess spawn_sandboxed(const SandboxSpec& spec) {
       s.iso.whitelist = rec.flags & detail::kWhitelist;
       s.iso.private_tmp = rec.flags & detail::kPrivateTmp;
       s.iso.own_init = rec.flags & detail::kInitExec;
+      if (s.pids && s.pids->ok() && !(rec.flags & detail::kPidsCgroup))
+        s.iso.process_limit = fmt::format("processes {} (RLIMIT_NPROC; could not join the pids cgroup)", spec.limits.processes);
       s.iso.seccomp = plan.seccomp_program != nullptr;
       s.iso.no_capabilities = true;
     } else if (rec.kind == 'W' && detail::Stage(rec.stage) == detail::Stage::Whitelist) {

@@ -223,7 +223,10 @@ void drop_capabilities() {
   if (p.cpu.rlim_cur && setrlimit(RLIMIT_CPU, &p.cpu) != 0) send_stage(p.report_fd, 'W', Stage::Rlimit, errno);
   if (p.address_space.rlim_cur && setrlimit(RLIMIT_AS, &p.address_space) != 0) send_stage(p.report_fd, 'W', Stage::Rlimit, errno);
   if (p.file_size.rlim_cur && setrlimit(RLIMIT_FSIZE, &p.file_size) != 0) send_stage(p.report_fd, 'W', Stage::Rlimit, errno);
-  if (p.processes.rlim_cur && setrlimit(RLIMIT_NPROC, &p.processes) != 0) send_stage(p.report_fd, 'W', Stage::Rlimit, errno);
+  // With a pids cgroup the supervisor already holds RLIMIT_NPROC where joining it failed: the
+  // limit of the shared uid is never set for a run the cgroup bounds.
+  if (!p.pids_cgroup && p.processes.rlim_cur && setrlimit(RLIMIT_NPROC, &p.processes) != 0)
+    send_stage(p.report_fd, 'W', Stage::Rlimit, errno);
   if (p.data.rlim_cur && setrlimit(RLIMIT_DATA, &p.data) != 0) send_stage(p.report_fd, 'W', Stage::Rlimit, errno);
 
   int null_fd = open("/dev/null", O_RDONLY);
@@ -333,6 +336,17 @@ int supervisor_main(void* arg) {
     if (write(p.cgroup_procs_fd, "0", 1) == 1) setup.flags |= kCgroup;
     else send_stage(p.report_fd, 'W', Stage::Cgroup, errno);
     close(p.cgroup_procs_fd);
+  }
+  if (p.pids_cgroup) {
+    bool joined = p.pids_procs_fd >= 0 ? write(p.pids_procs_fd, "0", 1) == 1 : (setup.flags & kCgroup) != 0;
+    if (p.pids_procs_fd >= 0) {
+      if (!joined) send_stage(p.report_fd, 'W', Stage::Cgroup, errno);
+      close(p.pids_procs_fd);
+    }
+    if (joined) setup.flags |= kPidsCgroup;
+    // Not joined: the uid's limit after all, inherited by the candidate (root itself is exempt).
+    else if (p.processes.rlim_cur && setrlimit(RLIMIT_NPROC, &p.processes) != 0)
+      send_stage(p.report_fd, 'W', Stage::Rlimit, errno);
   }
   // Without a PID namespace the reaper finds leftover processes in the host's /proc, which the
   // whitelist root does not have: keep a descriptor of it.

@@ -25,6 +25,7 @@ enum SetupFlag : unsigned {
   kWhitelist = 1u << 6,    // the candidate's root is the whitelist filesystem
   kCgroup = 1u << 7,       // the supervisor (so the candidate) joined the run's memory cgroup
   kInitExec = 1u << 8,     // the supervisor became rubric-run-init before waiting
+  kPidsCgroup = 1u << 9,   // the process limit is the run's pids cgroup
 };
 
 // One step of building the candidate's root filesystem, prepared by the host (which decides what
@@ -86,6 +87,10 @@ struct SupervisorPlan {
 
   struct rlimit data{};                 // RLIMIT_DATA (the memory limit where no cgroup holds it)
   int cgroup_procs_fd = -1;             // the run's cgroup.procs, opened by the host: "0" joins it
+  // The process limit is a pids cgroup: in v1 its own (pids_procs_fd, joined as the memory one),
+  // in v2 the memory cgroup itself. RLIMIT_NPROC (`processes`) is set only where joining fails.
+  bool pids_cgroup = false;
+  int pids_procs_fd = -1;
   const void* seccomp_program = nullptr;  // a struct sock_fprog, installed last before exec
   int init_fd = -1;                     // O_PATH descriptor of rubric-run-init, exec'd after the start
   // A stack for the candidate until its exec (the host's memory, as the supervisor's own): with it

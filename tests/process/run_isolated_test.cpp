@@ -10,6 +10,7 @@
 #include <chrono>
 #include <cstdio>
 #include <cstdlib>
+#include <thread>
 
 #include "operators/error.hpp"
 #include "test_support.hpp"
@@ -129,6 +130,59 @@ TEST_CASE("a fork bomb is bounded by the process-count limit and cleaned up") {
     CHECK(r.isolation.unprivileged);
     CHECK(t::count_processes_with(t::programs_dir() + "/fork_many") == 0);
   }
+}
+
+TEST_CASE("a run holding its whole process limit refuses no fork of a run beside it") {
+  // Every candidate runs as uid 65534 when rubric is root, and RLIMIT_NPROC counts the processes
+  // of a uid: one run's fork storm made the programs of every run beside it (rubric grade --jobs)
+  // fail with "Cannot fork". A pids cgroup per run counts only that run's processes.
+  const std::string shared = t::make_temp_dir();
+  const std::string full = shared + "/full", done = shared + "/done";
+  RunSpec hog;
+  hog.argv = {"python3", "-c",
+              "import os, sys, time\n"
+              "kids = []\n"
+              "while True:\n"
+              "    try: pid = os.fork()\n"
+              "    except OSError: break\n"
+              "    if pid == 0:\n"
+              "        time.sleep(60); os._exit(0)\n"
+              "    kids.append(pid)\n"
+                            "open(sys.argv[1], 'w').write(str(len(kids)))\n"
+              "for i in range(3000):\n"
+              "    if os.path.exists(sys.argv[2]): break\n"
+              "    time.sleep(0.01)\n",
+              full, done};
+  hog.cwd = t::make_temp_dir();  // not the folder holding `shared`, whose words would name the copy
+  hog.limits.processes = 16;
+  hog.timeout_seconds = 60;
+  hog.isolation.read_write_paths = {shared};
+  RunResult hog_result;
+  std::thread holder([&] { hog_result = run_isolated(hog); });
+  bool holding = false;
+  for (int i = 0; i < 3000 && !holding; ++i) {
+    holding = !t::read_file(full).empty();
+    if (!holding) ::usleep(10000);
+  }
+  RunSpec beside = RunSpec::shell("for i in 1 2 3 4 5 6 7 8; do sleep 0.2 & done; wait; echo forked");
+  beside.cwd = hog.cwd;
+  beside.limits.processes = 16;
+  RunResult r = run_isolated(beside);
+  t::write_file(done, "");
+  holder.join();
+  INFO("the hog: ", hog_result.status_text(), "; ", hog_result.stderr_text);
+  REQUIRE(holding);
+  INFO("the hog held ", t::read_file(full), " processes; ", hog_result.isolation.describe());
+  if (hog_result.isolation.process_limit.find("RLIMIT_NPROC") != std::string::npos) {
+    // No pids cgroup here (not root, or no controller): the limit is the uid's, shared, and the
+    // report says so.
+    MESSAGE("no pids cgroup on this machine: ", hog_result.isolation.process_limit);
+    return;
+  }
+  CHECK(hog_result.isolation.process_limit.find("processes 16 (cgroup") == 0);
+  CHECK(r.succeeded());
+  CHECK(r.stdout_text == "forked\n");
+  CHECK(r.stderr_text == "");
 }
 
 TEST_CASE("a program that closes its output and hangs still times out") {
