@@ -19,6 +19,14 @@ namespace rubric::cuda {
 
 namespace {
 
+// Out of copy_dir so that its link buffer is not part of every level of the recursion.
+[[gnu::noinline]] void copy_link(int dir_fd, const std::string& name, const std::string& dest) {
+  char target[4096];
+  ssize_t n = ::readlinkat(dir_fd, name.c_str(), target, sizeof target - 1);
+  if (n > 0 && ::symlink(std::string(target, std::size_t(n)).c_str(), dest.c_str()) != 0)
+    throw OperatorError(fmt::format("cannot create {}: {}", dest, std::strerror(errno)));
+}
+
 struct Walk {
   const SnapshotLimits& limits;
   const std::string& label;
@@ -30,8 +38,10 @@ struct Walk {
                                               "it ran out)", label, limits.entries, rel));
   }
 
+  std::string root;  // the copy's root, for the length of the paths under it
+
   // `dir_fd` is open on the source folder; `to` exists.
-  void copy_dir(int dir_fd, const std::string& to, const std::string& rel_prefix) {
+  void copy_dir(int dir_fd, const std::string& to, const std::string& rel_prefix, int depth) {
     DIR* d = ::fdopendir(dir_fd);
     if (!d) {
       ::close(dir_fd);
@@ -45,6 +55,7 @@ struct Walk {
       const std::string dest = to + "/" + name;
       struct stat st;
       if (::fstatat(::dirfd(d), name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;
+      files::check_copy_path(label, root, rel, S_ISDIR(st.st_mode) ? depth + 1 : depth);
       if (S_ISDIR(st.st_mode)) {
         count(rel);
         int sub = ::openat(::dirfd(d), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
@@ -53,13 +64,10 @@ struct Walk {
           ::close(sub);
           throw OperatorError(fmt::format("cannot create {}: {}", dest, std::strerror(errno)));
         }
-        copy_dir(sub, dest, rel);
+        copy_dir(sub, dest, rel, depth + 1);
       } else if (S_ISLNK(st.st_mode)) {
         count(rel);
-        char target[4096];
-        ssize_t n = ::readlinkat(::dirfd(d), name.c_str(), target, sizeof target - 1);
-        if (n > 0 && ::symlink(std::string(target, std::size_t(n)).c_str(), dest.c_str()) != 0)
-          throw OperatorError(fmt::format("cannot create {}: {}", dest, std::strerror(errno)));
+        copy_link(::dirfd(d), name, dest);
       } else if (S_ISREG(st.st_mode)) {
         if (std::uint64_t(st.st_size) > limits.file_bytes) {
           report.left_out.push_back(fmt::format("{} ({})", rel, files::size_text(std::uint64_t(st.st_size))));
@@ -109,8 +117,8 @@ SnapshotReport snapshot_sources(const std::string& from, const std::string& to, 
     ::close(fd);
     throw OperatorError(fmt::format("cannot create {}: {}", to, std::strerror(errno)));
   }
-  Walk w{limits, label, {}};
-  w.copy_dir(fd, to, "");
+  Walk w{limits, label, {}, to};
+  w.copy_dir(fd, to, "", 0);
   return w.report;
 }
 

@@ -7,6 +7,7 @@
 #include <sys/time.h>
 #include <unistd.h>
 
+#include <climits>
 #include <cerrno>
 #include <cstring>
 #include <memory>
@@ -50,8 +51,9 @@ class TreeCopier {
  public:
   TreeCopier(const CopyBudget& b, std::string label) : budget_(b), label_(std::move(label)) {}
   CopyReport report;
+  std::string root_;  // the copy's root, for the length of the paths under it
 
-  void copy_dir(int src_dir, const std::string& dest, const std::string& rel, mode_t mode) {
+  void copy_dir(int src_dir, const std::string& dest, const std::string& rel, mode_t mode, int depth) {
     if (::mkdir(dest.c_str(), 0700) != 0)
       throw OperatorError(fmt::format("cannot create {} in the scratch directory: {}", dest, std::strerror(errno)));
     int fd = ::dup(src_dir);
@@ -70,23 +72,19 @@ class TreeCopier {
       struct stat st {};
       if (::fstatat(src_dir, name.c_str(), &st, AT_SYMLINK_NOFOLLOW) != 0) continue;  // vanished
       const std::string child_dest = dest + "/" + name;
+      check_copy_path(label_, root_, child_rel, S_ISDIR(st.st_mode) ? depth + 1 : depth);
       if (S_ISDIR(st.st_mode)) {
         int sub = ::openat(src_dir, name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (sub < 0) throw FileError(fmt::format("{}: cannot open {}: {}", label_, child_rel, std::strerror(errno)));
         try {
-          copy_dir(sub, child_dest, child_rel, st.st_mode);
+          copy_dir(sub, child_dest, child_rel, st.st_mode, depth + 1);
         } catch (...) {
           ::close(sub);
           throw;
         }
         ::close(sub);
       } else if (S_ISLNK(st.st_mode)) {
-        char target[4096];
-        ssize_t n = ::readlinkat(src_dir, name.c_str(), target, sizeof target - 1);
-        if (n < 0) continue;
-        target[n] = '\0';
-        if (::symlink(target, child_dest.c_str()) != 0)
-          throw OperatorError(fmt::format("cannot create {}: {}", child_dest, std::strerror(errno)));
+        copy_link(src_dir, name, child_dest);
       } else if (S_ISREG(st.st_mode)) {
         copy_file(src_dir, name, child_dest, child_rel, st);
       } else {
@@ -98,6 +96,16 @@ class TreeCopier {
 
  private:
   std::string shown(const std::string& rel) const { return rel.empty() ? "." : rel; }
+
+  // Out of copy_dir so that its link buffer is not part of every level of the recursion.
+  [[gnu::noinline]] static void copy_link(int src_dir, const std::string& name, const std::string& dest) {
+    char target[4096];
+    ssize_t n = ::readlinkat(src_dir, name.c_str(), target, sizeof target - 1);
+    if (n < 0) return;
+    target[n] = '\0';
+    if (::symlink(target, dest.c_str()) != 0)
+      throw OperatorError(fmt::format("cannot create {}: {}", dest, std::strerror(errno)));
+  }
 
   void copy_file(int src_dir, const std::string& name, const std::string& dest, const std::string& rel,
                  const struct stat& st) {
@@ -143,6 +151,17 @@ class TreeCopier {
 
 }  // namespace
 
+void check_copy_path(const std::string& label, const std::string& dest_root, const std::string& rel, int depth) {
+  // The message shows the start of the path: the whole of it may be thousands of characters.
+  auto start = [&] { return rel.size() > 120 ? rel.substr(0, 120) + "..." : rel; };
+  if (depth > kMaxCopyDepth)
+    throw BudgetExceeded(fmt::format("{} nests folders more than {} deep (the limit for a copy; {} is where it ran out)",
+                                     label, kMaxCopyDepth, start()));
+  if (dest_root.size() + 1 + rel.size() >= PATH_MAX)
+    throw BudgetExceeded(fmt::format("{} holds a path of {} characters, too long for a copy (at most {} with the copy's own folder): {}",
+                                     label, rel.size(), PATH_MAX - 1, start()));
+}
+
 std::uint64_t copy_file_data(int in, int out, std::uint64_t size, const std::string& shown, std::uint64_t budget_left) {
   std::uint64_t copied = 0;
   off_t pos = 0;
@@ -175,8 +194,9 @@ CopyReport copy_tree_sparse(const std::string& source, const std::string& dest, 
   struct stat st {};
   ::fstat(src, &st);
   TreeCopier copier(budget, label);
+  copier.root_ = dest;
   try {
-    copier.copy_dir(src, dest, "", st.st_mode);
+    copier.copy_dir(src, dest, "", st.st_mode, 0);
   } catch (...) {
     ::close(src);
     throw;

@@ -27,12 +27,21 @@ struct BudgetExceeded : FileError {
   using FileError::FileError;
 };
 
+// Folders nested deeper than this are past a copy's budget: the copy descends one call per
+// folder, and 3,000 nested folders overflowed the grader's stack (it died of SIGSEGV).
+constexpr int kMaxCopyDepth = 256;
+
+// Throws BudgetExceeded when `rel` (relative to the source) is past the copy's limits: `depth`
+// folders deep beyond kMaxCopyDepth, or a path under `dest_root` too long for the system
+// (PATH_MAX), which made creating it the machine's error instead of the submission's FAIL.
+void check_copy_path(const std::string& label, const std::string& dest_root, const std::string& rel, int depth);
+
 // Copies the data of `in` (size bytes) to `out`, keeping holes. Returns the data bytes copied.
 // Throws FileError naming `shown` when more than `budget_left` bytes of data would be written.
 std::uint64_t copy_file_data(int in, int out, std::uint64_t size, const std::string& shown, std::uint64_t budget_left);
 
 // Copies the tree at `source` to `dest` (which must not exist). `label` names the source in
-// messages ("the run folder"). Throws BudgetExceeded past the budget, FileError when the source
+// messages ("the run folder"). Throws BudgetExceeded past the budget (or check_copy_path's limits), FileError when the source
 // cannot be read, OperatorError when the destination cannot be written (the machine's fault).
 CopyReport copy_tree_sparse(const std::string& source, const std::string& dest, const CopyBudget& budget,
                             const std::string& label);

@@ -2,12 +2,18 @@
 // compiler for the CPU stand-in.
 #include <doctest/doctest.h>
 
+#include <fcntl.h>
+#include <sys/stat.h>
+#include <unistd.h>
+
 #include <algorithm>
 #include <filesystem>
 #include <future>
 #include <set>
 
 #include "operators/cuda/module_compiler.hpp"
+#include "operators/cuda/source_snapshot.hpp"
+#include "operators/files/sparse_copy.hpp"
 #include "fatbin_listing.hpp"
 #include "temp_dir.hpp"
 #include "test_paths.hpp"
@@ -190,4 +196,25 @@ TEST_CASE("compile checks: the worker holds its kernels for sm_80, 86, 89, 90, 1
   std::set<std::string> found = fatbin::images(worker);
   INFO("images in " << worker << ": " << fatbin::joined(found));
   for (const char* a : {"sm_80", "sm_86", "sm_89", "sm_90", "sm_100", "compute_100"}) CHECK(found.count(a) == 1);
+}
+
+TEST_CASE("a source folder nested past the copy's depth is the source's failure, not a crash") {
+  // The compile's snapshot descends one call per folder: 3,000 nested folders overflowed the stack.
+  TempDir dir;
+  std::filesystem::create_directories(dir / "src");
+  int fd = ::open((dir / "src").c_str(), O_RDONLY | O_DIRECTORY);
+  int made = 0;
+  for (; fd >= 0 && made < 600 && ::mkdirat(fd, "a", 0755) == 0; ++made) {
+    int sub = ::openat(fd, "a", O_RDONLY | O_DIRECTORY);
+    ::close(fd);
+    fd = sub;
+  }
+  if (fd >= 0) ::close(fd);
+  REQUIRE(made == 600);
+  try {
+    snapshot_sources(dir / "src", dir / "copy", SnapshotLimits{}, "submission");
+    FAIL("no budget error");
+  } catch (const rubric::files::BudgetExceeded& e) {
+    CHECK(std::string(e.what()).find("submission nests folders more than 256 deep") == 0);
+  }
 }

@@ -70,3 +70,49 @@ TEST_CASE("the copy's byte and entry budgets are the submission's failure, named
   few.entries = 10;
   CHECK_THROWS_AS(rf::copy_tree_sparse(t.path + "/src", t.path + "/d2", few, "the run folder"), rf::BudgetExceeded);
 }
+
+namespace {
+
+// `levels` folders named `name`, one inside the other, under `root`, made with openat: their
+// full path may be longer than the system's paths allow.
+void nest(const std::string& root, const std::string& name, int levels) {
+  int fd = ::open(root.c_str(), O_RDONLY | O_DIRECTORY);
+  int made = 0;
+  for (; fd >= 0 && made < levels && ::mkdirat(fd, name.c_str(), 0755) == 0; ++made) {
+    int sub = ::openat(fd, name.c_str(), O_RDONLY | O_DIRECTORY);
+    ::close(fd);
+    fd = sub;
+  }
+  if (fd >= 0) ::close(fd);
+  REQUIRE(made == levels);
+}
+
+}  // namespace
+
+TEST_CASE("folders nested past the copy's depth or path length are the submission's failure, not a crash") {
+  TempDir t;
+  // Nested folders past the limit (3,000 overflowed the grader's stack in the recursive copy: SIGSEGV, no report).
+  t.write("deep/run.sh", "true");
+  nest(t.path + "/deep", "a", 600);
+  try {
+    rf::copy_tree_sparse(t.path + "/deep", t.path + "/d1", rf::CopyBudget{}, "the run folder");
+    FAIL("no budget error");
+  } catch (const rf::BudgetExceeded& e) {
+    CHECK(std::string(e.what()).find("the run folder nests folders more than 256 deep (the limit for a copy; a/a/a/") == 0);
+  }
+  // Twenty folders of 250 characters: a path past PATH_MAX under the copy, which made creating it
+  // the machine's error ("could not be set up on this machine").
+  t.write("long/run.sh", "true");
+  nest(t.path + "/long", std::string(250, 'b'), 20);
+  try {
+    rf::copy_tree_sparse(t.path + "/long", t.path + "/d2", rf::CopyBudget{}, "the run folder");
+    FAIL("no budget error");
+  } catch (const rf::BudgetExceeded& e) {
+    CHECK(std::string(e.what()).find("the run folder holds a path of ") == 0);
+    CHECK(std::string(e.what()).find("too long for a copy (at most 4095 with the copy's own folder)") != std::string::npos);
+  }
+  // 256 levels are within the limit.
+  t.write("ok/run.sh", "true");
+  nest(t.path + "/ok", "c", 256);
+  CHECK_NOTHROW(rf::copy_tree_sparse(t.path + "/ok", t.path + "/d3", rf::CopyBudget{}, "the run folder"));
+}
