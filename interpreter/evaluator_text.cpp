@@ -4,6 +4,7 @@
 
 #include "interpreter/evaluator.hpp"
 #include "interpreter/environment.hpp"
+#include "interpreter/text_analyses.hpp"
 #include "interpreter/text_concepts.hpp"
 #include "operators/text/document.hpp"
 
@@ -49,7 +50,7 @@ CheckOutcome Evaluator::decide_polarity(const ast::Mentions& mt, const ast::Expr
   }
   const std::string& text_value = t.as_string();
   charge_steps(text_value.size() / 1024 + 1 + concepts.size());
-  auto found = text::analyse(text_value, concepts, shared_stemmer());
+  auto found = text::analyse(*analysed_text(*this, t), concepts);
 
   const text::Polarity wanted = affirms ? text::Polarity::affirmed : text::Polarity::negated;
   std::vector<std::string> evidence, passed_labels, failed;

@@ -2,7 +2,8 @@
 """`rubric check` measured as a whole process, as a user runs it, next to peers in the same run.
 
 Usage: measure.py RUBRIC_BINARY [TENSOR_MIB = 512] [DIR = /tmp]. Prints, for each workload, the best
-wall time of interleaved runs (rubric, the peer, a plain read of the same files) and their ratios:
+wall time of interleaved runs (rubric, the peer, a plain read of the same files) and their ratios.
+RUBRIC_BENCH_WORKLOADS=prose,run (names below, comma-separated) runs only those; all by default:
 
   tensors  one criterion `load(a) matches load(b) to 1e-3` on two f32 .npy files (TENSOR_MIB each)
            vs numpy.allclose on the same files memory-mapped (np.load(mmap_mode="r")), vs `cat`
@@ -346,14 +347,17 @@ def main():
     where = sys.argv[3] if len(sys.argv) > 3 else "/tmp"
     print(f"end to end: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start "
           "(other processes share the cores; compare ratios, not seconds)")
+    workloads = {"startup": lambda t: startup(rubric, t), "json": lambda t: json_heavy(rubric, t),
+                 "text": lambda t: text_heavy(rubric, t), "prose": lambda t: prose(rubric, t),
+                 "run": lambda t: isolated_run(rubric, t), "tensors": lambda t: tensors(rubric, t, mib)}
+    chosen = [w for w in os.environ.get("RUBRIC_BENCH_WORKLOADS", ",".join(workloads)).split(",") if w]
+    unknown = [w for w in chosen if w not in workloads]
+    if unknown:
+        sys.exit(f"unknown workload(s) {', '.join(unknown)}: choose from {', '.join(workloads)}")
     tmp = tempfile.mkdtemp(prefix="rubric_e2e_", dir=where)
     try:
-        startup(rubric, tmp)
-        json_heavy(rubric, tmp)
-        text_heavy(rubric, tmp)
-        prose(rubric, tmp)
-        isolated_run(rubric, tmp)
-        tensors(rubric, tmp, mib)
+        for name in chosen:
+            workloads[name](tmp)
     finally:
         shutil.rmtree(tmp, ignore_errors=True)
     print(f"end to end: load average {os.getloadavg()[0]:.2f} at the end")

@@ -8,6 +8,7 @@
 
 #include "interpreter/builtins/args.hpp"
 #include "interpreter/builtins/registry.hpp"
+#include "interpreter/text_analyses.hpp"
 #include "interpreter/text_concepts.hpp"
 #include "interpreter/text_match.hpp"
 #include "interpreter/units.hpp"
@@ -169,7 +170,7 @@ void open_text(Registry& r) {
            auto c = compile_concept(a[1], why);
            if (!c) return ctx.error(fmt::format("bad argument #2 to 'polarity' ({})", why));
            charge_text(ctx, a[0].as_string().size());
-           auto found = text::analyse(a[0].as_string(), {*c}, shared_stemmer());
+           auto found = text::analyse(*analysed_text(ctx, a[0]), {*c});
            Value v = Value::string(text::polarity_name(found[0].polarity));
            if (a[0].from_submission()) v.mark_from_submission();
            return v;
@@ -218,7 +219,7 @@ void open_text(Registry& r) {
          fam, [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
            charge_text(ctx, a[0].as_string().size());
-           Value v = Value::string(text::code_of(a[0].as_string()));
+           Value v = Value::string(text::code_of(*analysed_text(ctx, a[0])));
            if (a[0].from_submission()) v.mark_from_submission();
            return v;
          });
@@ -235,7 +236,7 @@ void open_text(Registry& r) {
            const std::string& t = a[0].as_string();
            charge_text(ctx, t.size());
            std::size_t more = 0;
-           auto found = text::find_claims(t, shared_stemmer(), 10000, &more);
+           auto found = text::find_claims(*analysed_text(ctx, a[0]), 10000, &more);
            ctx.charge_steps(found.size());
            List out;
            for (const auto& c : found) {

@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <unordered_map>
 
+#include "operators/text/analysed_text.hpp"
 #include "operators/text/document.hpp"
 
 namespace rubric::text {
@@ -141,12 +142,18 @@ std::vector<std::uint8_t> not_quantities(std::string_view text, const Sentence& 
 }  // namespace
 
 std::vector<Claim> find_claims(std::string_view text, Stemmer& stemmer, std::size_t limit, std::size_t* more) {
+  AnalysedText streamed(text, stemmer, nullptr);
+  return find_claims(streamed, limit, more);
+}
+
+std::vector<Claim> find_claims(AnalysedText& analysed, std::size_t limit, std::size_t* more) {
+  const std::string_view text = analysed.text();
   std::vector<Claim> out;
   std::size_t extra = 0;
-  SentenceStream stream(text, stemmer);
-  Sentence s;
+  AnalysedText::Reader reader(analysed);
   const auto& units = unit_words();
-  while (stream.next(s)) {
+  while (const Sentence* sp = reader.next()) {
+    const Sentence& s = *sp;
     const auto& T = s.tokens;
     std::vector<std::uint8_t> skip = not_quantities(text, s);
     for (std::size_t k = 0; k < T.size(); ++k) {

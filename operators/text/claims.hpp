@@ -7,6 +7,7 @@
 #include <string_view>
 #include <vector>
 
+#include "operators/text/analysed_text.hpp"
 #include "operators/text/polarity.hpp"
 #include "operators/text/stemmer.hpp"
 
@@ -24,5 +25,7 @@ struct Claim {
 
 // Every claim, in order. At most `limit` (the rest are counted in `more`).
 std::vector<Claim> find_claims(std::string_view text, Stemmer& stemmer, std::size_t limit, std::size_t* more);
+// The same over the sentences of an analysed text (cut once for every operator reading it).
+std::vector<Claim> find_claims(AnalysedText& text, std::size_t limit, std::size_t* more);
 
 }  // namespace rubric::text

@@ -7,6 +7,7 @@
 #include <unordered_map>
 
 #include "operators/error.hpp"
+#include "operators/text/analysed_text.hpp"
 #include "operators/text/document.hpp"
 
 namespace rubric::text {
@@ -129,6 +130,11 @@ std::string describe(const Concept& c) {
 }
 
 std::vector<Finding> analyse(std::string_view text, const std::vector<ConceptPtr>& concepts, Stemmer& stemmer) {
+  AnalysedText streamed(text, stemmer, nullptr);
+  return analyse(streamed, concepts);
+}
+
+std::vector<Finding> analyse(AnalysedText& text, const std::vector<ConceptPtr>& concepts) {
   // Flatten the concepts into nodes, children before parents; shared sub-concepts once.
   std::vector<NodeState> nodes;
   std::unordered_map<const Concept*, std::size_t> index;
@@ -169,8 +175,8 @@ std::vector<Finding> analyse(std::string_view text, const std::vector<ConceptPtr
   std::vector<std::size_t> touched;  // nodes with occurrences in the current sentence
   std::vector<char> has_occ(nodes.size(), 0);
 
-  SentenceStream stream(text, stemmer);
-  Sentence s;
+  AnalysedText::Reader reader(text);
+  const Sentence* sp = nullptr;  // the sentence being read
   auto record = [&](NodeState& st, const Occurrence& o) {
     if (st.occ.size() >= kMaxOccurrencesPerSentence) return;
     if (st.occ.empty()) {
@@ -181,6 +187,7 @@ std::vector<Finding> analyse(std::string_view text, const std::vector<ConceptPtr
     st.occ.push_back(o);
   };
   auto match_at = [&](const std::vector<std::string>& alt, std::size_t k) -> std::size_t {
+    const Sentence& s = *sp;
     std::size_t p = k;
     for (const std::string& stem : alt) {
       if (p >= s.tokens.size()) return std::string::npos;
@@ -200,14 +207,15 @@ std::vector<Finding> analyse(std::string_view text, const std::vector<ConceptPtr
     auto key = std::make_pair(o.b, o.e);
     auto it = std::find_if(memo.begin(), memo.end(), [&](const auto& m) { return m.first == key; });
     if (it == memo.end()) {
-      memo.emplace_back(key, judge_mention(s, o.b, o.e));
+      memo.emplace_back(key, judge_mention(*sp, o.b, o.e));
       it = memo.end() - 1;
     }
     o.judgement = it->second;
     o.polarity = o.judgement.polarity;
     o.judged = true;
   };
-  while (stream.next(s)) {
+  while ((sp = reader.next())) {
+    const Sentence& s = *sp;
     memo.clear();
     for (std::size_t i : touched) {
       nodes[i].occ.clear();

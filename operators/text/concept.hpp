@@ -10,6 +10,7 @@
 #include <string_view>
 #include <vector>
 
+#include "operators/text/analysed_text.hpp"
 #include "operators/text/polarity.hpp"
 #include "operators/text/stemmer.hpp"
 
@@ -51,6 +52,8 @@ struct Finding {
 // Finds all the concepts in one pass over the text. Linear in the text (times the phrases that
 // start at a word); memory bounded by the longest sentence.
 std::vector<Finding> analyse(std::string_view text, const std::vector<ConceptPtr>& concepts, Stemmer& stemmer);
+// The same over the sentences of an analysed text (cut once for every operator reading it).
+std::vector<Finding> analyse(AnalysedText& text, const std::vector<ConceptPtr>& concepts);
 
 // Evidence: `negated in "The prefix cache is [not] the problem" (trigger: not)`.
 std::string explain(std::string_view text, const Finding& f);

@@ -10,6 +10,7 @@
 #include <string_view>
 #include <unordered_map>
 
+#include "operators/text/analysed_text.hpp"
 #include "operators/text/unicode.hpp"
 
 namespace rubric::text {
@@ -736,11 +737,16 @@ bool SentenceStream::next(Sentence& s) {
 
 std::string code_of(std::string_view text) {
   Stemmer stemmer;
-  SentenceStream stream(text, stemmer);
-  Sentence s;
+  AnalysedText streamed(text, stemmer, nullptr);
+  return code_of(streamed);
+}
+
+std::string code_of(AnalysedText& analysed) {
+  const std::string_view text = analysed.text();
+  AnalysedText::Reader reader(analysed);
   std::string out;
-  while (stream.next(s))
-    for (const Token& t : s.tokens)
+  while (const Sentence* s = reader.next())
+    for (const Token& t : s->tokens)
       if (t.kind == Token::Kind::code && t.lower == "`code`") {
         std::string_view c = text.substr(t.begin, t.end - t.begin);
         while (!c.empty() && c.back() == '\n') c.remove_suffix(1);

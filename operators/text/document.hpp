@@ -86,6 +86,8 @@ class SentenceStream {
 
 // The code of a Markdown text: fenced blocks and inline spans, one per line, in order.
 std::string code_of(std::string_view text);
+class AnalysedText;
+std::string code_of(AnalysedText& text);  // the same over a text cut once for every operator
 
 // The prose of a text as one line of normalised words ("the thread of a warp collid ..."), for tests.
 std::string normalised(std::string_view text, Stemmer& stemmer);

@@ -86,6 +86,33 @@ TEST_CASE("polarity, code_of and claims as values") {
 )") == std::string("PASS"));
 }
 
+TEST_CASE("checks sharing one answer show what each shows alone") {
+  // The answer is cut once per evaluation and shared: each check's verdict and evidence are
+  // those of the check evaluated on its own, in either order, on the same text or an equal one.
+  const std::vector<std::string> checks = {
+      "expect answer affirms conflict",
+      "expect answer denies all [\"prefix cache\", \"attention sink\"]",
+      "expect text(submission / \"answer.md\") affirms \"prefix cache\"",
+      "expect polarity(answer, recompute) == \"hedged\"",
+      "expect any(claims(answer), c => c.value within 10% of 2.0)",
+      "expect code_of(answer) mentions \"bank_conflict\"",
+      "expect answer denies \"float64\""};
+  std::string forwards, backwards;
+  for (const auto& c : checks) forwards = forwards + c + "\n";
+  for (const auto& c : checks) backwards = c + "\n" + backwards;
+  const std::string together = run(forwards).all, reversed = run(backwards).all;
+  std::size_t lines = 0;
+  for (const auto& c : checks) {
+    std::string alone = run(c).all;
+    alone.resize(alone.size() - 1);  // the report's title, "t"
+    CHECK(together.find(alone) != std::string::npos);
+    CHECK(reversed.find(alone) != std::string::npos);
+    lines += alone.size();
+  }
+  CHECK(together.size() == lines + 1);
+  CHECK(reversed.size() == lines + 1);
+}
+
 TEST_CASE("numbers and claims never hand a rubric an infinity from the submission's text") {
   // "1e999" overflows a double: like JSON's "number out of range", it is no number at all.
   CHECK(verdict(R"(

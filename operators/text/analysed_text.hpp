@@ -1,0 +1,73 @@
+#pragma once
+// A text cut into sentences once for every operator that reads it. The sentences (tokens folded,
+// stemmed, code kept apart) are built lazily, a sentence at a time as the first reader asks for
+// them, and kept, so `affirms`, `denies`, `polarity`, `claims` and `code_of` over one answer
+// tokenise it once. What is kept is charged to a memory budget shared by the texts of one
+// evaluation: past it, the kept sentences are dropped and every reader streams the text as
+// SentenceStream does, holding one sentence at a time, so no text makes the cache grow past it.
+#include <cstddef>
+#include <deque>
+#include <memory>
+#include <string_view>
+
+#include "operators/text/document.hpp"
+#include "operators/text/stemmer.hpp"
+
+namespace rubric::text {
+
+// Bytes the kept sentences of every analysed text sharing it may hold.
+class AnalysisBudget {
+ public:
+  explicit AnalysisBudget(std::size_t bytes) : left_(bytes) {}
+  std::size_t left() const { return left_; }
+  bool take(std::size_t bytes);  // false (nothing taken) when fewer are left
+  void give(std::size_t bytes) { left_ += bytes; }
+
+ private:
+  std::size_t left_;
+};
+
+class AnalysedText {
+ public:
+  // `text` and `stemmer` must outlive it. A null budget keeps nothing: each reader streams.
+  AnalysedText(std::string_view text, Stemmer& stemmer, std::shared_ptr<AnalysisBudget> budget);
+  ~AnalysedText();
+  AnalysedText(const AnalysedText&) = delete;
+  AnalysedText& operator=(const AnalysedText&) = delete;
+
+  std::string_view text() const { return text_; }
+  Stemmer& stemmer() const { return stemmer_; }
+  // Memory the kept sentences hold, as charged to the budget.
+  std::size_t bytes() const { return bytes_; }
+  // Every sentence of the text is kept (a reader has read to the end within the budget).
+  bool complete() const { return complete_ && !dropped_; }
+
+  // The sentences in order, each exactly as one SentenceStream over the text gives it. A pointer
+  // stays valid until the next call of next() on the same reader.
+  class Reader {
+   public:
+    explicit Reader(AnalysedText& analysed) : a_(analysed) {}
+    const Sentence* next();  // null at the end
+
+   private:
+    AnalysedText& a_;
+    std::size_t index_ = 0;                  // sentences read
+    std::unique_ptr<SentenceStream> own_;    // streaming: the text's sentences past the budget
+    Sentence local_;                         // the current sentence when streaming
+  };
+
+ private:
+  void drop();  // past the budget: the kept sentences go, readers stream
+
+  std::string_view text_;
+  Stemmer& stemmer_;
+  std::shared_ptr<AnalysisBudget> budget_;
+  std::deque<Sentence> sentences_;           // kept; a deque so pointers survive growth
+  std::unique_ptr<SentenceStream> builder_;  // where the kept sentences stop; null when complete
+  Sentence scratch_;                         // what the builder fills, as one stream's reader does
+  std::size_t bytes_ = 0;
+  bool complete_ = false;
+  bool dropped_ = false;
+};
+
+}  // namespace rubric::text
