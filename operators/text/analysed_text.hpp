@@ -6,14 +6,27 @@
 // evaluation: past it, the kept sentences are dropped and every reader streams the text as
 // SentenceStream does, holding one sentence at a time, so no text makes the cache grow past it.
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <memory>
 #include <string_view>
+#include <vector>
 
 #include "operators/text/document.hpp"
 #include "operators/text/stemmer.hpp"
 
 namespace rubric::text {
+
+// A 15-bit digest of a stem (its length and four bytes), for turning away at a glance the tokens
+// that start no phrase: equal stems have equal digests.
+std::uint32_t stem_digest(std::string_view stem);
+
+// Per token, what matching a phrase looks at first, packed in 32 bits so a pass over a sentence
+// reads 4 bytes a token rather than the token: the digest of its stem (bits 0-14) with bit 15
+// set when the stem can start a phrase (a word of prose, not code), and the digest of the stem
+// joined with the next word across a hyphen (bits 16-30) with bit 31 set when there is one.
+constexpr std::uint32_t kStemStarts = 1u << 15, kJoinedStarts = 1u << 31;
+std::uint32_t start_key(const Token& t);
 
 // Bytes the kept sentences of every analysed text sharing it may hold.
 class AnalysisBudget {
@@ -48,12 +61,17 @@ class AnalysedText {
    public:
     explicit Reader(AnalysedText& analysed) : a_(analysed) {}
     const Sentence* next();  // null at the end
+    // start_key of each token of the sentence next() gave, valid as long as it is.
+    const std::uint32_t* start_keys() const { return keys_; }
 
    private:
+    const Sentence* streamed();
     AnalysedText& a_;
     std::size_t index_ = 0;                  // sentences read
     std::unique_ptr<SentenceStream> own_;    // streaming: the text's sentences past the budget
     Sentence local_;                         // the current sentence when streaming
+    std::vector<std::uint32_t> local_keys_;  // and its start keys
+    const std::uint32_t* keys_ = nullptr;
   };
 
  private:
@@ -62,7 +80,16 @@ class AnalysedText {
   std::string_view text_;
   Stemmer& stemmer_;
   std::shared_ptr<AnalysisBudget> budget_;
-  std::deque<Sentence> sentences_;           // kept; a deque so pointers survive growth
+  struct Kept {
+    Sentence sentence;
+    const std::uint32_t* start_keys;  // in key_chunks_
+  };
+  std::deque<Kept> sentences_;               // kept; a deque so pointers survive growth
+  // The start keys of the kept sentences, one after the other in chunks that never move, so a
+  // pass over them reads memory in order.
+  std::vector<std::unique_ptr<std::uint32_t[]>> key_chunks_;
+  std::uint32_t* chunk_next_ = nullptr;  // where the next sentence's keys go
+  std::size_t chunk_left_ = 0;
   std::unique_ptr<SentenceStream> builder_;  // where the kept sentences stop; null when complete
   Sentence scratch_;                         // what the builder fills, as one stream's reader does
   std::size_t bytes_ = 0;

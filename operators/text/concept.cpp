@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cstdint>
 #include <unordered_map>
 
 #include "operators/error.hpp"
@@ -32,6 +33,21 @@ struct NodeState {
   std::size_t count = 0;
   Polarity aggregated = Polarity::absent;
   bool counted = false;  // its mentions make a polarity of their own (a root, a member of any/all, a near)
+};
+
+// Most tokens start no phrase: a bitmap of the digests of the phrases' first stems turns them away
+// from their start keys alone, before the token or the hash table is read. It never turns a
+// start away.
+class StartFilter {
+ public:
+  void add(std::string_view stem) {
+    std::uint32_t d = stem_digest(stem);
+    bits_[d >> 6] |= std::uint64_t{1} << (d & 63);
+  }
+  bool may_start(std::uint32_t digest) const { return (bits_[digest >> 6] >> (digest & 63)) & 1; }
+
+ private:
+  std::array<std::uint64_t, 512> bits_{};  // one per 15-bit digest
 };
 
 Polarity stronger(Polarity a, Polarity b) { return static_cast<int>(a) >= static_cast<int>(b) ? a : b; }
@@ -170,6 +186,8 @@ std::vector<Finding> analyse(AnalysedText& text, const std::vector<ConceptPtr>& 
     if (nodes[i].concept->kind == Concept::Kind::phrase)
       for (std::size_t a = 0; a < nodes[i].concept->alternatives.size(); ++a)
         starts[nodes[i].concept->alternatives[a][0]].emplace_back(i, a);
+  auto filter = std::make_unique<StartFilter>();
+  for (const auto& [stem, where] : starts) filter->add(stem);
   // Composite nodes whose children had no mention in a sentence are skipped: the work per
   // sentence follows the mentions in it, not the size of the vocabulary.
   std::vector<std::size_t> touched;  // nodes with occurrences in the current sentence
@@ -222,14 +240,16 @@ std::vector<Finding> analyse(AnalysedText& text, const std::vector<ConceptPtr>& 
       has_occ[i] = 0;
     }
     touched.clear();
-    words_before.assign(s.tokens.size() + 1, 0);
-    for (std::size_t k = 0; k < s.tokens.size(); ++k)
-      words_before[k + 1] = words_before[k] + (s.tokens[k].kind != Token::Kind::punct);
+    const std::uint32_t* keys = reader.start_keys();
     for (std::size_t k = 0; k < s.tokens.size(); ++k) {
+      // Code has no start key; a token whose stems start no phrase is passed over unread.
+      const std::uint32_t sk = keys[k];
+      const bool stem_may = (sk & kStemStarts) && filter->may_start(sk & 0x7FFF);
+      const bool joined_may = (sk & kJoinedStarts) && filter->may_start((sk >> 16) & 0x7FFF);
+      if (!stem_may && !joined_may) continue;
       const Token& t = s.tokens[k];
-      if (t.kind == Token::Kind::code) continue;
       for (const std::string* key : {&t.stem, &t.joined}) {
-        if (key->empty() || (key == &t.joined && !t.hyphen_next)) continue;
+        if (!(key == &t.joined ? joined_may : stem_may)) continue;
         auto found = starts.find(std::string_view(*key));
         if (found == starts.end()) continue;
         for (auto [ni, ai] : found->second) {
@@ -244,6 +264,9 @@ std::vector<Finding> analyse(AnalysedText& text, const std::vector<ConceptPtr>& 
       }
     }
     if (touched.empty()) continue;
+    words_before.assign(s.tokens.size() + 1, 0);
+    for (std::size_t k = 0; k < s.tokens.size(); ++k)
+      words_before[k + 1] = words_before[k] + (s.tokens[k].kind != Token::Kind::punct);
     // Composite nodes, children first (flattening order).
     for (auto& st : nodes) {
       const Concept& c = *st.concept;
