@@ -5,6 +5,7 @@
 // tokenise it once. What is kept is charged to a memory budget shared by the texts of one
 // evaluation: past it, the kept sentences are dropped and every reader streams the text as
 // SentenceStream does, holding one sentence at a time, so no text makes the cache grow past it.
+// Readers build as they read: one thread at a time (an evaluation is one thread).
 #include <cstddef>
 #include <cstdint>
 #include <deque>

@@ -174,3 +174,27 @@ TEST_CASE("concepts, claims and code read from a kept text as from the text itse
     CHECK(a.complete());
   }
 }
+
+TEST_CASE("start keys: what a token could start, by the digest of its stems") {
+  Stemmer st;
+  const std::string t = "The bank-conflict is in `bank_conflict`, not the banks.";
+  SentenceStream s(t, st);
+  Sentence x;
+  REQUIRE(s.next(x));
+  std::vector<std::uint32_t> keys;
+  for (const Token& k : x.tokens) keys.push_back(start_key(k));
+  for (std::size_t k = 0; k < x.tokens.size(); ++k) {
+    const Token& tok = x.tokens[k];
+    CAPTURE(tok.lower);
+    if (tok.kind == Token::Kind::code) {
+      CHECK(keys[k] == 0);  // code starts nothing
+      continue;
+    }
+    CHECK((keys[k] & kStemStarts) != 0);
+    CHECK((keys[k] & 0x7FFF) == stem_digest(tok.stem));
+    CHECK(((keys[k] & kJoinedStarts) != 0) == tok.hyphen_next);
+    if (tok.hyphen_next) CHECK(((keys[k] >> 16) & 0x7FFF) == stem_digest(tok.joined));
+  }
+  CHECK(stem_digest("bank") == stem_digest(std::string("ba") + "nk"));
+  CHECK(stem_digest("bank") < 0x8000);
+}
