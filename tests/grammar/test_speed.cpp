@@ -1,6 +1,9 @@
 // A generated rubric of 2,000 criteria (~10,000 lines) parses well within the 1 s lint budget.
+// Timed in this thread's CPU time, not wall time: on a loaded machine (ctest -j on a busy CI host)
+// the wall time grows with the load while the parser's work does not.
+#include <time.h>
+
 #include <algorithm>
-#include <chrono>
 
 #include <fmt/format.h>
 
@@ -20,6 +23,12 @@ std::string generated_rubric(int criteria) {
   }
   return text;
 }
+
+double thread_cpu_ms() {
+  timespec ts{};
+  clock_gettime(CLOCK_THREAD_CPUTIME_ID, &ts);
+  return double(ts.tv_sec) * 1e3 + double(ts.tv_nsec) / 1e6;
+}
 }  // namespace
 
 TEST_CASE("parsing 2,000 criteria is fast") {
@@ -27,14 +36,14 @@ TEST_CASE("parsing 2,000 criteria is fast") {
   auto source = rubric::test::source_of(text);
   std::vector<double> times;
   for (int run = 0; run < 3; ++run) {
-    auto start = std::chrono::steady_clock::now();
+    const double start = thread_cpu_ms();
     auto r = rubric::parse_file(source);
-    times.push_back(std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - start).count());
+    times.push_back(thread_cpu_ms() - start);
     REQUIRE(r.ok());
     CHECK(r.file->items.size() == 2002);
   }
   double best = *std::min_element(times.begin(), times.end());
-  MESSAGE(fmt::format("parsed {} lines ({} KiB): first run {:.1f} ms, best of 3 {:.1f} ms",
+  MESSAGE(fmt::format("parsed {} lines ({} KiB): first run {:.1f} ms, best of 3 {:.1f} ms (CPU time)",
                       std::count(text.begin(), text.end(), '\n'), text.size() / 1024, times[0], best));
 #if defined(__OPTIMIZE__) && !defined(__SANITIZE_ADDRESS__)
   CHECK(best < 200);
