@@ -3,13 +3,18 @@
 
 usage: run_unprivileged.py userns|refused PROCESS_TESTS SCRATCH [RUBRIC]
 
-  userns   as uid/gid 65534 with no capabilities: namespaces come from an unprivileged user
+  userns   as an unprivileged uid with no capabilities: namespaces come from an unprivileged user
            namespace where the kernel allows one (the whitelist then holds), else the fallback.
   refused  the same, and every new namespace refused by a system call filter (as in a Docker
            container's default profile): the fallback must run everything, blame nothing on the
            candidate, and say in its report which isolation held.
 
-The helper (programs/as_unprivileged.c) is compiled into SCRATCH, a folder uid 65534 may write.
+The uid is one no other process has (2000000000 + this script's pid), not 65534: RLIMIT_NPROC
+counts every process of a uid on the machine, and the sandboxed programs of every test running
+beside this one run as 65534; sharing it, the suite's process-count test could find its limit
+used up by them.
+
+The helper (programs/as_unprivileged.c) is compiled into SCRATCH, a folder that uid may write.
 With RUBRIC, `rubric check` of a rubric that runs a program is run the same way: it must PASS and
 its JSON report must carry the isolation that held. Exit 77 (a skip for ctest) with the reason
 when this machine cannot run the suite this way.
@@ -22,6 +27,7 @@ import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 SKIP = 77
+UID = 2000000000 + os.getpid()
 
 
 def skip(why):
@@ -47,22 +53,22 @@ def main():
     if built.returncode != 0:
         skip(f"cannot build the helper (libseccomp-dev?): {built.stderr.strip()[:300]}")
     if root:
-        os.chown(scratch, 65534, 65534)
+        os.chown(scratch, UID, UID)
     os.chmod(scratch, 0o777)
-    flags = ["--no-namespaces"] if mode == "refused" else []
-    # The build tree must be reachable by uid 65534 (a build under a private home is not).
+    flags = ["--uid", str(UID)] + (["--no-namespaces"] if mode == "refused" else [])
+    # The build tree must be reachable by that uid (a build under a private home is not).
     reach = subprocess.run([helper] + flags + ["test", "-x", tests])
     if reach.returncode != 0:
-        skip(f"uid 65534 cannot reach {tests}")
+        skip(f"uid {UID} cannot reach {tests}")
     env = dict(os.environ, RUBRIC_PROCESS_TEST_SCRATCH=scratch, HOME=scratch, TMPDIR="/tmp")
     if mode == "refused":
         env["RUBRIC_PROCESS_TEST_EXPECT"] = "refused"
     suite = subprocess.run([helper] + flags + [tests, "--no-intro"], cwd=HERE, env=env)
     if suite.returncode != 0:
-        sys.exit(f"process_tests failed as uid 65534 ({mode})")
+        sys.exit(f"process_tests failed as uid {UID} ({mode})")
     if rubric:
         check_rubric(rubric, helper, flags, scratch, env, mode)
-    print(f"ok: process_tests as uid 65534 ({mode})")
+    print(f"ok: process_tests as uid {UID} ({mode})")
 
 
 def check_rubric(rubric, helper, flags, scratch, env, mode):
@@ -86,15 +92,15 @@ def check_rubric(rubric, helper, flags, scratch, env, mode):
                                               os.path.join(base, "sub"), "--reference", os.path.join(base, "ref"),
                                               "--format", "json"], env=env, capture_output=True, text=True)
     if proc.returncode != 0:
-        sys.exit(f"rubric check as uid 65534 ({mode}) exited {proc.returncode}\n{proc.stdout[-3000:]}\n{proc.stderr}")
+        sys.exit(f"rubric check as uid {UID} ({mode}) exited {proc.returncode}\n{proc.stdout[-3000:]}\n{proc.stderr}")
     report = json.loads(proc.stdout)
     runs = report["provenance"]["runs"]
     held = runs[0]["isolation"] if runs else ""
     if not held:
-        sys.exit(f"rubric check as uid 65534 ({mode}): the report does not say which isolation held")
+        sys.exit(f"rubric check as uid {UID} ({mode}): the report does not say which isolation held")
     if mode == "refused" and "not available: namespaces" not in held:
         sys.exit(f"rubric check ({mode}): the report hides the refused namespaces: {held}")
-    print(f"rubric check as uid 65534 ({mode}): PASS; isolation: {held}")
+    print(f"rubric check as uid {UID} ({mode}): PASS; isolation: {held}")
 
 
 if __name__ == "__main__":

@@ -39,7 +39,7 @@ RunResult probe(const std::string& script, const std::string& cwd = "") {
 }  // namespace
 
 TEST_CASE("whatever the machine grants, a run works and its report says which isolation held") {
-  // run_unprivileged.py runs this suite as uid 65534, once as it comes (user namespaces where the
+  // run_unprivileged.py runs this suite as an unprivileged uid, once as it comes (user namespaces where the
   // kernel allows them) and once with every namespace refused, and says which to expect.
   const char* expect = std::getenv("RUBRIC_PROCESS_TEST_EXPECT");
   const std::string expected = expect ? expect : "";

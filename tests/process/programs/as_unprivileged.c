@@ -1,16 +1,17 @@
 /* Runs a command as a grading service in an unprivileged container would run it: as uid/gid 65534
- * with no supplementary groups and no capabilities (when started as root), and, with --no-namespaces,
+ * (or --uid N) with no supplementary groups and no capabilities (when started as root), and, with --no-namespaces,
  * under a system call filter that refuses every new namespace the way Docker's default profile
  * does: clone and unshare with a CLONE_NEW* flag fail with EPERM, setns with EPERM, clone3 with
  * ENOSYS (its flags cannot be inspected, so libc falls back to clone).
  *
- * usage: as_unprivileged [--no-namespaces] COMMAND [ARG...]          (cc ... -lseccomp) */
+ * usage: as_unprivileged [--uid N] [--no-namespaces] COMMAND [ARG...]          (cc ... -lseccomp) */
 #define _GNU_SOURCE
 #include <errno.h>
 #include <grp.h>
 #include <sched.h>
 #include <seccomp.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/prctl.h>
 #include <unistd.h>
@@ -34,14 +35,23 @@ static int refuse_namespaces(void) {
 
 int main(int argc, char** argv) {
   int first = 1, no_namespaces = 0;
-  if (argc > 1 && strcmp(argv[1], "--no-namespaces") == 0) no_namespaces = first = 2;
+  unsigned long uid = 65534;
+  for (; first < argc && argv[first][0] == '-'; ++first) {
+    if (strcmp(argv[first], "--no-namespaces") == 0) {
+      no_namespaces = 1;
+    } else if (strcmp(argv[first], "--uid") == 0 && first + 1 < argc) {
+      uid = strtoul(argv[++first], NULL, 10);
+    } else {
+      break;
+    }
+  }
   if (first >= argc) {
-    fprintf(stderr, "usage: as_unprivileged [--no-namespaces] COMMAND [ARG...]\n");
+    fprintf(stderr, "usage: as_unprivileged [--uid N] [--no-namespaces] COMMAND [ARG...]\n");
     return 2;
   }
   if (geteuid() == 0) {
-    if (setgroups(0, NULL) != 0 || setresgid(65534, 65534, 65534) != 0 || setresuid(65534, 65534, 65534) != 0) {
-      perror("as_unprivileged: dropping to uid 65534");
+    if (setgroups(0, NULL) != 0 || setresgid(uid, uid, uid) != 0 || setresuid(uid, uid, uid) != 0) {
+      fprintf(stderr, "as_unprivileged: dropping to uid %lu: %s\n", uid, strerror(errno));
       return 2;
     }
   }
