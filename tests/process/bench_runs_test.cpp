@@ -43,7 +43,9 @@ TEST_CASE("wall-time samples are in seconds") {
   REQUIRE(r.samples.size() == 3);
   for (double s : r.samples) {
     CHECK(s >= 0.05);
-    CHECK(s < 0.5);
+    // Seconds, not milliseconds (50 or more). A sample is the whole isolated run: on a loaded
+    // machine (ctest -j8 beside CPU hogs on 2 cores) one took 0.72 s, so the bound is ten times that.
+    CHECK(s < 8.0);
   }
 }
 
