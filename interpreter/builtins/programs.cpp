@@ -219,6 +219,10 @@ Value run(CallContext& ctx, const Args& a) {
   try {
     process::RunResult r = process::run_isolated(spec);
     record(ctx, spec, r);
+    if (r.launch_failed && r.setup_failed)
+      return ctx.error(fmt::format("'run' could not be set up on this machine: could not start {}: {}",
+                                   shown_command(ctx, spec, r), r.launch_error),
+                       Blame::grader_environment);
     if (r.launch_failed)
       return ctx.error(fmt::format("could not start {}: {}", shown_command(ctx, spec, r), r.launch_error), Blame::submission);
     return run_record(ctx, spec, r);
@@ -258,6 +262,10 @@ Value bench(CallContext& ctx, const Args& a) {
   try {
     process::BenchResult r = process::bench(spec);
     for (const auto& run : r.runs) record(ctx, spec.run, run);
+    if (!r.ok && r.setup_failed)
+      return ctx.error(fmt::format("'bench' could not be set up on this machine: bench of {}: {}", command_text(spec.run),
+                                   r.failure),
+                       Blame::grader_environment);
     if (!r.ok) return ctx.error(fmt::format("bench of {}: {}", command_text(spec.run), r.failure), Blame::submission);
     SampleSet s;
     s.values = r.samples;

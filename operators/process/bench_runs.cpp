@@ -33,6 +33,7 @@ BenchResult bench(const BenchSpec& spec) {
     out.runs.push_back(run_isolated(spec.run));
     const RunResult& r = out.runs.back();
     if (!r.succeeded()) {
+      out.setup_failed = r.launch_failed && r.setup_failed;
       out.failure = with_tail(fmt::format("{}: {}", label, r.status_text()), r);
       return out;
     }

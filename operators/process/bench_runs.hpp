@@ -22,6 +22,7 @@ struct BenchResult {
   // When !ok: which run failed and why, with its stderr tail, e.g.
   // "run 3 of 10: killed by SIGSEGV (signal 11); stderr tail: ..."
   std::string failure;
+  bool setup_failed = false;    // the failing run could not be set up (RunResult::setup_failed)
   std::vector<double> samples;  // one per recorded run, in run order
   std::string unit;             // "s" for wall time, "" for a JSON field (dimensionless)
   std::vector<RunResult> runs;  // every run made, warm-ups first, up to and including a failing one

@@ -428,6 +428,12 @@ RunResult run_isolated(const RunSpec& spec) {
           break;
         case 'E':
           result.launch_failed = true;
+          // The program itself is the candidate's (missing, not executable, not a program) and so is
+          // its folder; every other stage, and an exec refused for want of memory or processes,
+          // is the machine's.
+          result.setup_failed = stage == detail::Stage::Exec
+                                    ? rec.err == EAGAIN || rec.err == ENOMEM || rec.err == ENFILE || rec.err == EMFILE
+                                    : stage != detail::Stage::Chdir;
           result.launch_error = stage == detail::Stage::Exec
                                     ? fmt::format("cannot execute '{}': {}", spec.argv[0], std::strerror(rec.err))
                                     : fmt::format("could not {}: {}", detail::stage_description(stage), std::strerror(rec.err));
@@ -467,6 +473,7 @@ RunResult run_isolated(const RunSpec& spec) {
       if (WIFSIGNALED(sup_status)) result.signal = WTERMSIG(sup_status);
       if (!result.launch_failed && !result.signal) {
         result.launch_failed = true;
+        result.setup_failed = true;
         result.launch_error = "the supervisor process ended without a report";
       }
     }

@@ -43,6 +43,10 @@ struct RunResult {
   std::uint64_t memory_limit_bytes = 0;
   std::uint64_t peak_memory_bytes = 0;  // cgroup peak, else the largest process's max RSS
   std::string launch_error; // e.g. "cannot execute 'prog': No such file or directory"
+  // The launch failed in the sandbox's own setup (a stage before the program's exec, an exec
+  // refused for the machine's resources, a supervisor killed from outside): the grading machine's
+  // fault. A program that is missing, not executable or not a program is the submission's.
+  bool setup_failed = false;
   // The program execve was given, as a path in the original folder (not the scratch copy): argv[0]
   // found in PATH ("/usr/bin/sh") or made absolute against the run folder ("./solve").
   std::string executable;

@@ -194,6 +194,37 @@ TEST_CASE("a run holding its whole process limit refuses no fork of a run beside
   CHECK(r.stderr_text == "");
 }
 
+TEST_CASE("a run that cannot be set up is the machine's failure, a program that cannot start the submission's") {
+  // A launch that fails before the program's exec (here: the sandbox's own start refused by a
+  // process limit of one, the supervisor itself) must not read as the candidate's FAIL.
+  RunSpec one = RunSpec::shell("true");
+  one.limits.processes = 1;
+  RunResult r = run_isolated(one);
+  if (r.isolation.process_limit.find("RLIMIT_NPROC") != std::string::npos) {
+    MESSAGE("no pids cgroup on this machine: ", r.isolation.process_limit);
+  } else {
+    CAPTURE(r.launch_error);
+    CHECK(r.launch_failed);
+    CHECK(r.setup_failed);
+    CHECK(r.launch_error == "could not start the candidate process: Resource temporarily unavailable");
+  }
+  RunSpec missing;
+  missing.argv = {"./no-such-program"};
+  missing.cwd = t::make_temp_dir();
+  RunResult m = run_isolated(missing);
+  CHECK(m.launch_failed);
+  CHECK_FALSE(m.setup_failed);
+  RunSpec not_a_program;
+  not_a_program.cwd = t::make_temp_dir();
+  t::write_file(not_a_program.cwd + "/data.txt", "not a program");
+  ::chmod((not_a_program.cwd + "/data.txt").c_str(), 0755);
+  not_a_program.argv = {"./data.txt"};
+  RunResult n = run_isolated(not_a_program);
+  CAPTURE(n.launch_error);
+  CHECK(n.launch_failed);
+  CHECK_FALSE(n.setup_failed);
+}
+
 TEST_CASE("a program that closes its output and hangs still times out") {
   for (bool ns : {true, false}) {
     const std::string marker = unique_marker("closed");

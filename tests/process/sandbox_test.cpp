@@ -130,21 +130,22 @@ TEST_CASE("init of the run holds nothing of the grader: not its command line, no
   CHECK(r.isolation.own_init);
 }
 
-TEST_CASE("the system call filter refuses keyctl, ptrace, mount, bpf and perf_event_open") {
+TEST_CASE("the system call filter refuses keyctl, ptrace, mount, bpf, perf_event_open and io_uring") {
   if (!whitelist_granted()) return;
 #if defined(__x86_64__)
-  // x86-64 numbers: keyctl 250, ptrace 101, mount 165, bpf 321, perf_event_open 298, unshare 272.
+  // x86-64 numbers: keyctl 250, ptrace 101, mount 165, bpf 321, perf_event_open 298, unshare 272,
+  // io_uring_setup 425 (a ring's operations would run past the filter).
   RunResult r = probe(
       "python3 -c \"import ctypes, os\n"
       "libc = ctypes.CDLL(None, use_errno=True)\n"
       "for name, nr in [('keyctl', 250), ('ptrace', 101), ('mount', 165), ('bpf', 321), ('perf_event_open', 298), "
-      "('unshare', 272)]:\n"
+      "('unshare', 272), ('io_uring_setup', 425)]:\n"
       "    rc = libc.syscall(nr, 0, 0, 0, 0, 0)\n"
       "    print(name, rc, ctypes.get_errno())\n\"");
   CAPTURE(r.stdout_text);
   CAPTURE(r.stderr_text);
   REQUIRE(r.succeeded());
-  for (const char* name : {"keyctl", "ptrace", "mount", "bpf", "perf_event_open", "unshare"})
+  for (const char* name : {"keyctl", "ptrace", "mount", "bpf", "perf_event_open", "unshare", "io_uring_setup"})
     CHECK(r.stdout_text.find(fmt::format("{} -1 1\n", name)) != std::string::npos);  // EPERM
   CHECK(r.isolation.seccomp);
   CHECK(r.isolation.no_capabilities);
