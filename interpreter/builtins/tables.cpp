@@ -44,16 +44,23 @@ std::optional<Value> csv_options(CallContext& ctx, const std::vector<Value>& a, 
   return std::nullopt;
 }
 
+// csv() and parse_csv() read at most this many fields: each costs 200-370 bytes as records
+// (a row's record, origin and key per field), so a CSV read stays under about 750 MB.
+constexpr std::size_t kCsvCellCap = 2'000'000;
+
 Value csv_table(CallContext& ctx, std::string_view text, const std::string& name, bool sub, const CsvCall& options,
                 const std::function<Value(const std::string&)>& fail) {
   std::vector<tables::CsvRow> rows;
   tables::CsvOptions o;
   o.separator = options.separator;
   o.preamble = options.preamble;
+  o.max_cells = kCsvCellCap;
   try {
     rows = tables::split_rows(text, name, o);
   } catch (const OperatorError& e) {
     return fail(fmt::format("malformed CSV: {}", e.what()));
+  } catch (const tables::CellLimitExceeded& e) {
+    return fail(e.what());
   }
   ctx.charge_steps(rows.size());
   if (rows.empty()) return fail(fmt::format("{}: empty CSV (no header row)", name));

@@ -23,7 +23,11 @@ std::vector<CsvRow> split_rows(std::string_view s, std::string_view name, const 
   bool quoted = false, in_quotes = false, after_quote = false, any = false;
   std::size_t line = 1, col = 1, quote_line = 0, quote_col = 0;
   auto at_line_start = [&](std::size_t i) { return i == 0 || s[i - 1] == '\n' || s[i - 1] == '\r'; };
+  std::size_t cells = 0;
   auto end_field = [&] {
+    if (options.max_cells && ++cells > options.max_cells)
+      throw CellLimitExceeded(fmt::format("{}:{}: more than {} fields (the limit for reading a CSV)", name, line,
+                                          options.max_cells));
     row.fields.push_back(CsvField{std::move(field), quoted});
     field.clear();
     quoted = after_quote = false;

@@ -66,3 +66,23 @@ TEST_CASE("more than 100,000 entries under a submission folder FAILs files()") {
   CHECK(out.rfind("[FAIL]", 0) == 0);
   CHECK(out.find("more than 100000 files and folders (the limit for files())") != std::string::npos);
 }
+
+TEST_CASE("a CSV of more than 2,000,000 fields FAILs before its records are built") {
+  // A 64 MiB file of "1\n" lines read into records took 11 GiB (a few hundred bytes a field).
+  rubric::test::TempDir t;
+  t.dir("ref");
+  std::string tall = "a\n";
+  for (int i = 0; i < 2'000'000; ++i) tall += "1\n";
+  t.write("sub/tall.csv", tall);
+  std::string out = checks("expect len(csv(submission / \"tall.csv\")) > 0", t);
+  CAPTURE(out);
+  CHECK(out.rfind("[FAIL]", 0) == 0);
+  CHECK(out.find("submission/tall.csv:2000001: more than 2000000 fields (the limit for reading a CSV)") != std::string::npos);
+  // parse_csv of a program's output has the same bound; within it, a read is whole.
+  t.write("sub/ok.csv", "a,b\n" + std::string("1,2\n") + "3,4\n");
+  CHECK(checks("expect len(csv(submission / \"ok.csv\")) == 2", t).rfind("[PASS]", 0) == 0);
+  std::string wide = "x";
+  for (int i = 0; i < 999'999; ++i) wide += fmt::format(",c{}", i);
+  t.write("sub/wide.csv", wide + "\n" + std::string(1'999'999, ',') + "\n");
+  CHECK(checks("expect len(csv(submission / \"wide.csv\")) == 1", t).find("more than 2000000 fields") != std::string::npos);
+}
