@@ -21,6 +21,7 @@ constexpr UnitAtom unit_atoms[] = {
     {"min", "min"},     {"tok", "tok"},     {"req", "req"},     {"ns", "ns"},
     {"us", "us"},       {"ms", "ms"},       {"kB", "kB"},       {"KB", "KB"},
     {"MB", "MB"},       {"GB", "GB"},       {"TB", "TB"},       {"s", "s"},
+    {"GHz", "GHz"},     {"MHz", "MHz"},     {"kHz", "kHz"},     {"Hz", "Hz"},
     {"h", "h"},         {"B", "B"},
 };
 

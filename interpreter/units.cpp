@@ -42,10 +42,11 @@ struct Atom {
   std::string_view name;
   double scale;
   Dimension::Base base;
+  int power = 1;  // -1 for the frequencies (Hz is 1/s)
 };
 
-const std::array<Atom, 27>& atom_table() {
-  static const std::array<Atom, 27> table = {{
+const std::array<Atom, 31>& atom_table() {
+  static const std::array<Atom, 31> table = {{
       {"ns", 1e-9, Dimension::time},        {"us", 1e-6, Dimension::time},
       {"\xC2\xB5s", 1e-6, Dimension::time}, {"ms", 1e-3, Dimension::time},
       {"s", 1, Dimension::time},            {"min", 60, Dimension::time},
@@ -61,6 +62,8 @@ const std::array<Atom, 27>& atom_table() {
       {"TFLOP", 1e12, Dimension::operations}, {"PFLOP", 1e15, Dimension::operations},
       {"\xCE\xBCs", 1e-6, Dimension::time},  // Greek mu, which some editors produce for µ
       {"sec", 1, Dimension::time},
+      {"Hz", 1, Dimension::time, -1},        {"kHz", 1e3, Dimension::time, -1},
+      {"MHz", 1e6, Dimension::time, -1},     {"GHz", 1e9, Dimension::time, -1},
   }};
   return table;
 }
@@ -73,9 +76,9 @@ std::string_view trim(std::string_view s) {
 
 }  // namespace
 
-const std::array<std::string_view, 27>& unit_atoms() {
-  static const std::array<std::string_view, 27> names = [] {
-    std::array<std::string_view, 27> n{};
+const std::array<std::string_view, 31>& unit_atoms() {
+  static const std::array<std::string_view, 31> names = [] {
+    std::array<std::string_view, 31> n{};
     for (std::size_t i = 0; i < atom_table().size(); ++i) n[i] = atom_table()[i].name;
     return n;
   }();
@@ -121,7 +124,7 @@ std::optional<Unit> parse_unit(std::string_view text, std::string* error) {
       if (error) *error = fmt::format("unknown unit '{}'", atom);
       return std::nullopt;
     }
-    Dimension d = Dimension::of(found->base);
+    Dimension d = Dimension::of(found->base, found->power);
     if (dividing) {
       u.scale /= found->scale;
       u.dim = u.dim / d;
@@ -208,6 +211,12 @@ ShownUnit shown_unit(double v, const Dimension& d) {
     static const std::vector<Prefix> ops = {{1, "FLOP"}, {1e9, "GFLOP"}, {1e12, "TFLOP"}, {1e15, "PFLOP"}};
     const Prefix& p = pick(ops, v);
     return {p.factor, join_unit(p.name, rest)};
+  }
+  if (d.exp[Dimension::time] == -1 && without(d, Dimension::time).dimensionless()) {
+    // A frequency: ncu's clock rates (1.75 GHz), or any count per second without a unit of its own.
+    static const std::vector<Prefix> hertz = {{1, "Hz"}, {1e3, "kHz"}, {1e6, "MHz"}, {1e9, "GHz"}};
+    const Prefix& p = pick(hertz, v);
+    return {p.factor, p.name};
   }
   if (d.exp[Dimension::time] == 1) {
     Dimension rest = without(d, Dimension::time);

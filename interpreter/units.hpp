@@ -40,7 +40,7 @@ struct Unit {
 std::optional<Unit> parse_unit(std::string_view text, std::string* error = nullptr);
 
 // The known unit atoms, for "did you mean" messages and docs.
-const std::array<std::string_view, 27>& unit_atoms();
+const std::array<std::string_view, 31>& unit_atoms();
 
 // Formats a plain number: integers (|v| < 1e15) in full, others with up to 6 significant digits.
 std::string format_number(double v);

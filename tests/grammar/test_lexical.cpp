@@ -38,6 +38,9 @@ TEST_CASE("units after a number, with or without a space") {
   CHECK(expr("10 req/s") == "10[req/s]");
   CHECK(expr("2 GB*s") == "2[GB*s]");
   CHECK(expr("1 min") == "1[min]");
+  CHECK(expr("1.5 GHz") == "1.5[GHz]");
+  CHECK(expr("2 h") == "2[h]");
+  CHECK(expr("800MHz") == "800[MHz]");
   CHECK(expr("2 h") == "2[h]");
   CHECK(expr("7 ns") == "7[ns]");
   CHECK(expr("7 us") == "7[us]");

@@ -17,6 +17,11 @@ TEST_CASE("unit text parses into scale and dimension") {
   CHECK(parse_unit("us")->scale == doctest::Approx(1e-6));
   CHECK(parse_unit("min")->scale == 60);
   CHECK(parse_unit("PFLOP")->scale == 1e15);
+  // Frequencies are 1/s: ncu's clock rates compare with a GHz literal.
+  CHECK(parse_unit("GHz")->scale == 1e9);
+  CHECK(parse_unit("kHz")->dim == Dimension::of(Dimension::time, -1));
+  CHECK(format_quantity(1.75e9, Dimension::of(Dimension::time, -1)) == "1.75 GHz");
+  CHECK(format_quantity(50, Dimension::of(Dimension::time, -1)) == "50 Hz");
   auto ms_tok = parse_unit("ms/tok");
   REQUIRE(ms_tok);
   CHECK(ms_tok->scale == doctest::Approx(1e-3));

@@ -13,7 +13,7 @@ syn keyword rubricRoot        submission reference
 
 syn match rubricNumber '\v<\d[0-9_]*(\.[0-9_]+)?([eE][-+]?\d+)?(Ki|Mi|Gi|Ti|k|M|G|T|x)?>'
 syn match rubricNumber '\v<\d[0-9_]*(\.[0-9_]+)?[%]'
-syn match rubricUnit   '\v(\d\s*|<as\s+)@<=(GFLOP|TFLOP|PFLOP|FLOP|KiB|MiB|GiB|TiB|µs|μs|min|tok|req|ns|us|ms|kB|KB|MB|GB|TB|s|h|B)>(\s*[/*]\s*(GFLOP|TFLOP|PFLOP|FLOP|KiB|MiB|GiB|TiB|µs|μs|min|tok|req|ns|us|ms|kB|KB|MB|GB|TB|s|h|B)>)*'
+syn match rubricUnit   '\v(\d\s*|<as\s+)@<=(GFLOP|TFLOP|PFLOP|FLOP|KiB|MiB|GiB|TiB|µs|μs|min|tok|req|GHz|MHz|kHz|Hz|ns|us|ms|kB|KB|MB|GB|TB|s|h|B)>(\s*[/*]\s*(GFLOP|TFLOP|PFLOP|FLOP|KiB|MiB|GiB|TiB|µs|μs|min|tok|req|GHz|MHz|kHz|Hz|ns|us|ms|kB|KB|MB|GB|TB|s|h|B)>)*'
 syn match rubricFunction '\v<\h\w*>\ze\s*\('
 syn match rubricCriterionId '\v(<(criterion|group|def|concept)\s+)@<=\h\w*'
 
