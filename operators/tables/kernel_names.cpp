@@ -1,7 +1,26 @@
 #include "operators/tables/kernel_names.hpp"
 
+#include <cxxabi.h>
+
+#include <cstdlib>
+#include <memory>
+
 namespace rubric::tables {
 namespace {
+
+// A mangled name (ncu --print-kernel-base mangled, nsys --mangled) demangled as the tools would
+// print it; anything else, or a name too long to be a kernel's, as it is (the demangler recurses
+// on the name's structure, and the name comes from the submission's file).
+std::string demangled(std::string_view name) {
+  if (name.size() < 3 || name.size() > 4096 || name.substr(0, 2) != "_Z") return std::string(name);
+  for (char c : name)
+    if (!((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_' || c == '.' || c == '$'))
+      return std::string(name);
+  int status = 0;
+  std::unique_ptr<char, void (*)(void*)> out(abi::__cxa_demangle(std::string(name).c_str(), nullptr, nullptr, &status),
+                                             std::free);
+  return status == 0 && out ? std::string(out.get()) : std::string(name);
+}
 
 bool opens(char c) { return c == '(' || c == '<' || c == '['; }
 bool closes(char c) { return c == ')' || c == '>' || c == ']'; }
@@ -15,7 +34,8 @@ std::string_view trimmed(std::string_view s) {
 }  // namespace
 
 std::string short_kernel_name(std::string_view full) {
-  std::string_view s = trimmed(full);
+  const std::string name = demangled(trimmed(full));
+  std::string_view s = name;
   // The parameter list is the bracketed group that ends the name; parentheses earlier in it
   // ("(anonymous namespace)::", "<(int)32>", "[lambda(int) (instance 1)]") stay.
   if (!s.empty() && s.back() == ')') {

@@ -9,7 +9,8 @@
 namespace rubric::tables {
 
 // Without the return type and the parameter list: "gemm<float, 128>", "(anonymous
-// namespace)::rmsnorm_kernel", "cutlass::Kernel2<Op>"; a bare name ("vecAdd") stays as it is.
+// namespace)::rmsnorm_kernel", "cutlass::Kernel2<Op>"; a bare name ("vecAdd") stays as it is,
+// and a mangled one ("_Z6vecAddPfi") is demangled first.
 std::string short_kernel_name(std::string_view full);
 
 // The function's own name, as ncu's "function" kernel-name base and its ==PROF== Profiling lines

@@ -34,6 +34,10 @@ TEST_CASE("kernel names as ncu's function base and without return type or parame
   CHECK(kernel_function_name("<unnamed>::tiled_gemm(const float *)") == "tiled_gemm");
   CHECK(kernel_function_name("vecAdd") == "vecAdd");
   CHECK(kernel_function_name("void foo<float, 128, \"x\">(float *)") == "foo");
+  // ncu --print-kernel-base mangled: demangled first; a name that is not valid stays as written.
+  CHECK(short_kernel_name("_Z14softmax_kernelIfLi256EEvPKfPfii") == "softmax_kernel<float, 256>");
+  CHECK(kernel_function_name("_Z14softmax_kernelIfLi256EEvPKfPfii") == "softmax_kernel");
+  CHECK(kernel_function_name("_Zbroken") == "_Zbroken");
 }
 
 TEST_CASE("nsys stats: every report of one stream by name, SKIPPED ones empty, rows keep their line numbers") {

@@ -165,6 +165,17 @@ def write_ncu():
     with open(os.path.join(HERE, "sub/ncu_raw_base.csv"), "w") as f:
         f.write("==PROF== Connected to process 52117 (/usr/bin/python3.12)\n"
                 "==PROF== Disconnected from process 52117\n" + quoted_csv([raw_header, units, r0, r1]))
+    # ncu 2022 with --metrics and --print-kernel-base mangled: a "Kernel Time" column, no launch
+    # geometry, the section "Command line profiler metrics".
+    old_header = ["ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Kernel Time", "Context", "Stream",
+                  "Section Name", "Metric Name", "Metric Unit", "Metric Value"]
+    old_rows = [["0", "4711", "python3", "host", "_Z14softmax_kernelIfLi256EEvPKfPfii", "2022-08-19 09:14:03", "1", "7",
+                 "Command line profiler metrics", "gpu__time_duration.sum", "usecond", "41.28"],
+                ["0", "4711", "python3", "host", "_Z14softmax_kernelIfLi256EEvPKfPfii", "2022-08-19 09:14:03", "1", "7",
+                 "Command line profiler metrics", "dram__bytes_read.sum", "Mbyte", "2.50"]]
+    with open(os.path.join(HERE, "sub/ncu_2022_mangled.csv"), "w") as f:
+        f.write('==PROF== Profiling "_Z14softmax_kernelIfLi256EEvPKfPfii" - 0: 0%....50%....100% - 1 pass\n'
+                + quoted_csv([old_header] + old_rows))
     with open(os.path.join(HERE, "sub/ncu_none.csv"), "w") as f:
         f.write("==PROF== Connected to process 52117 (/usr/bin/python3.12)\nrows=0\n"
                 "==PROF== Disconnected from process 52117\n==WARNING== No kernels were profiled.\n")
