@@ -10,11 +10,11 @@ namespace {
 constexpr std::size_t kAllocation = 16;   // what malloc adds to each block
 constexpr std::size_t kKeyChunk = 16384;  // start keys per chunk (64 KiB)
 
-// What a kept copy of a sentence holds: its tokens and the strings too long to sit inside a token.
+// What a kept copy of a sentence holds besides its place in the array: its tokens and the strings
+// too long to sit inside a token.
 std::size_t footprint(const Sentence& s) {
   static const std::size_t inline_chars = std::string().capacity();
-  std::size_t b = sizeof(Sentence) + sizeof(const std::uint32_t*) + kAllocation + s.tokens.size() * sizeof(Token) +
-                  (s.negating_columns.size() + 63) / 64 * 8;
+  std::size_t b = kAllocation + s.tokens.size() * sizeof(Token) + (s.negating_columns.size() + 63) / 64 * 8;
   for (const Token& t : s.tokens)
     for (const std::string* x : {&t.lower, &t.stem, &t.joined})
       if (x->capacity() > inline_chars) b += x->capacity() + 1 + kAllocation;
@@ -36,10 +36,10 @@ std::uint32_t stem_digest(std::string_view s) {
 }
 
 std::uint32_t start_key(const Token& t) {
-  if (t.kind == Token::Kind::code) return 0;
-  std::uint32_t k = 0;
+  std::uint32_t k = t.kind != Token::Kind::punct ? kWord : 0;
+  if (t.kind == Token::Kind::code) return k;
   if (!t.stem.empty()) k |= kStemStarts | stem_digest(t.stem);
-  if (t.hyphen_next && !t.joined.empty()) k |= kJoinedStarts | stem_digest(t.joined) << 16;
+  if (t.hyphen_next && !t.joined.empty()) k |= kJoinedStarts | (stem_digest(t.joined) & 0x3FFF) << 16;
   return k;
 }
 
@@ -59,7 +59,7 @@ AnalysedText::~AnalysedText() { drop(); }
 void AnalysedText::drop() {
   dropped_ = true;
   builder_.reset();
-  std::deque<Kept>().swap(sentences_);
+  std::vector<Kept>().swap(sentences_);
   key_chunks_.clear();
   key_chunks_.shrink_to_fit();
   chunk_next_ = nullptr;
@@ -104,9 +104,17 @@ const Sentence* AnalysedText::Reader::next() {
     if (!a.builder_->next(a.scratch_)) {
       a.complete_ = true;
       a.builder_.reset();
+      const std::size_t spare = (a.sentences_.capacity() - a.sentences_.size()) * sizeof(Kept);
+      a.sentences_.shrink_to_fit();
+      a.budget_->give(spare);
+      a.bytes_ -= spare;
       return nullptr;
     }
     std::size_t cost = footprint(a.scratch_);
+    // The array of kept sentences grows by doubling, charged for its capacity.
+    const std::size_t capacity = a.sentences_.capacity();
+    const std::size_t grown = a.sentences_.size() < capacity ? capacity : std::max<std::size_t>(8, 2 * capacity);
+    cost += (grown - capacity) * sizeof(Kept) + (capacity ? 0 : kAllocation);
     // A new chunk of keys when this sentence's do not fit: no larger than the rest of the text
     // could fill (a token is at least a byte), so a short text takes a short chunk.
     const std::size_t n = a.scratch_.tokens.size();
@@ -123,6 +131,7 @@ const Sentence* AnalysedText::Reader::next() {
       a.chunk_next_ += n;
       a.chunk_left_ -= n;
       fill_keys(a.scratch_, keys);
+      a.sentences_.reserve(grown);
       a.sentences_.push_back(Kept{a.scratch_, keys});
       ++index_;
       keys_ = keys;

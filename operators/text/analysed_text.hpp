@@ -8,7 +8,6 @@
 // Readers build as they read: one thread at a time (an evaluation is one thread).
 #include <cstddef>
 #include <cstdint>
-#include <deque>
 #include <memory>
 #include <string_view>
 #include <vector>
@@ -24,9 +23,12 @@ std::uint32_t stem_digest(std::string_view stem);
 
 // Per token, what matching a phrase looks at first, packed in 32 bits so a pass over a sentence
 // reads 4 bytes a token rather than the token: the digest of its stem (bits 0-14) with bit 15
-// set when the stem can start a phrase (a word of prose, not code), and the digest of the stem
-// joined with the next word across a hyphen (bits 16-30) with bit 31 set when there is one.
-constexpr std::uint32_t kStemStarts = 1u << 15, kJoinedStarts = 1u << 31;
+// set when the stem can start a phrase (prose, not code); the digest of the stem joined with the
+// next word across a hyphen, cut to 14 bits (bits 16-29), with bit 31 set when there is one; and
+// bit 30 set when the token counts as a word for `near` (anything but punctuation).
+constexpr std::uint32_t kStemStarts = 1u << 15, kWord = 1u << 30, kJoinedStarts = 1u << 31;
+constexpr std::uint32_t stem_bits(std::uint32_t key) { return key & 0x7FFF; }
+constexpr std::uint32_t joined_bits(std::uint32_t key) { return (key >> 16) & 0x3FFF; }
 std::uint32_t start_key(const Token& t);
 
 // Bytes the kept sentences of every analysed text sharing it may hold.
@@ -57,7 +59,7 @@ class AnalysedText {
   bool complete() const { return complete_ && !dropped_; }
 
   // The sentences in order, each exactly as one SentenceStream over the text gives it. A pointer
-  // stays valid until the next call of next() on the same reader.
+  // stays valid until the next call of next() on a reader of the same text.
   class Reader {
    public:
     explicit Reader(AnalysedText& analysed) : a_(analysed) {}
@@ -85,7 +87,7 @@ class AnalysedText {
     Sentence sentence;
     const std::uint32_t* start_keys;  // in key_chunks_
   };
-  std::deque<Kept> sentences_;               // kept; a deque so pointers survive growth
+  std::vector<Kept> sentences_;              // kept, one after the other: a pass reads memory in order
   // The start keys of the kept sentences, one after the other in chunks that never move, so a
   // pass over them reads memory in order.
   std::vector<std::unique_ptr<std::uint32_t[]>> key_chunks_;

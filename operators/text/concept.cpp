@@ -41,13 +41,21 @@ struct NodeState {
 class StartFilter {
  public:
   void add(std::string_view stem) {
-    std::uint32_t d = stem_digest(stem);
-    bits_[d >> 6] |= std::uint64_t{1} << (d & 63);
+    const std::uint32_t d = stem_digest(stem), j = d & 0x3FFF;
+    stems_[d >> 6] |= std::uint64_t{1} << (d & 63);
+    joined_[j >> 6] |= std::uint64_t{1} << (j & 63);
   }
-  bool may_start(std::uint32_t digest) const { return (bits_[digest >> 6] >> (digest & 63)) & 1; }
+  // The stem of a token with this start key may start a phrase; its joined stem may.
+  bool stem_may_start(std::uint32_t key) const { return (key & kStemStarts) && bit(stems_, stem_bits(key)); }
+  bool joined_may_start(std::uint32_t key) const { return (key & kJoinedStarts) && bit(joined_, joined_bits(key)); }
 
  private:
-  std::array<std::uint64_t, 512> bits_{};  // one per 15-bit digest
+  template <std::size_t N>
+  static bool bit(const std::array<std::uint64_t, N>& bits, std::uint32_t d) {
+    return (bits[d >> 6] >> (d & 63)) & 1;
+  }
+  std::array<std::uint64_t, 512> stems_{};   // one per 15-bit digest
+  std::array<std::uint64_t, 256> joined_{};  // one per 14-bit digest of a joined stem
 };
 
 Polarity stronger(Polarity a, Polarity b) { return static_cast<int>(a) >= static_cast<int>(b) ? a : b; }
@@ -244,8 +252,7 @@ std::vector<Finding> analyse(AnalysedText& text, const std::vector<ConceptPtr>& 
     for (std::size_t k = 0; k < s.tokens.size(); ++k) {
       // Code has no start key; a token whose stems start no phrase is passed over unread.
       const std::uint32_t sk = keys[k];
-      const bool stem_may = (sk & kStemStarts) && filter->may_start(sk & 0x7FFF);
-      const bool joined_may = (sk & kJoinedStarts) && filter->may_start((sk >> 16) & 0x7FFF);
+      const bool stem_may = filter->stem_may_start(sk), joined_may = filter->joined_may_start(sk);
       if (!stem_may && !joined_may) continue;
       const Token& t = s.tokens[k];
       for (const std::string* key : {&t.stem, &t.joined}) {
@@ -265,8 +272,7 @@ std::vector<Finding> analyse(AnalysedText& text, const std::vector<ConceptPtr>& 
     }
     if (touched.empty()) continue;
     words_before.assign(s.tokens.size() + 1, 0);
-    for (std::size_t k = 0; k < s.tokens.size(); ++k)
-      words_before[k + 1] = words_before[k] + (s.tokens[k].kind != Token::Kind::punct);
+    for (std::size_t k = 0; k < s.tokens.size(); ++k) words_before[k + 1] = words_before[k] + ((keys[k] & kWord) != 0);
     // Composite nodes, children first (flattening order).
     for (auto& st : nodes) {
       const Concept& c = *st.concept;
