@@ -36,7 +36,11 @@ const std::vector<Seq> kPreNegation = {
     {"unable", "to"}, {"devoid", "of"}, {"void", "of"}, {"avoid"}, {"avoids"}, {"avoided"}, {"avoiding"},
     {"in", "the", "absence", "of"}, {"negative", "for"}, {"no", "sign", "of"}, {"no", "evidence", "of"},
     // Denials of a proposition: "It is false that X ...", "It would be wrong to blame X".
-    {"false", "that"}, {"untrue", "that"}, {"wrong", "to"}, {"mistake", "to"}, {"mistaken", "to"}, {"no", "reason", "to"}};
+    {"false", "that"}, {"untrue", "that"}, {"wrong", "to"}, {"mistake", "to"}, {"mistaken", "to"}, {"no", "reason", "to"},
+    // An action refused or not yet done ("refused to give a refund", "have yet to find a dead pixel"),
+    // absence by other words ("free from stains", "clear of any lien", "it lacked jurisdiction").
+    {"refused", "to"}, {"refuses", "to"}, {"refuse", "to"}, {"refusing", "to"}, {"declined", "to"}, {"declines", "to"},
+    {"decline", "to"}, {"yet", "to"}, {"free", "from"}, {"clear", "of"}, {"lacked"}, {"lack"}};
 constexpr std::size_t kPreScope = 12;
 
 // Negation after the mention, reached across at most kPostGap words ending in an auxiliary
@@ -54,7 +58,7 @@ const std::vector<std::string_view> kNegativePredicates = {
     "negligible", "insignificant", "unnecessary", "unneeded", "unaffected", "unchanged", "disabled", "off", "absent",
     "rare", "unused", "unimportant", "irrelevant", "unrelated", "impossible", "minimal", "nonexistent", "harmless",
     "immaterial", "unsupported", "unavailable", "inactive", "missing", "resolved", "gone", "nonexistent", "negative",
-    "false", "untrue", "pointless", "useless", "moot"};
+    "false", "untrue", "pointless", "useless", "moot", "undetectable", "undetected", "prevented", "averted", "avoided"};
 const std::vector<std::string_view> kPredicateAdverbs = {"very", "completely", "entirely", "largely", "mostly", "turned",
                                                          "switched", "fully", "clearly", "simply", "now", "still", "also",
                                                          "quite", "totally", "practically", "essentially"};
@@ -73,7 +77,11 @@ const std::vector<Seq> kPseudo = {
     {"no", "exception"}, {"n't", "only"}, {"n't", "just"}, {"not", "all"}, {"n't", "all"}, {"no", "sooner"},
     {"not", "bad"}, {"never", "been", "clearer"}, {"not", "one", "but"}, {"beyond", "doubt"}, {"beyond", "a", "doubt"},
     {"little", "doubt"}, {"no", "doubts"}, {"without", "any", "doubt"}, {"zero", "doubt"}, {"hardly", "surprising"},
-    {"no", "longer", "in", "doubt"}};
+    {"no", "longer", "in", "doubt"},
+    // NegEx's negated changes: "no increase in swelling" says the swelling is there, unchanged.
+    {"no", "increase"}, {"no", "decrease"}, {"no", "change"}, {"no", "significant", "change"}, {"no", "interval", "change"},
+    {"no", "significant", "increase"}, {"no", "significant", "decrease"}, {"no", "worsening"}, {"no", "improvement"},
+    {"no", "further", "increase"}, {"clear", "of", "course"}};
 
 // Words that cancel a preceding "not": "not negligible", "not uncommon", "not unrelated".
 const std::vector<std::string_view> kNegativeAdjectives = {
@@ -104,12 +112,36 @@ const std::vector<Seq> kHedges = {
     {"to", "rule", "out"}, {"anything", "but", "certain"}, {"anything", "but", "clear"}, {"anything", "but", "sure"},
     // A belief the writer has left behind: "Initially I thought X was the cause".
     {"i", "thought"}, {"we", "thought"}, {"initially", "thought"}, {"originally", "thought"}, {"first", "thought"},
-    {"had", "thought"}, {"at", "first"}, {"first", "guess"}, {"initial", "guess"}, {"initially", "suspected"}};
+    {"had", "thought"}, {"at", "first"}, {"first", "guess"}, {"initial", "guess"}, {"initially", "suspected"},
+    // Another's word, not the writer's: "allegedly", "reportedly", "is rumoured to", "accused of".
+    {"allegedly"}, {"alleged"}, {"alleges"}, {"allege"}, {"alleging"}, {"reportedly"}, {"supposedly"}, {"purportedly"},
+    {"purported"}, {"ostensibly"}, {"rumoured"}, {"rumored"}, {"accused", "of"},
+    // ConText's probable existence in clinical wording, and a double negation that leaves a possibility.
+    {"equivocal"}, {"indeterminate"}, {"possibility"}, {"possibilities"},
+    {"not", "impossible"}, {"n't", "impossible"}, {"not", "inconceivable"}, {"not", "been", "ruled", "out"},
+    {"n't", "been", "ruled", "out"}, {"not", "yet", "ruled", "out"}, {"not", "yet", "been", "ruled", "out"},
+    {"not", "been", "excluded"}, {"n't", "been", "excluded"}};
+
+// Uncertainty about what follows only (ConText's forward scope): "presumed viral infection",
+// "evaluate for meningitis", "at risk of bankruptcy", "concern for cellulitis around the incision"
+// hedge the noun phrase after them (up to kForwardHedgeScope words, to a verb or a preposition),
+// not the clause's other mentions ("the incision").
+const std::vector<Seq> kForwardHedges = {
+    {"presumed"}, {"presumptive"}, {"evaluate", "for"}, {"evaluated", "for"}, {"evaluation", "for"}, {"evaluating", "for"},
+    {"assess", "for"}, {"screen", "for"}, {"screened", "for"}, {"screening", "for"}, {"workup", "for"}, {"work-up", "for"}, {"concern", "for"},
+    {"question", "of"}, {"risk", "of"}, {"danger", "of"}, {"threat", "of"}, {"rumours", "of"}, {"rumors", "of"},
+    {"rumour", "of"}, {"rumor", "of"}, {"allegations", "of"}, {"allegation", "of"}, {"suspicion", "of"},
+    // "compatible with" is also interoperability ("compatible with CUDA 12"): forward only, so the
+    // subject ("the kernel is compatible with ...") stays stated.
+    {"compatible", "with"}, {"worrisome", "for"}};
+constexpr std::size_t kForwardHedgeScope = 6;
 
 // Conditionals: their scope runs forward to the next comma or clause boundary.
 const std::vector<Seq> kConditionals = {{"if"}, {"whether"}, {"unless"}, {"suppose"}, {"supposing"}, {"assuming"},
                                         {"assume"}, {"in", "case"}, {"hypothetically"}, {"were", "it"}, {"had", "it"},
-                                        {"what", "if"}, {"should", "it"}, {"provided", "that"}, {"imagine"}};
+                                        {"what", "if"}, {"should", "it"}, {"provided", "that"}, {"imagine"},
+                                        {"in", "the", "event", "of"}, {"in", "the", "event", "that"}, {"in", "case", "of"},
+                                        {"on", "condition", "that"}, {"providing", "that"}};
 
 // Words that end a negation's or hedge's scope: contrast, cause, relative clauses.
 const std::vector<std::string_view> kTerminators = {
@@ -160,7 +192,7 @@ const std::unordered_map<const void*, WordSet>& word_sets() {
 const std::unordered_map<const void*, FirstWordIndex>& seq_indexes() {
   static const std::unordered_map<const void*, FirstWordIndex> indexes = [] {
     std::unordered_map<const void*, FirstWordIndex> m;
-    for (const auto* list : {&kPreNegation, &kPostNegation, &kPostPredicate, &kPseudo, &kHedges, &kConditionals}) {
+    for (const auto* list : {&kPreNegation, &kPostNegation, &kPostPredicate, &kPseudo, &kHedges, &kForwardHedges, &kConditionals}) {
       FirstWordIndex idx;
       for (const Seq& q : *list) idx[q[0]].push_back(&q);
       m.emplace(list, std::move(idx));
@@ -212,12 +244,13 @@ struct Cursor {
       return false;  // "anything but X" negates X; "nothing but X" states it
     return clause_punct(k) || clause_comma(k) ||
            (s.tokens[k].kind == Token::Kind::word && in(w(k), kTerminators) && !at(k, {"rather", "than"}) &&
-            !at(k, {"instead", "of"}) && !at(k, {"so", "that"}));
+            !at(k, {"instead", "of"}) && !at(k, {"so", "that"}) && !at(k, {"yet", "to"}));
   }
-  // Part of a pseudo-trigger starting at or just before k.
-  bool pseudo(std::size_t k) const {
+  // Part of a pseudo-trigger starting at or just before k and ending by `end` ("no increase in
+  // swelling" negates nothing, but the phrase "increase" in it is denied).
+  bool pseudo(std::size_t k, std::size_t end = static_cast<std::size_t>(-1)) const {
     for (std::size_t back = 0; back <= 3 && back <= k; ++back)
-      if (match(k - back, kPseudo) > back) return true;
+      if (std::size_t len = match(k - back, kPseudo); len > back && k - back + len <= end) return true;
     // "not negligible", "isn't uncommon": the second negative cancels the first.
     if ((w(k) == "not" || w(k) == "n't" || w(k) == "never") && in(w(k + 1), kNegativeAdjectives) && w(k + 1) != "no") return true;
     return false;
@@ -314,6 +347,53 @@ std::size_t candidate_label(const Cursor& c, std::size_t b) {
   return n;
 }
 
+// "a possible explanation for the dyspnea", "the likely cause of the fall": an adjective hedge
+// doubts the cause it qualifies, not what that cause is of. True when such a noun and its
+// preposition stand between the hedge [k, k+len) and the mention at b, with no verb or clause
+// mark between them and the mention ("The most likely cause of X is Y" still hedges Y).
+bool hedge_on_relation(const Cursor& c, std::size_t k, std::size_t len, std::size_t b) {
+  static const std::unordered_set<std::string_view> kAdjectives = {
+      "possible", "probable", "likely", "unlikely", "improbable", "plausible", "suspected", "candidate"};
+  static const std::unordered_set<std::string_view> kRelations = {
+      "cause", "causes", "explanation", "explanations", "reason", "reasons", "source", "sources", "origin", "trigger",
+      "driver", "contributor", "factor", "culprit", "mechanism", "basis"};
+  if (len != 1 || !kAdjectives.count(c.w(k))) return false;
+  for (std::size_t r = k + 1; r + 1 < b && r <= k + 3; ++r) {
+    if (!kRelations.count(c.w(r))) continue;
+    if (c.w(r + 1) != "of" && c.w(r + 1) != "for" && c.w(r + 1) != "behind") return false;
+    for (std::size_t m = r + 2; m < b; ++m)
+      if (in(c.w(m), kAuxiliaries) || c.punct(m)) return false;
+    return true;
+  }
+  return false;
+}
+
+// "declined to comment" refuses; "declined to 3 ms", "declined to a record low" fall: the word
+// after "to" must be a word that can be a verb, not a number, an article or a quantity.
+bool verb_after_to(const Cursor& c, std::size_t k) {
+  static const std::unordered_set<std::string_view> kNotVerbs = {
+      "the", "a", "an", "its", "their", "his", "her", "our", "about", "around", "roughly", "nearly", "almost", "just",
+      "below", "under", "less", "more", "record", "zero", "levels", "level", "pre", "where", "what"};
+  return k < c.s.tokens.size() && c.s.tokens[k].kind == Token::Kind::word && !kNotVerbs.count(c.w(k));
+}
+
+// An inverted condition at k that opens its clause and is answered after a comma later in the
+// sentence: "Should bleeding recur, ...", "Were the bank to fail, ...", "Had the valve held, ...".
+// "Had" and "were" need a subject after them ("Had surgery in 2010" is a note, not a condition).
+bool inverted_condition(const Cursor& c, std::size_t k, std::size_t e) {
+  static const std::unordered_set<std::string_view> kSubjects = {
+      "the", "it", "there", "we", "they", "he", "she", "i", "you", "this", "that", "these", "those", "our", "their", "its"};
+  std::string_view w = c.w(k);
+  if (w != "should" && w != "were" && w != "had") return false;
+  if (k > 0 && !c.boundary(k - 1)) return false;
+  if (w != "should" && !kSubjects.count(c.w(k + 1))) return false;
+  for (std::size_t m = e; m < c.s.tokens.size(); ++m) {
+    if (c.w(m) == ",") return true;
+    if (c.clause_punct(m)) return false;
+  }
+  return false;
+}
+
 // A proposition about the mention declared false: "The idea that X causes it is wrong", "The
 // claim that X is the culprit is incorrect", "Blaming X is wrong", "Suspecting X would be
 // misguided". The falsity word's position, or the sentence's length. After "that", the falsity
@@ -353,6 +433,15 @@ std::size_t alternative(const Cursor& c, std::size_t L, std::size_t b, std::size
     return c.w(k) == "or" && nx != "so" && nx != "more" && nx != "less" && nx != "not" && nx != "n't" && nx != "otherwise" &&
            nx != "else" && nx != "rather" && !c.punct(k + 1);
   };
+  // "Pneumonia versus atelectasis": a differential, two candidates. Only in a clause with no verb
+  // or number of its own, where "versus" cannot be a comparison ("fp16 vs fp32 throughput is 2x").
+  auto versus = [&](std::size_t k) { return c.w(k) == "versus" || c.w(k) == "vs"; };
+  if ((e < R && versus(e)) || (b > L && versus(b - 1)) || (b > L + 1 && c.w(b - 1) == "." && versus(b - 2))) {
+    bool stated = false;
+    for (std::size_t k = L; k < R && !stated; ++k)
+      stated = in(c.w(k), kAuxiliaries) || c.s.tokens[k].kind == Token::Kind::number;
+    if (!stated) return versus(e) ? e : b > L && versus(b - 1) ? b - 1 : b - 2;
+  }
   // After the mention: "A or ...", "A, B or ...".
   for (std::size_t k = e; k < R && k < e + 12; ++k) {
     if (c.w(k) == "or") return joins(k) ? k : n;
@@ -457,9 +546,39 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
   for (std::size_t k = L; k < RR; ++k) {
     if (k >= b && k < E) continue;
     std::size_t len = c.match(k, kHedges);
-    if (!len || c.pseudo(k)) continue;  // "no doubt", "without a doubt", "little doubt" state it
+    // "no doubt", "without a doubt", "little doubt" state it; a hedge that is itself a double
+    // negation ("not impossible", "not unlikely") is no pseudo-trigger.
+    if (!len || (c.pseudo(k) && !(len > 1 && is_negator(c.w(k))))) continue;
     // "could not", "can't": an inability stated, not a possibility ("we could not find X").
     if ((c.w(k) == "could" || c.w(k) == "can") && (c.w(k + 1) == "not" || c.w(k + 1) == "n't") && len == 1) continue;
+    if (k < b && hedge_on_relation(c, k, len, b)) continue;
+    // "no possibility of X", "without suspicion": the negation decides, below.
+    if (k > 0 && (c.w(k - 1) == "no" || c.w(k - 1) == "without" || c.w(k - 1) == "zero")) continue;
+    j.polarity = Polarity::hedged;
+    j.trigger_begin = k;
+    j.trigger_end = k + len;
+    return j;
+  }
+  // Hedges of what follows them only: "presumed X", "evaluate for X", "at risk of X".
+  for (std::size_t k = L; k < b; ++k) {
+    std::size_t len = c.match(k, kForwardHedges);
+    if (!len) continue;
+    std::size_t words = 0;
+    bool verb = false;
+    // The hedge governs the noun phrase after it: a verb or a preposition ends it ("concern for
+    // cellulitis around the incision" states the incision).
+    static const std::unordered_set<std::string_view> kPrepositions = {
+        "in", "on", "at", "around", "near", "after", "before", "during", "with", "within", "over", "under", "from", "since",
+        "by", "to", "of", "for", "into", "across", "along", "behind", "beside", "between", "through"};
+    for (std::size_t m = k + len; m < b; ++m) {
+      words += s.tokens[m].kind != Token::Kind::punct;
+      verb = verb || in(c.w(m), kAuxiliaries) || kPrepositions.count(c.w(m));
+    }
+    if (words > kForwardHedgeScope || verb) continue;
+    // "no risk of X", "without any concern for X", "not at risk of X": the negation decides, below.
+    bool negated = false;
+    for (std::size_t m = k >= 3 ? k - 3 : 0; m < k; ++m) negated = negated || is_negator(c.w(m)) || c.w(m) == "without";
+    if (negated) continue;
     j.polarity = Polarity::hedged;
     j.trigger_begin = k;
     j.trigger_end = k + len;
@@ -467,6 +586,14 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
   }
   for (std::size_t k = b; k-- > L;) {
     if (c.w(k) == ",") break;
+    // An inverted condition opening its clause, answered after a comma: "Should bleeding recur,
+    // return", "Were the bank to fail, ...", "Had the valve held, ...".
+    if (inverted_condition(c, k, e)) {
+      j.polarity = Polarity::hedged;
+      j.trigger_begin = k;
+      j.trigger_end = k + 1;
+      return j;
+    }
     std::size_t len = c.match(k, kConditionals);
     if (len && c.w(k) == "if" && (c.w(k + 1) == "anything" || c.w(k + 1) == "any")) continue;  // "If anything, X": stated
     if (len) {
@@ -521,7 +648,7 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
   for (std::size_t k = L; k < b; ++k) {
     std::size_t len = c.match(k, kPreNegation);
     if (!len) continue;
-    if (c.pseudo(k)) {
+    if (c.pseudo(k, b)) {
       // "not without X": the two negations cancel; skip the second as well.
       if (in(c.w(k + 1), kNegativeAdjectives) && c.match(k + 1, kPreNegation)) ++k;
       pre = false;
@@ -529,6 +656,7 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     }
     if (c.w(k) == "no" && len == 1 && c.punct(k + 1)) continue;  // "No, ..." answers; it negates nothing
     if (c.w(k) == "zero" && !zero_determiner(c, k)) continue;
+    if (c.s.tokens[k].stem == "declin" && !verb_after_to(c, k + len)) continue;  // "declined to 3 ms" is a fall
     if (c.at(k, {"rule", "out"}) && k == 0) {
       // "Rule out appendicitis.": an order to check, not a finding (NegEx reads it as possible).
       j.polarity = Polarity::hedged;
@@ -561,6 +689,13 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
   // coordinator the mention is the subject of a clause of its own (a verb follows it), so an earlier
   // clause's negation does not reach it, neither to deny it nor to cancel its own negation. A
   // negation opening the clause spans the list ("No fever or chills were reported").
+  // "non-refundable", "non-tender": the prefix denies the word it is joined to.
+  if (b > L && c.w(b - 1) == "non" && s.tokens[b - 1].hyphen_next) {
+    pre = true;
+    pre_coordinated = false;
+    tb = b - 1;
+    te = b;
+  }
   bool words_before_trigger = false;
   for (std::size_t m = L; m < tb && !words_before_trigger; ++m) words_before_trigger = s.tokens[m].kind == Token::Kind::word;
   if (pre && pre_coordinated && words_before_trigger && e < n && (in(c.w(e), kAuxiliaries) || c.w(e) == "n't")) pre = false;

@@ -162,3 +162,67 @@ TEST_CASE("a new subject after 'and' ends the reach of a later negative predicat
   CHECK(pol("Bank conflicts, spills and stalls are negligible.", "bank conflict") == "negated");
   CHECK(pol("The fog has cleared and is not expected to return.", "fog") == "negated");
 }
+
+TEST_CASE("refusal, 'yet to', 'free from', 'lacked' and 'non-' deny; a fall 'declined to' a number does not") {
+  CHECK(pol("The seller refused to give me a refund.", "refund") == "negated");
+  CHECK(pol("The spokesperson declined to comment.", "comment") == "negated");
+  CHECK(pol("Throughput declined to 40 GB/s because of bank conflicts.", "bank conflict") == "affirmed");
+  CHECK(pol("I have yet to find a dead pixel.", "dead pixel") == "negated");
+  CHECK(pol("The weather is clear, yet the flights were cancelled.", "flights") == "affirmed");
+  CHECK(pol("The coupon was found free from corrosion.", "corrosion") == "negated");
+  CHECK(pol("The title is free and clear of any lien.", "lien") == "negated");
+  CHECK(pol("It is clear of course that bank conflicts dominate.", "bank conflict") == "affirmed");
+  CHECK(pol("The court held that it lacked jurisdiction.", "jurisdiction") == "negated");
+  CHECK(pol("The deposit is non-refundable.", "refundable") == "negated");
+  CHECK(pol("The call is non-blocking.", "non-blocking") == "affirmed");
+  CHECK(pol("Enzyme activity was undetectable in the knockout cells.", "enzyme activity") == "negated");
+  CHECK(pol("Oxidation was prevented by working under argon.", "oxidation") == "negated");
+}
+
+TEST_CASE("a negated change presupposes what changed (NegEx's pseudo-negations)") {
+  CHECK(pol("There has been no increase in swelling overnight.", "swelling") == "affirmed");
+  CHECK(pol("There was no change in throughput after padding.", "throughput") == "affirmed");
+  CHECK(pol("There was no change in throughput after padding.", "change") == "negated");
+  CHECK(pol("Padding does not change the throughput.", "padding") == "negated");
+  CHECK(pol("There is no doubt.", "doubt") == "negated");  // a pseudo-trigger that holds the mention is none
+}
+
+TEST_CASE("reported words, clinical hedges and forward-only hedges") {
+  CHECK(pol("The defendant is alleged to have committed fraud.", "fraud") == "hedged");
+  CHECK(pol("A merger is rumoured to be imminent.", "merger") == "hedged");
+  CHECK(pol("It is supposedly waterproof, but I have not tested it.", "waterproof") == "hedged");
+  CHECK(pol("Equivocal findings for gallstones.", "gallstones") == "hedged");
+  CHECK(pol("Oxidation of the sample remains a possibility.", "oxidation") == "hedged");
+  CHECK(pol("There is no possibility of overflow.", "overflow") == "negated");
+  CHECK(pol("Toxicity at higher doses has not been ruled out.", "toxicity") == "hedged");
+  CHECK(pol("It is not impossible that the tumour has spread.", "tumour") == "hedged");
+  CHECK(pol("It is impossible to ignore the bug.", "bug") == "affirmed");
+  // forward scope: what follows is hedged, the rest of the clause is not
+  CHECK(pol("Presumed viral infection; supportive care only.", "viral infection") == "hedged");
+  CHECK(pol("Lumbar puncture to evaluate for meningitis.", "meningitis") == "hedged");
+  CHECK(pol("The retailer is at risk of bankruptcy.", "bankruptcy") == "hedged");
+  CHECK(pol("There is no risk of deadlock here.", "deadlock") == "negated");
+  CHECK(pol("There is concern for cellulitis around the incision.", "incision") == "affirmed");
+  CHECK(pol("The patient was screened for diabetes.", "diabetes") == "hedged");
+  CHECK(pol("Findings are compatible with a urinary tract infection.", "urinary tract infection") == "hedged");
+  CHECK(pol("The kernel is compatible with CUDA 12.", "kernel") == "affirmed");
+}
+
+TEST_CASE("a hedged cause states what it causes") {
+  CHECK(pol("Heart failure is a possible explanation for the dyspnea.", "dyspnea") == "affirmed");
+  CHECK(pol("Heart failure is a possible explanation for the dyspnea.", "heart failure") == "hedged");
+  CHECK(pol("The most likely cause of the slowdown is bank conflicts.", "slowdown") == "affirmed");
+  CHECK(pol("The most likely cause of the slowdown is bank conflicts.", "bank conflict") == "hedged");
+}
+
+TEST_CASE("inverted and phrasal conditions; a verbless 'A versus B' is a differential") {
+  CHECK(pol("Should bleeding recur, return to the emergency department.", "bleeding") == "hedged");
+  CHECK(pol("Were the bank to fail, depositors would be protected.", "bank") == "hedged");
+  CHECK(pol("Had surgery in 2010, recovered well.", "surgery") == "affirmed");
+  CHECK(pol("The counter should be reset every epoch.", "counter") == "affirmed");
+  CHECK(pol("In the event of default, the lender may accelerate the loan.", "default") == "hedged");
+  CHECK(pol("In case of rain, the match moves indoors.", "rain") == "hedged");
+  CHECK(pol("Pneumonia versus atelectasis in the left lower lobe.", "pneumonia") == "hedged");
+  CHECK(pol("Pneumonia versus atelectasis in the left lower lobe.", "atelectasis") == "hedged");
+  CHECK(pol("The fp16 vs fp32 throughput is 2.1x.", "fp16") == "affirmed");
+}
