@@ -120,7 +120,14 @@ const std::vector<Seq> kHedges = {
     {"equivocal"}, {"indeterminate"}, {"possibility"}, {"possibilities"},
     {"not", "impossible"}, {"n't", "impossible"}, {"not", "inconceivable"}, {"not", "been", "ruled", "out"},
     {"n't", "been", "ruled", "out"}, {"not", "yet", "ruled", "out"}, {"not", "yet", "been", "ruled", "out"},
-    {"not", "been", "excluded"}, {"n't", "been", "excluded"}};
+    {"not", "been", "excluded"}, {"n't", "been", "excluded"},
+    // Not shown is not denied: "could not confirm corrosion", "the leak is unverified".
+    {"not", "confirm"}, {"n't", "confirm"}, {"not", "confirmed"}, {"n't", "confirmed"}, {"not", "been", "confirmed"},
+    {"n't", "been", "confirmed"}, {"unable", "to", "confirm"}, {"failed", "to", "confirm"}, {"fails", "to", "confirm"},
+    {"not", "verify"}, {"n't", "verify"}, {"not", "verified"}, {"n't", "verified"}, {"unconfirmed"}, {"unverified"},
+    {"not", "proven"}, {"n't", "proven"}, {"unproven"},
+    // A differential diagnosis lists candidates: "Lymphoma is in the differential".
+    {"differential", "diagnosis"}, {"differential", "includes"}, {"differential", "include"}, {"in", "the", "differential"}};
 
 // Uncertainty about what follows only (ConText's forward scope): "presumed viral infection",
 // "evaluate for meningitis", "at risk of bankruptcy", "concern for cellulitis around the incision"
@@ -153,7 +160,7 @@ const std::vector<std::string_view> kTerminators = {
 const std::vector<std::string_view> kClauseStarters = {
     "the", "this", "that", "these", "those", "it", "its", "we", "they", "i", "he", "she", "there", "you", "our", "their",
     "which", "who", "so", "but", "yet", "then", "however", "although", "though", "because", "since", "while", "whereas",
-    "instead", "rather", "a", "an", "my", "your", "what", "here", "now", "only", "just", "despite", "apart", "except",
+    "instead", "rather", "a", "an", "my", "your", "what", "here", "now", "only", "just", "despite", "apart", "except", "still",
     // a verb right after a comma closes an aside: "The patient, who had no fever, was found to have anemia"
     "was", "were", "is", "are", "has", "had", "have", "will", "did", "does"};
 
@@ -244,7 +251,8 @@ struct Cursor {
       return false;  // "anything but X" negates X; "nothing but X" states it
     return clause_punct(k) || clause_comma(k) ||
            (s.tokens[k].kind == Token::Kind::word && in(w(k), kTerminators) && !at(k, {"rather", "than"}) &&
-            !at(k, {"instead", "of"}) && !at(k, {"so", "that"}) && !at(k, {"yet", "to"}));
+            !at(k, {"instead", "of"}) && !at(k, {"so", "that"}) && !at(k, {"yet", "to"})) ||
+           at(k, {"apart", "from"}) || at(k, {"aside", "from"}) || at(k, {"other", "than"});
   }
   // Part of a pseudo-trigger starting at or just before k and ending by `end` ("no increase in
   // swelling" negates nothing, but the phrase "increase" in it is denied).
@@ -375,6 +383,58 @@ bool verb_after_to(const Cursor& c, std::size_t k) {
       "the", "a", "an", "its", "their", "his", "her", "our", "about", "around", "roughly", "nearly", "almost", "just",
       "below", "under", "less", "more", "record", "zero", "levels", "level", "pre", "where", "what"};
   return k < c.s.tokens.size() && c.s.tokens[k].kind == Token::Kind::word && !kNotVerbs.count(c.w(k));
+}
+
+// A cleft before the mention: "It is X that ...", "It's X that ...", "It was X that ...".
+bool cleft(const Cursor& c, std::size_t L, std::size_t b) {
+  for (std::size_t k = L; k + 1 < b && k < L + 3; ++k)
+    if (c.w(k) == "it" && in(c.w(k + 1), kCopulas)) return true;
+  return false;
+}
+
+// A hedge of probable existence that a negation just before it denies: "nothing to suggest X", "no
+// evidence to suggest X", "not consistent with X", "not suggestive of X", "not possible that X".
+// "not likely" stays a hedge (probable negated existence).
+bool negated_probability(const Cursor& c, std::size_t L, std::size_t k, std::size_t len) {
+  static const std::unordered_set<std::string_view> kWords = {"suggest", "suggests", "suggested", "suggesting", "possible"};
+  bool probable = (len == 1 && kWords.count(c.w(k))) || c.at(k, {"suggestive", "of"}) || c.at(k, {"consistent", "with"}) ||
+                  c.at(k, {"concerning", "for"}) || c.at(k, {"suspicious", "for"});
+  if (!probable) return false;
+  for (std::size_t m = k; m-- > L && k - m <= 3;) {
+    if (c.punct(m)) return false;
+    if (is_negator(c.w(m)) || c.w(m) == "nothing" || c.w(m) == "without" || c.w(m) == "none") return true;
+  }
+  return false;
+}
+
+// Note style, with no verb: "Pneumothorax not seen.", "Mass not identified on this study", "Bowel
+// sounds absent.", "Ketones negative.", "Pain free since surgery." The trigger's position right
+// after the mention at e, or the sentence's length.
+std::size_t telegraphic_negation(const Cursor& c, std::size_t e, std::size_t R) {
+  const std::size_t n = c.s.tokens.size();
+  static const std::unordered_set<std::string_view> kStates = {
+      "present", "evident", "apparent", "visible", "palpable", "detectable", "identifiable", "appreciable", "audible"};
+  static const std::unordered_set<std::string_view> kNotParticiples = {"even", "often", "then", "when", "open", "seven", "ten"};
+  static const std::unordered_set<std::string_view> kAbsent = {"absent", "negative", "nil", "free", "undetectable", "undetected"};
+  static const std::unordered_set<std::string_view> kAfter = {"on", "in", "at", "bilaterally", "throughout", "today", "since",
+                                                              "for", "from", "and", "so", "to", "date"};
+  if (e >= R || e >= n) return n;
+  if (c.w(e) == "not" && e + 1 < n && c.s.tokens[e + 1].kind == Token::Kind::word) {
+    std::string_view p = c.w(e + 1);
+    auto ends = [&](std::string_view suffix) { return p.size() > suffix.size() + 1 && p.substr(p.size() - suffix.size()) == suffix; };
+    if (kStates.count(p) || ((ends("ed") || ends("en")) && !kNotParticiples.count(p))) return e;
+  }
+  if (!kAbsent.count(c.w(e))) return n;
+  // "Memory free: 3 GB" is a label; "GPU free for other jobs" is available, "pain free for 3 weeks" absent.
+  if (e + 1 < n && (c.w(e + 1) == ":" || c.w(e + 1) == "=")) return n;
+  if (c.w(e) == "free" && c.w(e + 1) == "for") {
+    static const std::unordered_set<std::string_view> kSpans = {"a", "an", "over", "several", "many", "two", "three", "four",
+                                                                "five", "six", "ten", "months", "years", "weeks", "days"};
+    bool span = e + 2 < n && (c.s.tokens[e + 2].kind == Token::Kind::number || kSpans.count(c.w(e + 2)));
+    return span ? e : n;
+  }
+  if (e + 1 >= R || c.punct(e + 1) || kAfter.count(c.w(e + 1))) return e;
+  return n;
 }
 
 // An inverted condition at k that opens its clause and is answered after a comma later in the
@@ -542,8 +602,11 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     while (RR < n && RR - E < kClauseReach && !c.boundary(RR)) ++RR;
   }
 
-  // Hedges anywhere in the clause; conditionals before the mention up to the nearest comma.
-  for (std::size_t k = L; k < RR; ++k) {
+  // Hedges anywhere in the clause, but not in a relative clause on the mention ("no errors that we
+  // could find"; a cleft "It is X that might ..." still hedges X); conditionals before the mention
+  // up to the nearest comma.
+  const std::size_t hedge_end = E < RR && c.w(E) == "that" && !cleft(c, L, b) ? E : RR;
+  for (std::size_t k = L; k < hedge_end; ++k) {
     if (k >= b && k < E) continue;
     std::size_t len = c.match(k, kHedges);
     // "no doubt", "without a doubt", "little doubt" state it; a hedge that is itself a double
@@ -552,8 +615,10 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     // "could not", "can't": an inability stated, not a possibility ("we could not find X").
     if ((c.w(k) == "could" || c.w(k) == "can") && (c.w(k + 1) == "not" || c.w(k + 1) == "n't") && len == 1) continue;
     if (k < b && hedge_on_relation(c, k, len, b)) continue;
-    // "no possibility of X", "without suspicion": the negation decides, below.
+    // "no possibility of X", "without suspicion", "nothing to suggest X", "not consistent with X":
+    // the negation decides, below.
     if (k > 0 && (c.w(k - 1) == "no" || c.w(k - 1) == "without" || c.w(k - 1) == "zero")) continue;
+    if (negated_probability(c, L, k, len)) continue;
     j.polarity = Polarity::hedged;
     j.trigger_begin = k;
     j.trigger_end = k + len;
@@ -705,6 +770,10 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     ++count;
     tb = e;
     te = e + 1;
+  } else if (std::size_t k = telegraphic_negation(c, E, RR); k != n) {
+    ++count;
+    tb = k;
+    te = k + 1;
   } else
   for (std::size_t k = E; k < RR; ++k) {
     std::size_t gap = k - E;

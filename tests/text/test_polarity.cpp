@@ -226,3 +226,38 @@ TEST_CASE("inverted and phrasal conditions; a verbless 'A versus B' is a differe
   CHECK(pol("Pneumonia versus atelectasis in the left lower lobe.", "atelectasis") == "hedged");
   CHECK(pol("The fp16 vs fp32 throughput is 2.1x.", "fp16") == "affirmed");
 }
+
+TEST_CASE("note style: a negation or an absent state right after the mention, with no verb") {
+  CHECK(pol("Pneumothorax not seen.", "pneumothorax") == "negated");
+  CHECK(pol("Mass not identified on this study.", "mass") == "negated");
+  CHECK(pol("Bowel sounds absent.", "bowel sounds") == "negated");
+  CHECK(pol("Ketones negative.", "ketones") == "negated");
+  CHECK(pol("The patient is pain free since surgery.", "pain") == "negated");
+  CHECK(pol("Symptom free for 3 months.", "symptom") == "negated");
+  CHECK(pol("The GPU is free for other jobs.", "GPU") == "affirmed");
+  CHECK(pol("Memory free: 3 GB.", "memory") == "affirmed");
+  CHECK(pol("The culture grew gram negative rods.", "rods") == "affirmed");
+  CHECK(pol("Bank conflicts not even once.", "bank conflict") == "affirmed");
+}
+
+TEST_CASE("a negated suggestion denies; 'not likely' stays a hedge; not confirmed is not denied") {
+  CHECK(pol("Nothing to suggest pneumonia.", "pneumonia") == "negated");
+  CHECK(pol("There is no evidence to suggest pneumonia.", "pneumonia") == "negated");
+  CHECK(pol("The pattern is not suggestive of malignancy.", "malignancy") == "negated");
+  CHECK(pol("It is not possible that fraud occurred.", "fraud") == "negated");
+  CHECK(pol("It is not possible to rule out fraud.", "fraud") == "hedged");
+  CHECK(pol("Fraud is not likely.", "fraud") == "hedged");
+  CHECK(pol("The inspection could not confirm corrosion.", "corrosion") == "hedged");
+  CHECK(pol("The leak is unverified.", "leak") == "hedged");
+  CHECK(pol("Lymphoma is in the differential.", "lymphoma") == "hedged");
+  CHECK(pol("Differential diagnosis includes lymphoma.", "lymphoma") == "hedged");
+}
+
+TEST_CASE("NegEx terminations: apart from, aside from, other than, still; a relative clause's modal") {
+  CHECK(pol("No complaints apart from a mild headache.", "headache") == "affirmed");
+  CHECK(pol("No complaints other than a mild headache.", "headache") == "affirmed");
+  CHECK(pol("No fever, still coughing at night.", "coughing") == "affirmed");
+  CHECK(pol("The report contains no errors that we could find.", "errors") == "negated");
+  CHECK(pol("There is a bank conflict that might explain the slowdown.", "bank conflict") == "affirmed");
+  CHECK(pol("It is the prefix cache that might be the issue.", "prefix cache") == "hedged");
+}
