@@ -137,11 +137,22 @@ const std::vector<Seq> kForwardHedges = {
     {"presumed"}, {"presumptive"}, {"evaluate", "for"}, {"evaluated", "for"}, {"evaluation", "for"}, {"evaluating", "for"},
     {"assess", "for"}, {"screen", "for"}, {"screened", "for"}, {"screening", "for"}, {"workup", "for"}, {"work-up", "for"}, {"concern", "for"},
     {"question", "of"}, {"risk", "of"}, {"danger", "of"}, {"threat", "of"}, {"rumours", "of"}, {"rumors", "of"},
-    {"rumour", "of"}, {"rumor", "of"}, {"allegations", "of"}, {"allegation", "of"}, {"suspicion", "of"},
+    {"rumour", "of"}, {"rumor", "of"}, {"allegations", "of"}, {"allegation", "of"},
     // "compatible with" is also interoperability ("compatible with CUDA 12"): forward only, so the
     // subject ("the kernel is compatible with ...") stays stated.
     {"compatible", "with"}, {"worrisome", "for"}};
 constexpr std::size_t kForwardHedgeScope = 6;
+
+// Both kinds of hedge in one list, so a clause is scanned with one lookup per word: the forward
+// ones are those at or past kHedges.size().
+const std::vector<Seq>& all_hedges() {
+  static const std::vector<Seq> all = [] {
+    std::vector<Seq> v = kHedges;
+    v.insert(v.end(), kForwardHedges.begin(), kForwardHedges.end());
+    return v;
+  }();
+  return all;
+}
 
 // Conditionals: their scope runs forward to the next comma or clause boundary.
 const std::vector<Seq> kConditionals = {{"if"}, {"whether"}, {"unless"}, {"suppose"}, {"supposing"}, {"assuming"},
@@ -199,7 +210,7 @@ const std::unordered_map<const void*, WordSet>& word_sets() {
 const std::unordered_map<const void*, FirstWordIndex>& seq_indexes() {
   static const std::unordered_map<const void*, FirstWordIndex> indexes = [] {
     std::unordered_map<const void*, FirstWordIndex> m;
-    for (const auto* list : {&kPreNegation, &kPostNegation, &kPostPredicate, &kPseudo, &kHedges, &kForwardHedges, &kConditionals}) {
+    for (const auto* list : {&kPreNegation, &kPostNegation, &kPostPredicate, &kPseudo, &kHedges, &all_hedges(), &kConditionals}) {
       FirstWordIndex idx;
       for (const Seq& q : *list) idx[q[0]].push_back(&q);
       m.emplace(list, std::move(idx));
@@ -224,13 +235,18 @@ struct Cursor {
   }
   // The longest sequence of `list` starting at k (its length), or 0.
   std::size_t match(std::size_t k, const std::vector<Seq>& list) const {
-    if (k >= s.tokens.size() || s.tokens[k].kind != Token::Kind::word) return 0;
+    const Seq* q = match_seq(k, list);
+    return q ? q->size() : 0;
+  }
+  // The longest sequence of `list` starting at k, or null.
+  const Seq* match_seq(std::size_t k, const std::vector<Seq>& list) const {
+    if (k >= s.tokens.size() || s.tokens[k].kind != Token::Kind::word) return nullptr;
     const auto& idx = index_of(list);
     auto it = idx.find(s.tokens[k].lower);
-    if (it == idx.end()) return 0;
-    std::size_t best = 0;
+    if (it == idx.end()) return nullptr;
+    const Seq* best = nullptr;
     for (const Seq* q : it->second)
-      if (q->size() > best && at(k, *q)) best = q->size();
+      if ((!best || q->size() > best->size()) && at(k, *q)) best = q;
     return best;
   }
   bool clause_punct(std::size_t k) const {
@@ -247,12 +263,17 @@ struct Cursor {
     return in(nx, kClauseStarters);
   }
   bool boundary(std::size_t k) const {
-    if (w(k) == "but" && k > 0 && (w(k - 1) == "anything" || w(k - 1) == "nothing" || w(k - 1) == "all" || w(k - 1) == "everything"))
+    if (k >= s.tokens.size()) return false;
+    const Token& t = s.tokens[k];
+    if (t.kind == Token::Kind::punct) return clause_punct(k) || clause_comma(k);
+    if (t.kind != Token::Kind::word) return false;
+    std::string_view x = t.lower;
+    if (x == "but" && k > 0 && (w(k - 1) == "anything" || w(k - 1) == "nothing" || w(k - 1) == "all" || w(k - 1) == "everything"))
       return false;  // "anything but X" negates X; "nothing but X" states it
-    return clause_punct(k) || clause_comma(k) ||
-           (s.tokens[k].kind == Token::Kind::word && in(w(k), kTerminators) && !at(k, {"rather", "than"}) &&
-            !at(k, {"instead", "of"}) && !at(k, {"so", "that"}) && !at(k, {"yet", "to"})) ||
-           at(k, {"apart", "from"}) || at(k, {"aside", "from"}) || at(k, {"other", "than"});
+    if (in(x, kTerminators))
+      return !at(k, {"rather", "than"}) && !at(k, {"instead", "of"}) && !at(k, {"so", "that"}) && !at(k, {"yet", "to"});
+    // "apart from", "aside from", "other than" end a scope as "except" does.
+    return x.size() == 5 && ((x == "apart" || x == "aside") ? w(k + 1) == "from" : x == "other" && w(k + 1) == "than");
   }
   // Part of a pseudo-trigger starting at or just before k and ending by `end` ("no increase in
   // swelling" negates nothing, but the phrase "increase" in it is denied).
@@ -383,6 +404,24 @@ bool verb_after_to(const Cursor& c, std::size_t k) {
       "the", "a", "an", "its", "their", "his", "her", "our", "about", "around", "roughly", "nearly", "almost", "just",
       "below", "under", "less", "more", "record", "zero", "levels", "level", "pre", "where", "what"};
   return k < c.s.tokens.size() && c.s.tokens[k].kind == Token::Kind::word && !kNotVerbs.count(c.w(k));
+}
+
+// Whether a forward-only hedge at [k, k+len) reaches the mention at b: it governs the noun phrase
+// after it, up to kForwardHedgeScope words, and a verb or a preposition ends it ("concern for
+// cellulitis around the incision" states the incision); a negation just before it decides instead
+// ("no risk of X", "without any concern for X", "not at risk of X").
+bool forward_hedge_reaches(const Cursor& c, std::size_t k, std::size_t len, std::size_t b) {
+  static const std::unordered_set<std::string_view> kPrepositions = {
+      "in", "on", "at", "around", "near", "after", "before", "during", "with", "within", "over", "under", "from", "since",
+      "by", "to", "of", "for", "into", "across", "along", "behind", "beside", "between", "through"};
+  std::size_t words = 0;
+  for (std::size_t m = k + len; m < b; ++m) {
+    words += c.s.tokens[m].kind != Token::Kind::punct;
+    if (words > kForwardHedgeScope || in(c.w(m), kAuxiliaries) || kPrepositions.count(c.w(m))) return false;
+  }
+  for (std::size_t m = k >= 3 ? k - 3 : 0; m < k; ++m)
+    if (is_negator(c.w(m)) || c.w(m) == "without") return false;
+  return true;
 }
 
 // A cleft before the mention: "It is X that ...", "It's X that ...", "It was X that ...".
@@ -606,12 +645,25 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
   // could find"; a cleft "It is X that might ..." still hedges X); conditionals before the mention
   // up to the nearest comma.
   const std::size_t hedge_end = E < RR && c.w(E) == "that" && !cleft(c, L, b) ? E : RR;
+  const std::vector<Seq>& hedges = all_hedges();
+  const Seq* const first_forward = hedges.data() + kHedges.size();
   for (std::size_t k = L; k < hedge_end; ++k) {
     if (k >= b && k < E) continue;
-    std::size_t len = c.match(k, kHedges);
+    const Seq* q = c.match_seq(k, hedges);
+    if (!q) continue;
+    std::size_t len = q->size();
+    if (q >= first_forward) {  // "presumed X", "evaluate for X", "at risk of X": what follows only
+      if (k < b && forward_hedge_reaches(c, k, len, b)) {
+        j.polarity = Polarity::hedged;
+        j.trigger_begin = k;
+        j.trigger_end = k + len;
+        return j;
+      }
+      continue;
+    }
     // "no doubt", "without a doubt", "little doubt" state it; a hedge that is itself a double
     // negation ("not impossible", "not unlikely") is no pseudo-trigger.
-    if (!len || (c.pseudo(k) && !(len > 1 && is_negator(c.w(k))))) continue;
+    if (c.pseudo(k) && !(len > 1 && is_negator(c.w(k)))) continue;
     // "could not", "can't": an inability stated, not a possibility ("we could not find X").
     if ((c.w(k) == "could" || c.w(k) == "can") && (c.w(k + 1) == "not" || c.w(k + 1) == "n't") && len == 1) continue;
     if (k < b && hedge_on_relation(c, k, len, b)) continue;
@@ -619,31 +671,6 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     // the negation decides, below.
     if (k > 0 && (c.w(k - 1) == "no" || c.w(k - 1) == "without" || c.w(k - 1) == "zero")) continue;
     if (negated_probability(c, L, k, len)) continue;
-    j.polarity = Polarity::hedged;
-    j.trigger_begin = k;
-    j.trigger_end = k + len;
-    return j;
-  }
-  // Hedges of what follows them only: "presumed X", "evaluate for X", "at risk of X".
-  for (std::size_t k = L; k < b; ++k) {
-    std::size_t len = c.match(k, kForwardHedges);
-    if (!len) continue;
-    std::size_t words = 0;
-    bool verb = false;
-    // The hedge governs the noun phrase after it: a verb or a preposition ends it ("concern for
-    // cellulitis around the incision" states the incision).
-    static const std::unordered_set<std::string_view> kPrepositions = {
-        "in", "on", "at", "around", "near", "after", "before", "during", "with", "within", "over", "under", "from", "since",
-        "by", "to", "of", "for", "into", "across", "along", "behind", "beside", "between", "through"};
-    for (std::size_t m = k + len; m < b; ++m) {
-      words += s.tokens[m].kind != Token::Kind::punct;
-      verb = verb || in(c.w(m), kAuxiliaries) || kPrepositions.count(c.w(m));
-    }
-    if (words > kForwardHedgeScope || verb) continue;
-    // "no risk of X", "without any concern for X", "not at risk of X": the negation decides, below.
-    bool negated = false;
-    for (std::size_t m = k >= 3 ? k - 3 : 0; m < k; ++m) negated = negated || is_negator(c.w(m)) || c.w(m) == "without";
-    if (negated) continue;
     j.polarity = Polarity::hedged;
     j.trigger_begin = k;
     j.trigger_end = k + len;
