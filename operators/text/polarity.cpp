@@ -777,10 +777,6 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     te = k + len;
     k += len - 1;
   }
-  // "No fever and antibiotics are not needed", "X is not the problem, and Y would not help": after a
-  // coordinator the mention is the subject of a clause of its own (a verb follows it), so an earlier
-  // clause's negation does not reach it, neither to deny it nor to cancel its own negation. A
-  // negation opening the clause spans the list ("No fever or chills were reported").
   // "non-refundable", "non-tender": the prefix denies the word it is joined to.
   if (b > L && c.w(b - 1) == "non" && s.tokens[b - 1].hyphen_next) {
     pre = true;
@@ -788,6 +784,10 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     tb = b - 1;
     te = b;
   }
+  // "No fever and antibiotics are not needed", "X is not the problem, and Y would not help": after a
+  // coordinator the mention is the subject of a clause of its own (a verb follows it), so an earlier
+  // clause's negation does not reach it, neither to deny it nor to cancel its own negation. A
+  // negation opening the clause spans the list ("No fever or chills were reported").
   bool words_before_trigger = false;
   for (std::size_t m = L; m < tb && !words_before_trigger; ++m) words_before_trigger = s.tokens[m].kind == Token::Kind::word;
   if (pre && pre_coordinated && words_before_trigger && e < n && (in(c.w(e), kAuxiliaries) || c.w(e) == "n't")) pre = false;
