@@ -58,7 +58,8 @@ const std::vector<std::string_view> kNegativePredicates = {
     "negligible", "insignificant", "unnecessary", "unneeded", "unaffected", "unchanged", "disabled", "off", "absent",
     "rare", "unused", "unimportant", "irrelevant", "unrelated", "impossible", "minimal", "nonexistent", "harmless",
     "immaterial", "unsupported", "unavailable", "inactive", "missing", "resolved", "gone", "nonexistent", "negative",
-    "false", "untrue", "pointless", "useless", "moot", "undetectable", "undetected", "prevented", "averted", "avoided"};
+    "false", "untrue", "pointless", "useless", "moot", "undetectable", "undetected", "prevented", "averted", "avoided",
+    "prohibited", "forbidden", "banned", "disallowed"};
 const std::vector<std::string_view> kPredicateAdverbs = {"very", "completely", "entirely", "largely", "mostly", "turned",
                                                          "switched", "fully", "clearly", "simply", "now", "still", "also",
                                                          "quite", "totally", "practically", "essentially"};
@@ -126,6 +127,8 @@ const std::vector<Seq> kHedges = {
     {"n't", "been", "confirmed"}, {"unable", "to", "confirm"}, {"failed", "to", "confirm"}, {"fails", "to", "confirm"},
     {"not", "verify"}, {"n't", "verify"}, {"not", "verified"}, {"n't", "verified"}, {"unconfirmed"}, {"unverified"},
     {"not", "proven"}, {"n't", "proven"}, {"unproven"},
+    // Hoped for, not yet so: "She hopes to get a promotion" (a forecast, "Rain is expected", is stated).
+    {"hope", "to"}, {"hopes", "to"}, {"hoped", "to"}, {"hoping", "to"}, {"hopefully"},
     // A differential diagnosis lists candidates: "Lymphoma is in the differential".
     {"differential", "diagnosis"}, {"differential", "includes"}, {"differential", "include"}, {"in", "the", "differential"}};
 

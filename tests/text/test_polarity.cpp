@@ -177,6 +177,9 @@ TEST_CASE("refusal, 'yet to', 'free from', 'lacked' and 'non-' deny; a fall 'dec
   CHECK(pol("The call is non-blocking.", "non-blocking") == "affirmed");
   CHECK(pol("Enzyme activity was undetectable in the knockout cells.", "enzyme activity") == "negated");
   CHECK(pol("Oxidation was prevented by working under argon.", "oxidation") == "negated");
+  CHECK(pol("Smoking is prohibited throughout the building.", "smoking") == "negated");
+  CHECK(pol("She hopes to get a promotion next year.", "promotion") == "hedged");
+  CHECK(pol("Heavy rain is expected across the region on Thursday.", "rain") == "affirmed");
 }
 
 TEST_CASE("a negated change presupposes what changed (NegEx's pseudo-negations)") {
