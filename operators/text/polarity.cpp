@@ -230,10 +230,12 @@ struct Cursor {
   const Sentence& s;
   std::string_view w(std::size_t k) const { return k < s.tokens.size() ? std::string_view(s.tokens[k].lower) : std::string_view(); }
   bool punct(std::size_t k) const { return k < s.tokens.size() && s.tokens[k].kind == Token::Kind::punct; }
-  bool at(std::size_t k, const Seq& q) const {
+  // Whether the words from k on are q (from its word `from` on: the index has matched the first).
+  // Compared as views, so words of another length cost no memcmp.
+  bool at(std::size_t k, const Seq& q, std::size_t from = 0) const {
     if (k + q.size() > s.tokens.size()) return false;
-    for (std::size_t j = 0; j < q.size(); ++j)
-      if (s.tokens[k + j].lower != q[j]) return false;
+    for (std::size_t j = from; j < q.size(); ++j)
+      if (std::string_view(s.tokens[k + j].lower) != q[j]) return false;
     return true;
   }
   // The longest sequence of `list` starting at k (its length), or 0.
@@ -249,7 +251,7 @@ struct Cursor {
     if (it == idx.end()) return nullptr;
     const Seq* best = nullptr;
     for (const Seq* q : it->second)
-      if ((!best || q->size() > best->size()) && at(k, *q)) best = q;
+      if ((!best || q->size() > best->size()) && at(k, *q, 1)) best = q;
     return best;
   }
   bool clause_punct(std::size_t k) const {
