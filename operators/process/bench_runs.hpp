@@ -25,7 +25,8 @@ struct BenchResult {
   bool setup_failed = false;    // the failing run could not be set up (RunResult::setup_failed)
   std::vector<double> samples;  // one per recorded run, in run order
   std::string unit;             // "s" for wall time, "" for a JSON field (dimensionless)
-  std::vector<RunResult> runs;  // every run made, warm-ups first, up to and including a failing one
+  std::vector<RunResult> runs;  // every run made, warm-ups first, up to and including a failing one;
+                                // only a failing run keeps its stdout and stderr
 };
 
 // Stops at the first failing run: a non-zero exit, a signal, a timeout, a launch failure, stdout

@@ -36,6 +36,27 @@ TEST_CASE("good JSON gives one sample per recorded run, warm-ups excluded") {
   CHECK(r.unit.empty());
 }
 
+TEST_CASE("a bench keeps the output of its failing run only: a program printing megabytes a run cannot fill the grader") {
+  // 4 MiB on each stream per run: kept for every run, 30 runs held 500 MB of the grader's memory.
+  auto spec = shell_bench("head -c 4194304 /dev/zero | tr '\\0' e >&2; "
+                          "printf '{\"t\": 2, \"pad\": \"'; head -c 4194304 /dev/zero | tr '\\0' x; printf '\"}'",
+                          1, 3, "t");
+  auto r = bench(spec);
+  REQUIRE(r.ok);
+  CHECK(r.samples == std::vector<double>{2, 2, 2});
+  REQUIRE(r.runs.size() == 4);
+  for (const auto& run : r.runs) {
+    CHECK(run.stdout_text.capacity() < 4096);
+    CHECK(run.stderr_text.capacity() < 4096);
+    CHECK(run.succeeded());
+  }
+  // A failing run keeps what it printed, for the failure's stderr tail.
+  auto failing = bench(shell_bench("echo '{\"t\": 1}'; echo 'boom' >&2; exit 4", 0, 2, "t"));
+  CHECK_FALSE(failing.ok);
+  REQUIRE(failing.runs.size() == 1);
+  CHECK(failing.runs[0].stderr_text == "boom\n");
+}
+
 TEST_CASE("wall-time samples are in seconds") {
   auto r = bench(shell_bench("sleep 0.05", 1, 3, ""));
   REQUIRE(r.ok);
