@@ -174,7 +174,8 @@ Value run_record(CallContext& ctx, const process::RunSpec& spec, const process::
   Record rec;
   rec.origin = "run()";
   rec.evidence = std::make_shared<const std::vector<std::string>>(run_evidence(ctx, spec, r));
-  if (r.timed_out || !r.exited) rec.abnormal = fmt::format("the program {}{}", r.timed_out ? "" : "was ", r.status_text());
+  if (r.timed_out || !r.exited)
+    rec.abnormal = fmt::format("the program {}{}", r.timed_out || r.memory_exceeded ? "" : "was ", r.status_text());
   // How the program ended and what it printed are the candidate's, like a file under the
   // submission: a null exit code (it was killed) compared with a number FAILs, never an ERROR.
   auto candidate = [](Value v) { return v.mark_from_submission(); };
