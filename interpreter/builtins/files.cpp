@@ -93,7 +93,7 @@ void open_files(Registry& r) {
            if (!text) return err;
            Value v;
            try {
-             v = builtins::value_from_json(json::parse(*text, p.display()), p.display());
+             v = builtins::value_from_json(json::parse(*text, p.display(), builtins::kJsonValueCap), p.display());
            } catch (const OperatorError& e) {
              return ctx.file_error(p, fmt::format("malformed JSON: {}", e.what()));
            }

@@ -1,6 +1,7 @@
 #pragma once
 // A parsed JSON document as a language value: objects become records (key order kept, `origin`
 // naming where each came from for "no key" messages), arrays lists, numbers plain numbers.
+#include <cstddef>
 #include <string>
 
 #include "interpreter/value.hpp"
@@ -9,5 +10,9 @@
 namespace rubric::builtins {
 
 Value value_from_json(const json::Value& j, const std::string& origin);
+
+// json() and jsonl() read at most this many values a file: a value costs about 80 bytes while
+// it is read and converted, so a read stays under about 650 MB (a 64 MiB file of "1," took 2.5 GB).
+constexpr std::size_t kJsonValueCap = 8'000'000;
 
 }  // namespace rubric::builtins

@@ -305,7 +305,7 @@ void open_tables(Registry& r) {
         "line and column (an ERROR under `reference`).",
         fam, [](CallContext& ctx, const std::vector<Value>& a) {
           return builtins::read_and_parse(ctx, a, "JSON Lines", [](const std::string& text, const PathValue& p) {
-            json::Array docs = json::parse_lines(text, p.display());
+            json::Array docs = json::parse_lines(text, p.display(), builtins::kJsonValueCap);
             List items;
             for (std::size_t i = 0; i < docs.size(); ++i)
               items.push_back(builtins::value_from_json(docs[i], fmt::format("{}[{}]", p.display(), i)));

@@ -25,8 +25,11 @@ constexpr std::size_t kLinearKeyCheck = 16;
 
 class Reader {
  public:
-  Reader(std::string_view text, std::string_view name, std::size_t first_line = 1)
-      : text_(text), name_(name), first_line_(first_line) {}
+  // `values_left`: the values the document may still hold (shared by the lines of JSON Lines);
+  // null for no limit.
+  Reader(std::string_view text, std::string_view name, std::size_t first_line = 1, std::size_t* values_left = nullptr,
+         std::size_t max_values = 0)
+      : text_(text), name_(name), first_line_(first_line), values_left_(values_left), max_values_(max_values) {}
 
   Value document() {
     skip_ws();
@@ -59,6 +62,8 @@ class Reader {
 
   Value value(int depth) {
     if (depth > kMaxDepth) fail("nesting deeper than 512 levels");
+    if (values_left_ && (*values_left_)-- == 0)
+      fail(fmt::format("more than {} values (the limit for reading JSON)", max_values_));
     if (at_end()) fail("unexpected end of input, expected a value");
     char c = peek();
     switch (c) {
@@ -246,24 +251,28 @@ class Reader {
   std::string_view text_;
   std::string_view name_;
   std::size_t first_line_ = 1;
+  std::size_t* values_left_ = nullptr;
+  std::size_t max_values_ = 0;
   std::size_t pos_ = 0;
 };
 
 }  // namespace
 
-Value parse(std::string_view text, std::string_view source_name) {
-  return Reader(files::without_byte_order_mark(text), source_name).document();
+Value parse(std::string_view text, std::string_view source_name, std::size_t max_values) {
+  std::size_t left = max_values;
+  return Reader(files::without_byte_order_mark(text), source_name, 1, max_values ? &left : nullptr, max_values).document();
 }
 
-Array parse_lines(std::string_view text, std::string_view source_name) {
+Array parse_lines(std::string_view text, std::string_view source_name, std::size_t max_values) {
   text = files::without_byte_order_mark(text);
+  std::size_t left = max_values;
   Array out;
   std::size_t line = 1, start = 0;
   while (start < text.size()) {
     std::size_t end = text.find('\n', start);
     if (end == std::string_view::npos) end = text.size();
     std::string_view row = text.substr(start, end - start);
-    if (row.find_first_not_of(" \t\r") != std::string_view::npos) out.push_back(Reader(row, source_name, line).document());
+    if (row.find_first_not_of(" \t\r") != std::string_view::npos) out.push_back(Reader(row, source_name, line, max_values ? &left : nullptr, max_values).document());
     start = end + 1;
     ++line;
   }

@@ -10,11 +10,15 @@
 
 namespace rubric::json {
 
-// `source_name` is used only in error messages (a file path, or "stdout of run 3").
-Value parse(std::string_view text, std::string_view source_name);
+// `source_name` is used only in error messages (a file path, or "stdout of run 3"). With
+// `max_values` (0: no limit), a document of more values (numbers, strings, arrays, objects...)
+// throws "name:line:col: more than N values (the limit for reading JSON)": each value costs tens
+// of bytes once read, so the bound is one on memory.
+Value parse(std::string_view text, std::string_view source_name, std::size_t max_values = 0);
 
 // JSON Lines: one document per non-blank line, in order; errors name the line in the whole text.
-Array parse_lines(std::string_view text, std::string_view source_name);
+// `max_values` bounds all the lines together.
+Array parse_lines(std::string_view text, std::string_view source_name, std::size_t max_values = 0);
 
 // Reads and parses a whole file; an unreadable file is an OperatorError naming it.
 // The file must be a regular file of at most `cap` bytes (a FIFO or a larger file throws

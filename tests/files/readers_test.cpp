@@ -86,3 +86,27 @@ TEST_CASE("a CSV of more than 2,000,000 fields FAILs before its records are buil
   t.write("sub/wide.csv", wide + "\n" + std::string(1'999'999, ',') + "\n");
   CHECK(checks("expect len(csv(submission / \"wide.csv\")) == 1", t).find("more than 2000000 fields") != std::string::npos);
 }
+
+TEST_CASE("JSON and JSON Lines of more than 8,000,000 values FAIL before they fill the grader's memory") {
+  // A 64 MiB array of "1," read into values took 2.5 GB (about 80 bytes a value).
+  rubric::test::TempDir t;
+  t.dir("ref");
+  std::string array = "[";
+  for (int i = 0; i < 8'000'000; ++i) array += "1,";
+  t.write("sub/big.json", array + "1]");
+  std::string out = checks("expect len(json(submission / \"big.json\")) > 0", t);
+  CAPTURE(out);
+  CHECK(out.rfind("[FAIL]", 0) == 0);
+  CHECK(out.find("submission/big.json:1:16000000: more than 8000000 values (the limit for reading JSON)") !=
+        std::string::npos);
+  // The lines of a JSON Lines file share the bound.
+  std::string lines;
+  for (int i = 0; i < 4'000'001; ++i) lines += "[1]\n";
+  t.write("sub/big.jsonl", lines);
+  out = checks("expect len(jsonl(submission / \"big.jsonl\")) > 0", t);
+  CAPTURE(out);
+  CHECK(out.rfind("[FAIL]", 0) == 0);
+  CHECK(out.find("submission/big.jsonl:4000001:1: more than 8000000 values") != std::string::npos);
+  t.write("sub/ok.json", "[1, [2, 3], {\"a\": 4}]");
+  CHECK(checks("expect len(json(submission / \"ok.json\")) == 3", t).rfind("[PASS]", 0) == 0);
+}
