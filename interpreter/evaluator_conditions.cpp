@@ -441,9 +441,16 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
     for (const Value* v : {&a, &t, &r})
       if (v->is_error()) return from_error(*v);
     auto numeric = [](const Value& v) { return v.is(ValueKind::number) || v.is(ValueKind::samples); };
-    if (!numeric(a) || !numeric(r) || !t.is(ValueKind::number))
+    if (!numeric(a) || !numeric(r) || !t.is(ValueKind::number)) {
+      // The operand of the wrong kind answers: the candidate's string FAILs, the rubric's is its ERROR.
+      const Value& wrong = !numeric(a) ? a : !numeric(r) ? r : t;
       return from_error(error_at(e, env, fmt::format("'within' needs numbers: got a {} within a {} of a {}", a.kind_name(),
-                                                     t.kind_name(), r.kind_name())));
+                                                     t.kind_name(), r.kind_name()), owner_of(wrong)));
+    }
+    // A negative tolerance admits nothing and a NaN decides nothing: a bad bound, never a verdict.
+    if (!(t.as_number() >= 0))
+      return from_error(error_at(*w->tolerance, env, fmt::format("'within' needs a tolerance of 0 or more, got {}", t.to_string()),
+                                 owner_of(t)));
     if (dim_of(a) != dim_of(r) && (a.claimed() || r.claimed()))
       // A claim in the prose of another quantity than the measurement ("2.3x" against 45 GB/s): no
       // match, not the rubric's error (docs/text.md).
@@ -524,9 +531,9 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
       o.explanation = o.verdict == ou.verdict ? ou.explanation : ol.explanation;
       return o;
     }
-    if (std::isnan(a.as_number()) || std::isnan(r.as_number()) || std::isnan(t.as_number()))
+    if (std::isnan(a.as_number()) || std::isnan(r.as_number()))
       return from_error(error_at(e, env, "'within' with NaN (not a number) decides nothing",
-                                 a.from_submission() || r.from_submission() ? Blame::submission : Blame::rubric));
+                                 owner_of(std::isnan(a.as_number()) ? a : r)));
     double x = a.as_number(), y = r.as_number();
     double diff = std::fabs(x - y);
     double allowed = relative ? std::fabs(t.as_number()) * std::fabs(y) : t.as_number();
@@ -552,7 +559,12 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
       Value v = eval(*x, env);
       if (v.is_error()) return from_error(v);
       if (!v.is(ValueKind::number) || !v.as_quantity().dim.dimensionless())
-        return from_error(error_at(*x, env, fmt::format("a 'matches' tolerance must be a plain number, got {}", v.repr(5))));
+        return from_error(error_at(*x, env, fmt::format("a 'matches' tolerance must be a plain number, got {}", v.repr(5)),
+                                   owner_of(v)));
+      // A negative bound admits nothing and a NaN decides nothing: a bad tolerance, never a verdict.
+      if (!(v.as_number() >= 0))
+        return from_error(error_at(*x, env, fmt::format("a 'matches' tolerance must be 0 or more, got {}", v.repr(5)),
+                                   owner_of(v)));
       out = v.as_number();
       return std::nullopt;
     };
@@ -595,7 +607,8 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
       if (xs[i].is_error()) return from_error(xs[i]);
       if (!xs[i].is(ValueKind::number) || !ys[i].is(ValueKind::number))
         return from_error(error_at(e, env, fmt::format("'matches' compares numbers or tensors, got a {} and a {}", xs[i].kind_name(),
-                                                       ys[i].kind_name())));
+                                                       ys[i].kind_name()),
+                                   owner_of(!xs[i].is(ValueKind::number) ? xs[i] : ys[i])));
       if (xs[i].as_quantity().dim != ys[i].as_quantity().dim)
         return from_error(error_at(e, env, fmt::format("'matches' of {} and {}: the dimensions differ", xs[i].to_string(), ys[i].to_string())));
       double x = xs[i].as_number(), y = ys[i].as_number();
@@ -638,7 +651,7 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
     Value t = eval(*mt->text, env);
     if (t.is_error()) return from_error(t);
     if (!t.is(ValueKind::string))
-      return from_error(error_at(*mt->text, env, fmt::format("'mentions' searches a string, got a {}", t.kind_name())));
+      return from_error(error_at(*mt->text, env, fmt::format("'mentions' searches a string, got a {}", t.kind_name()), owner_of(t)));
     Value p = eval(*mt->phrases, env);
     if (p.is_error()) return from_error(p);
     if (auto held = p.held_error()) return from_error(*held);
@@ -648,12 +661,24 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
     } else if (p.is(ValueKind::list)) {
       for (const auto& item : p.as_list()) {
         if (!item.is(ValueKind::string))
-          return from_error(error_at(*mt->phrases, env, fmt::format("'mentions' phrases must be strings, found {}", item.repr(5))));
+          return from_error(error_at(*mt->phrases, env, fmt::format("'mentions' phrases must be strings, found {}", item.repr(5)),
+                                     owner_of(item)));
         phrases.push_back(item.as_string());
       }
     } else {
-      return from_error(error_at(*mt->phrases, env, fmt::format("'mentions' needs a string or a list of strings, got a {}", p.kind_name())));
+      return from_error(error_at(*mt->phrases, env, fmt::format("'mentions' needs a string or a list of strings, got a {}", p.kind_name()),
+                                 owner_of(p)));
     }
+    // No phrase, or a blank one, asks nothing of the answer: `mentions any []` would FAIL every
+    // answer and `mentions all []` PASS it, whatever it says.
+    if (phrases.empty())
+      return from_error(error_at(*mt->phrases, env, fmt::format("'mentions {}' of an empty list asks nothing of the text",
+                                                                mt->mode == ast::MentionMode::all ? "all" : "any"),
+                                 owner_of(p)));
+    for (const auto& ph : phrases)
+      if (ph.find_first_not_of(" \t\r\n\f\v") == std::string::npos)
+        return from_error(error_at(*mt->phrases, env, fmt::format("'mentions' of a blank phrase (\"{}\") asks nothing of the text", ph),
+                                   owner_of(p)));
     const auto folded_ptr = folded_text(*this, t);
     const FoldedText& folded = *folded_ptr;
     std::vector<std::string> ev, found, missing;

@@ -58,11 +58,10 @@ const char* binary_op_text(ast::BinaryOp op) { return op_text(op); }
 // A NaN decides no ordering: by IEEE rules `err > tol` is false, so `not (err > tol)` would pass
 // on a NaN the candidate wrote (Python's json writes `NaN`). `==` and `!=` stay IEEE's (`x != x`
 // is how a rubric asks whether x is NaN).
-static std::optional<std::string> nan_operand(const Value& a, const Value& b) {
+static const Value* nan_operand(const Value& a, const Value& b) {
   for (const Value* v : {&a, &b})
-    if (v->is(ValueKind::number) && std::isnan(v->as_number()))
-      return std::string("an ordering with NaN (not a number) decides nothing");
-  return std::nullopt;
+    if (v->is(ValueKind::number) && std::isnan(v->as_number())) return v;
+  return nullptr;
 }
 
 void Evaluator::count_step() {
@@ -97,6 +96,10 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
     if (b.is(ValueKind::string) && a.is(ValueKind::string))
       return Value::boolean(b.as_string().find(a.as_string()) != std::string::npos);
     if (b.is(ValueKind::record) && a.is(ValueKind::string)) return Value::boolean(b.as_record().find(a.as_string()) != nullptr);
+    // Searching a number (or a bool, a path) is wrong whatever is searched for: its owner answers.
+    if (!b.is(ValueKind::list) && !b.is(ValueKind::string) && !b.is(ValueKind::record))
+      return error_at(at, env, fmt::format("'in' needs a list, a string in a string, or a key in a record; got a {} in a {}",
+                                           a.kind_name(), b.kind_name()), owner_of(b));
     return fail(fmt::format("'in' needs a list, a string in a string, or a key in a record; got a {} in a {}",
                                          a.kind_name(), b.kind_name()));
   }
@@ -112,8 +115,9 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
   bool numeric_b = b.is(ValueKind::number) || b.is(ValueKind::samples);
 
   if (op == BinaryOp::eq || op == BinaryOp::ne) {
+    // The rubric chose the operator: equality of measurements is its mistake whoever measured.
     if (a.is(ValueKind::samples) || b.is(ValueKind::samples))
-      return fail("samples cannot be compared with '=='; use 'within' or an ordering comparison");
+      return error_at(at, env, "samples cannot be compared with '=='; use 'within' or an ordering comparison");
     if (a.is(ValueKind::number) && b.is(ValueKind::number) && a.as_quantity().dim != b.as_quantity().dim) {
       if (a.claimed() || b.claimed()) return Value::boolean(op == BinaryOp::ne);  // a claim of another quantity
       return error_at(at, env, fmt::format("cannot compare {} with {}: the dimensions differ ({} vs {})", a.to_string(),
@@ -137,9 +141,10 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
       return error_at(at, env, fmt::format("cannot compare {} with {}: the dimensions differ ({} vs {})", a.to_string(),
                                            b.to_string(), dimension_description(dim_of(a)), dimension_description(dim_of(b))));
     if (a.is(ValueKind::samples) || b.is(ValueKind::samples))
-      return fail("a comparison of samples is decided statistically and may be INCONCLUSIVE: "
+      return error_at(at, env, "a comparison of samples is decided statistically and may be INCONCLUSIVE: "
                                "use it as the condition of an `expect`");
-    if (auto nan = nan_operand(a, b)) return fail(*nan);
+    if (const Value* nan = nan_operand(a, b))
+      return error_at(at, env, "an ordering with NaN (not a number) decides nothing", owner_of(*nan));
     double x = a.as_number(), y = b.as_number();
     bool r = op == BinaryOp::lt ? x < y : op == BinaryOp::le ? x <= y : op == BinaryOp::gt ? x > y : x >= y;
     return Value::boolean(r);
@@ -203,7 +208,8 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
     case BinaryOp::sub: r = x - y; break;
     case BinaryOp::mul: r = x * y; break;
     case BinaryOp::div:
-      if (y == 0) return fail(fmt::format("division by zero: {} / {}", a.to_string(), b.to_string()));
+      // The divisor's owner answers: the candidate's zero FAILs, the rubric's own is its ERROR.
+      if (y == 0) return error_at(at, env, fmt::format("division by zero: {} / {}", a.to_string(), b.to_string()), owner_of(b));
       r = x / y;
       break;
     default: break;

@@ -1,5 +1,6 @@
 // Statements, criteria and groups: verdicts, `after` and `needs`, scores, and the report.
 #include <algorithm>
+#include <cmath>
 #include <chrono>
 #include <ctime>
 #include <fmt/format.h>
@@ -180,6 +181,10 @@ struct StatementRunner {
               return add_error(run, *n.value, env,
                                ev.error_at(*n.value, env, fmt::format("'score' needs a plain number, got {}", v.repr(5)),
                                            candidate_blame(v)));
+            // NaN survives std::clamp and would leave the criterion with no score yet a PASS.
+            if (std::isnan(v.as_number()))
+              return add_error(run, *n.value, env,
+                               ev.error_at(*n.value, env, "'score' needs a number, got NaN (not a number)", candidate_blame(v)));
             run.score = std::clamp(v.as_number(), 0.0, 1.0);
           } else if constexpr (std::is_same_v<T, ast::ForStmt>) {
             Value items = ev.eval(*n.iterable, env);

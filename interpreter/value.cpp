@@ -439,6 +439,8 @@ bool carries_submission_data(const Value& v) {
   return false;
 }
 
+Blame owner_of(const Value& v) { return carries_submission_data(v) ? Blame::submission : Blame::rubric; }
+
 Value CallContext::file_error(const PathValue& p, const std::string& message) const {
   return error(message, p.root == "submission" ? Blame::submission : Blame::rubric);
 }

@@ -221,6 +221,9 @@ bool settles_connective(const Value& v);
 // Whether a value holds what the candidate wrote: read from (or a path under) `submission`, or
 // printed by the candidate's program. Builtins deriving values from such data pass the fact on.
 bool carries_submission_data(const Value& v);
+// Who answers for a value of the wrong kind or outside its domain where an operator needs it: the
+// submission for what the candidate wrote (and what was derived from it), the rubric otherwise.
+Blame owner_of(const Value& v);
 
 // Structural equality (records by keys and values in any order, lists in order, numbers by value
 // and dimension). Returns a description of the first difference, or nullopt when equal.

@@ -125,8 +125,20 @@ Blame blame_of(const cuda::CompiledModule& m) {
 // A failure on the grading machine's side (no usable device, no driver, a toolkit that cannot
 // build for it) is never the submission's: SKIP where the device is missing (the criterion
 // needs what the grader lacks), otherwise ERROR blamed on the grading environment.
-Value grader_fault(CallContext& ctx, GpuState& st, const std::string& message) {
-  const cuda::DeviceInfo& d = st.get().device_info();
+// A module for the CPU stand-in needs no device: its faults are the machine's ERROR, never a SKIP
+// saying a GPU is needed.
+Value grader_fault(CallContext& ctx, GpuState& st, const std::string& message,
+                   cuda::ModuleKind kind = cuda::ModuleKind::cuda) {
+  if (kind == cuda::ModuleKind::cpu_standin)
+    return ctx.error(fmt::format("grading environment: {}", message), Blame::grader_environment);
+  // The session itself may be what the machine cannot provide (no scratch folder under TMPDIR).
+  const cuda::DeviceInfo* dp = nullptr;
+  try {
+    dp = &st.get().device_info();
+  } catch (const EnvironmentError&) {
+    return ctx.error(fmt::format("grading environment: {}", message), Blame::grader_environment);
+  }
+  const cuda::DeviceInfo& d = *dp;
   if (!d.available)
     return Value::undecided(fmt::format("needs gpu: {} ({})", d.reason.empty() ? "no CUDA device is usable" : d.reason, message),
                             Verdict::skip, Blame::grader_environment, ctx.location());
@@ -143,7 +155,8 @@ Value call_module(CallContext& ctx, GpuState& st, const cuda::CompiledModule& m,
     if (!r.isolation.empty() && st.sandbox_recorded.insert(m.library_path).second)
       ctx.record_run(RunRecord{fmt::format("rubric-gpu-worker: {} from {}", m.entry, m.source_name), r.isolation,
                                r.wall_seconds, r.ok ? 0 : 1});
-    if (!r.ok && r.grader_environment) return grader_fault(ctx, st, fmt::format("{} ({}): {}", m.entry, m.source_name, r.failure));
+    if (!r.ok && r.grader_environment)
+      return grader_fault(ctx, st, fmt::format("{} ({}): {}", m.entry, m.source_name, r.failure), m.kind);
     if (!r.ok) return ctx.error(fmt::format("{} ({}): {}", m.entry, m.source_name, r.failure), blame_of(m));
     List outs;
     for (std::size_t i = 0; i < r.outputs.size(); ++i) {
@@ -154,6 +167,8 @@ Value call_module(CallContext& ctx, GpuState& st, const cuda::CompiledModule& m,
           h.dtype, h.shape, std::move(bytes), fmt::format("output {} of {}", i, m.entry)))));
     }
     return Value::list(std::move(outs));
+  } catch (const EnvironmentError& e) {
+    return grader_fault(ctx, st, fmt::format("'call' of {}: {}", m.entry, e.what()), m.kind);
   } catch (const OperatorError& e) {
     return ctx.error(fmt::format("'call' of {}: {}", m.entry, e.what()));
   }
@@ -172,7 +187,13 @@ std::string method_text(const cuda::TimingMethod& m) {
 // Large tensors are compared by the device only past this many elements: below it, shipping the
 // data to the worker costs more than the CPU pass, which already runs at memory bandwidth.
 std::int64_t device_compare_threshold() {
-  if (const char* env = std::getenv("RUBRIC_GPU_COMPARE_MIN_ELEMENTS")) return std::atoll(env);
+  // A value that is not a whole number keeps the default (atoll would read junk as 0: every
+  // comparison on the device).
+  if (const char* env = std::getenv("RUBRIC_GPU_COMPARE_MIN_ELEMENTS"); env && *env) {
+    char* end = nullptr;
+    long long v = std::strtoll(env, &end, 10);
+    if (end && *end == '\0' && v >= 0) return v;
+  }
   return std::int64_t{1} << 30;
 }
 
@@ -183,7 +204,17 @@ void open_gpu(Registry& r) {
   auto state = std::make_shared<GpuState>();
 
   r.bind_lazy(
-      "device", [state] { return device_record(state->get().device_info()); },
+      "device",
+      [state] {
+        try {
+          return device_record(state->get().device_info());
+        } catch (const EnvironmentError& e) {
+          // No session on this machine (no scratch folder): no usable device, and the reason why.
+          cuda::DeviceInfo none;
+          none.reason = e.what();
+          return device_record(none);
+        }
+      },
       "The CUDA device: {available, name, cc, sm_count, memory, l2, peak_bandwidth, clock_mhz, driver, runtime, "
       "reason}; available is false (and reason says why) where no CUDA device is usable.");
 
@@ -221,7 +252,8 @@ void open_gpu(Registry& r) {
             cuda::CompileOutcome c = state->get().cuda_fn(*real, a[1].as_string(), a[2].as_string(), p.display(), box);
             if (!c.command.empty()) ctx.record_run(RunRecord{c.command, c.isolation, c.seconds, c.ok ? 0 : 1});
             if (!c.ok && c.grader_environment)
-              return grader_fault(ctx, *state, fmt::format("{} cannot be built here: {}", p.display(), c.message));
+              return grader_fault(ctx, *state, fmt::format("{} cannot be built here: {}", p.display(), c.message),
+                                  cuda::module_kind_for(*real));
             if (!c.ok)
               return ctx.error(fmt::format("{} does not build: {}", p.display(), c.message),
                                p.root == "submission" ? Blame::submission : Blame::rubric);
@@ -244,6 +276,8 @@ void open_gpu(Registry& r) {
             f.name = a[1].as_string();
             f.builtin = std::make_shared<const Builtin>(std::move(b));
             return Value::function(std::move(f));
+          } catch (const EnvironmentError& e) {
+            return grader_fault(ctx, *state, fmt::format("'cuda_fn' of {}: {}", p.display(), e.what()), cuda::module_kind_for(*real));
           } catch (const OperatorError& e) {
             return ctx.error(fmt::format("'cuda_fn': {}", e.what()));
           }
@@ -291,13 +325,16 @@ void open_gpu(Registry& r) {
             if (!t.isolation.empty() && state->sandbox_recorded.insert(m->library_path).second)
               ctx.record_run(RunRecord{fmt::format("rubric-gpu-worker: {} from {}", m->entry, m->source_name), t.isolation,
                                        t.method.elapsed_s, t.ok ? 0 : 1});
-            if (!t.ok && t.grader_environment) return grader_fault(ctx, *state, fmt::format("timing {}: {}", m->entry, t.failure));
+            if (!t.ok && t.grader_environment)
+              return grader_fault(ctx, *state, fmt::format("timing {}: {}", m->entry, t.failure), m->kind);
             if (!t.ok) return ctx.error(fmt::format("timing {}: {}", m->entry, t.failure), blame_of(*m));
             SampleSet s;
             s.values = t.samples;
             s.dim = Dimension::of(Dimension::time);
             s.description = fmt::format("time({}): {}", m->entry, method_text(t.method));
             return Value::samples_of(std::move(s));
+          } catch (const EnvironmentError& e) {
+            return grader_fault(ctx, *state, fmt::format("'time' of {}: {}", m->entry, e.what()), m->kind);
           } catch (const OperatorError& e) {
             return ctx.error(fmt::format("'time' of {}: {}", m->entry, e.what()));
           }
@@ -315,19 +352,39 @@ void open_gpu(Registry& r) {
           const Dimension time = Dimension::of(Dimension::time);
           if (a[0].is(ValueKind::number) ? a[0].as_quantity().dim != time : a[0].as_samples().dim() != time)
             return ctx.bad_argument(1, "a time or samples of time", a[0]);
-          const cuda::DeviceInfo& d = state->get().device_info();
-          if (!d.available) return grader_fault(ctx, *state, "'achieved' needs the device's peaks");
-          cuda::PlausibilityInput in;
-          in.seconds = seconds;
-          in.peak_bandwidth = d.peak_bandwidth;
-          if (!a[1].is_null()) in.bytes = a[1].as_number();
-          if (!a[2].is_null()) in.flops = a[2].as_number();
+          // The arguments first: a bad one is the rubric's (or the candidate's) whatever the machine.
+          const std::pair<Dimension, const char*> amounts[] = {{Dimension::of(Dimension::bytes), "a size in bytes such as 1 GB"},
+                                                               {Dimension::of(Dimension::operations), "a count such as 2 TFLOP"}};
+          for (int i : {1, 2}) {
+            const Value& v = a[static_cast<std::size_t>(i)];
+            if (v.is_null()) continue;
+            if (!v.is(ValueKind::number)) return ctx.bad_argument(i + 1, amounts[i - 1].second, v);
+            const Dimension& dim = v.as_quantity().dim;
+            if ((!dim.dimensionless() && dim != amounts[i - 1].first) || !(v.as_number() >= 0))
+              return ctx.data_error(fmt::format("bad argument #{} to 'achieved' (expected {}, got {})", i + 1, amounts[i - 1].second,
+                                                ctx.data_name(i + 1, v, v.to_string())),
+                                    v);
+          }
           static const std::map<std::string, cuda::Precision> precisions = {
               {"fp64", cuda::Precision::fp64}, {"fp32", cuda::Precision::fp32}, {"tf32", cuda::Precision::tf32},
               {"fp16", cuda::Precision::fp16}, {"bf16", cuda::Precision::bf16}, {"fp8", cuda::Precision::fp8},
               {"int8", cuda::Precision::int8}};
           auto prec = a[3].is(ValueKind::string) ? precisions.find(a[3].as_string()) : precisions.end();
           if (prec == precisions.end()) return ctx.bad_argument(4, "a precision: fp64 fp32 tf32 fp16 bf16 fp8 int8", a[3]);
+          const cuda::DeviceInfo* dp = nullptr;
+          try {
+            dp = &state->get().device_info();
+          } catch (const EnvironmentError& e) {
+            return ctx.error(fmt::format("grading environment: 'achieved' needs the device's peaks: {}", e.what()),
+                             Blame::grader_environment);
+          }
+          const cuda::DeviceInfo& d = *dp;
+          if (!d.available) return grader_fault(ctx, *state, "'achieved' needs the device's peaks");
+          cuda::PlausibilityInput in;
+          in.seconds = seconds;
+          in.peak_bandwidth = d.peak_bandwidth;
+          if (!a[1].is_null()) in.bytes = a[1].as_number();
+          if (!a[2].is_null()) in.flops = a[2].as_number();
           in.peak_flops = cuda::peak_flops(d.name, prec->second).value_or(0);
           try {
             cuda::PlausibilityVerdict v = cuda::check_plausibility(in);
@@ -353,11 +410,18 @@ void open_gpu(Registry& r) {
     const auto& y = *b.as_tensor();
     if (x.shape() != y.shape() || x.size() < device_compare_threshold() || !x.is_contiguous() || !y.is_contiguous())
       return std::nullopt;
-    if (!state->get().device_info().available) return std::nullopt;
     if (mt.form == ast::ToleranceForm::ulp) return std::nullopt;  // ULP distances stay on the CPU path
     numerics::Tolerance tol = tolerance_for(x, y, mt);
     cuda::TensorArg ta{x.dtype(), x.shape(), x.data(), "", 0}, tb{y.dtype(), y.shape(), y.data(), "", 0};
-    cuda::CompareOutcome c = state->get().compare(ta, tb, tol);
+    cuda::CompareOutcome c;
+    try {
+      // The device only speeds the comparison up: a machine that cannot start the session leaves
+      // it to the CPU pass, which decides the same.
+      if (!state->get().device_info().available) return std::nullopt;
+      c = state->get().compare(ta, tb, tol);
+    } catch (const EnvironmentError&) {
+      return std::nullopt;
+    }
     if (!c.ok) return std::nullopt;  // the CPU pass decides instead
     CheckOutcome o = comparison_outcome(c.stats, x, y, tol, mt);
     o.evidence.push_back(fmt::format("Compared on the device ({}): {:.1f} GB/s", c.backend,

@@ -21,7 +21,8 @@ std::optional<bool> predicate(CallContext& ctx, const Value& f, const Value& ite
   }
   if (!r.is(ValueKind::boolean)) {
     err = ctx.error(fmt::format("the predicate given to '{}' returned a {} ({}), not a bool", ctx.function_name(),
-                                r.kind_name(), r.repr(5)));
+                                r.kind_name(), r.repr(5)),
+                    owner_of(r));
     return std::nullopt;
   }
   return r.as_bool();
@@ -195,10 +196,17 @@ void open_lists(Registry& r) {
            for (std::size_t i = 0; i < xs.size(); ++i) {
              Value k = a[1].is_null() ? xs[i] : ctx.call(a[1], {xs[i]});
              if (k.is_error()) return k;
+             // Items that cannot be ordered are the fault of whoever wrote them: the candidate's mixed
+             // list FAILs, the rubric's own is its ERROR.
+             auto unorderable = [&](const std::string& why) {
+               bool candidate = carries_submission_data(a[0]) || carries_submission_data(k) ||
+                                (!keyed.empty() && carries_submission_data(keyed.front().first));
+               return ctx.error(fmt::format("'sort': {}", why), candidate ? Blame::submission : Blame::rubric);
+             };
              if (!keyed.empty())
-               if (auto why = comparable(keyed.front().first, k)) return ctx.error(fmt::format("'sort': {}", *why));
+               if (auto why = comparable(keyed.front().first, k)) return unorderable(*why);
              if (keyed.empty())
-               if (auto why = comparable(k, k)) return ctx.error(fmt::format("'sort': {}", *why));
+               if (auto why = comparable(k, k)) return unorderable(*why);
              keyed.emplace_back(std::move(k), i);
            }
            std::stable_sort(keyed.begin(), keyed.end(), [](const auto& x, const auto& y) { return less(x.first, y.first); });

@@ -61,6 +61,14 @@ void open_numbers(Registry& r) {
            if (a[1].as_quantity().dim != d || a[2].as_quantity().dim != d)
              return ctx.error(fmt::format("'clamp' of {} to [{}, {}]: different dimensions", a[0].to_string(),
                                           a[1].to_string(), a[2].to_string()));
+           for (std::size_t i = 0; i < 3; ++i)
+             if (std::isnan(a[i].as_number()))
+               return ctx.data_error(fmt::format("'clamp' needs numbers, not NaN, got {}", ctx.data_name(static_cast<int>(i + 1), a[i], "NaN")), a[i]);
+           // Bounds the wrong way round clamp every x to hi: a bad bound, never a score.
+           if (a[1].as_number() > a[2].as_number())
+             return ctx.data_error(fmt::format("'clamp' of {} to [{}, {}]: the lower bound is above the upper", a[0].to_string(),
+                                               a[1].to_string(), a[2].to_string()),
+                                   carries_submission_data(a[1]) ? a[1] : a[2]);
            return Value::number(std::min(std::max(a[0].as_number(), a[1].as_number()), a[2].as_number()), d);
          });
   r.add("round", {P("x"), P("digits", Value::number(0))}, false,
@@ -68,7 +76,12 @@ void open_numbers(Registry& r) {
          [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::number, "a number")) return *e;
            if (auto e = want_plain(ctx, a, 1)) return *e;
-           double m = std::pow(10.0, std::round(a[1].as_number()));
+           const double digits = a[1].as_number();
+           if (!(digits == std::floor(digits) && std::fabs(digits) <= 300))
+             return ctx.data_error(fmt::format("bad argument #2 to 'round' (a whole number of decimals, got {})",
+                                               ctx.data_name(2, a[1], a[1].to_string())),
+                                   a[1]);
+           double m = std::pow(10.0, digits);
            return Value::number(std::round(a[0].as_number() * m) / m, a[0].as_quantity().dim);
          });
   r.add("sqrt", {P("x")}, false, "The square root; a unit must have even powers (sqrt of s^2 is s).", fam,
@@ -103,10 +116,13 @@ void open_numbers(Registry& r) {
            if (xs.empty()) return ctx.data_error(fmt::format("'geomean' of an empty list{}", ctx.data_name(1, a[0], "")), a[0]);
            double s = 0;
            for (std::size_t i = 0; i < xs.size(); ++i) {
-             if (!(xs[i] > 0))
+             if (!(xs[i] > 0)) {
+               // The item's writer answers: the candidate's -3 in a list the rubric built FAILs.
+               const Value* item = a[0].is(ValueKind::list) && i < a[0].as_list().size() ? &a[0].as_list()[i] : nullptr;
                return ctx.data_error(fmt::format("'geomean' needs positive numbers, got {}",
                                                  ctx.data_name(1, a[0], fmt::format("{} at [{}]", format_quantity(xs[i], d), i))),
-                                     a[0]);
+                                     item && carries_submission_data(*item) ? *item : a[0]);
+             }
              s += std::log(xs[i]);
            }
            return Value::number(std::exp(s / static_cast<double>(xs.size())), d);

@@ -47,6 +47,12 @@ std::optional<Value> run_spec_from(CallContext& ctx, const Args& a, std::size_t 
   if (!timeout.is(ValueKind::number) || timeout.as_quantity().dim != Dimension::of(Dimension::time))
     return ctx.error(fmt::format("bad argument 'timeout' to '{}' (expected a time such as 60 s, got {})",
                                  ctx.function_name(), timeout.repr(5)));
+  // A run with no time at all cannot start: the bound's writer answers (the rubric, or the
+  // candidate's manifest it came from), never the grading machine.
+  if (!(timeout.as_number() > 0))
+    return ctx.data_error(fmt::format("bad argument 'timeout' to '{}' (a time above 0 s, got {})", ctx.function_name(),
+                                      timeout.to_string()),
+                          timeout);
   spec.timeout_seconds = timeout.as_number();
 
   if (!a[env_at].is_null()) {
@@ -56,7 +62,18 @@ std::optional<Value> run_spec_from(CallContext& ctx, const Args& a, std::size_t 
   }
 
   auto submission = ctx.root_dir("submission");
-  if (a[cwd_at].is(ValueKind::path)) spec.cwd = a[cwd_at].as_path().full();
+  if (a[cwd_at].is(ValueKind::path)) {
+    // A folder the rubric names but the submission lacks (its build/ folder) is the submission's
+    // FAIL; one missing under the reference is the rubric's ERROR, never the machine's.
+    // (Where it leads is checked below, with the reference's place.)
+    const PathValue& p = a[cwd_at].as_path();
+    std::error_code ec;
+    if (!std::filesystem::is_directory(p.full(), ec))
+      return ctx.file_error(p, fmt::format("{}: {} (the folder '{}' runs in)", p.display(),
+                                           std::filesystem::exists(p.full(), ec) ? "not a folder" : "no such folder",
+                                           ctx.function_name()));
+    spec.cwd = p.full();
+  }
   else if (a[cwd_at].is_null() && submission) spec.cwd = *submission;
   else if (!a[cwd_at].is_null()) return ctx.bad_argument(static_cast<int>(cwd_at + 1), "a path", a[cwd_at]);
 
@@ -212,6 +229,15 @@ std::optional<Value> memory_arg(CallContext& ctx, const Args& a, std::size_t at,
   return std::nullopt;
 }
 
+// Who answers for a program that did not start. A bare command name the rubric wrote
+// (["python3", ...]) that the run's PATH lacks is a tool missing from the grading machine; a
+// program of the candidate's folder, or a name the candidate's data supplied, is the submission's.
+Blame launch_blame(const Value& cmd, const process::RunResult& r) {
+  if (!r.launch_failed || !r.tool_not_in_path) return Blame::submission;
+  const Value& first = cmd.is(ValueKind::list) && !cmd.as_list().empty() ? cmd.as_list().front() : cmd;
+  return carries_submission_data(cmd) || carries_submission_data(first) ? Blame::submission : Blame::grader_environment;
+}
+
 Value run(CallContext& ctx, const Args& a) {
   process::RunSpec spec;
   if (auto e = run_spec_from(ctx, a, 1, 2, 3, spec)) return *e;
@@ -224,8 +250,12 @@ Value run(CallContext& ctx, const Args& a) {
       return ctx.error(fmt::format("'run' could not be set up on this machine: could not start {}: {}",
                                    shown_command(ctx, spec, r), r.launch_error),
                        Blame::grader_environment);
-    if (r.launch_failed)
-      return ctx.error(fmt::format("could not start {}: {}", shown_command(ctx, spec, r), r.launch_error), Blame::submission);
+    if (r.launch_failed) {
+      const Blame blame = launch_blame(a[0], r);
+      return ctx.error(fmt::format("{}could not start {}: {}", blame == Blame::grader_environment ? "grading environment: " : "",
+                                   shown_command(ctx, spec, r), r.launch_error),
+                       blame);
+    }
     return run_record(ctx, spec, r);
   } catch (const files::FileError& e) {
     // The submission's folder cannot be copied within its budget, or a file in it cannot be read.
@@ -267,7 +297,12 @@ Value bench(CallContext& ctx, const Args& a) {
       return ctx.error(fmt::format("'bench' could not be set up on this machine: bench of {}: {}", command_text(spec.run),
                                    r.failure),
                        Blame::grader_environment);
-    if (!r.ok) return ctx.error(fmt::format("bench of {}: {}", command_text(spec.run), r.failure), Blame::submission);
+    if (!r.ok) {
+      const Blame blame = r.runs.empty() ? Blame::submission : launch_blame(a[0], r.runs.back());
+      return ctx.error(fmt::format("{}bench of {}: {}", blame == Blame::grader_environment ? "grading environment: " : "",
+                                   command_text(spec.run), r.failure),
+                       blame);
+    }
     SampleSet s;
     s.values = r.samples;
     if (spec.metric.empty()) s.dim = Dimension::of(Dimension::time);

@@ -47,6 +47,16 @@ Value statistic(CallContext& ctx, const std::vector<Value>& a, Stat f, bool keep
   if (a[0].is(ValueKind::samples) && a[0].as_samples().expr->op != SampleExpr::Op::leaf && f == &stats::median)
     return Value::number(a[0].as_samples().point_estimate(), a[0].as_samples().dim());
   if (auto e = sample_values(ctx, a[0], xs, dim)) return *e;
+  // A zero mean is a property of the values: the candidate's values in a list the rubric built
+  // (cv([j.a, j.b])) FAIL, as a NaN item does. Too few values stays with the list's writer.
+  if (f == &stats::cv && xs.size() >= 2 && stats::mean(xs) == 0 && a[0].is(ValueKind::list)) {
+    const Value* owner = &a[0];
+    for (const Value& item : a[0].as_list())
+      if (carries_submission_data(item)) owner = &item;
+    return ctx.data_error(fmt::format("'cv' of {}: the mean is 0, the coefficient of variation is undefined",
+                                      ctx.data_name(1, a[0], "the data")),
+                          *owner);
+  }
   try {
     return Value::number(f(xs), keeps_unit ? dim : Dimension{});
   } catch (const OperatorError& e) {

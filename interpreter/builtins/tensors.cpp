@@ -129,8 +129,9 @@ std::optional<CheckOutcome> tensor_matches(CallContext& ctx, const Value& a, con
   if (!is_tensor(a) && !is_tensor(b)) return std::nullopt;
   CheckOutcome o;
   if (!is_tensor(a) || !is_tensor(b)) {
-    o.verdict = Verdict::error;
-    o.blame = Blame::rubric;
+    // The side that is not a tensor answers: the candidate's string FAILs, the rubric's number is its ERROR.
+    o.blame = owner_of(is_tensor(a) ? b : a);
+    o.verdict = o.blame == Blame::submission ? Verdict::fail : Verdict::error;
     o.explanation = fmt::format("'matches' compares a tensor with a tensor, got a {} and a {}", a.kind_name(), b.kind_name());
     return o;
   }

@@ -28,13 +28,16 @@ using builtins::want_plain;
 // segfault). Boost matches with a heap stack and throws when backtracking exceeds its bound, which
 // becomes an error value below instead of a crash or a hang.
 
-// Compiles an ECMAScript pattern; a bad pattern is the rubric's error.
-std::optional<boost::regex> compile(CallContext& ctx, const std::string& pattern, Value& err) {
+// Compiles an ECMAScript pattern; a bad pattern is the error of whoever wrote it: the rubric's
+// ERROR, or the submission's FAIL for a pattern read from its files.
+std::optional<boost::regex> compile(CallContext& ctx, const Value& pattern_value, Value& err) {
+  const std::string& pattern = pattern_value.as_string();
   try {
     return boost::regex(pattern, boost::regex::ECMAScript);
   } catch (const boost::regex_error& e) {
     err = ctx.error(fmt::format("bad argument #2 to '{}' (invalid regular expression \"{}\": {})", ctx.function_name(),
-                                pattern, e.what()));
+                                pattern, e.what()),
+                    owner_of(pattern_value));
     return std::nullopt;
   }
 }
@@ -42,11 +45,12 @@ std::optional<boost::regex> compile(CallContext& ctx, const std::string& pattern
 // Matching gave up (catastrophic backtracking, or a match too long for the matcher's stack): the
 // pattern is the rubric's, so it is the rubric's error, naming the pattern and Boost's reason.
 // Boost's reason runs to several sentences of advice; its first sentence is the reason.
-Value too_complex(CallContext& ctx, const std::string& pattern, const std::runtime_error& e) {
+Value too_complex(CallContext& ctx, const Value& pattern, const std::runtime_error& e) {
   std::string why = e.what();
   why = why.substr(0, why.find('.'));
   return ctx.error(fmt::format("'{}': the regular expression \"{}\" is too costly to match on this text ({})",
-                               ctx.function_name(), pattern, why));
+                               ctx.function_name(), pattern.as_string(), why),
+                   owner_of(pattern));
 }
 
 // Work inside a text builtin counts against the criterion's step budget: one step per KiB walked
@@ -68,13 +72,13 @@ void open_text(Registry& r) {
          [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want_text(ctx, a)) return *e;
            Value err;
-           auto re = compile(ctx, a[1].as_string(), err);
+           auto re = compile(ctx, a[1], err);
            if (!re) return err;
            charge_text(ctx, a[0].as_string().size());
            try {
              return Value::boolean(boost::regex_search(a[0].as_string(), *re));
            } catch (const std::runtime_error& e) {
-             return too_complex(ctx, a[1].as_string(), e);
+             return too_complex(ctx, a[1], e);
            }
          });
   r.add("find", {P("t"), P("pattern")}, false,
@@ -82,7 +86,7 @@ void open_text(Registry& r) {
          fam, [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want_text(ctx, a)) return *e;
            Value err;
-           auto re = compile(ctx, a[1].as_string(), err);
+           auto re = compile(ctx, a[1], err);
            if (!re) return err;
            const std::string& t = a[0].as_string();
            charge_text(ctx, t.size());
@@ -102,7 +106,7 @@ void open_text(Registry& r) {
                if (out.size() > 1'000'000) return ctx.error("'find': more than 1000000 matches");
              }
            } catch (const std::runtime_error& e) {
-             return too_complex(ctx, a[1].as_string(), e);
+             return too_complex(ctx, a[1], e);
            }
            return Value::list(std::move(out));
          });

@@ -27,7 +27,7 @@ int create_exclusive(const std::string& path) {
   int fd = ::open(path.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
   if (fd < 0 && errno == EEXIST)
     throw ExchangeError(fmt::format("{} already exists in the worker's exchange folder (planted by the candidate?)", path));
-  if (fd < 0) throw OperatorError(fmt::format("cannot create {}: {}", path, std::strerror(errno)));
+  if (fd < 0) throw EnvironmentError(fmt::format("cannot create {}: {}", path, std::strerror(errno)));
   return fd;
 }
 
@@ -35,7 +35,7 @@ void write_all(int fd, const char* p, std::size_t n, const std::string& path) {
   while (n > 0) {
     ssize_t w = ::write(fd, p, n);
     if (w < 0 && errno == EINTR) continue;
-    if (w <= 0) throw OperatorError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
+    if (w <= 0) throw EnvironmentError(fmt::format("cannot write {}: {}", path, std::strerror(errno)));
     p += w;
     n -= std::size_t(w);
   }

@@ -70,7 +70,7 @@ std::uint64_t SessionOptions::default_gpu_memory_limit() {
                               {"TB", 1e12}})
     if (unit == name) scale = factor;
   if (!(v > 0) || scale == 0)
-    throw OperatorError(fmt::format("RUBRIC_GPU_MEMORY_LIMIT='{}' is not a size (bytes, or e.g. 8GiB)", env));
+    throw EnvironmentError(fmt::format("RUBRIC_GPU_MEMORY_LIMIT='{}' is not a size (bytes, or e.g. 8GiB)", env));
   return static_cast<std::uint64_t>(v * scale);
 }
 
@@ -85,7 +85,7 @@ GpuSession::GpuSession(SessionOptions options) : options_(std::move(options)) {
     if (::geteuid() == 0 && !others_can_traverse(parent)) parent = "/tmp";
   }
   std::string templ = parent + "/rubric-gpu-XXXXXX";
-  if (!::mkdtemp(templ.data())) throw OperatorError(fmt::format("cannot create a scratch folder in {}", parent));
+  if (!::mkdtemp(templ.data())) throw EnvironmentError(fmt::format("cannot create a scratch folder in {}", parent));
   scratch_ = templ;
   ::chmod(scratch_.c_str(), 0711);  // workers may pass through to their io-N folder, never list it
 }

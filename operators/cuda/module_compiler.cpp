@@ -201,7 +201,7 @@ struct PrivateDir {
   explicit PrivateDir(bool others_traverse) {
     std::string templ = private_base(others_traverse) + "/rubric-compile-XXXXXX";
     if (!::mkdtemp(templ.data()))
-      throw OperatorError(fmt::format("cannot create a build folder in {}: {}", fs::path(templ).parent_path().string(),
+      throw EnvironmentError(fmt::format("cannot create a build folder in {}: {}", fs::path(templ).parent_path().string(),
                                       std::strerror(errno)));
     path = templ;
     ::chmod(path.c_str(), 0711);
@@ -313,7 +313,7 @@ CompileOutcome compile_module(const std::string& source_path, std::string_view e
 
   std::error_code ec;
   fs::create_directories(settings.cache_dir, ec);
-  if (ec) throw OperatorError(fmt::format("cannot create the module cache {}: {}", settings.cache_dir, ec.message()));
+  if (ec) throw EnvironmentError(fmt::format("cannot create the module cache {}: {}", settings.cache_dir, ec.message()));
   if (fs::exists(m.library_path)) {
     m.from_cache = true;
     outcome.ok = true;
@@ -349,14 +349,14 @@ CompileOutcome compile_module(const std::string& source_path, std::string_view e
   }
   std::string out_dir = work.path + "/out";
   if (::mkdir(out_dir.c_str(), 0755) != 0)
-    throw OperatorError(fmt::format("cannot create {}: {}", out_dir, std::strerror(errno)));
+    throw EnvironmentError(fmt::format("cannot create {}: {}", out_dir, std::strerror(errno)));
   if (others && ::chown(out_dir.c_str(), 65534, 65534) != 0)
-    throw OperatorError(fmt::format("cannot hand {} to the compiler's uid: {}", out_dir, std::strerror(errno)));
+    throw EnvironmentError(fmt::format("cannot hand {} to the compiler's uid: {}", out_dir, std::strerror(errno)));
   std::string tramp_path = out_dir + "/rubric_trampoline" + ext;
   {
     std::ofstream out(tramp_path, std::ios::binary);
     out << trampoline;
-    if (!out) throw OperatorError(fmt::format("cannot write {}", tramp_path));
+    if (!out) throw EnvironmentError(fmt::format("cannot write {}", tramp_path));
   }
   std::string built = out_dir + "/module.so";
   std::vector<std::string> command = compile_command(kind, settings, tramp_path, built);

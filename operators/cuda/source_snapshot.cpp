@@ -24,7 +24,7 @@ namespace {
   char target[4096];
   ssize_t n = ::readlinkat(dir_fd, name.c_str(), target, sizeof target - 1);
   if (n > 0 && ::symlink(std::string(target, std::size_t(n)).c_str(), dest.c_str()) != 0)
-    throw OperatorError(fmt::format("cannot create {}: {}", dest, std::strerror(errno)));
+    throw EnvironmentError(fmt::format("cannot create {}: {}", dest, std::strerror(errno)));
 }
 
 struct Walk {
@@ -62,7 +62,7 @@ struct Walk {
         if (sub < 0) continue;
         if (::mkdir(dest.c_str(), 0755) != 0) {
           ::close(sub);
-          throw OperatorError(fmt::format("cannot create {}: {}", dest, std::strerror(errno)));
+          throw EnvironmentError(fmt::format("cannot create {}: {}", dest, std::strerror(errno)));
         }
         copy_dir(sub, dest, rel, depth + 1);
       } else if (S_ISLNK(st.st_mode)) {
@@ -84,7 +84,7 @@ struct Walk {
         int out = ::open(dest.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
         if (out < 0) {
           ::close(in);
-          throw OperatorError(fmt::format("cannot create {}: {}", dest, std::strerror(errno)));
+          throw EnvironmentError(fmt::format("cannot create {}: {}", dest, std::strerror(errno)));
         }
         try {
           if (report.bytes + std::uint64_t(now.st_size) > limits.total_bytes)
@@ -115,7 +115,7 @@ SnapshotReport snapshot_sources(const std::string& from, const std::string& to, 
   if (fd < 0) throw OperatorError(fmt::format("cannot open {}: {}", from, std::strerror(errno)));
   if (::mkdir(to.c_str(), 0755) != 0 && errno != EEXIST) {
     ::close(fd);
-    throw OperatorError(fmt::format("cannot create {}: {}", to, std::strerror(errno)));
+    throw EnvironmentError(fmt::format("cannot create {}: {}", to, std::strerror(errno)));
   }
   Walk w{limits, label, {}, to};
   w.copy_dir(fd, to, "", 0);

@@ -19,14 +19,14 @@ namespace rubric::cuda {
 
 ToolRun run_tool(const std::vector<std::string>& argv, const std::string& log_path, double timeout_s) {
   int log = ::open(log_path.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0600);
-  if (log < 0) throw OperatorError(fmt::format("cannot create {}: {}", log_path, std::strerror(errno)));
+  if (log < 0) throw EnvironmentError(fmt::format("cannot create {}: {}", log_path, std::strerror(errno)));
   std::vector<char*> args;
   for (const std::string& a : argv) args.push_back(const_cast<char*>(a.c_str()));
   args.push_back(nullptr);
   pid_t pid = ::fork();
   if (pid < 0) {
     ::close(log);
-    throw OperatorError(fmt::format("cannot start {}: {}", argv[0], std::strerror(errno)));
+    throw EnvironmentError(fmt::format("cannot start {}: {}", argv[0], std::strerror(errno)));
   }
   if (pid == 0) {
     ::setpgid(0, 0);

@@ -118,7 +118,7 @@ void WorkerClient::ensure_running() {
 
 void WorkerClient::start() {
   if (executable_.empty() || executable_[0] != '/' || ::access(executable_.c_str(), X_OK) != 0)
-    throw OperatorError(fmt::format("the GPU worker '{}' is missing or not executable (set RUBRIC_GPU_WORKER)",
+    throw EnvironmentError(fmt::format("the GPU worker '{}' is missing or not executable (set RUBRIC_GPU_WORKER)",
                                     executable_));
   // A fresh exchange folder per start: nothing a previous worker left (a cached result, a planted
   // link) reaches the next one.
@@ -129,14 +129,14 @@ void WorkerClient::start() {
   std::string parent = sandbox_.exchange_parent.empty() ? fs::path(log_path_).parent_path().string() : sandbox_.exchange_parent;
   std::string io = fmt::format("{}/io-XXXXXX", parent);
   if (!::mkdtemp(io.data()))
-    throw OperatorError(fmt::format("cannot create the GPU worker's exchange folder in {}: {}", parent, std::strerror(errno)));
+    throw EnvironmentError(fmt::format("cannot create the GPU worker's exchange folder in {}: {}", parent, std::strerror(errno)));
   if (root && ::chown(io.c_str(), kWorkerUid, kWorkerUid) != 0)
-    throw OperatorError(fmt::format("cannot hand {} to the worker's uid: {}", io, std::strerror(errno)));
+    throw EnvironmentError(fmt::format("cannot hand {} to the worker's uid: {}", io, std::strerror(errno)));
   exchange_ = io;
 
   int sv[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
-    throw OperatorError(fmt::format("cannot create the worker channel: {}", std::strerror(errno)));
+    throw EnvironmentError(fmt::format("cannot create the worker channel: {}", std::strerror(errno)));
   // The log sits in the grader's own folder, never in one the worker can write (no planted links).
   int log = ::open(log_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
 

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cmath>
+
 #include "operators/error.hpp"
 #include "operators/json/json_reader.hpp"
 
@@ -58,6 +60,12 @@ BenchResult bench(const BenchSpec& spec) {
         return out;
       }
       sample = field->as_number();
+      // NaN or an infinity is no measurement: the run printed no usable result.
+      if (!std::isfinite(sample)) {
+        out.failure = with_tail(fmt::format("{}: field '{}' is {}, not a finite number", label, spec.metric,
+                                            std::isnan(sample) ? "NaN" : sample > 0 ? "Infinity" : "-Infinity"), r);
+        return out;
+      }
     }
     if (i >= spec.warmup) out.samples.push_back(sample);
     // A run that succeeded has given its sample: its output (up to 8 MiB a stream) is not kept,

@@ -179,6 +179,7 @@ RunResult run_isolated(const RunSpec& spec) {
   if (!exe) {
     result.launch_failed = true;
     result.launch_error = fmt::format("cannot execute '{}': not found in PATH", spec.argv[0]);
+    result.tool_not_in_path = words[0].find('/') == std::string::npos;
     return result;
   }
   // What ran, named in the original folder's terms for the evidence (the copy is gone afterwards).

@@ -47,6 +47,9 @@ struct RunResult {
   // refused for the machine's resources, a supervisor killed from outside): the grading machine's
   // fault. A program that is missing, not executable or not a program is the submission's.
   bool setup_failed = false;
+  // argv[0] is a bare name (no '/') that no folder of the run's PATH holds: a tool the grading
+  // machine lacks, never a file of the candidate's folder.
+  bool tool_not_in_path = false;
   // The program execve was given, as a path in the original folder (not the scratch copy): argv[0]
   // found in PATH ("/usr/bin/sh") or made absolute against the run folder ("./solve").
   std::string executable;

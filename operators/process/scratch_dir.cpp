@@ -43,17 +43,21 @@ std::string scratch_base(bool others_traverse) {
 }  // namespace
 
 ScratchDir::ScratchDir(bool others_traverse) {
-  std::string pattern = fmt::format("{}/rubric-run-XXXXXX", scratch_base(others_traverse));
+  const std::string base = scratch_base(others_traverse);
+  std::string pattern = fmt::format("{}/rubric-run-XXXXXX", base);
   std::vector<char> buf(pattern.begin(), pattern.end());
   buf.push_back('\0');
+  // Names the folder, not the pattern: reports rewrite rubric-run-* paths to "scratch".
   if (!mkdtemp(buf.data()))
-    throw OperatorError(fmt::format("cannot create a scratch directory {}: {}", pattern, std::strerror(errno)));
+    throw EnvironmentError(fmt::format("cannot create a scratch folder in {} ({}): {}", base,
+                                       std::getenv("TMPDIR") && *std::getenv("TMPDIR") ? "TMPDIR" : "the default",
+                                       std::strerror(errno)));
   root_ = buf.data();
   // Others may traverse (an unprivileged candidate must reach tmp/ and work/) but not list it.
   ::chmod(root_.c_str(), 0711);
   std::error_code ec;
   fs::create_directory(tmp(), ec);
-  if (ec) throw OperatorError(fmt::format("cannot create {}: {}", tmp(), ec.message()));
+  if (ec) throw EnvironmentError(fmt::format("cannot create {}: {}", tmp(), ec.message()));
 }
 
 ScratchDir::~ScratchDir() {
@@ -78,11 +82,11 @@ void ScratchDir::give_to(unsigned uid, unsigned gid) {
   if (has_work_) tops.push_back(root_ + "/work");
   for (const std::string& top : tops) {
     if (::lchown(top.c_str(), uid, gid) != 0)
-      throw OperatorError(fmt::format("cannot hand {} to uid {}: {}", top, uid, std::strerror(errno)));
+      throw EnvironmentError(fmt::format("cannot hand {} to uid {}: {}", top, uid, std::strerror(errno)));
     std::error_code ec;
     for (fs::recursive_directory_iterator it(top, ec), end; !ec && it != end; it.increment(ec))
       ::lchown(it->path().c_str(), uid, gid);
-    if (ec) throw OperatorError(fmt::format("cannot hand {} to uid {}: {}", top, uid, ec.message()));
+    if (ec) throw EnvironmentError(fmt::format("cannot hand {} to uid {}: {}", top, uid, ec.message()));
   }
 }
 

@@ -1,0 +1,2 @@
+#!/bin/sh
+echo "{\"tokens_per_s\": NaN}"
