@@ -19,7 +19,7 @@ namespace {
 // its text kept (a token is 128 bytes: its folded word, stem and joined stem, offsets, flags), so
 // 64 MiB keeps an answer of about 2 MiB whole; a text that passes the budget streams as it did
 // without the cache (its entry stays, remembering that).
-constexpr std::size_t kBudget = std::size_t{64} << 20;
+constexpr std::size_t kBudget = kTextAnalysisBudget;
 // A longer text is never kept, so the memory of a very long answer stays what streaming needs
 // (docs/text.md, "Limits and cost").
 constexpr std::size_t kKeptTextUpTo = kBudget / 32;

@@ -81,14 +81,14 @@ TEST_CASE("an analysis keeps its text alive and a long text streams") {
   }
   CHECK(held->text() == prose(5000, "gone"));
   CHECK(read_all(*held) > 10);
-  Value huge = Value::string(prose(std::size_t{3} << 20, "huge"));  // past what is ever kept
+  Value huge = Value::string(prose(kTextAnalysisBudget / 16, "huge"));  // past what is ever kept
   auto a = analysed_text(ctx, huge);
   CHECK(read_all(*a) > 1000);
   CHECK_FALSE(a->complete());
   CHECK(a->bytes() == 0);
   CHECK(analysed_text(ctx, huge).get() != a.get());  // nothing kept of it
   std::string dense;  // short, but of so many tokens that they pass the budget: dropped, remembered
-  while (dense.size() < (std::size_t{3} << 19)) dense += "a b c d e f g h. ";
+  while (dense.size() < kTextAnalysisBudget / 40) dense += "a b c d e f g h. ";  // ~77 bytes kept a byte
   Value d = Value::string(dense);
   auto da = analysed_text(ctx, d);
   CHECK(read_all(*da) > 10000);
@@ -108,7 +108,7 @@ TEST_CASE("the least recently used texts are dropped when the budget is spent") 
   Value early = Value::string(prose(200000, "early"));
   auto e = analysed_text(ctx, early);
   read_all(*e);
-  std::size_t n = (std::size_t{64} << 20) / per_text + 2;  // more than the budget holds
+  std::size_t n = kTextAnalysisBudget / per_text + 2;  // more than the budget holds
   for (std::size_t i = 0; i < n; ++i) {
     Value v = Value::string(prose(200000, std::to_string(i)));
     read_all(*analysed_text(ctx, v));
