@@ -134,8 +134,18 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
       bool r = op == BinaryOp::lt ? c < 0 : op == BinaryOp::le ? c <= 0 : op == BinaryOp::gt ? c > 0 : c >= 0;
       return Value::boolean(r);
     }
-    if (!numeric_a || !numeric_b)
-      return fail(fmt::format("cannot compare a {} with a {} using '{}'", a.kind_name(), b.kind_name(), op_text(op)));
+    if (!numeric_a || !numeric_b) {
+      // The operands themselves, shortened, so a profiler's "n/a" shows where a number was expected.
+      auto brief = [](const Value& v) {
+        std::string t = v.repr(3);
+        if (t.size() <= 60) return t;
+        std::size_t cut = 57;
+        while (cut > 0 && (static_cast<unsigned char>(t[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
+        return t.substr(0, cut) + "...";
+      };
+      return fail(fmt::format("cannot compare a {} with a {} using '{}' ({} {} {})", a.kind_name(), b.kind_name(),
+                              op_text(op), brief(a), op_text(op), brief(b)));
+    }
     if (dim_of(a) != dim_of(b) && (a.claimed() || b.claimed())) return Value::boolean(false);  // a claim of another quantity
     if (dim_of(a) != dim_of(b))
       return error_at(at, env, fmt::format("cannot compare {} with {}: the dimensions differ ({} vs {})", a.to_string(),
