@@ -362,7 +362,7 @@ void open_tables(Registry& r) {
             };
             const tables::NsysReport* found = nullptr;
             for (const auto& r : reports)
-              if (!wanted.empty() && r.name == wanted) found = &r;
+              if (!found && !wanted.empty() && !r.name.empty() && tables::nsys_report_is(r, wanted)) found = &r;
             // A lone table without a heading (`nsys stats -o prefix` writes one per file) is whatever was asked for.
             if (!found && reports.size() == 1 && (wanted.empty() || reports[0].name.empty())) found = &reports[0];
             if (!found && wanted.empty()) {

@@ -35,7 +35,22 @@ bool heading_line(std::string_view line, std::string& title, std::string& name) 
   return !name.empty() && name.find(' ') == std::string::npos;
 }
 
+std::string_view base_name(std::string_view name) { return name.substr(0, name.find(':')); }
+
 }  // namespace
+
+bool nsys_report_is(const NsysReport& report, std::string_view wanted) {
+  static const std::pair<std::string_view, std::string_view> legacy[] = {
+      {"cuda_gpu_kern_sum", "gpukernsum"},   {"cuda_gpu_mem_time_sum", "gpumemtimesum"},
+      {"cuda_gpu_mem_size_sum", "gpumemsizesum"}, {"cuda_api_sum", "cudaapisum"},
+      {"osrt_sum", "osrtsum"},               {"nvtx_sum", "nvtxsum"},
+      {"cuda_gpu_trace", "gputrace"},        {"cuda_api_trace", "cudaapitrace"}};
+  std::string_view name = base_name(report.name), want = base_name(wanted);
+  if (report.name == wanted || (name == want && wanted.find(':') == std::string_view::npos)) return true;
+  for (const auto& [now, before] : legacy)
+    if ((want == now && name == before) || (want == before && name == now)) return true;
+  return false;
+}
 
 std::vector<NsysReport> split_nsys_stats(std::string_view text) {
   text = files::without_byte_order_mark(text);

@@ -24,4 +24,9 @@ struct NsysReport {
 // The reports in file order. A text without headings and SKIPPED lines is one unnamed report.
 std::vector<NsysReport> split_nsys_stats(std::string_view text);
 
+// Whether `report` is the one named `wanted`: its name, that name with report arguments
+// ("cuda_gpu_kern_sum:base"), or the name nsys gave it before 2023.1 ("gpukernsum" for
+// "cuda_gpu_kern_sum", "cudaapisum", "osrtsum", ...), whose columns are the same.
+bool nsys_report_is(const NsysReport& report, std::string_view wanted);
+
 }  // namespace rubric::tables

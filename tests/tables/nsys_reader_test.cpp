@@ -71,3 +71,20 @@ TEST_CASE("nsys stats: a lone report, a SKIPPED one, a bare table") {
   REQUIRE(one.size() == 1);
   CHECK(one[0].name == "cuda_gpu_kern_sum");
 }
+
+TEST_CASE("nsys report names: with arguments, and as nsys named them before 2023.1") {
+  NsysReport r;
+  r.name = "cuda_gpu_kern_sum";
+  CHECK(nsys_report_is(r, "cuda_gpu_kern_sum"));
+  CHECK(nsys_report_is(r, "gpukernsum"));
+  CHECK_FALSE(nsys_report_is(r, "cuda_api_sum"));
+  CHECK_FALSE(nsys_report_is(r, "cuda_gpu_kern_sum:base"));  // asked with arguments, written without
+  r.name = "cuda_gpu_kern_sum:base";
+  CHECK(nsys_report_is(r, "cuda_gpu_kern_sum"));
+  CHECK(nsys_report_is(r, "cuda_gpu_kern_sum:base"));
+  r.name = "osrtsum";
+  CHECK(nsys_report_is(r, "osrt_sum"));
+  auto old = split_nsys_stats("\n ** OS Runtime Summary (osrtsum):\n\n\"Time (%)\",\"Name\"\n56.2,\"poll\"\n");
+  REQUIRE(old.size() == 1);
+  CHECK(old[0].name == "osrtsum");
+}

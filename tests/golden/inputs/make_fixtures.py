@@ -223,6 +223,10 @@ def write_nsys():
                 + "SKIPPED: /home/user/task/report1.sqlite does not contain CUDA kernel data.\n")
     with open(os.path.join(HERE, "sub/report1_cuda_gpu_kern_sum.csv"), "w") as f:
         f.write(kern)
+    # nsys 2022.x named its reports gpukernsum, cudaapisum, ... with the same columns.
+    with open(os.path.join(HERE, "sub/nsys_2022_gpukernsum.csv"), "w") as f:
+        f.write(generating + f"Processing [/home/user/task/report1.sqlite] with [/opt/nvidia/nsight-systems/2022.4.2/"
+                f"host-linux-x64/reports/gpukernsum.py]... \n" + heading("CUDA GPU Kernel Summary", "gpukernsum") + kern)
     # --timeunit usec: every time column in microseconds, named so.
     usec = ('"Time (%)","Total Time (us)","Instances","Avg (us)","Med (us)","Min (us)","Max (us)","StdDev (us)","Name"\n'
             '91.6,40302.784,420,95.959,95.936,95.199,97.119,0.312,"void gemm_kernel<float, 128, ""x"">(const float *, float *, int, int)"\n')
