@@ -39,7 +39,8 @@ const std::vector<Seq> kPreNegation = {
     {"false", "that"}, {"untrue", "that"}, {"wrong", "to"}, {"mistake", "to"}, {"mistaken", "to"}, {"no", "reason", "to"},
     // An action refused or not yet done ("refused to give a refund", "have yet to find a dead pixel"),
     // absence by other words ("free from stains", "clear of any lien", "it lacked jurisdiction").
-    {"refused", "to"}, {"refuses", "to"}, {"refuse", "to"}, {"refusing", "to"}, {"declined", "to"}, {"declines", "to"},
+    {"refused", "to"}, {"refuses", "to"}, {"refuse", "to"}, {"refusing", "to"}, {"refused"}, {"refuses"}, {"refusing"},
+    {"declined", "to"}, {"declines", "to"},
     {"decline", "to"}, {"yet", "to"}, {"free", "from"}, {"clear", "of"}, {"lacked"}, {"lack"}};
 constexpr std::size_t kPreScope = 12;
 
@@ -429,6 +430,24 @@ bool forward_hedge_reaches(const Cursor& c, std::size_t k, std::size_t len, std:
   return true;
 }
 
+// "not entirely excluded", "cannot yet be ruled out", "has not been definitively confirmed": a
+// negation, then auxiliaries and adverbs of degree, then a verb of showing or excluding — not
+// shown, so neither stated nor denied. The length from k, or 0.
+std::size_t not_shown(const Cursor& c, std::size_t k) {
+  static const std::unordered_set<std::string_view> kBetween = {
+      "be", "been", "yet", "entirely", "completely", "fully", "definitively", "definitely", "totally", "absolutely",
+      "conclusively", "reliably", "confidently", "safely", "firmly", "formally", "clearly", "so", "far"};
+  static const std::unordered_set<std::string_view> kShown = {
+      "excluded", "exclude", "confirmed", "confirm", "verified", "verify", "proven", "proved", "prove", "established"};
+  if (c.w(k) != "not" && c.w(k) != "n't") return 0;
+  std::size_t m = k + 1;
+  while (m < k + 5 && kBetween.count(c.w(m))) ++m;
+  if (m == k + 1) return 0;  // the plain forms are in kHedges; only the forms with words between
+  if (kShown.count(c.w(m))) return m + 1 - k;
+  if ((c.w(m) == "ruled" || c.w(m) == "rule") && c.w(m + 1) == "out") return m + 2 - k;
+  return 0;
+}
+
 // A cleft before the mention: "It is X that ...", "It's X that ...", "It was X that ...".
 bool cleft(const Cursor& c, std::size_t L, std::size_t b) {
   for (std::size_t k = L; k + 1 < b && k < L + 3; ++k)
@@ -654,6 +673,12 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
   const Seq* const first_forward = hedges.data() + kHedges.size();
   for (std::size_t k = L; k < hedge_end; ++k) {
     if (k >= b && k < E) continue;
+    if (std::size_t len = not_shown(c, k)) {  // "not entirely excluded", "cannot yet be ruled out"
+      j.polarity = Polarity::hedged;
+      j.trigger_begin = k;
+      j.trigger_end = k + len;
+      return j;
+    }
     const Seq* q = c.match_seq(k, hedges);
     if (!q) continue;
     std::size_t len = q->size();

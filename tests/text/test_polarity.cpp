@@ -166,6 +166,7 @@ TEST_CASE("a new subject after 'and' ends the reach of a later negative predicat
 TEST_CASE("refusal, 'yet to', 'free from', 'lacked' and 'non-' deny; a fall 'declined to' a number does not") {
   CHECK(pol("The seller refused to give me a refund.", "refund") == "negated");
   CHECK(pol("The spokesperson declined to comment.", "comment") == "negated");
+  CHECK(pol("We were refused a discount.", "discount") == "negated");
   CHECK(pol("Throughput declined to 40 GB/s because of bank conflicts.", "bank conflict") == "affirmed");
   CHECK(pol("I have yet to find a dead pixel.", "dead pixel") == "negated");
   CHECK(pol("The weather is clear, yet the flights were cancelled.", "flights") == "affirmed");
@@ -251,6 +252,10 @@ TEST_CASE("a negated suggestion denies; 'not likely' stays a hedge; not confirme
   CHECK(pol("It is not possible to rule out fraud.", "fraud") == "hedged");
   CHECK(pol("Fraud is not likely.", "fraud") == "hedged");
   CHECK(pol("The inspection could not confirm corrosion.", "corrosion") == "hedged");
+  CHECK(pol("Early appendicitis cannot be entirely excluded.", "appendicitis") == "hedged");
+  CHECK(pol("Appendicitis is not entirely excluded.", "appendicitis") == "hedged");
+  CHECK(pol("A leak cannot yet be ruled out.", "leak") == "hedged");
+  CHECK(pol("The fault could not be confirmed.", "fault") == "hedged");
   CHECK(pol("The leak is unverified.", "leak") == "hedged");
   CHECK(pol("Lymphoma is in the differential.", "lymphoma") == "hedged");
   CHECK(pol("Differential diagnosis includes lymphoma.", "lymphoma") == "hedged");
