@@ -16,6 +16,7 @@
 #include "operators/cuda/gpu_session.hpp"
 #include "temp_dir.hpp"
 #include "test_paths.hpp"
+#include "tests/shell_quote.hpp"
 
 using namespace rubric::cuda;
 using rubric::tensor::DType;
@@ -33,7 +34,7 @@ std::map<std::string, double> read_expected(const std::string& path) {
 void check_against_numpy(DType ta, const char* la, DType tb, const char* lb, double rtol, double atol) {
   TempDir dir;
   std::int64_t n = 100003;
-  std::string cmd = "/usr/bin/python3 " + test_path("make_compare_case.py") + " " + dir.path + " " + la + " " + lb + " " +
+  std::string cmd = "/usr/bin/python3 " + rubric::test::shell_quote(test_path("make_compare_case.py")) + " " + rubric::test::shell_quote(dir.path) + " " + la + " " + lb + " " +
                     std::to_string(n) + " 7 " + fmt::format("{} {}", rtol, atol);
   REQUIRE(std::system(cmd.c_str()) == 0);
   auto e = read_expected(dir / "expected.txt");

@@ -12,6 +12,7 @@
 #include "interpreter/sha256.hpp"
 #include "interpreter/text_match.hpp"
 #include "interpreter/value.hpp"
+#include "tests/shell_quote.hpp"
 
 using namespace rubric;
 
@@ -87,7 +88,7 @@ TEST_CASE("file digests are XXH3-128 as xxhsum -H2 writes them, streamed or at o
   auto pending = digest_in_background(owner, reinterpret_cast<const std::byte*>(owner->data()), owner->size());
   CHECK(pending.get() == content_digest_hex(content));
   if (std::system("command -v xxhsum > /dev/null 2>&1") != 0) return;  // the xxhash package (make deps) brings it
-  std::string cmd = "xxhsum -H2 " + p;
+  std::string cmd = "xxhsum -H2 " + rubric::test::shell_quote(p);
   std::unique_ptr<FILE, int (*)(FILE*)> pipe(popen(cmd.c_str(), "r"), pclose);
   REQUIRE(pipe);
   char buf[33] = {0};

@@ -14,6 +14,7 @@
 #include "operators/tensor/npy.hpp"
 #include "operators/tensor/slice.hpp"
 #include "scratch_dir.hpp"
+#include "tests/shell_quote.hpp"
 
 using namespace rubric::numerics;
 using rubric::tensor::load_npy;
@@ -30,7 +31,8 @@ bool same(double got, double want) {
 
 TEST_CASE("per-axis metrics agree with numpy reducing over the same axes") {
   rubric::testing::ScratchDir dir("rubric_axis_cases");
-  const std::string cmd = std::string("/usr/bin/python3 ") + RUBRIC_NUMERICS_TEST_DIR + "/gen_axis_cases.py " + dir.path().string();
+  const std::string cmd = "/usr/bin/python3 " + rubric::test::shell_quote(RUBRIC_NUMERICS_TEST_DIR "/gen_axis_cases.py") + " " +
+                          rubric::test::shell_quote(dir.path().string());
   REQUIRE(std::system(cmd.c_str()) == 0);
   std::ifstream in(dir.file("cases.txt"));
   std::string line;
@@ -67,7 +69,8 @@ TEST_CASE("per-axis metrics agree with numpy reducing over the same axes") {
 
 TEST_CASE("a per-row comparison equals the full comparison of each row") {
   rubric::testing::ScratchDir dir("rubric_axis_rows");
-  const std::string cmd = std::string("/usr/bin/python3 ") + RUBRIC_NUMERICS_TEST_DIR + "/gen_axis_cases.py " + dir.path().string();
+  const std::string cmd = "/usr/bin/python3 " + rubric::test::shell_quote(RUBRIC_NUMERICS_TEST_DIR "/gen_axis_cases.py") + " " +
+                          rubric::test::shell_quote(dir.path().string());
   REQUIRE(std::system(cmd.c_str()) == 0);
   const auto a = load_npy(dir.file("rows_f32_a.npy")), b = load_npy(dir.file("rows_f32_b.npy"));
   const Tolerance tol{1.3e-6, 1e-5, 0};

@@ -14,6 +14,7 @@
 #include "operators/numerics/summary.hpp"
 #include "operators/tensor/npy.hpp"
 #include "scratch_dir.hpp"
+#include "tests/shell_quote.hpp"
 
 using namespace rubric::numerics;
 using rubric::tensor::load_npy;
@@ -30,7 +31,8 @@ bool near(double got, double want, double rel) {
 
 TEST_CASE("fused comparison matches numpy.isclose and numpy statistics") {
   rubric::testing::ScratchDir dir("rubric_compare_cases");
-  const std::string cmd = std::string("/usr/bin/python3 ") + RUBRIC_NUMERICS_TEST_DIR + "/gen_compare_cases.py " + dir.path().string();
+  const std::string cmd = "/usr/bin/python3 " + rubric::test::shell_quote(RUBRIC_NUMERICS_TEST_DIR "/gen_compare_cases.py") + " " +
+                          rubric::test::shell_quote(dir.path().string());
   REQUIRE(std::system(cmd.c_str()) == 0);
   std::ifstream in(dir.file("cases.txt"));
   std::string line;

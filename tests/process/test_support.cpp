@@ -1,6 +1,7 @@
 #include "test_support.hpp"
 
 #include "operators/process/run_isolated.hpp"
+#include "tests/shell_quote.hpp"
 
 #include <dirent.h>
 #include <sys/stat.h>
@@ -56,7 +57,7 @@ const std::string& programs_dir() {
   static const std::string dir = [] {
     std::string d = make_temp_dir();
     for (const char* name : {"segfault", "daemonize", "fork_many"}) {
-      std::string cmd = std::string("cc -O1 -o ") + d + "/" + name + " " RUBRIC_PROCESS_TEST_DIR "/programs/" + name + ".c";
+      std::string cmd = "cc -O1 -o " + rubric::test::shell_quote(d + "/" + name) + " " + rubric::test::shell_quote(std::string(RUBRIC_PROCESS_TEST_DIR "/programs/") + name + ".c");
       if (std::system(cmd.c_str()) != 0) throw std::runtime_error("cannot compile " + std::string(name));
     }
     return d;

@@ -12,6 +12,7 @@
 #include "report/json_report.hpp"
 #include "report/json_writer.hpp"
 #include "sample_reports.hpp"
+#include "tests/shell_quote.hpp"
 
 namespace fs = std::filesystem;
 using namespace rubric;
@@ -66,7 +67,8 @@ TEST_CASE("json report parses with Python's json module and follows the document
     out << report::format_json(r);
   }
   const std::string command =
-      fmt::format("/usr/bin/python3 '{}/check_json_report.py' '{}' > '{}/py.txt' 2>&1", RUBRIC_REPORT_TEST_DIR, file.string(), dir.string());
+      fmt::format("/usr/bin/python3 {} {} > {} 2>&1", rubric::test::shell_quote(RUBRIC_REPORT_TEST_DIR "/check_json_report.py"),
+                  rubric::test::shell_quote(file.string()), rubric::test::shell_quote((dir / "py.txt").string()));
   const int status = std::system(command.c_str());
   std::ifstream py(dir / "py.txt");
   const std::string py_output((std::istreambuf_iterator<char>(py)), std::istreambuf_iterator<char>());

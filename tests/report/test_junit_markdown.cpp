@@ -11,6 +11,7 @@
 #include "report/markdown_report.hpp"
 #include "report/report_format.hpp"
 #include "sample_reports.hpp"
+#include "tests/shell_quote.hpp"
 
 namespace fs = std::filesystem;
 using namespace rubric;
@@ -30,8 +31,8 @@ TEST_CASE("junit report parses with xml.etree: one testsuite, one testcase per c
     std::ofstream out(dir / "report.xml", std::ios::binary);
     out << report::format_junit(r);
   }
-  const std::string command = fmt::format("/usr/bin/python3 '{}/check_junit_report.py' '{}' > '{}' 2>&1", RUBRIC_REPORT_TEST_DIR,
-                                           (dir / "report.xml").string(), (dir / "py.txt").string());
+  const std::string command = fmt::format("/usr/bin/python3 {} {} > {} 2>&1", rubric::test::shell_quote(RUBRIC_REPORT_TEST_DIR "/check_junit_report.py"),
+                                           rubric::test::shell_quote((dir / "report.xml").string()), rubric::test::shell_quote((dir / "py.txt").string()));
   const int status = std::system(command.c_str());
   std::ifstream py(dir / "py.txt");
   const std::string py_output((std::istreambuf_iterator<char>(py)), std::istreambuf_iterator<char>());

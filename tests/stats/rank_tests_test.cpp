@@ -17,6 +17,7 @@
 #include "operators/stats/mann_whitney.hpp"
 #include "operators/stats/random.hpp"
 #include "operators/stats/summary.hpp"
+#include "tests/shell_quote.hpp"
 
 namespace st = rubric::stats;
 
@@ -58,8 +59,8 @@ rubric::json::Value scipy_results(const std::vector<Case>& cases) {
                         fmt::join(cases[i].y, ", "));
     in << "]}";
   }
-  const std::string cmd = fmt::format("/usr/bin/python3 {}/scipy_reference.py {}/cases.json {}/out.json",
-                                      RUBRIC_STATS_TEST_DIR, dir, dir);
+  const std::string cmd = fmt::format("/usr/bin/python3 {} {} {}", rubric::test::shell_quote(RUBRIC_STATS_TEST_DIR "/scipy_reference.py"),
+                                      rubric::test::shell_quote(dir + "/cases.json"), rubric::test::shell_quote(dir + "/out.json"));
   REQUIRE(std::system(cmd.c_str()) == 0);
   auto out = rubric::json::read_file(dir + "/out.json");
   std::system(fmt::format("rm -rf {}", dir).c_str());

@@ -12,6 +12,7 @@
 #include "operators/tensor/npy.hpp"
 #include "operators/tensor/safetensors.hpp"
 #include "scratch_dir.hpp"
+#include "tests/shell_quote.hpp"
 
 using namespace rubric::tensor;
 
@@ -31,7 +32,8 @@ bool same_value(double x, double y) { return (std::isnan(x) && std::isnan(y)) ||
 
 TEST_CASE("numpy-written .npy and safetensors files load with exact values") {
   rubric::testing::ScratchDir dir("rubric_tensor_files");
-  const std::string cmd = std::string("/usr/bin/python3 ") + RUBRIC_TENSOR_TEST_DIR + "/gen_tensor_files.py " + dir.path().string();
+  const std::string cmd = "/usr/bin/python3 " + rubric::test::shell_quote(RUBRIC_TENSOR_TEST_DIR "/gen_tensor_files.py") + " " +
+                          rubric::test::shell_quote(dir.path().string());
   REQUIRE(std::system(cmd.c_str()) == 0);
   std::ifstream manifest(dir.file("manifest.txt"));
   std::string line;

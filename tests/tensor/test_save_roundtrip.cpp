@@ -8,6 +8,7 @@
 #include "operators/tensor/raw.hpp"
 #include "operators/tensor/safetensors.hpp"
 #include "scratch_dir.hpp"
+#include "tests/shell_quote.hpp"
 
 using namespace rubric::tensor;
 
@@ -25,15 +26,17 @@ TEST_CASE("save_npy writes files numpy reads, including from strided and byte-sw
   save_npy(dir.file("r.npy"), r);
   check_equal(load_npy(dir.file("r.npy")), r);
   // A Fortran-order, big-endian view of the same values, written back as C order.
-  const std::string make = "/usr/bin/python3 -c \"import numpy as np; a=np.load('" + dir.file("r.npy") +
-                           "'); np.save('" + dir.file("fb.npy") + "', np.asfortranarray(a.astype('>f4')))\"";
+  const std::string make = "/usr/bin/python3 -c \"import numpy as np, sys; a=np.load(sys.argv[1]); "
+                           "np.save(sys.argv[2], np.asfortranarray(a.astype('>f4')))\" " +
+                           rubric::test::shell_quote(dir.file("r.npy")) + " " + rubric::test::shell_quote(dir.file("fb.npy"));
   REQUIRE(std::system(make.c_str()) == 0);
   const Tensor fb = load_npy(dir.file("fb.npy"));
   CHECK_FALSE(fb.is_contiguous());
   save_npy(dir.file("fb_out.npy"), fb);
   check_equal(load_npy(dir.file("fb_out.npy")), r);
-  const std::string verify = "/usr/bin/python3 -c \"import numpy as np; a=np.load('" + dir.file("r.npy") + "'); b=np.load('" +
-                             dir.file("fb_out.npy") + "'); assert b.dtype==np.dtype('<f4') and b.flags.c_contiguous and np.array_equal(a,b)\"";
+  const std::string verify = "/usr/bin/python3 -c \"import numpy as np, sys; a=np.load(sys.argv[1]); b=np.load(sys.argv[2]); "
+                             "assert b.dtype==np.dtype('<f4') and b.flags.c_contiguous and np.array_equal(a,b)\" " +
+                             rubric::test::shell_quote(dir.file("r.npy")) + " " + rubric::test::shell_quote(dir.file("fb_out.npy"));
   CHECK(std::system(verify.c_str()) == 0);
   const Tensor scalar = random_tensor({}, DType::i64, 9);
   save_npy(dir.file("s.npy"), scalar);

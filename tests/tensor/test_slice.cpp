@@ -10,6 +10,7 @@
 #include "operators/tensor/npy.hpp"
 #include "operators/tensor/slice.hpp"
 #include "scratch_dir.hpp"
+#include "tests/shell_quote.hpp"
 
 using namespace rubric::tensor;
 
@@ -44,7 +45,8 @@ std::vector<Subscript> parse_spec(const std::string& spec) {
 
 TEST_CASE("slices agree with numpy indexing") {
   rubric::testing::ScratchDir dir("rubric_slice_cases");
-  const std::string cmd = std::string("/usr/bin/python3 ") + RUBRIC_TENSOR_TEST_DIR + "/gen_slice_cases.py " + dir.path().string();
+  const std::string cmd = "/usr/bin/python3 " + rubric::test::shell_quote(RUBRIC_TENSOR_TEST_DIR "/gen_slice_cases.py") + " " +
+                          rubric::test::shell_quote(dir.path().string());
   REQUIRE(std::system(cmd.c_str()) == 0);
   std::ifstream in(dir.file("cases.txt"));
   std::string line;
