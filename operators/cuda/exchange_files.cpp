@@ -28,6 +28,7 @@ int create_exclusive(const std::string& path) {
   if (fd < 0 && errno == EEXIST)
     throw ExchangeError(fmt::format("{} already exists in the worker's exchange folder (planted by the candidate?)", path));
   if (fd < 0) throw EnvironmentError(fmt::format("cannot create {}: {}", path, std::strerror(errno)));
+  ::fchmod(fd, 0644);  // readable by the worker's uid whatever the grader's umask (077 hid every input)
   return fd;
 }
 

@@ -229,6 +229,7 @@ bool store_module(const std::string& built, const std::string& dest, std::string
     why = std::strerror(errno);
     return false;
   }
+  ::fchmod(out, 0755);  // the worker's uid loads it whatever the grader's umask
   bool ok = true;
   try {
     files::copy_file_data(in, out, std::uint64_t(st.st_size), built, ~std::uint64_t(0));
@@ -358,6 +359,8 @@ CompileOutcome compile_module(const std::string& source_path, std::string_view e
     out << trampoline;
     if (!out) throw EnvironmentError(fmt::format("cannot write {}", tramp_path));
   }
+  // The compiler runs as another uid: the grader's umask (077) must not hide the file from it.
+  ::chmod(tramp_path.c_str(), 0644);
   std::string built = out_dir + "/module.so";
   std::vector<std::string> command = compile_command(kind, settings, tramp_path, built);
   outcome.command = fmt::format("{}", fmt::join(command, " "));

@@ -315,6 +315,11 @@ void decimal(char* buf, std::int64_t v) {
 int supervisor_main(void* arg) {
   const SupervisorPlan& p = *static_cast<const SupervisorPlan*>(arg);
   prctl(PR_SET_PDEATHSIG, SIGKILL);
+  // The folders made below (mount points, the paths to the run's folders) must be passable by the
+  // candidate's uid whatever the grader's umask (077 made every run 'could not change to the run
+  // directory'); the program inherits 022 too, so a run is the same on every grading machine. The
+  // supervisor has its own copy of the umask (no CLONE_FS), the grader's is untouched.
+  umask(022);
   // The host died before the line above (in a PID namespace the parent is outside it: ppid 0).
   if (!p.pid_namespace && getppid() != p.parent_pid) _exit(1);
   for (int fd : p.parent_fds)
