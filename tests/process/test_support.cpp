@@ -59,6 +59,7 @@ const std::string& programs_dir() {
     for (const char* name : {"segfault", "daemonize", "fork_many"}) {
       std::string cmd = "cc -O1 -o " + rubric::test::shell_quote(d + "/" + name) + " " + rubric::test::shell_quote(std::string(RUBRIC_PROCESS_TEST_DIR "/programs/") + name + ".c");
       if (std::system(cmd.c_str()) != 0) throw std::runtime_error("cannot compile " + std::string(name));
+      ::chmod((d + "/" + name).c_str(), 0755);  // run as another uid, whatever the umask the tests run under
     }
     return d;
   }();
