@@ -54,7 +54,8 @@ NcuReport parse_ncu_csv(std::string_view text, std::string_view name) {
                                     "was it written with ncu --csv?{}", name, said));
   }
   const CsvRow& header = rows[h];
-  const int id_col = column(header, "ID"), kernel_col = column(header, "Kernel Name");
+  const int id_col = column(header, "ID"), kernel_col = column(header, "Kernel Name"),
+            process_col = column(header, "Process ID");
   const int metric_col = column(header, "Metric Name"), unit_col = column(header, "Metric Unit"),
             value_col = column(header, "Metric Value"), section_col = column(header, "Section Name");
   NcuReport report;
@@ -77,9 +78,15 @@ NcuReport parse_ncu_csv(std::string_view text, std::string_view name) {
                                       r.fields.size(), header.line, header.fields.size()));
     const std::string& id = field(r, id_col);
     NcuLaunch* launch = nullptr;
-    if (!report.raw_page && !report.launches.empty() && report.launches.back().id == id) launch = &report.launches.back();
+    // The details page writes a launch's rows together; a row of another ID, kernel or process
+    // starts the next launch (IDs count per ncu session, but a merged file may repeat them).
+    if (!report.raw_page && !report.launches.empty() && report.launches.back().id == id &&
+        report.launches.back().kernel_name == field(r, kernel_col) &&
+        (process_col < 0 || report.launches.back().process == field(r, process_col)))
+      launch = &report.launches.back();
     if (!launch) {
-      report.launches.push_back(NcuLaunch{id, field(r, kernel_col), {}, {}, r.line});
+      report.launches.push_back(NcuLaunch{id, field(r, kernel_col), {}, {}, r.line,
+                                          process_col < 0 ? std::string() : field(r, process_col)});
       launch = &report.launches.back();
       for (std::size_t c = 0; c < header.fields.size(); ++c) {
         const std::string& col = header.fields[c].text;

@@ -27,6 +27,7 @@ struct NcuLaunch {
   std::vector<std::pair<std::string, std::string>> attributes;  // other identity columns: Block Size, Device, ...
   std::vector<NcuMetric> metrics;  // file order; on the details page one per (section, name)
   std::size_t line = 0;
+  std::string process;  // the "Process ID" column, when there is one
 };
 
 struct NcuReport {

@@ -67,3 +67,18 @@ TEST_CASE("no header, or a short row, is an error naming the file and line") {
                                      "\"0\",\"k\",\"Duration\",\"usecond\"\n", "p.csv"),
                        "p.csv:2: row has 4 fields, the header (line 1) has 5", OperatorError);
 }
+
+TEST_CASE("details page: rows of another process or kernel under the same ID are another launch") {
+  std::string text =
+      "\"ID\",\"Process ID\",\"Kernel Name\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+      "\"0\",\"100\",\"k(int)\",\"S\",\"Duration\",\"us\",\"1.00\"\n"
+      "\"0\",\"100\",\"k(int)\",\"S\",\"DRAM Throughput\",\"%\",\"50\"\n"
+      "\"0\",\"200\",\"k(int)\",\"S\",\"Duration\",\"us\",\"2.00\"\n"
+      "\"0\",\"200\",\"j(int)\",\"S\",\"Duration\",\"us\",\"3.00\"\n";
+  NcuReport r = parse_ncu_csv(text, "two.csv");
+  REQUIRE(r.launches.size() == 3);
+  CHECK(r.launches[0].metrics.size() == 2);
+  CHECK(r.launches[1].process == "200");
+  CHECK(r.launches[1].metrics.at(0).text == "2.00");
+  CHECK(r.launches[2].kernel_name == "j(int)");
+}
