@@ -330,9 +330,9 @@ void open_tables(Registry& r) {
   r.add("ncu", {P("p")}, false,
         "Nsight Compute's CSV (`ncu --csv ... > p`, the details page or `--page raw`), ==PROF== lines and the "
         "program's output before the header skipped, as a list of kernel launches: {id, kernel (the name without "
-        "return type or parameters), function (without namespaces and template arguments too), name (as written), the identity columns (\"Block Size\", \"Grid Size\", \"Device\", ...), "
-        "metrics (by metric name, with units: usecond → s, Kbyte → B, byte/second → B/s, % → a fraction; counts "
-        "plain), units (the unit text by metric name), sections (details page: the section by metric name)}.",
+        "return type or parameters), function (without namespaces and template arguments too), name (as written), "
+        "the identity columns (\"Block Size\", \"Grid Size\", \"Device\", ...), metrics (by metric name, with "
+        "units: usecond → s, Kbyte → B, byte/second → B/s, Ghz → GHz, % → a fraction; counts plain), units (the unit text by metric name), sections (details page: the section by metric name)}.",
         fam, [](CallContext& ctx, const std::vector<Value>& a) {
           return builtins::read_and_parse(ctx, a, "ncu CSV", [](const std::string& text, const PathValue& p) {
             return builtins::ncu_value(tables::parse_ncu_csv(text, p.display()), p.display(), p.root == "submission");
@@ -357,7 +357,9 @@ void open_tables(Registry& r) {
             std::vector<tables::NsysReport> reports = tables::split_nsys_stats(*text);
             auto names = [&] {
               std::string out;
-              for (const auto& r : reports) out += fmt::format("{}{}{}", out.empty() ? "" : ", ", r.name.empty() ? "(a table without a heading)" : r.name, r.skipped ? " (skipped)" : "");
+              for (const auto& r : reports)
+                out += fmt::format("{}{}{}", out.empty() ? "" : ", ", r.name.empty() ? "(a table without a heading)" : r.name,
+                                   r.skipped ? " (skipped)" : "");
               return out;
             };
             const tables::NsysReport* found = nullptr;
