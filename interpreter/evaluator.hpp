@@ -32,9 +32,18 @@ struct EvalLimits {
 };
 
 // Exceeding a limit aborts the criterion being evaluated with an ERROR naming the limit.
+// `submission_sized`: the steps went to working through the submission's data item by item
+// (more than kSubmissionSizedItems items), so its size, not the rubric, ran the budget out: the
+// submission's FAIL.
 struct LimitExceeded : std::runtime_error {
   using std::runtime_error::runtime_error;
+  LimitExceeded(const std::string& what, bool by_submission) : std::runtime_error(what), submission_sized(by_submission) {}
+  bool submission_sized = false;
 };
+
+// Items of the submission's data passed to a function or a `for` body in one criterion past which
+// a step budget run out is blamed on the data's size.
+constexpr std::uint64_t kSubmissionSizedItems = 100'000;
 
 struct EvalSettings {
   std::string submission_dir;
@@ -115,6 +124,7 @@ class Evaluator {
   std::uint64_t seed_ = 0;
   double confidence_ = 0.95;
   std::uint64_t steps_ = 0;
+  std::uint64_t submission_items_ = 0;  // items of submission data worked through (see LimitExceeded)
   int call_depth_ = 0;
   int expr_depth_ = 0;
   std::vector<std::string> read_evidence_;
@@ -126,7 +136,11 @@ class Evaluator {
   Value lookup(const std::string& name, const ast::Expr& at, const EnvPtr& env);
   Value force(const std::shared_ptr<LazyCell>& cell);
   ModuleRuntime* runtime_of(const Module* m);
-  void reset_steps() { steps_ = 0; }
+  void reset_steps() {
+    steps_ = 0;
+    submission_items_ = 0;
+  }
+  void count_submission_item() { ++submission_items_; }
   void count_step();
   void charge_steps(std::uint64_t steps);  // work inside a builtin (CallContext::charge_steps)
   Value apply_binary(ast::BinaryOp op, const Value& a, const Value& b, const ast::Expr& at, const EnvPtr& env);

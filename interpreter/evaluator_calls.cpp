@@ -45,7 +45,12 @@ class EvalCallContext final : public CallContext {
   std::uint64_t seed() const override { return ev_.seed(); }
   double confidence() const override { return ev_.confidence(); }
   ProgressSink* progress() override { return ev_.progress(); }
-  Value call(const Value& fn, const std::vector<Value>& args) override { return ev_.call_value(fn, args, {}, nullptr, env_); }
+  Value call(const Value& fn, const std::vector<Value>& args) override {
+    // A builtin applying a function to items (map, count, filter, all, ...): items of the
+    // submission's data are counted, for whose size ran a step budget out.
+    if (!args.empty() && carries_submission_data(args[0])) ev_.count_submission_item();
+    return ev_.call_value(fn, args, {}, nullptr, env_);
+  }
   std::shared_ptr<const void> cached(const std::string& key) const override {
     auto it = ev_.cache.find(key);
     return it == ev_.cache.end() ? nullptr : it->second;

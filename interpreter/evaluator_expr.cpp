@@ -64,15 +64,29 @@ static const Value* nan_operand(const Value& a, const Value& b) {
   return nullptr;
 }
 
+namespace {
+
+// The budget is out: by the size of the submission's data when the criterion worked through more
+// than kSubmissionSizedItems of its items (a list of 7,000,000 latencies under `count`), else the
+// rubric's.
+LimitExceeded step_budget_exceeded(std::uint64_t steps, std::uint64_t submission_items) {
+  if (submission_items > kSubmissionSizedItems)
+    return LimitExceeded(fmt::format("step budget exceeded ({} evaluation steps per criterion) after working through {} "
+                                     "items of the submission's data: the submission's data is too large to check",
+                                     steps, submission_items),
+                         true);
+  return LimitExceeded(fmt::format("step budget exceeded ({} evaluation steps per criterion)", steps));
+}
+
+}  // namespace
+
 void Evaluator::count_step() {
-  if (++steps_ > settings_.limits.steps)
-    throw LimitExceeded(fmt::format("step budget exceeded ({} evaluation steps per criterion)", settings_.limits.steps));
+  if (++steps_ > settings_.limits.steps) throw step_budget_exceeded(settings_.limits.steps, submission_items_);
 }
 
 void Evaluator::charge_steps(std::uint64_t steps) {
   steps_ = steps > settings_.limits.steps - std::min(steps_, settings_.limits.steps) ? settings_.limits.steps + 1 : steps_ + steps;
-  if (steps_ > settings_.limits.steps)
-    throw LimitExceeded(fmt::format("step budget exceeded ({} evaluation steps per criterion)", settings_.limits.steps));
+  if (steps_ > settings_.limits.steps) throw step_budget_exceeded(settings_.limits.steps, submission_items_);
 }
 
 Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, const ast::Expr& at, const EnvPtr& env) {

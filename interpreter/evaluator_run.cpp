@@ -195,6 +195,7 @@ struct StatementRunner {
                                            candidate_blame(items)));
             for (Value item : items.as_list()) {
               if (items.from_submission() && !item.is_error()) item.mark_from_submission();
+              if (carries_submission_data(item)) ev.count_submission_item();
               auto scope = std::make_shared<Environment>(env, env->module());
               scope->define(n.var.name, item);
               run.labels.push_back(fmt::format("{} = {}", n.var.name, item.repr(6)));
@@ -305,12 +306,12 @@ struct Selector {
 namespace {
 
 // The one check an aborted criterion shows: what stopped it, at the criterion's location.
-CheckResult aborted_check(const ast::Criterion& c, const CriterionResult& r, std::string why) {
+CheckResult aborted_check(const ast::Criterion& c, const CriterionResult& r, std::string why, bool by_submission = false) {
   CheckResult cr;
   cr.source_text = "criterion " + c.id.name;
   cr.location = r.location;
-  cr.verdict = Verdict::error;
-  cr.blame = Blame::rubric;
+  cr.verdict = by_submission ? Verdict::fail : Verdict::error;
+  cr.blame = by_submission ? Blame::submission : Blame::rubric;
   cr.explanation = std::move(why);
   return cr;
 }
@@ -351,7 +352,7 @@ Value Evaluator::guarded_eval(const ast::Expr& e, const EnvPtr& env) {
   try {
     return eval(e, env);
   } catch (const LimitExceeded& ex) {
-    return error_at(e, env, ex.what());
+    return error_at(e, env, ex.what(), ex.submission_sized ? Blame::submission : Blame::rubric);
   }
 }
 
@@ -508,7 +509,7 @@ Report Evaluator::run() {
       try {
         runner.block(c.body, scope, crun);
       } catch (const LimitExceeded& ex) {
-        r.checks.push_back(aborted_check(c, r, ex.what()));
+        r.checks.push_back(aborted_check(c, r, ex.what(), ex.submission_sized));
       } catch (const std::bad_alloc&) {
         // A backstop below the size limits (value.hpp): memory ran out while building a value.
         // Only this criterion is lost; the report goes on.

@@ -198,6 +198,44 @@ criterion fine "fine" { expect count_down(50) == 0 }
   CHECK(r.criteria[2].verdict == Verdict::pass);
 }
 
+TEST_CASE("a step budget run out by the size of the submission's data FAILs it; by the rubric's own work, an ERROR") {
+  // A submission padding its data (7,000,000 latencies) made a plain `count` over it an ERROR
+  // blamed on the rubric: a hostile answer could turn any data-driven check into "not a FAIL".
+  Fixture f;
+  std::string many = "{\"lat\": [";
+  for (int i = 0; i < 300000; ++i) many += i ? ",0.01" : "0.01";
+  f.t.write("sub/lat.json", many + "]}");
+  f.t.write("sub/few.json", R"({"lat": [1, 2, 3]})");
+  EngineOptions o;
+  o.step_budget = 500000;
+  Report r = f.run(R"(
+rubric "sized" {}
+criterion big "many items" { expect count(json(submission / "lat.json").lat, x => x > 1) == 0 }
+criterion loop "many items, for" {
+  for x in json(submission / "lat.json").lat { expect x < 1 }
+}
+criterion heavy "few items, heavy rubric work" {
+  expect all(json(submission / "few.json").lat, x => len(filter(range(1000000), y => y > x)) > 0)
+}
+criterion own "the rubric's own loop" { expect len(filter(range(1000000), y => y > 5)) > 0 }
+)",
+                   o);
+  REQUIRE(r.criteria.size() == 4);
+  for (int i : {0, 1}) {
+    CAPTURE(i);
+    CHECK(r.criteria[i].verdict == Verdict::fail);
+    CHECK(r.criteria[i].checks.back().blame == Blame::submission);
+    CHECK(r.criteria[i].checks.back().explanation.find("items of the submission's data: the submission's data is too "
+                                                       "large to check") != std::string::npos);
+  }
+  for (int i : {2, 3}) {
+    CAPTURE(i);
+    CHECK(r.criteria[i].verdict == Verdict::error);
+    CHECK(r.criteria[i].checks.back().blame == Blame::rubric);
+    CHECK(r.criteria[i].checks.back().explanation == "step budget exceeded (500000 evaluation steps per criterion)");
+  }
+}
+
 TEST_CASE("paths escaping the root through .. or a symbolic link are refused") {
   Fixture f;
   f.t.write("outside.json", R"({"tput": 1})");
