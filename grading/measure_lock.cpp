@@ -102,7 +102,8 @@ std::vector<std::string> measurement_devices() {
 }
 
 std::string measurement_lock_path(const std::string& device) {
-  const std::string dir = "/tmp/rubric-locks-" + std::to_string(::getuid());
+  const char* chosen = std::getenv("RUBRIC_LOCK_DIR");
+  const std::string dir = chosen && *chosen ? std::string(chosen) : "/tmp/rubric-locks-" + std::to_string(::getuid());
   ::mkdir(dir.c_str(), 0700);
   return dir + "/measure-" + device + ".lock";
 }

@@ -19,7 +19,8 @@ std::vector<std::string> measurement_devices();
 
 // The lock file for measurements on `device`: one per machine and user, whatever the out folder
 // (/tmp/rubric-locks-UID/measure-gpu0.lock, measure-cpu.lock), so concurrent batches and Slurm
-// tasks on one node exclude each other too.
+// tasks on one node exclude each other too. $RUBRIC_LOCK_DIR names another folder (graders in
+// separate containers sharing a device share one mounted there; a test isolates its own).
 std::string measurement_lock_path(const std::string& device);
 
 // Wraps the engine's measuring builtins so that each call holds the lock file `lock_path`

@@ -597,12 +597,17 @@ class Measurements(GradingTest):
                 f.write("echo '{\"throughput\": 100}'\n")
             subs.append(path)
         out = os.path.join(self.tmp, "out")
-        run(["grade", os.path.join(CORPUS, "measured.rubric"), *subs, "--out", out, "--jobs", "2"], check_exit=0)
+        # A lock folder of this test's own: the default one is the machine's, and any other grading
+        # that measures on it (a test suite running beside this one) would make the waits below its.
+        env = env_without_ci(RUBRIC_LOCK_DIR=os.path.join(self.tmp, "locks"))
+        run(["grade", os.path.join(CORPUS, "measured.rubric"), *subs, "--out", out, "--jobs", "2"], env=env,
+            check_exit=0)
         for line in read_lines(out)[0]:
             self.assertEqual(line["verdict"], "PASS")
             self.assertGreaterEqual(line["measurements"]["count"], 1)
             self.assertTrue(line["measurements"]["alone"])
             self.assertRegex(line["measurements"]["lock"], r"^measure-(cpu|gpu[0-9]+)\.lock$")
+            self.assertTrue(os.path.exists(os.path.join(self.tmp, "locks", line["measurements"]["lock"])))
         # Two submissions whose benches take 1.2 s each, graded two at a time: one waits for the other.
         slow = []
         for i in range(2):
@@ -612,7 +617,8 @@ class Measurements(GradingTest):
                 f.write("sleep 0.4\necho '{\"throughput\": 100}'\n")
             slow.append(path)
         out3 = os.path.join(self.tmp, "out3")
-        run(["grade", os.path.join(CORPUS, "measured.rubric"), *slow, "--out", out3, "--jobs", "2"], check_exit=0)
+        run(["grade", os.path.join(CORPUS, "measured.rubric"), *slow, "--out", out3, "--jobs", "2"], env=env,
+            check_exit=0)
         waits = sorted(l["measurements"]["waited_seconds"] for l in read_lines(out3)[0])
         self.assertLess(waits[0], 0.3)
         self.assertGreater(waits[1], 0.3, "the second bench waited for the first")
