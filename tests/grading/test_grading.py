@@ -492,15 +492,21 @@ class Interrupted(GradingTest):
         self.assertIn("time limit", res.stdout)
 
     def test_a_crashing_grading_process_takes_down_only_its_submission(self):
-        subs = self.slow_corpus(6, seconds="1")
+        # One grading process at a time, every program waiting: the victim is the one grading process,
+        # caught once its program runs (it has a child), so it cannot have finished before the signal.
+        # The rest are made quick before it dies (its program already runs from its own copy).
+        subs = self.slow_corpus(6, seconds=NEVER)
         out = os.path.join(self.tmp, "out")
-        proc = self.start(subs, out, "--jobs", "2")
-        deadline = time.time() + 30
-        victims = []
-        while time.time() < deadline and not victims:
+        proc = self.start(subs, out, "--jobs", "1")
+        deadline = time.time() + 60
+        victims, running = [], []
+        while time.time() < deadline and not running and proc.poll() is None:
             victims = subprocess.run(["pgrep", "-P", str(proc.pid)], capture_output=True, text=True).stdout.split()
+            if len(victims) == 1:
+                running = subprocess.run(["pgrep", "-P", victims[0]], capture_output=True, text=True).stdout.split()
             time.sleep(0.05)
-        self.assertTrue(victims, "no grading process appeared")
+        self.assertTrue(running, "no grading process ran its program")
+        self.set_wait(subs, "0")
         os.kill(int(victims[0]), signal.SIGSEGV)
         out_text, err = proc.communicate(timeout=60)
         self.assertEqual(proc.returncode, 2, err)
