@@ -90,6 +90,10 @@ class Evaluator {
   // Where the value of `e` came from, told without evaluating anything again (see
   // CallContext::describe_argument): "submission/result.json: z", a list's origin, or `e`'s text.
   std::string describe_data(const ast::Expr& e, const EnvPtr& env) const;
+  // For a message refusing the candidate's value: `: "fast" from submission/data.json: word`, so
+  // the FAIL names what the candidate wrote and where; empty for the rubric's own values.
+  // With `with_value` false, only ` from submission/data.json: word` (the message shows the value).
+  std::string candidate_value_note(const Value& v, const ast::Expr* e, const EnvPtr& env, bool with_value = true) const;
   // The value of a name or a field/index chain over names, when already computed; never evaluates.
   std::optional<Value> peek(const ast::Expr& e, const EnvPtr& env) const;
   Value error_at(const ast::Expr& e, const EnvPtr& env, std::string message, Blame blame = Blame::rubric) const;

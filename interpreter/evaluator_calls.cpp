@@ -3,6 +3,8 @@
 #include <algorithm>
 #include <cctype>
 #include <fmt/format.h>
+
+#include <cmath>
 #include <new>
 
 #include "interpreter/evaluator.hpp"
@@ -331,6 +333,16 @@ std::optional<Value> Evaluator::peek(const ast::Expr& e, const EnvPtr& env) cons
     }
   }
   return std::nullopt;
+}
+
+std::string Evaluator::candidate_value_note(const Value& v, const ast::Expr* e, const EnvPtr& env, bool with_value) const {
+  if (!e || v.is_error() || !carries_submission_data(v)) return "";
+  std::string where = describe_data(*e, env);
+  // Only a known origin (a file and key, a list's source) tells more than the check's own text.
+  if (where.empty() || where.front() == '`') return "";
+  if (!with_value) return " from " + where;
+  std::string shown = v.is(ValueKind::number) && std::isnan(v.as_number()) ? std::string("NaN") : v.repr(5);
+  return fmt::format(": {} from {}", shown, where);
 }
 
 std::string Evaluator::describe_data(const ast::Expr& e, const EnvPtr& env) const {

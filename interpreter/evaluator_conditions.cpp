@@ -444,12 +444,15 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
     if (!numeric(a) || !numeric(r) || !t.is(ValueKind::number)) {
       // The operand of the wrong kind answers: the candidate's string FAILs, the rubric's is its ERROR.
       const Value& wrong = !numeric(a) ? a : !numeric(r) ? r : t;
-      return from_error(error_at(e, env, fmt::format("'within' needs numbers: got a {} within a {} of a {}", a.kind_name(),
-                                                     t.kind_name(), r.kind_name()), owner_of(wrong)));
+      const ast::Expr* wrong_expr = !numeric(a) ? w->value.get() : !numeric(r) ? w->reference.get() : w->tolerance.get();
+      return from_error(error_at(e, env, fmt::format("'within' needs numbers: got a {} within a {} of a {}{}", a.kind_name(),
+                                                     t.kind_name(), r.kind_name(), candidate_value_note(wrong, wrong_expr, env)),
+                                 owner_of(wrong)));
     }
     // A negative tolerance admits nothing and a NaN decides nothing: a bad bound, never a verdict.
     if (!(t.as_number() >= 0))
-      return from_error(error_at(*w->tolerance, env, fmt::format("'within' needs a tolerance of 0 or more, got {}", t.to_string()),
+      return from_error(error_at(*w->tolerance, env, fmt::format("'within' needs a tolerance of 0 or more, got {}{}", t.to_string(),
+                                                                 candidate_value_note(t, w->tolerance.get(), env, false)),
                                  owner_of(t)));
     if (dim_of(a) != dim_of(r) && (a.claimed() || r.claimed()))
       // A claim in the prose of another quantity than the measurement ("2.3x" against 45 GB/s): no
@@ -532,7 +535,9 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
       return o;
     }
     if (std::isnan(a.as_number()) || std::isnan(r.as_number()))
-      return from_error(error_at(e, env, "'within' with NaN (not a number) decides nothing",
+      return from_error(error_at(e, env, "'within' with NaN (not a number) decides nothing" +
+                                             (std::isnan(a.as_number()) ? candidate_value_note(a, w->value.get(), env)
+                                                                        : candidate_value_note(r, w->reference.get(), env)),
                                  owner_of(std::isnan(a.as_number()) ? a : r)));
     double x = a.as_number(), y = r.as_number();
     double diff = std::fabs(x - y);
@@ -559,11 +564,13 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
       Value v = eval(*x, env);
       if (v.is_error()) return from_error(v);
       if (!v.is(ValueKind::number) || !v.as_quantity().dim.dimensionless())
-        return from_error(error_at(*x, env, fmt::format("a 'matches' tolerance must be a plain number, got {}", v.repr(5)),
+        return from_error(error_at(*x, env, fmt::format("a 'matches' tolerance must be a plain number, got {}{}", v.repr(5),
+                                                        candidate_value_note(v, x.get(), env, false)),
                                    owner_of(v)));
       // A negative bound admits nothing and a NaN decides nothing: a bad tolerance, never a verdict.
       if (!(v.as_number() >= 0))
-        return from_error(error_at(*x, env, fmt::format("a 'matches' tolerance must be 0 or more, got {}", v.repr(5)),
+        return from_error(error_at(*x, env, fmt::format("a 'matches' tolerance must be 0 or more, got {}{}", v.repr(5),
+                                                        candidate_value_note(v, x.get(), env, false)),
                                    owner_of(v)));
       out = v.as_number();
       return std::nullopt;
@@ -606,8 +613,11 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
     for (std::size_t i = 0; i < xs.size(); ++i) {
       if (xs[i].is_error()) return from_error(xs[i]);
       if (!xs[i].is(ValueKind::number) || !ys[i].is(ValueKind::number))
-        return from_error(error_at(e, env, fmt::format("'matches' compares numbers or tensors, got a {} and a {}", xs[i].kind_name(),
-                                                       ys[i].kind_name()),
+        return from_error(error_at(e, env, fmt::format("'matches' compares numbers or tensors, got a {} and a {}{}", xs[i].kind_name(),
+                                                       ys[i].kind_name(),
+                                                       !xs[i].is(ValueKind::number)
+                                                           ? candidate_value_note(xs[i], xs.size() == 1 ? m->value.get() : nullptr, env)
+                                                           : candidate_value_note(ys[i], ys.size() == 1 ? m->reference.get() : nullptr, env)),
                                    owner_of(!xs[i].is(ValueKind::number) ? xs[i] : ys[i])));
       if (xs[i].as_quantity().dim != ys[i].as_quantity().dim)
         return from_error(error_at(e, env, fmt::format("'matches' of {} and {}: the dimensions differ", xs[i].to_string(), ys[i].to_string())));
@@ -651,7 +661,9 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
     Value t = eval(*mt->text, env);
     if (t.is_error()) return from_error(t);
     if (!t.is(ValueKind::string))
-      return from_error(error_at(*mt->text, env, fmt::format("'mentions' searches a string, got a {}", t.kind_name()), owner_of(t)));
+      return from_error(error_at(*mt->text, env, fmt::format("'mentions' searches a string, got a {}{}", t.kind_name(),
+                                                             candidate_value_note(t, mt->text.get(), env)),
+                                 owner_of(t)));
     Value p = eval(*mt->phrases, env);
     if (p.is_error()) return from_error(p);
     if (auto held = p.held_error()) return from_error(*held);

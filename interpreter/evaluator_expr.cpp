@@ -94,7 +94,15 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
   // the candidate wrote is the candidate's failure. A dimension mismatch never is: data files
   // carry plain numbers, and giving them units is the rubric's job (`as ms`).
   const Blame data_blame = a.from_submission() || b.from_submission() ? Blame::submission : Blame::rubric;
-  auto fail = [&](std::string message) { return error_at(at, env, std::move(message), data_blame); };
+  // The candidate's operand named in the message: of an unexpected kind first (a string beside a number).
+  auto culprit = [&]() -> std::string {
+    const auto* bin = std::get_if<ast::Binary>(&at.node);
+    if (!bin) return "";
+    const bool la = carries_submission_data(a), lb = carries_submission_data(b);
+    if (la && (!lb || !a.is(ValueKind::number))) return candidate_value_note(a, bin->lhs.get(), env);
+    return lb ? candidate_value_note(b, bin->rhs.get(), env) : "";
+  };
+  auto fail = [&](std::string message) { return error_at(at, env, message + culprit(), data_blame); };
   using ast::BinaryOp;
   if (a.is_error()) return a;
   if (b.is_error()) return b;
@@ -111,9 +119,12 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
       return Value::boolean(b.as_string().find(a.as_string()) != std::string::npos);
     if (b.is(ValueKind::record) && a.is(ValueKind::string)) return Value::boolean(b.as_record().find(a.as_string()) != nullptr);
     // Searching a number (or a bool, a path) is wrong whatever is searched for: its owner answers.
-    if (!b.is(ValueKind::list) && !b.is(ValueKind::string) && !b.is(ValueKind::record))
-      return error_at(at, env, fmt::format("'in' needs a list, a string in a string, or a key in a record; got a {} in a {}",
-                                           a.kind_name(), b.kind_name()), owner_of(b));
+    if (!b.is(ValueKind::list) && !b.is(ValueKind::string) && !b.is(ValueKind::record)) {
+      const auto* bin = std::get_if<ast::Binary>(&at.node);
+      return error_at(at, env, fmt::format("'in' needs a list, a string in a string, or a key in a record; got a {} in a {}{}",
+                                           a.kind_name(), b.kind_name(), candidate_value_note(b, bin ? bin->rhs.get() : nullptr, env)),
+                      owner_of(b));
+    }
     return fail(fmt::format("'in' needs a list, a string in a string, or a key in a record; got a {} in a {}",
                                          a.kind_name(), b.kind_name()));
   }
@@ -168,7 +179,12 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
       return error_at(at, env, "a comparison of samples is decided statistically and may be INCONCLUSIVE: "
                                "use it as the condition of an `expect`");
     if (const Value* nan = nan_operand(a, b))
-      return error_at(at, env, "an ordering with NaN (not a number) decides nothing", owner_of(*nan));
+    {
+      const auto* bin = std::get_if<ast::Binary>(&at.node);
+      const ast::Expr* side = bin ? (nan == &a ? bin->lhs.get() : bin->rhs.get()) : nullptr;
+      return error_at(at, env, "an ordering with NaN (not a number) decides nothing" + candidate_value_note(*nan, side, env),
+                      owner_of(*nan));
+    }
     double x = a.as_number(), y = b.as_number();
     bool r = op == BinaryOp::lt ? x < y : op == BinaryOp::le ? x <= y : op == BinaryOp::gt ? x > y : x >= y;
     return Value::boolean(r);
@@ -233,7 +249,13 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
     case BinaryOp::mul: r = x * y; break;
     case BinaryOp::div:
       // The divisor's owner answers: the candidate's zero FAILs, the rubric's own is its ERROR.
-      if (y == 0) return error_at(at, env, fmt::format("division by zero: {} / {}", a.to_string(), b.to_string()), owner_of(b));
+      if (y == 0) {
+        const auto* bin = std::get_if<ast::Binary>(&at.node);
+        const std::string from = candidate_value_note(b, bin ? bin->rhs.get() : nullptr, env, false);
+        return error_at(at, env, fmt::format("division by zero: {} / {}{}", a.to_string(), b.to_string(),
+                                             from.empty() ? "" : fmt::format(" (the divisor{})", from)),
+                        owner_of(b));
+      }
       r = x / y;
       break;
     default: break;

@@ -27,7 +27,9 @@ CheckOutcome Evaluator::decide_polarity(const ast::Mentions& mt, const ast::Expr
   Value t = eval(*mt.text, env);
   if (t.is_error()) return error_outcome(t);
   if (!t.is(ValueKind::string))
-    return error_outcome(error_at(*mt.text, env, fmt::format("'{}' reads a string, got a {}", verb, t.kind_name()), owner_of(t)));
+    return error_outcome(error_at(*mt.text, env, fmt::format("'{}' reads a string, got a {}{}", verb, t.kind_name(),
+                                                             candidate_value_note(t, mt.text.get(), env)),
+                                  owner_of(t)));
   Value x = eval(*mt.phrases, env);
   if (x.is_error()) return error_outcome(x);
   // The items judged: one phrase or concept, or each item of the list under any/all.

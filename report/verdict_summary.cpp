@@ -99,9 +99,25 @@ std::string overall_reason(const Report& report) {
       if (errored.empty()) {
         parts.push_back("the grading side failed");
       } else {
-        parts.push_back(fmt::format("{} {} in ERROR (the rubric or the grading side is at fault)",
-                                    errored.size() == 1 ? "criterion" : "criteria",
-                                    join_ids(errored, false)));
+        // Who is at fault, as the errored checks say: a grader re-runs a machine's ERROR elsewhere
+        // but fixes a rubric's.
+        bool rubric = false, machine = false, unknown = false;
+        for (const CriterionResult* c : errored) {
+          bool any = false;
+          for (const CheckResult& k : c->checks) {
+            if (k.verdict != Verdict::error) continue;
+            any = true;
+            rubric = rubric || k.blame == Blame::rubric || k.blame == Blame::none || k.blame == Blame::submission;
+            machine = machine || k.blame == Blame::grader_environment;
+          }
+          unknown = unknown || !any;
+        }
+        const char* who = unknown || (!rubric && !machine) ? "the rubric or the grading side is at fault"
+                          : rubric && machine                ? "the rubric and the grading machine are at fault"
+                          : machine                          ? "the grading machine is at fault, not the submission"
+                                                             : "the rubric or its reference files are at fault";
+        parts.push_back(fmt::format("{} {} in ERROR ({})", errored.size() == 1 ? "criterion" : "criteria",
+                                    join_ids(errored, false), who));
       }
       break;
     }

@@ -185,7 +185,7 @@ class EveryVerdict(GradingTest):
             "score: mean 90% · median 100% · quartiles 90% – 100% · min 60% · max 100%",
             "",
             "1 submission ERRORED — the rubric's or the grading machine's problem, not the submission's:",
-            f"  ERROR {error_sub}: criterion variant in ERROR (the rubric or the grading side is at fault)",
+            f"  ERROR {error_sub}: criterion variant in ERROR (the rubric or its reference files are at fault)",
         ])
 
     def test_groups_are_counted_and_indented(self):

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <functional>
+
 #include "report/number_format.hpp"
 #include "report/verdict_summary.hpp"
 #include "sample_reports.hpp"
@@ -41,7 +43,20 @@ TEST_CASE("counts per verdict over leaf criteria and checks") {
 
 TEST_CASE("why the rubric got its verdict") {
   Report r = test::kv_cache_report();
-  CHECK(overall_reason(r) == "criterion tail in ERROR (the rubric or the grading side is at fault)");
+  CHECK(overall_reason(r) == "criterion tail in ERROR (the rubric or its reference files are at fault)");
+  {
+    // Who is at fault follows the errored checks' blame.
+    Report machine = r;
+    std::function<void(std::vector<CriterionResult>&)> blame_machine = [&](std::vector<CriterionResult>& cs) {
+      for (auto& c : cs) {
+        for (auto& k : c.checks)
+          if (k.verdict == Verdict::error) k.blame = Blame::grader_environment;
+        blame_machine(c.children);
+      }
+    };
+    blame_machine(machine.criteria);
+    CHECK(overall_reason(machine) == "criterion tail in ERROR (the grading machine is at fault, not the submission)");
+  }
 
   r = test::single_check_report(Verdict::fail, OverallVerdict::fail);
   r.criteria[0].required = true;
