@@ -103,6 +103,12 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
     return lb ? candidate_value_note(b, bin->rhs.get(), env) : "";
   };
   auto fail = [&](std::string message) { return error_at(at, env, message + culprit(), data_blame); };
+  // For a message that shows both values already: the origin goes inside its parentheses.
+  auto fail_shown = [&](std::string head, std::string shown) {
+    std::string note = culprit();
+    if (!note.empty()) note[0] = ';';
+    return error_at(at, env, fmt::format("{} ({}{})", head, shown, note), data_blame);
+  };
   using ast::BinaryOp;
   if (a.is_error()) return a;
   if (b.is_error()) return b;
@@ -132,7 +138,8 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
   // Registered families (tensors) first.
   if (a.is(ValueKind::tensor) || b.is(ValueKind::tensor)) {
     if (auto r = try_binary_hooks(op, a, b, at, env)) return *r;
-    return fail(fmt::format("'{}' is not defined for a {} and a {} (tensors compare with 'matches')", op_text(op),
+    // The rubric chose an operator tensors do not have: its ERROR, whoever made the tensor.
+    return error_at(at, env, fmt::format("'{}' is not defined for a {} and a {} (tensors compare with 'matches')", op_text(op),
                                          a.kind_name(), b.kind_name()));
   }
 
@@ -168,8 +175,8 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
         while (cut > 0 && (static_cast<unsigned char>(t[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
         return t.substr(0, cut) + "...";
       };
-      return fail(fmt::format("cannot compare a {} with a {} using '{}' ({} {} {})", a.kind_name(), b.kind_name(),
-                              op_text(op), brief(a), op_text(op), brief(b)));
+      return fail_shown(fmt::format("cannot compare a {} with a {} using '{}'", a.kind_name(), b.kind_name(), op_text(op)),
+                        fmt::format("{} {} {}", brief(a), op_text(op), brief(b)));
     }
     if (dim_of(a) != dim_of(b) && (a.claimed() || b.claimed())) return Value::boolean(false);  // a claim of another quantity
     if (dim_of(a) != dim_of(b))

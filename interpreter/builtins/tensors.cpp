@@ -272,8 +272,9 @@ Value pair_metric(CallContext& ctx, const Args& a, const PairMetric& m, std::siz
     try {
       numerics::normalize_axes(axes, x.rank());
     } catch (const OperatorError& e) {
+      // The shapes agree, so an axis past the rank is whoever wrote the axis: the rubric's ERROR.
       return ctx.error(fmt::format("'{}': {} (shape {})", ctx.function_name(), e.what(), tensor::format_shape(x.shape())),
-                       blame_of(x, y));
+                       owner_of(a[axis_arg]));
     }
     return guarded(ctx, blame_of(x, y), [&] { return per_axis_metric(ctx, x, y, m, tol, axes, keepdims); });
   }
@@ -403,6 +404,11 @@ void open_tensors(Registry& r) {
           for (std::size_t i : {2u, 3u}) {
             if (a[i].is_null()) continue;
             if (auto e = builtins::want_plain(ctx, a, i)) return *e;
+            // A negative or NaN tolerance admits nothing: its writer's mistake, never a fraction.
+            if (!(a[i].as_number() >= 0))
+              return ctx.data_error(fmt::format("bad argument '{}' to 'frac_close' (a tolerance of 0 or more, got {})",
+                                                i == 2 ? "rtol" : "atol", ctx.data_name(static_cast<int>(i + 1), a[i], a[i].to_string())),
+                                    a[i]);
             (i == 2 ? tol.rtol : tol.atol) = a[i].as_number();
           }
           std::vector<std::int64_t> axes;
@@ -411,8 +417,15 @@ void open_tensors(Registry& r) {
           bool keepdims = false;
           if (auto e = keepdims_arg(ctx, a, 5, !axes.empty(), keepdims)) return *e;
           static const PairMetric kFracClose{"frac_close", numerics::frac_close, false};
-          return guarded(ctx, blame_of(x, y), [&] {
+          try {
             numerics::require_same_shape(x, y);
+            if (!axes.empty()) numerics::normalize_axes(axes, x.rank());
+          } catch (const OperatorError& e) {
+            // Shapes that differ are the blamed tensor's; with equal shapes a bad axis is its writer's.
+            if (x.shape() != y.shape()) return ctx.error(fmt::format("'frac_close': {}", e.what()), blame_of(x, y));
+            return ctx.error(fmt::format("'frac_close': {} (shape {})", e.what(), tensor::format_shape(x.shape())), owner_of(a[4]));
+          }
+          return guarded(ctx, blame_of(x, y), [&] {
             if (!axes.empty()) return per_axis_metric(ctx, x, y, kFracClose, tol, axes, keepdims);
             return Value::number(numerics::frac_close(compare_tensors(ctx, x, y, tol)));
           });
@@ -452,8 +465,16 @@ void open_tensors(Registry& r) {
           if (auto e = builtins::want_plain(ctx, a, 2)) return *e;
           const auto& x = *a[0].as_tensor();
           const auto& y = *a[1].as_tensor();
+          // k is checked against the reference's last axis: a k it cannot hold is k's writer's mistake
+          // (the rubric's ERROR); a candidate tensor of another shape is the candidate's FAIL below.
+          const double k = a[2].as_number();
+          const double last = y.rank() > 0 ? static_cast<double>(y.shape().back()) : 0;
+          if (!(k >= 1 && k == std::floor(k) && (y.rank() == 0 || k <= last)))
+            return ctx.data_error(fmt::format("bad argument #3 to 'topk_agree' (k, a whole number in [1, {}] for a last axis of {}, got {})",
+                                              format_number(last), format_number(last), ctx.data_name(3, a[2], a[2].to_string())),
+                                  a[2]);
           return guarded(ctx, blame_of(x, y), [&] {
-            return Value::number(numerics::topk_agree(x, y, static_cast<std::int64_t>(a[2].as_number())));
+            return Value::number(numerics::topk_agree(x, y, static_cast<std::int64_t>(k)));
           });
         });
   r.add("kl_div", {P("p"), P("q")}, false,
