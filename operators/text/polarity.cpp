@@ -41,7 +41,13 @@ const std::vector<Seq> kPreNegation = {
     // absence by other words ("free from stains", "clear of any lien", "it lacked jurisdiction").
     {"refused", "to"}, {"refuses", "to"}, {"refuse", "to"}, {"refusing", "to"}, {"refused"}, {"refuses"}, {"refusing"},
     {"declined", "to"}, {"declines", "to"},
-    {"decline", "to"}, {"yet", "to"}, {"free", "from"}, {"clear", "of"}, {"lacked"}, {"lack"}};
+    {"decline", "to"}, {"yet", "to"}, {"free", "from"}, {"clear", "of"}, {"lacked"}, {"lack"},
+    // Next to none: "little evidence of a correlation", "little sign of recovery".
+    {"little", "evidence", "of"}, {"little", "evidence", "for"}, {"little", "evidence", "that"}, {"little", "sign", "of"},
+    {"little", "signs", "of"}, {"little", "indication", "of"}, {"scant", "evidence"},
+    // Left out: "You left out the methods section", "the report omits the baseline".
+    {"left", "out"}, {"leave", "out"}, {"leaves", "out"}, {"leaving", "out"}, {"omit"}, {"omits"}, {"omitted"},
+    {"omitting"}};
 constexpr std::size_t kPreScope = 12;
 
 // Negation after the mention, reached across at most kPostGap words ending in an auxiliary
@@ -60,7 +66,7 @@ const std::vector<std::string_view> kNegativePredicates = {
     "rare", "unused", "unimportant", "irrelevant", "unrelated", "impossible", "minimal", "nonexistent", "harmless",
     "immaterial", "unsupported", "unavailable", "inactive", "missing", "resolved", "gone", "nonexistent", "negative",
     "false", "untrue", "pointless", "useless", "moot", "undetectable", "undetected", "prevented", "averted", "avoided",
-    "prohibited", "forbidden", "banned", "disallowed"};
+    "prohibited", "forbidden", "banned", "disallowed", "omitted", "unfounded", "baseless", "groundless"};
 const std::vector<std::string_view> kPredicateAdverbs = {"very", "completely", "entirely", "largely", "mostly", "turned",
                                                          "switched", "fully", "clearly", "simply", "now", "still", "also",
                                                          "quite", "totally", "practically", "essentially"};
@@ -80,6 +86,9 @@ const std::vector<Seq> kPseudo = {
     {"not", "bad"}, {"never", "been", "clearer"}, {"not", "one", "but"}, {"beyond", "doubt"}, {"beyond", "a", "doubt"},
     {"little", "doubt"}, {"no", "doubts"}, {"without", "any", "doubt"}, {"zero", "doubt"}, {"hardly", "surprising"},
     {"no", "longer", "in", "doubt"},
+    // Praise by a negated comparison: "Couldn't be happier with the upgrade", "could not be better".
+    {"n't", "be", "happier"}, {"not", "be", "happier"}, {"n't", "be", "better"}, {"not", "be", "better"},
+    {"n't", "be", "more"}, {"not", "be", "more"},
     // NegEx's negated changes: "no increase in swelling" says the swelling is there, unchanged.
     {"no", "increase"}, {"no", "decrease"}, {"no", "change"}, {"no", "significant", "change"}, {"no", "interval", "change"},
     {"no", "significant", "increase"}, {"no", "significant", "decrease"}, {"no", "worsening"}, {"no", "improvement"},
@@ -99,7 +108,8 @@ const std::vector<Seq> kHedges = {
     {"suspects"}, {"suspected"}, {"seems"}, {"seem"}, {"seemed"}, {"appears", "to"}, {"appear", "to"}, {"appeared", "to"}, {"it", "appears"},
     {"apparently"},
     {"unclear"}, {"uncertain"}, {"unsure"}, {"unlikely"}, {"hypothesis"}, {"hypothesize"}, {"hypothesise"},
-    {"hypothesized"}, {"speculate"}, {"speculatively"}, {"guess"}, {"presumably"}, {"conceivably"}, {"not", "sure"},
+    {"hypothesized"}, {"speculate"}, {"speculates"}, {"speculated"}, {"speculating"}, {"speculation"},
+    {"speculative"}, {"speculatively"}, {"hint"}, {"hints"}, {"hinted"}, {"hinting"}, {"guess"}, {"presumably"}, {"conceivably"}, {"not", "sure"},
     {"not", "certain"}, {"not", "clear"}, {"not", "necessarily"}, {"n't", "necessarily"}, {"n't", "sure"},
     {"can", "not", "rule", "out"}, {"ca", "n't", "rule", "out"}, {"can", "not", "exclude"}, {"ca", "n't", "exclude"},
     {"not", "ruled", "out"}, {"n't", "ruled", "out"}, {"not", "be", "ruled", "out"}, {"n't", "be", "ruled", "out"},
@@ -118,6 +128,16 @@ const std::vector<Seq> kHedges = {
     // Another's word, not the writer's: "allegedly", "reportedly", "is rumoured to", "accused of".
     {"allegedly"}, {"alleged"}, {"alleges"}, {"allege"}, {"alleging"}, {"reportedly"}, {"supposedly"}, {"purportedly"},
     {"purported"}, {"ostensibly"}, {"rumoured"}, {"rumored"}, {"accused", "of"},
+    // A reporting verb with its clause ("claims it is a compiler bug", "claimed that"; the noun
+    // "claims" alone is too common to read so), and the impersonal passive ("X is thought to be").
+    {"claims", "that"}, {"claimed", "that"}, {"claiming", "that"}, {"claims", "it"}, {"claimed", "it"},
+    {"claims", "to"}, {"claimed", "to"}, {"claiming", "to"}, {"claims", "there"}, {"claimed", "there"},
+    {"thought", "to", "be"}, {"thought", "to", "have"}, {"believed", "to", "be"}, {"believed", "to", "have"},
+    {"said", "to", "be"}, {"said", "to", "have"}, {"reported", "to", "be"}, {"reported", "to", "have"},
+    {"widely", "believed"}, {"is", "thought", "to"}, {"are", "thought", "to"}, {"was", "thought", "to"},
+    {"were", "thought", "to"},
+    // Proposed, not decided: "A hiring freeze is under consideration"; optional, not required.
+    {"under", "consideration"}, {"under", "discussion"}, {"being", "considered"}, {"being", "discussed"}, {"optional"},
     // ConText's probable existence in clinical wording, and a double negation that leaves a possibility.
     {"equivocal"}, {"indeterminate"}, {"possibility"}, {"possibilities"},
     {"not", "impossible"}, {"n't", "impossible"}, {"not", "inconceivable"}, {"not", "been", "ruled", "out"},
@@ -144,7 +164,11 @@ const std::vector<Seq> kForwardHedges = {
     {"rumour", "of"}, {"rumor", "of"}, {"allegations", "of"}, {"allegation", "of"},
     // "compatible with" is also interoperability ("compatible with CUDA 12"): forward only, so the
     // subject ("the kernel is compatible with ...") stays stated.
-    {"compatible", "with"}, {"worrisome", "for"}};
+    {"compatible", "with"}, {"worrisome", "for"},
+    // A resemblance hedges what it resembles, not its subject: "It sounds like a bug", "what looked
+    // like an ankle injury" ("The profile looks like this" states the profile).
+    {"sounds", "like"}, {"sound", "like"}, {"sounded", "like"}, {"looks", "like"}, {"look", "like"}, {"looked", "like"},
+    {"looking", "like"}, {"feels", "like"}, {"felt", "like"}};
 constexpr std::size_t kForwardHedgeScope = 6;
 
 // Both kinds of hedge in one list, so a clause is scanned with one lookup per word: the forward
@@ -176,6 +200,7 @@ const std::vector<std::string_view> kClauseStarters = {
     "the", "this", "that", "these", "those", "it", "its", "we", "they", "i", "he", "she", "there", "you", "our", "their",
     "which", "who", "so", "but", "yet", "then", "however", "although", "though", "because", "since", "while", "whereas",
     "instead", "rather", "a", "an", "my", "your", "what", "here", "now", "only", "just", "despite", "apart", "except", "still",
+    "let", "please",
     // a verb right after a comma closes an aside: "The patient, who had no fever, was found to have anemia"
     "was", "were", "is", "are", "has", "had", "have", "will", "did", "does"};
 
@@ -327,7 +352,7 @@ LabelValue value_word(std::string_view w) {
       {"maybe", LabelValue::unsure}, {"possibly", LabelValue::unsure}, {"possible", LabelValue::unsure}, {"probably", LabelValue::unsure},
       {"likely", LabelValue::unsure}, {"unlikely", LabelValue::unsure}, {"unclear", LabelValue::unsure}, {"unknown", LabelValue::unsure},
       {"uncertain", LabelValue::unsure}, {"suspected", LabelValue::unsure}, {"partly", LabelValue::unsure}, {"partial", LabelValue::unsure},
-      {"perhaps", LabelValue::unsure}, {"tbd", LabelValue::unsure}, {"?", LabelValue::unsure}};
+      {"perhaps", LabelValue::unsure}, {"tbd", LabelValue::unsure}, {"optional", LabelValue::unsure}, {"?", LabelValue::unsure}};
   auto it = words.find(w);
   return it == words.end() ? LabelValue::none : it->second;
 }
@@ -428,6 +453,18 @@ bool forward_hedge_reaches(const Cursor& c, std::size_t k, std::size_t len, std:
   for (std::size_t m = k >= 3 ? k - 3 : 0; m < k; ++m)
     if (is_negator(c.w(m)) || c.w(m) == "without") return false;
   return true;
+}
+
+// A copula and a denying predicate right after the mention ("Rumours of layoffs are unfounded",
+// "the risk of deadlock is negligible"): the negation, not a forward hedge before it, decides.
+bool denied_after(const Cursor& c, std::size_t E, std::size_t RR) {
+  for (std::size_t k = E; k < RR && k <= E + kPostGap; ++k) {
+    if (!in(c.w(k), kCopulas)) continue;
+    std::size_t p = k + 1;
+    while (p < RR && in(c.w(p), kPredicateAdverbs)) ++p;
+    return p < RR && in(c.w(p), kNegativePredicates);
+  }
+  return false;
 }
 
 // "not entirely excluded", "cannot yet be ruled out", "has not been definitively confirmed": a
@@ -580,6 +617,43 @@ std::size_t alternative(const Cursor& c, std::size_t L, std::size_t b, std::size
   return n;
 }
 
+// Negations that no fixed word sequence captures; the trigger's length at k, or 0.
+// "too thin to need marinating", "too far apart to trigger an alert": what follows "too ... to" is
+// denied. "Barely got any sleep": "barely" with a verb and "any" is next to none. "We're out of
+// milk", "the item is out of stock": after a copula, "out of" is none left.
+std::size_t phrasal_negation(const Cursor& c, std::size_t k) {
+  std::string_view x = c.w(k);
+  if (x == "too") {
+    for (std::size_t m = k + 2; m <= k + 4 && m < c.s.tokens.size(); ++m) {
+      if (c.s.tokens[m - 1].kind != Token::Kind::word || c.w(m - 1) == "to") return 0;
+      if (c.w(m) == "to" && verb_after_to(c, m + 1) && c.w(m + 1) != "be") return m + 1 - k;
+    }
+    return 0;
+  }
+  if (x == "barely" && c.s.tokens.size() > k + 2 && c.s.tokens[k + 1].kind == Token::Kind::word &&
+      (c.w(k + 2) == "any" || c.w(k + 2) == "anything"))
+    return 3;
+  if (x == "out" && c.w(k + 1) == "of" && k > 0 && in(c.w(k - 1), kCopulas)) return 2;
+  return 0;
+}
+
+// ", using coconut oil", ", leaving the passengers unharmed": a participle after a comma opens a
+// clause of its own, which a negation before the comma does not reach. Not a list of gerunds
+// ("no vomiting, sweating or chills"): the participle must be followed by a word of its clause.
+bool participle_clause(const Cursor& c, std::size_t comma) {
+  static const std::unordered_set<std::string_view> kNotParticiples = {
+      "during", "nothing", "something", "anything", "everything", "thing", "string", "morning", "evening", "including",
+      "according", "regarding", "concerning", "following", "notwithstanding", "ceiling", "building", "spring", "bring",
+      "being", "pending", "wing", "king", "ring", "swing", "sting", "sibling", "lightning", "padding", "setting", "settings",
+      "timing", "caching", "pricing", "testing", "wording", "warning", "bearing", "clothing", "bedding", "stuffing"};
+  std::size_t p = comma + 1;
+  if (p + 1 >= c.s.tokens.size() || c.s.tokens[p].kind != Token::Kind::word) return false;
+  std::string_view w = c.w(p);
+  if (w.size() < 6 || w.substr(w.size() - 3) != "ing" || kNotParticiples.count(w)) return false;
+  std::string_view nx = c.w(p + 1);
+  return c.s.tokens[p + 1].kind == Token::Kind::word && nx != "and" && nx != "or" && nx != "nor";
+}
+
 }  // namespace
 
 Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
@@ -619,6 +693,18 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
   // "| leak | none |". The mention is the label (a few words before the separator), and the value
   // after it decides; in a table, the first later cell holding a value, read through its header
   // ("| Cause | Ruled out? |" + "yes" denies the cause).
+  // "a pinch of cinnamon (optional)", "Bank conflicts (none)": a one-word parenthesis right after
+  // the mention is its value.
+  if (R == e && R + 2 < n && c.w(R) == "(" && c.w(R + 2) == ")") {
+    std::size_t len = 1;
+    LabelValue value = value_at(c, R + 1, R + 2, len);
+    if (value != LabelValue::none) {
+      j.polarity = value == LabelValue::no ? Polarity::negated : value == LabelValue::yes ? Polarity::affirmed : Polarity::hedged;
+      j.trigger_begin = R + 1;
+      j.trigger_end = R + 2;
+      return j;
+    }
+  }
   std::size_t sep = R;
   if (s.table_row && sep + 1 < n && (c.w(sep) == "?" || c.w(sep) == "." || c.w(sep) == ":") && c.w(sep + 1) == "|") ++sep;  // "| Fever? | no |"
   if (sep < n && (c.w(sep) == ":" || c.w(sep) == "--" || c.w(sep) == "-" || c.w(sep) == "|" || c.w(sep) == "=")) {
@@ -683,7 +769,7 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     if (!q) continue;
     std::size_t len = q->size();
     if (q >= first_forward) {  // "presumed X", "evaluate for X", "at risk of X": what follows only
-      if (k < b && forward_hedge_reaches(c, k, len, b)) {
+      if (k < b && forward_hedge_reaches(c, k, len, b) && !denied_after(c, E, RR)) {
         j.polarity = Polarity::hedged;
         j.trigger_begin = k;
         j.trigger_end = k + len;
@@ -694,6 +780,8 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     // "no doubt", "without a doubt", "little doubt" state it; a hedge that is itself a double
     // negation ("not impossible", "not unlikely") is no pseudo-trigger.
     if (c.pseudo(k) && !(len > 1 && is_negator(c.w(k)))) continue;
+    // "not optional" is required: the negation cancels the hedge, and the mention is stated.
+    if (k > 0 && (c.w(k - 1) == "not" || c.w(k - 1) == "n't") && in(c.w(k), kNegativeAdjectives)) continue;
     // "could not", "can't": an inability stated, not a possibility ("we could not find X").
     if ((c.w(k) == "could" || c.w(k) == "can") && (c.w(k + 1) == "not" || c.w(k + 1) == "n't") && len == 1) continue;
     if (k < b && hedge_on_relation(c, k, len, b)) continue;
@@ -769,6 +857,7 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
   bool seen_negation = false, pre = false, pre_coordinated = false;
   for (std::size_t k = L; k < b; ++k) {
     std::size_t len = c.match(k, kPreNegation);
+    if (!len) len = phrasal_negation(c, k);
     if (!len) continue;
     if (c.pseudo(k, b)) {
       // "not without X": the two negations cancel; skip the second as well.
@@ -790,13 +879,14 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     // Within the window: the words between the trigger and the mention; short-scope triggers
     // ("rather than", "instead of") stop at a comma.
     std::size_t words = 0;
-    bool comma = false;
+    bool comma = false, participle = false;
     for (std::size_t m = k + len; m < b; ++m) {
       words += s.tokens[m].kind != Token::Kind::punct;
       comma = comma || c.w(m) == ",";
+      participle = participle || (c.w(m) == "," && m + 1 < b && participle_clause(c, m));
     }
     seen_negation = true;
-    if (words > kPreScope || (comma && (len > 1 || c.w(k).substr(0, 5) == "avoid") && in(c.w(k), kShortScope))) {
+    if (words > kPreScope || participle || (comma && (len > 1 || c.w(k).substr(0, 5) == "avoid") && in(c.w(k), kShortScope))) {
       pre = false;
       continue;
     }
@@ -821,6 +911,9 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
   bool words_before_trigger = false;
   for (std::size_t m = L; m < tb && !words_before_trigger; ++m) words_before_trigger = s.tokens[m].kind == Token::Kind::word;
   if (pre && pre_coordinated && words_before_trigger && e < n && (in(c.w(e), kAuxiliaries) || c.w(e) == "n't")) pre = false;
+  // "..., using coconut oil instead.", "text my sister instead": the mention is the alternative
+  // taken, whatever was denied before it.
+  if (pre && R < n && R <= e + 3 && c.w(R) == "instead" && (R + 1 >= n || c.punct(R + 1))) pre = false;
   count += pre;
   // "gluten-free", "BPA-free", "lock-free": the mention is what is absent.
   if (e < n && e > b && s.tokens[e - 1].hyphen_next && c.w(e) == "free") {
@@ -900,6 +993,13 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
       while (v < n && (c.w(v) == "really" || c.w(v) == "actually" || c.w(v) == "even" || c.w(v) == "seem" || c.w(v) == "to"))
         ++v;
       bool denying = v < n && in(s.tokens[v].stem, kDenyingVerbs);
+      // "The stall warning did not activate.": a verb with nothing after it in its clause denies
+      // that X happened — unless the verb is one of ending ("the pain did not stop" states it).
+      static const std::unordered_set<std::string_view> kEnding = {
+          "stop", "end", "ceas", "finish", "disappear", "vanish", "subsid", "resolv", "clear", "abat", "fade", "die",
+          "go", "leav", "quit", "decreas", "declin", "eas", "recov", "heal", "improv", "budg", "chang", "let"};
+      denying = denying || (v < n && s.tokens[v].kind == Token::Kind::word && !kEnding.count(s.tokens[v].stem) &&
+                            (v + 1 >= n || (c.punct(v + 1) && c.w(v + 1) != "-")));
       if (copula || denying) {
         ++count;
         tb = k;

@@ -269,3 +269,59 @@ TEST_CASE("NegEx terminations: apart from, aside from, other than, still; a rela
   CHECK(pol("There is a bank conflict that might explain the slowdown.", "bank conflict") == "affirmed");
   CHECK(pol("It is the prefix cache that might be the issue.", "prefix cache") == "hedged");
 }
+
+TEST_CASE("next to none, left out, 'too ... to', 'out of', and an intransitive verb denied") {
+  CHECK(pol("The survey found little evidence of a trend.", "trend") == "negated");
+  CHECK(pol("There is little sign of recovery in the north.", "recovery") == "negated");
+  CHECK(pol("You left out the tests.", "tests") == "negated");
+  CHECK(pol("The appendix omits the baseline run.", "baseline") == "negated");
+  CHECK(pol("The rope was too short to reach the ledge.", "ledge") == "negated");
+  CHECK(pol("The kernel is too slow to be useful.", "kernel") == "affirmed");
+  CHECK(pol("It is too early to rule out a leak.", "leak") == "hedged");
+  CHECK(pol("Barely had any rain this spring.", "rain") == "negated");
+  CHECK(pol("The item is out of stock.", "stock") == "negated");
+  CHECK(pol("The crash did not recur.", "crash") == "negated");
+  CHECK(pol("The smoke alarm did not sound, although the kitchen filled with smoke.", "smoke alarm") == "negated");
+  CHECK(pol("The pain did not stop.", "pain") == "affirmed");
+  CHECK(pol("The prefix cache does not evict the sink blocks.", "prefix cache") == "affirmed");
+}
+
+TEST_CASE("the alternative taken: a participle clause and a trailing 'instead' end a negation's scope") {
+  CHECK(pol("We avoid float64, using float32 accumulators with Kahan summation.", "float64") == "negated");
+  CHECK(pol("We avoid float64, using float32 accumulators with Kahan summation.", "float32") == "affirmed");
+  CHECK(pol("No alarm went off, forcing the crew to check the gauges by hand.", "gauges") == "affirmed");
+  CHECK(pol("No nausea, vomiting, sweating or diarrhoea.", "diarrhoea") == "negated");
+  CHECK(pol("I didn't take the bus, I walked to work instead.", "work") == "affirmed");
+  CHECK(pol("We did not fly, taking the train instead.", "train") == "affirmed");
+  CHECK(pol("No tea for me, a coffee instead.", "coffee") == "affirmed");
+}
+
+TEST_CASE("hedges: reporting verbs with their clause, the impersonal passive, resemblance, proposals, optional") {
+  CHECK(pol("The vendor claims that overflow cannot happen.", "overflow") == "hedged");
+  CHECK(pol("The seller claims it is an original print.", "original print") == "hedged");
+  CHECK(pol("The insurance claims were paid in full.", "insurance") == "affirmed");
+  CHECK(pol("The claim that the prefix cache causes the slowdown is false.", "prefix cache") == "negated");
+  CHECK(pol("The GPU is believed to be the bottleneck.", "GPU") == "hedged");
+  CHECK(pol("Low iron is thought to cause the fatigue.", "low iron") == "hedged");
+  CHECK(pol("The article speculates that the merger will fail.", "merger") == "hedged");
+  CHECK(pol("The minister hinted at a tax cut.", "tax cut") == "hedged");
+  CHECK(pol("It looks like a bank conflict.", "bank conflict") == "hedged");
+  CHECK(pol("The profile looks like this: bank conflicts dominate.", "profile") == "affirmed");
+  CHECK(pol("The profile looks like this: bank conflicts dominate.", "bank conflict") == "affirmed");
+  CHECK(pol("A new pricing model is under consideration.", "pricing model") == "hedged");
+  CHECK(pol("Garnish is optional.", "garnish") == "hedged");
+  CHECK(pol("The cache is not optional here.", "cache") == "affirmed");
+  CHECK(pol("- 200 g dark chocolate (optional)", "dark chocolate") == "hedged");
+  CHECK(pol("Register spills (none) in the final build.", "register spill") == "negated");
+  CHECK(pol("The disk (not the controller) failed.", "disk") == "affirmed");
+  CHECK(pol("Couldn't be happier with the new kettle!", "kettle") == "affirmed");
+  CHECK(pol("It could not be worse: the kettle leaks.", "kettle") == "affirmed");
+}
+
+TEST_CASE("a rumour or a risk declared unfounded or negligible is denied") {
+  CHECK(pol("Allegations of fraud are baseless.", "fraud") == "negated");
+  CHECK(pol("Rumours of a merger are unfounded.", "merger") == "negated");
+  CHECK(pol("Rumours of a merger spread quickly.", "merger") == "hedged");
+  CHECK(pol("The risk of deadlock is negligible.", "deadlock") == "negated");
+  CHECK(pol("There is a risk of deadlock under load.", "deadlock") == "hedged");
+}
