@@ -13,6 +13,7 @@
 #include "cli/verbs.hpp"
 #include "interpreter/engine.hpp"
 #include "report/report_format.hpp"
+#include "report/tool_version.hpp"
 #include "report/terminal_progress.hpp"
 #include "report/terminal_style.hpp"
 
@@ -102,7 +103,24 @@ int run_check(const std::vector<std::string>& args) {
   Engine engine(engine_options);
   const std::vector<Diagnostic> diagnostics = engine.load(a.rubric);
   print_diagnostics(diagnostics, a.no_color);
-  if (has_errors(diagnostics)) return kExitUsage;
+  if (has_errors(diagnostics)) {
+    // A JSON consumer still gets a report: the rubric's ERROR, nothing evaluated, its load
+    // diagnostics (severity "error") in `warnings`; the other formats keep stderr alone.
+    if (*format == report::ReportFormat::json) {
+      Report failed;
+      failed.verdict = OverallVerdict::error;
+      failed.warnings = diagnostics;
+      failed.provenance.tool_version = kToolVersion;
+      failed.provenance.rubric_file = a.rubric;
+      failed.provenance.submission_dir = fs::absolute(a.submission).lexically_normal().string();
+      if (!a.reference.empty()) failed.provenance.reference_dir = fs::absolute(a.reference).lexically_normal().string();
+      const std::string json = report::render_report(failed, *format);
+      if (!a.output.empty()) write_file(a.output, json);
+      else fmt::print("{}", json);
+      std::fflush(stdout);
+    }
+    return kExitUsage;
+  }
 
   const Report result = engine.check(a.submission, a.reference);
   progress.finish();

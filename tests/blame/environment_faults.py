@@ -36,7 +36,8 @@ CASES = [
      ("ERROR", "grader_environment"), ["grading environment", "/nonexistent/c++"]),
     ("a module cache that cannot be made", CALL, {"RUBRIC_CACHE_DIR": "{readonly}/cache"},
      ("ERROR", "grader_environment"), ["grading environment", "module cache"]),
-    ("cuda_fn without TMPDIR", CALL, {"TMPDIR": "{missing}"},
+    # A fresh module cache: a module built by an earlier run needs no scratch folder to load.
+    ("cuda_fn without TMPDIR", CALL, {"TMPDIR": "{missing}", "RUBRIC_CACHE_DIR": "{tmp}/fresh-cache"},
      ("ERROR", "grader_environment"), ["grading environment"]),
     ("RUBRIC_GPU_MEMORY_LIMIT set to junk", CALL, {"RUBRIC_GPU_MEMORY_LIMIT": "lots"},
      ("ERROR", "grader_environment"), ["grading environment", "RUBRIC_GPU_MEMORY_LIMIT"]),
