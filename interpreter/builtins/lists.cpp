@@ -226,6 +226,15 @@ void open_lists(Registry& r) {
            if (auto e = want(ctx, a, 1, ValueKind::string, "a string")) return *e;
            return Value::boolean(a[0].as_record().find(a[1].as_string()) != nullptr);
          });
+  // For library code: a check that this input cannot decide is the rubric's ERROR, with the library's
+  // explanation, rather than a FAIL that would blame a submission for what its tool never writes.
+  r.add("error", {P("message")}, false,
+        "An ERROR blamed on the rubric, with `message`: for a value or check the inputs cannot decide "
+        "(std.serving's failed count of an SGLang file written without --output-details).",
+        "errors", [](CallContext& ctx, const std::vector<Value>& a) {
+          if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
+          return ctx.error(a[0].as_string(), Blame::rubric);
+        });
 }
 
 }  // namespace rubric
