@@ -4,6 +4,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include <cctype>
 #include <cerrno>
 #include <cstdlib>
 #include <cstring>
@@ -151,6 +152,15 @@ std::string gencode_for(const std::string& arch) {
   return fmt::format("arch=compute_{0},code=sm_{0}", number);
 }
 
+bool valid_cuda_arch(const std::string& arch) {
+  // sm_90, sm_90a, sm_100f, compute_100, or a bare number (90).
+  std::string rest = arch.rfind("compute_", 0) == 0 ? arch.substr(8) : arch.rfind("sm_", 0) == 0 ? arch.substr(3) : arch;
+  std::size_t digits = 0;
+  while (digits < rest.size() && std::isdigit(static_cast<unsigned char>(rest[digits]))) ++digits;
+  if (digits < 2 || digits > 3) return false;
+  return digits == rest.size() || (digits + 1 == rest.size() && (rest.back() == 'a' || rest.back() == 'f'));
+}
+
 ModuleKind module_kind_for(std::string_view source_path) {
   std::string ext = fs::path(std::string(source_path)).extension().string();
   if (ext == ".cu") return ModuleKind::cuda;
@@ -296,6 +306,16 @@ CompileOutcome compile_module(const std::string& source_path, std::string_view e
     return outcome;
   }
 
+  // The target comes from the grading machine (its device, or RUBRIC_CUDA_ARCH): one nvcc cannot
+  // build for is the machine's fault, never a source that "does not build".
+  if (kind == ModuleKind::cuda && !settings.arch.empty() && !valid_cuda_arch(settings.arch)) {
+    outcome.grader_environment = true;
+    outcome.message = fmt::format("cannot compile {}: the target architecture '{}' (RUBRIC_CUDA_ARCH or the device) is not "
+                                  "one such as sm_90a, sm_80 or compute_100",
+                                  display, settings.arch);
+    return outcome;
+  }
+
   std::string trampoline = generate_trampoline(signature, entry, absolute, kind);
   const char* ext = kind == ModuleKind::cuda ? ".cu" : ".cpp";
   std::vector<std::string> probe = compile_command(kind, settings, "IN", "OUT");
@@ -397,6 +417,12 @@ CompileOutcome compile_module(const std::string& source_path, std::string_view e
                                   files::size_text(settings.memory_bytes));
   } else if (run.signaled) {
     outcome.message = fmt::format("the compiler was killed by {} while compiling {}", signal_name(run.signal), display);
+  } else if (run.exit_code != 0 && kind == ModuleKind::cuda &&
+             run.output.find("Unsupported gpu architecture") != std::string::npos) {
+    outcome.grader_environment = true;
+    outcome.message = fmt::format("cannot compile {}: this nvcc ({}) cannot build for {}: {}", display, settings.nvcc,
+                                  settings.arch.empty() ? std::string(kDefaultCudaArch) : settings.arch,
+                                  escape_compiler_text(run.output.substr(0, run.output.find('\n'))));
   } else if (run.exit_code != 0) {
     MessageContext ctx{compiled_source, display, tramp_path, std::string(entry), signature.text};
     std::string text = trim_compiler_output(run.output, ctx);
@@ -410,7 +436,10 @@ CompileOutcome compile_module(const std::string& source_path, std::string_view e
   } else {
     std::string why;
     if (store_module(built, m.library_path, why)) outcome.ok = true;
-    else outcome.message = fmt::format("cannot store the module in {}: {}", settings.cache_dir, why);
+    else {
+      outcome.grader_environment = true;  // the cache is the machine's, the build succeeded
+      outcome.message = fmt::format("cannot store the module in {}: {}", settings.cache_dir, why);
+    }
   }
   return outcome;
 }

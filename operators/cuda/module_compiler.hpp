@@ -90,6 +90,8 @@ struct CompileSandbox {
 
 // .cu → cuda; .cpp/.cc/.cxx → cpu_standin. Throws OperatorError for any other extension.
 ModuleKind module_kind_for(std::string_view source_path);
+// Whether `arch` names a CUDA target nvcc takes: sm_90, sm_90a, sm_100f, compute_100, 90.
+bool valid_cuda_arch(const std::string& arch);
 
 // Whether the compiler for `kind` can be executed (nvcc is absent on machines without the toolkit).
 bool compiler_available(ModuleKind kind, const CompilerSettings& settings);

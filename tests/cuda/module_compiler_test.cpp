@@ -117,6 +117,26 @@ TEST_CASE("host compiler: the CPU stand-in builds, and reports errors and mismat
   CHECK(wrong.message.find("entry 'add' in add_wrong_type.cpp does not have the declared type") == 0);
 }
 
+TEST_CASE("a target the machine names wrong is the grading environment's fault, never the source's") {
+  CHECK(valid_cuda_arch("sm_90a"));
+  CHECK(valid_cuda_arch("sm_80"));
+  CHECK(valid_cuda_arch("sm_100f"));
+  CHECK(valid_cuda_arch("compute_100"));
+  CHECK(valid_cuda_arch("90"));
+  CHECK_FALSE(valid_cuda_arch("sm_zz"));
+  CHECK_FALSE(valid_cuda_arch("junk"));
+  CHECK_FALSE(valid_cuda_arch("sm_9"));
+  CHECK_FALSE(valid_cuda_arch(""));
+  TempDir dir;
+  CompilerSettings s = settings_in(dir);
+  s.arch = "sm_zz";  // RUBRIC_CUDA_ARCH set to junk
+  CompileOutcome r = compile_module(test_path("data/scale_good.cu"), "scale", parse_signature(kScaleSig), ModuleKind::cuda, s);
+  INFO(r.message);
+  CHECK_FALSE(r.ok);
+  CHECK(r.grader_environment);
+  if (compiler_available(ModuleKind::cuda, s)) CHECK(r.message.find("sm_zz") != std::string::npos);
+}
+
 TEST_CASE("source kinds and unreadable sources") {
   CHECK(module_kind_for("a/b.cu") == ModuleKind::cuda);
   CHECK(module_kind_for("b.cpp") == ModuleKind::cpu_standin);
