@@ -73,7 +73,11 @@ bool index_word(const std::string& w) {
                                       "node", "layer", "epoch", "iteration", "iter", "run", "trial", "case", "test", "example",
                                       "exercise", "question", "part", "task", "problem", "option", "level", "round", "day",
                                       "listing", "algorithm", "lemma", "theorem", "definition", "footnote", "note", "commit",
-                                      "ticket", "bug", "number", "id", "slot", "device", "port", "row", "column", "cell"};
+                                      "ticket", "bug", "number", "id", "slot", "device", "port", "row", "column", "cell",
+                                      // software written in small letters before its version: "gcc 13.2", "driver 550.54"
+                                      "driver", "capability", "gcc", "clang", "llvm", "python", "nvcc", "torch", "pytorch",
+                                      "triton", "numpy", "jax", "ubuntu", "debian", "rocm", "cudnn", "nccl", "cuda", "glibc",
+                                      "tensorrt", "opset", "sdk", "toolkit"};
   for (const char* x : words)
     if (w == x) return true;
   return false;
@@ -95,7 +99,9 @@ std::vector<std::uint8_t> not_quantities(std::string_view text, const Sentence& 
     // Joined, through hyphens, dots or nothing, to a word before it: part of a name.
     for (std::size_t j = k; j > 0 && glued(j); --j)
       if (T[j - 1].kind == Token::Kind::word) {
-        skip[k] = true;
+        // "2x-3x", "10ms-20ms": a range of quantities, the unit glued to the first number.
+        bool range = j == k && j > 1 && T[j - 1].hyphen_next && T[j - 1].glued_prev && num(j - 2) && unit_words().count(T[j - 1].lower);
+        if (!range) skip[k] = true;
         break;
       }
     // Dotted versions "0.6.3", dates "2024-05-01", "05/01/2024", times and ratios "10:30", "2:4".
@@ -115,7 +121,8 @@ std::vector<std::uint8_t> not_quantities(std::string_view text, const Sentence& 
     if (year && k > 0) {
       const std::string& p = T[k - 1].lower;
       if (p == "in" || p == "since" || p == "until" || p == "during" || p == "by" || p == "from" || p == "early" ||
-          p == "late" || p == "mid" || (p == "," && k > 1 && num(k - 2) && k > 2 && is_month(T[k - 3])))
+          p == "late" || p == "mid" || (p == "," && k > 1 && num(k - 2) && k > 2 && is_month(T[k - 3])) ||
+          (num(k - 1) && k > 1 && is_month(T[k - 2])))  // "Jan 5 2025"
         skip[k] = true;
     }
     // Indices and versions after a word: "Section 4.1", "CUDA 12.4", "Python 3.11" (a name: all
@@ -139,6 +146,29 @@ std::vector<std::uint8_t> not_quantities(std::string_view text, const Sentence& 
   return skip;
 }
 
+// A number as it is written: its value, the unit or the noun after it, and where it ends.
+struct Quantity {
+  double value = 0;
+  double scale = 0;            // the k/M/B suffix's factor, 0 when none
+  std::size_t end = 0;         // the token after the quantity
+  std::size_t range_end = 0;   // a range's first number: the token after the whole range, else 0
+  std::string unit, noun;
+  bool negative = false;
+  bool model_name = false;     // "the 70B model": a name; `end` is after the B
+};
+
+// Words that never name what a number counts ("3e-4 and", "13 were").
+bool function_word(const std::string& w) {
+  static const char* const words[] = {"and", "or", "but", "nor", "of", "the", "a", "an", "to", "in", "on", "at", "for",
+                                      "with", "by", "from", "as", "than", "then", "so", "is", "are", "was", "were", "be",
+                                      "been", "has", "have", "had", "it", "its", "this", "that", "these", "those", "which",
+                                      "who", "when", "where", "while", "if", "vs", "versus", "into", "over", "under", "after",
+                                      "before", "because", "since", "yet", "not", "no", "also", "we", "i", "you", "they"};
+  for (const char* x : words)
+    if (w == x) return true;
+  return false;
+}
+
 }  // namespace
 
 std::vector<Claim> find_claims(std::string_view text, Stemmer& stemmer, std::size_t limit, std::size_t* more) {
@@ -156,13 +186,14 @@ std::vector<Claim> find_claims(AnalysedText& analysed, std::size_t limit, std::s
     const Sentence& s = *sp;
     const auto& T = s.tokens;
     std::vector<std::uint8_t> skip = not_quantities(text, s);
-    for (std::size_t k = 0; k < T.size(); ++k) {
-      if (T[k].kind != Token::Kind::number) continue;
+    // The quantity written at number k: its value, unit or noun, and the token after it.
+    auto read = [&](std::size_t k) {
+      Quantity q;
       // Part of a name or a range's second half is still a number; a number glued after a word is
       // never produced by the tokeniser ("fp32" is one word).
       double v = std::strtod(T[k].lower.c_str(), nullptr);
-      bool negative = k > 0 && T[k - 1].lower == "-" && T[k].glued_prev && (k < 2 || T[k - 2].kind != Token::Kind::number);
-      if (negative) v = -v;
+      q.negative = k > 0 && T[k - 1].lower == "-" && T[k].glued_prev && (k < 2 || T[k - 2].kind != Token::Kind::number);
+      if (q.negative) v = -v;
       std::size_t e = k + 1;
       std::string unit, noun;
       // "1/3": a fraction is one number (a date "05/01/2024" is skipped as a whole below).
@@ -190,11 +221,13 @@ std::vector<Claim> find_claims(AnalysedText& analysed, std::size_t limit, std::s
               bool count = false;
               for (const char* x : kCountNouns) count = count || T[e + 1].lower == x;
               if (!count) {
-                k = e;
-                continue;
+                q.model_name = true;
+                q.end = e + 1;
+                return q;
               }
             }
             v *= sc;
+            q.scale = sc;
             ++e;
           }
         }
@@ -204,22 +237,58 @@ std::vector<Claim> find_claims(AnalysedText& analysed, std::size_t limit, std::s
         // "32-way" is a unit only when hyphenated to the number.
         if (it != units.end() && (std::string(it->second.canonical) != "way" || T[e - 1].hyphen_next)) {
           unit = it->second.canonical;
-          ++e;
+          const std::size_t u = e++;
+          bool per_time = false;
           if (it->second.per_time_follows && e + 1 < T.size()) {
-            if (T[e].lower == "/" && time_unit(T[e + 1].lower)) {
+            if ((T[e].lower == "/" || T[e].lower == "per") && time_unit(T[e + 1].lower)) {
               unit += std::string("/") + time_unit(T[e + 1].lower);
               e += 2;
-            } else if (T[e].lower == "per" && time_unit(T[e + 1].lower)) {
-              unit += std::string("/") + time_unit(T[e + 1].lower);
-              e += 2;
+              per_time = true;
             }
           }
-        } else if (T[e].kind == Token::Kind::word) {
+          // "900 TFLOPS" is a rate (floating-point operations per second); "2 TFLOPs" a count.
+          if (!per_time && unit.size() >= 4 && unit.compare(unit.size() - 4, 4, "FLOP") == 0 && T[u].end > T[u].begin &&
+              text[T[u].end - 1] == 'S')
+            unit += "/s";
+        } else if (T[e].kind == Token::Kind::word && !function_word(T[e].lower)) {
           noun = T[e].lower;
         }
       }
+      q.value = v;
+      q.end = e;
+      q.unit = std::move(unit);
+      q.noun = std::move(noun);
+      return q;
+    };
+    for (std::size_t k = 0; k < T.size(); ++k) {
+      if (T[k].kind != Token::Kind::number) continue;
+      Quantity q = read(k);
+      if (q.model_name) {
+        k = q.end - 1;
+        continue;
+      }
+      // A range's first number takes the unit (and the k/M suffix) written after the second:
+      // "2-3x", "2–3x", "30-40%", "1-3 ms", "2-4k tokens", "from 2 to 3x", "between 2 and 3 times".
+      if (q.unit.empty() && q.noun.empty() && q.end < T.size()) {
+        std::size_t hi = 0;
+        if (q.end == k + 1 && T[k].hyphen_next && T[q.end].kind == Token::Kind::number) hi = q.end;
+        else if (q.end + 1 < T.size() && T[q.end + 1].kind == Token::Kind::number &&
+                 (T[q.end].lower == "to" || (T[q.end].lower == "and" && k > 0 && T[k - 1].lower == "between")))
+          hi = q.end + 1;
+        if (hi) {
+          Quantity h = read(hi);
+          if (!h.model_name && !h.unit.empty() && !h.negative) {
+            q.unit = h.unit;
+            if (q.scale == 0 && h.scale > 0) q.value *= h.scale;
+            q.range_end = h.end;
+          }
+        }
+      }
+      std::size_t e = q.end;
+      const std::string& unit = q.unit;
+      const bool negative = q.negative;
       if (skip[k] == 1 || (skip[k] == 2 && unit.empty())) continue;  // a name, a version, a date, an index
-      if (!std::isfinite(v)) {  // "1e999x" overflows: no claim a measurement could be compared with
+      if (!std::isfinite(q.value)) {  // "1e999x" overflows: no claim a measurement could be compared with
         k = e - 1;
         continue;
       }
@@ -228,11 +297,11 @@ std::vector<Claim> find_claims(AnalysedText& analysed, std::size_t limit, std::s
         continue;
       }
       Claim c;
-      c.value = v;
+      c.value = q.value;
       c.unit = unit;
-      c.noun = noun;
+      c.noun = q.noun;
       std::size_t tb = negative ? T[k - 1].begin : T[k].begin;
-      c.text = quote(text, tb, T[e - 1].end, 80);
+      c.text = quote(text, tb, T[(q.range_end ? q.range_end : e) - 1].end, 80);
       c.sentence_begin = s.begin;
       c.sentence_end = s.end;
       Judgement j = judge_mention(s, k, e);

@@ -157,3 +157,41 @@ TEST_CASE("claims: multiplier prefixes, powers, exponents and fractions are one 
   CHECK(claims("It has 70B parameters.") == V{{"70B|", 70e9}});
   CHECK(claims("It reaches 45 GB/s.") == V{{"45 GB/s|GB/s", 45.0}});
 }
+
+TEST_CASE("claims: a range's first number takes the unit written after the second") {
+  Stemmer st;
+  auto claims = [&](std::string_view t) {
+    std::vector<std::pair<std::string, double>> out;
+    for (const auto& c : find_claims(t, st, 100, nullptr)) out.emplace_back(c.text + "|" + c.unit, c.value);
+    return out;
+  };
+  using V = std::vector<std::pair<std::string, double>>;
+  CHECK(claims("A 2-3x speedup.") == V{{"2-3x|x", 2.0}, {"3x|x", 3.0}});
+  CHECK(claims("A 2\xe2\x80\x93" "3x speedup.") == V{{"2\xe2\x80\x93" "3x|x", 2.0}, {"3x|x", 3.0}});
+  CHECK(claims("It is 30-40% faster.") == V{{"30-40%|%", 30.0}, {"40%|%", 40.0}});
+  CHECK(claims("It is between 2 and 3 times faster.") == V{{"2 and 3 times|x", 2.0}, {"3 times|x", 3.0}});
+  CHECK(claims("It rose from 2 to 3x.") == V{{"2 to 3x|x", 2.0}, {"3x|x", 3.0}});
+  CHECK(claims("Prefill takes 1-3 ms.") == V{{"1-3 ms|ms", 1.0}, {"3 ms|ms", 3.0}});
+  CHECK(claims("A 2x-3x speedup, 10ms-20ms each.") == V{{"2x|x", 2.0}, {"3x|x", 3.0}, {"10ms|ms", 10.0}, {"20ms|ms", 20.0}});
+  CHECK(claims("Prompts of 2-4k tokens.") == V{{"2-4k tokens|tok", 2000.0}, {"4k tokens|tok", 4000.0}});
+  // Not ranges: two quantities of their own, or a count then a multiplier.
+  CHECK(claims("It went from 10 ms to 4 ms.") == V{{"10 ms|ms", 10.0}, {"4 ms|ms", 4.0}});
+  CHECK(claims("We scale from 8 to 16 GPUs.") == V{{"8|", 8.0}, {"16|", 16.0}});
+}
+
+TEST_CASE("claims: FLOPS in capitals is a rate; versions after tool names and dates without a comma are not claims") {
+  Stemmer st;
+  auto claims = [&](std::string_view t) {
+    std::vector<std::pair<std::string, std::string>> out;
+    for (const auto& c : find_claims(t, st, 100, nullptr)) out.emplace_back(c.text, c.unit + "|" + c.noun);
+    return out;
+  };
+  using V = std::vector<std::pair<std::string, std::string>>;
+  CHECK(claims("We reach 900 TFLOPS and 450 TFLOP/s.") == V{{"900 TFLOPS", "TFLOP/s|"}, {"450 TFLOP/s", "TFLOP/s|"}});
+  CHECK(claims("A step costs 2 TFLOPs.") == V{{"2 TFLOPs", "TFLOP|"}});
+  CHECK(claims("With gcc 13.2, clang 17, python 3.11, driver 550.54 and compute capability 9.0.").empty());
+  CHECK(claims("Tested on Jan 5 2025 and on March 3 2024.").empty());
+  // The word after a bare number is its noun only when it is not a function word.
+  CHECK(claims("The loss is 3e-4 and falls.") == V{{"3e-4", "|"}});
+  CHECK(claims("About 32 banks serve it.") == V{{"32", "|banks"}});
+}
