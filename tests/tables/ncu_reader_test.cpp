@@ -1,22 +1,11 @@
 #include <doctest/doctest.h>
 
-#include <fstream>
-#include <sstream>
-
+#include "fixture.hpp"
 #include "operators/error.hpp"
 #include "operators/tables/ncu_reader.hpp"
 
 using namespace rubric;
 using namespace rubric::tables;
-
-namespace {
-std::string fixture(const std::string& name) {
-  std::ifstream in("../golden/inputs/sub/" + name);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-}  // namespace
 
 TEST_CASE("short kernel names drop the return type and parameters, keep template arguments") {
   CHECK(short_kernel_name("void softmax_kernel<float, 256>(const float *, float *, int, int)") == "softmax_kernel<float, 256>");

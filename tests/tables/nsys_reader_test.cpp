@@ -1,22 +1,11 @@
 #include <doctest/doctest.h>
 
-#include <fstream>
-#include <sstream>
-
+#include "fixture.hpp"
 #include "operators/tables/csv_reader.hpp"
 #include "operators/tables/kernel_names.hpp"
 #include "operators/tables/nsys_reader.hpp"
 
 using namespace rubric::tables;
-
-namespace {
-std::string fixture(const std::string& name) {
-  std::ifstream in("../golden/inputs/sub/" + name);
-  std::ostringstream s;
-  s << in.rdbuf();
-  return s.str();
-}
-}  // namespace
 
 TEST_CASE("kernel names as ncu's function base and without return type or parameters") {
   const char* anon = "(anonymous namespace)::rmsnorm_kernel(const __half *, __half *, int)";
