@@ -169,6 +169,32 @@ bool function_word(const std::string& w) {
   return false;
 }
 
+// "N times" (number k, "times" ending before e) is a multiplier when a comparison follows it
+// ("faster", "the baseline", "as fast", "more") or a change precedes it ("by", "grew", "of").
+bool times_multiplies(const std::vector<Token>& T, std::size_t k, std::size_t e) {
+  static const char* const kAfter[] = {"faster", "slower", "quicker", "speedup", "speed", "improvement", "more", "fewer",
+                                       "less", "higher", "lower", "better", "worse", "larger", "smaller", "bigger",
+                                       "greater", "the", "as", "that", "what", "over", "than", "throughput",
+                                       "bandwidth", "latency", "memory", "longer", "shorter", "cheaper", "costlier"};
+  static const char* const kBefore[] = {"by", "of", "increased", "increase", "increases", "grew", "grow", "grows", "rose",
+                                        "rises", "improved", "improves", "dropped", "drops", "decreased", "reduced", "fell",
+                                        "shrank", "boosted", "accelerated", "multiplied", "cut", "up", "down", "sped"};
+  if (e < T.size())
+    for (const char* x : kAfter)
+      if (T[e].lower == x) return true;
+  std::size_t b = k;
+  // The first number of a range ("between 2 and 3 times", "2-3 times") stands for the range.
+  while (b >= 2 && T[b - 1].kind != Token::Kind::number && (T[b - 1].lower == "and" || T[b - 1].lower == "to") &&
+         T[b - 2].kind == Token::Kind::number)
+    b -= 2;
+  while (b >= 1 && T[b - 1].kind == Token::Kind::number && T[b - 1].hyphen_next) --b;
+  if (b > 0 && T[b - 1].lower == "between") --b;
+  if (b > 0)
+    for (const char* x : kBefore)
+      if (T[b - 1].lower == x) return true;
+  return false;
+}
+
 }  // namespace
 
 std::vector<Claim> find_claims(std::string_view text, Stemmer& stemmer, std::size_t limit, std::size_t* more) {
@@ -246,6 +272,12 @@ std::vector<Claim> find_claims(AnalysedText& analysed, std::size_t limit, std::s
               per_time = true;
             }
           }
+          // "3 times faster", "2 times the baseline", "grew by 2.1 times" multiply; "ran it 10 times"
+          // counts repetitions: a plain count with the noun "times".
+          if (T[u].lower == "times" && !times_multiplies(T, k, e)) {
+            unit.clear();
+            noun = "times";
+          }
           // "900 TFLOPS" is a rate (floating-point operations per second); "2 TFLOPs" a count.
           if (!per_time && unit.size() >= 4 && unit.compare(unit.size() - 4, 4, "FLOP") == 0 && T[u].end > T[u].begin &&
               text[T[u].end - 1] == 'S')
@@ -268,12 +300,14 @@ std::vector<Claim> find_claims(AnalysedText& analysed, std::size_t limit, std::s
         continue;
       }
       // A range's first number takes the unit (and the k/M suffix) written after the second:
-      // "2-3x", "2–3x", "30-40%", "1-3 ms", "2-4k tokens", "from 2 to 3x", "between 2 and 3 times".
+      // "2-3x", "2–3x", "30-40%", "1-3 ms", "2-4k tokens", "from 2 to 3x", "between 2 and 3 times";
+      // so does a value with its uncertainty: "2.3 ± 0.1 ms".
       if (q.unit.empty() && q.noun.empty() && q.end < T.size()) {
         std::size_t hi = 0;
         if (q.end == k + 1 && T[k].hyphen_next && T[q.end].kind == Token::Kind::number) hi = q.end;
         else if (q.end + 1 < T.size() && T[q.end + 1].kind == Token::Kind::number &&
-                 (T[q.end].lower == "to" || (T[q.end].lower == "and" && k > 0 && T[k - 1].lower == "between")))
+                 (T[q.end].lower == "to" || T[q.end].lower == "\xc2\xb1" ||
+                  (T[q.end].lower == "and" && k > 0 && T[k - 1].lower == "between")))
           hi = q.end + 1;
         if (hi) {
           Quantity h = read(hi);

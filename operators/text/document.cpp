@@ -565,6 +565,11 @@ bool SentenceStream::next(Sentence& s) {
           push(s, Token::Kind::punct, i_, i_ + g.len, "...");
           i_ += g.len;
           continue;
+        case Glyph::Class::symbol:  // "≈1.6×": no word; "2.3±0.1 ms" keeps its "±" for the claims
+          if (t_.compare(i_, g.len, "\xc2\xb1") == 0) push(s, Token::Kind::punct, i_, i_ + g.len, "\xc2\xb1");
+          i_ += g.len;
+          space_before_ = true;  // it separates as a space does: "10 ms→4 ms" is two quantities
+          continue;
         case Glyph::Class::punct:
           fullwidth_punct = g.punct;
           break;

@@ -126,6 +126,11 @@ Glyph glyph_at(std::string_view t, std::size_t i) {
     else return as(C::punct, a);
     return g;
   }
+  // Mathematical signs and arrows ("≈1.6×", "≤5 ms", "10 ms→4 ms", "2.3±0.1"): not letters, so a
+  // number glued to one is still a number. "×" is the letter x above.
+  if (cp == 0x00B1 || cp == 0x00F7 || cp == 0x00AC || (cp >= 0x2190 && cp <= 0x22FF) || (cp >= 0x27F0 && cp <= 0x27FF) ||
+      (cp >= 0x2A00 && cp <= 0x2AFF))
+    return as(C::symbol);
   if (cp >= 0x00C0 && cp <= 0x00DE && cp != 0x00D7) g.fold = kLatin1Lower[cp - 0x00C0];
   return g;
 }

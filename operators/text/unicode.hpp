@@ -14,10 +14,11 @@
 namespace rubric::text {
 
 struct Glyph {
-  enum class Class : std::uint8_t { letter, space, invisible, hyphen, dash, apostrophe, quote, ellipsis, punct };
+  enum class Class : std::uint8_t { letter, space, invisible, hyphen, dash, apostrophe, quote, ellipsis, punct, symbol };
   Class cls = Class::letter;
   std::uint8_t len = 1;        // bytes of the character
   char punct = 0;              // Class::punct: the ASCII punctuation it reads as ('.', ',', ';', ...)
+                               // Class::symbol: a mathematical sign or an arrow ("≈", "≤", "→", "±"): no letter
   std::string_view fold;       // Class::letter: its lower-case reading when it differs from its bytes
 };
 

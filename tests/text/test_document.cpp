@@ -195,3 +195,33 @@ TEST_CASE("claims: FLOPS in capitals is a rate; versions after tool names and da
   CHECK(claims("The loss is 3e-4 and falls.") == V{{"3e-4", "|"}});
   CHECK(claims("About 32 banks serve it.") == V{{"32", "|banks"}});
 }
+
+TEST_CASE("claims: a mathematical sign glued to a number does not hide it") {
+  Stemmer st;
+  auto claims = [&](std::string_view t) {
+    std::vector<std::pair<std::string, double>> out;
+    for (const auto& c : find_claims(t, st, 100, nullptr)) out.emplace_back(c.text + "|" + c.unit, c.value);
+    return out;
+  };
+  using V = std::vector<std::pair<std::string, double>>;
+  CHECK(claims("It is (\xe2\x89\x88" "1.6\xc3\x97 better).") == V{{"1.6\xc3\x97|x", 1.6}});  // ≈1.6×
+  CHECK(claims("Latency \xe2\x89\xa4" "5 ms, throughput \xe2\x89\xa5" "2x.") == V{{"5 ms|ms", 5.0}, {"2x|x", 2.0}});  // ≤ ≥
+  CHECK(claims("It went 10 ms\xe2\x86\x92" "4 ms, 2.3\xc2\xb1" "0.1 ms.") ==
+        V{{"10 ms|ms", 10.0}, {"4 ms|ms", 4.0}, {"2.3\xc2\xb1" "0.1 ms|ms", 2.3}, {"0.1 ms|ms", 0.1}});  // → ±
+}
+
+TEST_CASE("claims: 'N times' is a multiplier only with a comparison, else it counts repetitions") {
+  Stemmer st;
+  auto claims = [&](std::string_view t) {
+    std::vector<std::string> out;
+    for (const auto& c : find_claims(t, st, 100, nullptr)) out.push_back(c.text + "|" + c.unit + "|" + c.noun);
+    return out;
+  };
+  using V = std::vector<std::string>;
+  CHECK(claims("I measured it 10 times and took the median.") == V{"10 times||times"});
+  CHECK(claims("We repeat each measurement 5 times.") == V{"5 times||times"});
+  CHECK(claims("It is 3 times faster, 2 times the baseline, and grew by 2.1 times.") ==
+        V{"3 times|x|", "2 times|x|", "2.1 times|x|"});
+  CHECK(claims("It is 3 times as fast and 4 times more efficient.") == V{"3 times|x|", "4 times|x|"});
+  CHECK(claims("A speedup of 3 times.") == V{"3 times|x|"});
+}
