@@ -162,14 +162,17 @@ std::optional<CheckOutcome> Evaluator::decide_over_claims(const ast::Expr& e, co
   std::vector<std::string> evidence;
   std::vector<std::string> matched, unmatched;
   std::optional<CheckOutcome> pending;  // a skipped or inconclusive claim: kept unless one settles it
-  std::string last_sentence;
+  struct Decided {
+    std::string text, sentence, polarity, explanation;
+    bool ok;
+  };
+  std::vector<Decided> decided;
   for (std::size_t i = 0; i < items.size(); ++i) {
     auto scope = std::make_shared<Environment>(f.closure, f.closure->module());
     scope->define(param, items[i]);
     CheckOutcome r = decide(*f.lambda->body, scope);
-    const std::string text = field_text(items[i], "text");
-    const std::string sentence = field_text(items[i], "sentence");
-    const std::string polarity = field_text(items[i], "polarity");
+    std::string text = field_text(items[i], "text");
+    std::string sentence = field_text(items[i], "sentence");
     if (!r.decided) {
       if (r.verdict == Verdict::error || r.verdict == Verdict::fail) {
         r.evidence.insert(r.evidence.begin(), fmt::format("claim {} in \"{}\"", text, text::quote(sentence, 0, sentence.size(), 120)));
@@ -180,17 +183,30 @@ std::optional<CheckOutcome> Evaluator::decide_over_claims(const ast::Expr& e, co
     }
     bool ok = r.verdict == Verdict::pass;
     (ok ? matched : unmatched).push_back(text);
-    if (evidence.size() < kClaimsShown) {
-      // The sentence is quoted once for the claims it holds.
-      std::string where = sentence == last_sentence ? std::string("in the same sentence")
-                                                    : fmt::format("in \"{}\"", text::quote(sentence, 0, sentence.size(), 160));
-      last_sentence = sentence;
-      evidence.push_back(fmt::format("claims {} {}{}: {} ({})", text, where,
-                                     polarity == "affirmed" || polarity.empty() ? "" : fmt::format(" ({})", polarity),
-                                     ok ? "matches" : "no match", r.explanation));
-    }
+    decided.push_back({std::move(text), std::move(sentence), field_text(items[i], "polarity"), std::move(r.explanation), ok});
   }
-  if (items.size() > kClaimsShown) evidence.push_back(fmt::format("... and {} more claims", items.size() - kClaimsShown));
+  // The claims shown: those that decide the check first (the matches of `any`, the misses of
+  // `all`), wherever they are in the answer, then the earliest others; in the answer's order.
+  std::vector<bool> shown(decided.size(), false);
+  std::size_t room = kClaimsShown;
+  for (std::size_t i = 0; i < decided.size() && room > 0; ++i)
+    if (decided[i].ok != want_all) shown[i] = true, --room;
+  for (std::size_t i = 0; i < decided.size() && room > 0; ++i)
+    if (!shown[i]) shown[i] = true, --room;
+  std::string last_sentence;
+  for (std::size_t i = 0; i < decided.size(); ++i) {
+    if (!shown[i]) continue;
+    const Decided& d = decided[i];
+    // The sentence is quoted once for the claims it holds.
+    std::string where = d.sentence == last_sentence ? std::string("in the same sentence")
+                                                    : fmt::format("in \"{}\"", text::quote(d.sentence, 0, d.sentence.size(), 160));
+    last_sentence = d.sentence;
+    evidence.push_back(fmt::format("claims {} {}{}: {} ({})", d.text, where,
+                                   d.polarity == "affirmed" || d.polarity.empty() ? "" : fmt::format(" ({})", d.polarity),
+                                   d.ok ? "matches" : "no match", d.explanation));
+  }
+  if (items.size() > kClaimsShown - room)
+    evidence.push_back(fmt::format("... and {} more claims", items.size() - (kClaimsShown - room)));
   bool passed = want_all ? unmatched.empty() : !matched.empty();
   if (pending && (want_all ? passed : !passed)) {
     pending->evidence.insert(pending->evidence.begin(), evidence.begin(), evidence.end());
