@@ -169,6 +169,19 @@ bool function_word(const std::string& w) {
   return false;
 }
 
+// The unit a table header names, as its words joined ("µs", "gb/s", "tok/s", "%"), in the unit
+// table's spelling; "" when it is none ("(n)", "(median)").
+std::string header_unit(const std::string& joined) {
+  const auto& units = unit_words();
+  std::size_t slash = joined.find('/');
+  auto it = units.find(joined.substr(0, slash));
+  if (it == units.end()) return std::string();
+  std::string unit = it->second.canonical;
+  if (slash == std::string::npos) return unit;
+  const char* per = it->second.per_time_follows ? time_unit(joined.substr(slash + 1)) : nullptr;
+  return per ? unit + "/" + per : std::string();
+}
+
 // "N times" (number k, "times" ending before e) is a multiplier when a comparison follows it
 // ("faster", "the baseline", "as fast", "more") or a change precedes it ("by", "grew", "of").
 bool times_multiplies(const std::vector<Token>& T, std::size_t k, std::size_t e) {
@@ -316,6 +329,16 @@ std::vector<Claim> find_claims(AnalysedText& analysed, std::size_t limit, std::s
             if (q.scale == 0 && h.scale > 0) q.value *= h.scale;
             q.range_end = h.end;
           }
+        }
+      }
+      // A number alone in a table cell takes the unit its column's header names ("Time (µs)").
+      if (s.table_row && q.unit.empty() && q.end == k + 1 && (k == 0 || T[k - 1].lower == "|") &&
+          (q.end == T.size() || T[q.end].lower == "|")) {
+        std::size_t column = 0;
+        for (std::size_t m = 0; m < k; ++m) column += T[m].lower == "|";
+        if (s.column_units && column < s.column_units->size() && !(*s.column_units)[column].empty()) {
+          q.unit = header_unit((*s.column_units)[column]);
+          if (!q.unit.empty()) q.noun.clear();
         }
       }
       std::size_t e = q.end;

@@ -447,6 +447,7 @@ bool SentenceStream::next(Sentence& s) {
   s.answer = Sentence::Answer::none;
   s.table_row = false;
   s.negating_columns.clear();
+  s.column_units.reset();
   s.candidate_item = false;
   s.begin = s.end = i_;
   space_before_ = true;
@@ -466,11 +467,33 @@ bool SentenceStream::next(Sentence& s) {
                  (w == "no" && !(k + 1 < s.tokens.size() && s.tokens[k + 1].lower == ".")))
           negating_columns_.back() = true;
       }
+      // The unit each column's header names last, in parentheses or brackets: "Time (µs)", "BW [GB/s]".
+      auto units = std::make_shared<std::vector<std::string>>();
+      for (std::size_t k = 0, cell = 0, col = 0; k <= s.tokens.size(); ++k) {
+        if (k < s.tokens.size() && s.tokens[k].lower != "|") continue;
+        std::size_t a = cell, b = k;  // the cell's tokens; column `col` counts the '|' before it
+        cell = k + 1;
+        std::size_t o = b;
+        if (b > a && s.tokens[b - 1].lower == ")") {
+          for (o = b - 1; o > a && s.tokens[o - 1].lower != "(";) --o;
+          o = o > a ? o : b;
+          --b;
+        } else if (b > a && s.tokens[b - 1].end < t_.size() && t_[s.tokens[b - 1].end] == ']') {
+          for (o = b - 1; o > a && !(s.tokens[o].begin > 0 && t_[s.tokens[o].begin - 1] == '[');) --o;
+          if (!(s.tokens[o].begin > 0 && t_[s.tokens[o].begin - 1] == '[')) o = b;
+        }
+        std::string unit;
+        for (std::size_t m = o; m < b && unit.size() < 16; ++m) unit += s.tokens[m].lower;
+        if (units->size() <= col) units->resize(col + 1);
+        (*units)[col++] = std::move(unit);
+      }
+      column_units_ = std::move(units);
       in_table_ = true;
       s.table_row = true;
     } else if (row_ == Row::body) {
       s.table_row = true;
       s.negating_columns = negating_columns_;
+      s.column_units = column_units_;
     }
     row_ = Row::none;
     // "Possible causes:" then "- A", "- B": the items are candidates until a sentence that is no item.

@@ -4,6 +4,7 @@
 // sentences, and code (fenced blocks, `spans`) is kept apart from the prose. One pass, linear in
 // the text: a sentence at a time, so memory is bounded by the longest sentence, not the answer.
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -37,9 +38,12 @@ struct Sentence {
   // A Markdown table row (its cells separated by '|' tokens), and per column whether the header
   // negates its values ("| Cause | Ruled out? |": "yes" there denies the row's cause).
   bool table_row = false;
-  std::vector<bool> negating_columns;
   // An item of a Markdown list under a label that names candidates ("Possible causes:\n- A\n- B").
   bool candidate_item = false;
+  std::vector<bool> negating_columns;
+  // Per column, the unit its header names in parentheses or brackets ("Time (µs)", "BW [GB/s]"),
+  // lower-cased and joined ("µs", "gb/s"); "" where none. Body rows only, shared by the table's rows.
+  std::shared_ptr<const std::vector<std::string>> column_units;
 };
 
 // A word that makes a label name candidates rather than findings: "Possible causes:",
@@ -77,6 +81,7 @@ class SentenceStream {
   Row row_ = Row::none;               // the table row the current sentence is
   bool in_table_ = false;             // rows after a header and its separator line
   std::vector<bool> negating_columns_;  // of the current table's header
+  std::shared_ptr<const std::vector<std::string>> column_units_;  // of the current table's header
   bool separator_line(std::size_t line_begin) const;
   void answer_of_question(Sentence& s);
   std::size_t paren_none_until_ = 0;  // no ')' on the line before this offset (linear link skipping)

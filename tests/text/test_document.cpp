@@ -225,3 +225,21 @@ TEST_CASE("claims: 'N times' is a multiplier only with a comparison, else it cou
   CHECK(claims("It is 3 times as fast and 4 times more efficient.") == V{"3 times|x|", "4 times|x|"});
   CHECK(claims("A speedup of 3 times.") == V{"3 times|x|"});
 }
+
+TEST_CASE("claims: a bare number in a table cell takes the unit its column's header names") {
+  Stemmer st;
+  auto claims = [&](std::string_view t) {
+    std::vector<std::pair<std::string, double>> out;
+    for (const auto& c : find_claims(t, st, 100, nullptr)) out.emplace_back(c.text + "|" + c.unit, c.value);
+    return out;
+  };
+  using V = std::vector<std::pair<std::string, double>>;
+  CHECK(claims("| Kernel | Time (\xc2\xb5s) | BW [GB/s] | Speedup | Hit rate (%) |\n|---|---|---|---|---|\n"
+               "| naive | 120 | 1.2 | 1.0x | 61 |\n| tiled | 45 | 2.9 | 2.67x | 88 |\n") ==
+        V{{"120|us", 120.0}, {"1.2|GB/s", 1.2}, {"1.0x|x", 1.0}, {"61|%", 61.0},
+          {"45|us", 45.0}, {"2.9|GB/s", 2.9}, {"2.67x|x", 2.67}, {"88|%", 88.0}});
+  // A unit written in the cell wins; a header without one leaves the number bare; prose after the
+  // table is not in it.
+  CHECK(claims("| Config | Latency (ms) | Batch |\n|---|---|---|\n| a | 900 us | 64 |\n\nIt took 3 more.\n") ==
+        V{{"900 us|us", 900.0}, {"64|", 64.0}, {"3|", 3.0}});
+}
