@@ -805,10 +805,13 @@ std::string quote(std::string_view text, std::size_t begin, std::size_t end, std
       ++i;
       continue;
     }
-    // So does single emphasis, "*not*": a marker with a space (or the text's edge) on one side
-    // only, not inside a word ("a*b", "snake_case"), nor a lone "2 * 3".
+    // So does single emphasis, "*not*": a marker with a space, punctuation or the text's edge on
+    // one side only ("*bank-conflict*.", "(*not*"), not inside a word ("a*b", "snake_case"), nor
+    // a lone "2 * 3".
     if (c == '*' || c == '_') {
-      auto edge = [&](std::size_t k) { return k >= text.size() || is_space(static_cast<unsigned char>(text[k])); };
+      auto edge = [&](std::size_t k) {
+        return k >= text.size() || is_space(static_cast<unsigned char>(text[k])) || std::strchr(".,;:!?()[]\"'", text[k]) != nullptr;
+      };
       auto alnum = [&](std::size_t k) { return k < text.size() && std::isalnum(static_cast<unsigned char>(text[k])); };
       bool prev_edge = i == 0 || edge(i - 1), next_edge = edge(i + 1);
       if (prev_edge != next_edge && !(i > 0 && alnum(i - 1) && alnum(i + 1))) continue;

@@ -93,6 +93,10 @@ TEST_CASE("quotes drop emphasis markers and HTML comments, keep arithmetic and i
   CHECK(quote(t, 11, t.size()) == "caused");
   CHECK(quote("2 * 3 and a*b and snake_case", 0, 28) == "2 * 3 and a*b and snake_case");
   CHECK(quote("The cause is <!-- not --> bank conflicts.", 0, 41) == "The cause is bank conflicts.");
+  // Emphasis next to punctuation: "a classic *bank-conflict*." and "(*not* the cache)".
+  CHECK(quote("a classic *bank-conflict*.", 0, 26) == "a classic bank-conflict.");
+  CHECK(quote("(*not* the cache), _really_!", 0, 28) == "(not the cache), really!");
+  CHECK(quote("x*y, 2*3.", 0, 9) == "x*y, 2*3.");
 }
 
 TEST_CASE("HTML comments and struck text are not prose; bare contractions and lookalike letters fold") {
