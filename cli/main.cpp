@@ -9,6 +9,7 @@
 
 #include "cli/cli_support.hpp"
 #include "cli/verbs.hpp"
+#include "operators/files/temp_owner.hpp"
 
 namespace {
 
@@ -48,6 +49,10 @@ int main(int argc, char** argv) {
     return 0;
   }
   const std::vector<std::string> rest(args.begin() + 1, args.end());
+  // The verbs that run programs first remove what killed graders left under TMPDIR and /tmp
+  // (docs/processes.md): one read of each base, never a live grader's folder.
+  if (verb == "check" || verb == "test" || verb == "grade")
+    rubric::files::sweep_stale_temp_dirs(rubric::files::owned_temp_bases());
   try {
     if (verb == "check") return cli::run_check(rest);
     if (verb == "lint") return cli::run_lint(rest);

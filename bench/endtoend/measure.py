@@ -13,7 +13,9 @@ RUBRIC_BENCH_WORKLOADS=prose,run (names below, comma-separated) runs only those;
            the labelled corpus's sentences, vs `rubric check` of the same answer that only reads it
            (the difference is what the text operators cost the user), vs `cat`
   run      one criterion running /bin/true in the sandbox vs the same check without the run vs
-           /bin/true spawned directly (the difference is what isolation costs the user)
+           /bin/true spawned directly (the difference is what isolation costs the user); the
+           same run again with a TMPDIR holding 1,000 unrelated entries (the start-up sweep of
+           killed graders' folders reads TMPDIR and /tmp)
   startup  `rubric check` on a small rubric vs `rubric --version` vs /bin/true
 
 Peers run inside one Python process (their interpreter start-up is not counted; rubric's is). Files
@@ -35,11 +37,11 @@ import time
 REPEAT = int(os.environ.get("RUBRIC_BENCH_REPEAT", "5"))
 
 
-def timed_process(cmd):
+def timed_process(cmd, env=None):
     """Wall and CPU seconds of one run of `cmd` (stdout discarded); exits on an unexpected status."""
     before = resource.getrusage(resource.RUSAGE_CHILDREN)
     t0 = time.perf_counter()
-    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE)
+    proc = subprocess.run(cmd, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env)
     wall = time.perf_counter() - t0
     after = resource.getrusage(resource.RUSAGE_CHILDREN)
     if proc.returncode not in (0,):
@@ -325,10 +327,18 @@ def isolated_run(rubric, tmp):
                  'criterion runs "runs" {\n  expect run(["/bin/true"]).exit == 0\n}\n')
     without = os.path.join(tmp, "norun")
     write_rubric(without, 'rubric "no run" { version: "1.0" }\ncriterion runs "runs" {\n  expect 0 == 0\n}\n')
+    crowded = os.path.join(tmp, "crowded-tmpdir")
+    os.makedirs(crowded, exist_ok=True)
+    os.chmod(crowded, 0o711)
+    for i in range(500):
+        os.makedirs(os.path.join(crowded, f"unrelated-dir-{i}"), exist_ok=True)
+        open(os.path.join(crowded, f"unrelated-file-{i}"), "w").close()
+    crowded_env = dict(os.environ, TMPDIR=crowded)
     global REPEAT
     saved, REPEAT = REPEAT, max(REPEAT, 20)
     best = best_interleaved({
         "rubric check (one isolated run of /bin/true)": lambda: timed_process(check_cmd(rubric, folder)),
+        "the same, TMPDIR with 1,000 entries": lambda: timed_process(check_cmd(rubric, folder), crowded_env),
         "rubric check (the same without the run)": lambda: timed_process(check_cmd(rubric, without)),
         "/bin/true": lambda: timed_process(["/bin/true"]),
     })
@@ -339,6 +349,9 @@ def isolated_run(rubric, tmp):
         print(f"  {name:<44} {wall * 1e3:9.1f} ms   cpu {cpu * 1e3:7.1f} ms")
     print(f"  the isolated run adds {(with_run[0] - plain[0]) * 1e3:.1f} ms wall, {(with_run[1] - plain[1]) * 1e3:.1f} ms "
           f"cpu to the process (/bin/true alone: {best['/bin/true'][0] * 1e3:.1f} ms)")
+    crowd = best["the same, TMPDIR with 1,000 entries"]
+    print(f"  a TMPDIR of 1,000 entries adds {(crowd[0] - with_run[0]) * 1e3:.1f} ms wall, "
+          f"{(crowd[1] - with_run[1]) * 1e3:.1f} ms cpu")
 
 
 def main():

@@ -87,14 +87,19 @@ GpuSession::GpuSession(SessionOptions options) : options_(std::move(options)) {
   std::string templ = parent + "/rubric-gpu-XXXXXX";
   if (!::mkdtemp(templ.data())) throw EnvironmentError(fmt::format("cannot create a scratch folder in {}", parent));
   scratch_ = templ;
+  std::string why;
+  owner_ = files::TempOwner::claim(scratch_, &why);
+  if (!owner_.held()) {
+    ::rmdir(scratch_.c_str());
+    throw EnvironmentError(fmt::format("cannot claim a scratch folder in {}: {}", parent, why));
+  }
   ::chmod(scratch_.c_str(), 0711);  // workers may pass through to their io-N folder, never list it
 }
 
 GpuSession::~GpuSession() {
   module_workers_.clear();
   workers_.clear();
-  std::error_code ec;
-  fs::remove_all(scratch_, ec);
+  owner_.remove(scratch_);
 }
 
 WorkerClient& GpuSession::worker(ModuleKind kind) {

@@ -26,6 +26,7 @@
 #include "operators/cuda/device_info.hpp"
 #include "operators/cuda/module_compiler.hpp"
 #include "operators/cuda/worker_client.hpp"
+#include "operators/files/temp_owner.hpp"
 #include "operators/numerics/compare_stats.hpp"
 #include "operators/tensor/dtype.hpp"
 
@@ -214,6 +215,7 @@ class GpuSession {
 
   SessionOptions options_;
   std::string scratch_;
+  files::TempOwner owner_;  // of scratch_: a killed grader's folder is swept by the next
   std::uint64_t next_file_ = 0;
   std::unique_ptr<DeviceInfo> device_;
   std::map<ModuleKind, std::unique_ptr<WorkerClient>> workers_;

@@ -25,6 +25,7 @@
 #include "operators/error.hpp"
 #include "operators/files/safe_open.hpp"
 #include "operators/files/sparse_copy.hpp"
+#include "operators/files/temp_owner.hpp"
 
 #ifndef RUBRIC_NVCC_PATH
 #define RUBRIC_NVCC_PATH ""
@@ -214,12 +215,16 @@ struct PrivateDir {
       throw EnvironmentError(fmt::format("cannot create a build folder in {}: {}", fs::path(templ).parent_path().string(),
                                       std::strerror(errno)));
     path = templ;
+    std::string why;
+    owner = files::TempOwner::claim(path, &why);
+    if (!owner.held()) {
+      ::rmdir(path.c_str());
+      throw EnvironmentError(fmt::format("cannot claim a build folder: {}", why));
+    }
     ::chmod(path.c_str(), 0711);
   }
-  ~PrivateDir() {
-    std::error_code ec;
-    fs::remove_all(path, ec);
-  }
+  ~PrivateDir() { owner.remove(path); }
+  files::TempOwner owner;
 };
 
 // Copies the built module from the compiler's folder into the cache (atomically, by rename): opened

@@ -18,6 +18,7 @@
 
 #include "operators/error.hpp"
 #include "operators/files/safe_open.hpp"
+#include "operators/files/temp_owner.hpp"
 #include "operators/process/confinement.hpp"
 #include "operators/process/launch.hpp"
 #include "operators/process/whitelist.hpp"
@@ -29,6 +30,7 @@ namespace rubric::process {
 struct SandboxedProcess::State {
   std::unique_ptr<detail::CStrings> argv, envp;
   std::string exe, cwd, new_root_parent, new_root;
+  files::TempOwner owner;  // of new_root_parent, so a killed grader's is swept
   std::optional<Whitelist> whitelist;
   std::optional<MemoryCgroup> cgroup;
   std::optional<PidsCgroup> pids;  // after cgroup: in v2 it is the memory cgroup's directory
@@ -49,7 +51,7 @@ struct SandboxedProcess::State {
     if (stack) ::munmap(stack, detail::kSupervisorStack);
     if (!new_root_parent.empty()) {
       ::rmdir(new_root.c_str());
-      ::rmdir(new_root_parent.c_str());
+      owner.remove(new_root_parent);
     }
   }
 };
@@ -125,6 +127,7 @@ SandboxedProcess spawn_sandboxed(const SandboxSpec& spec) {
     char templ[] = "/tmp/rubric-sandbox-XXXXXX";
     if (!::mkdtemp(templ)) throw OperatorError(fmt::format("cannot create a sandbox root: {}", std::strerror(errno)));
     s.new_root_parent = templ;
+    s.owner = files::TempOwner::claim(templ);
     s.new_root = s.new_root_parent + "/root";
     ::mkdir(s.new_root.c_str(), 0755);
     WhitelistSpec ws;

@@ -53,6 +53,12 @@ ScratchDir::ScratchDir(bool others_traverse) {
                                        std::getenv("TMPDIR") && *std::getenv("TMPDIR") ? "TMPDIR" : "the default",
                                        std::strerror(errno)));
   root_ = buf.data();
+  std::string why;
+  owner_ = files::TempOwner::claim(root_, &why);
+  if (!owner_.held()) {
+    ::rmdir(root_.c_str());
+    throw EnvironmentError(fmt::format("cannot claim the scratch folder: {}", why));
+  }
   // Others may traverse (an unprivileged candidate must reach tmp/ and work/) but not list it.
   ::chmod(root_.c_str(), 0711);
   std::error_code ec;
@@ -61,9 +67,11 @@ ScratchDir::ScratchDir(bool others_traverse) {
 }
 
 ScratchDir::~ScratchDir() {
-  if (keep_ || root_.empty()) return;
-  std::error_code ec;
-  fs::remove_all(root_, ec);  // best effort: a destructor must not throw
+  if (root_.empty()) return;
+  if (keep_)
+    owner_.disown(root_);  // kept for inspection: no sweep may take it
+  else
+    owner_.remove(root_);  // best effort: a destructor must not throw
 }
 
 std::string ScratchDir::copy_tree(const std::string& source, const files::CopyBudget& budget,

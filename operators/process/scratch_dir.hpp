@@ -1,9 +1,11 @@
 #pragma once
 // A private temporary directory for one run: work/ (the copy of the candidate's cwd, or absent)
-// and tmp/ (TMPDIR and HOME). Removed on destruction unless kept.
+// and tmp/ (TMPDIR and HOME). Removed on destruction unless kept; owned (files/temp_owner.hpp) while
+// it lives, so a later grader removes it when this one is killed.
 #include <string>
 
 #include "operators/files/sparse_copy.hpp"
+#include "operators/files/temp_owner.hpp"
 
 namespace rubric::process {
 
@@ -35,6 +37,7 @@ class ScratchDir {
   std::string root_;
   bool has_work_ = false;
   bool keep_ = false;
+  files::TempOwner owner_;
 };
 
 }  // namespace rubric::process

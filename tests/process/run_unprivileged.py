@@ -60,7 +60,13 @@ def main():
     reach = subprocess.run([helper] + flags + ["test", "-x", tests])
     if reach.returncode != 0:
         skip(f"uid {UID} cannot reach {tests}")
-    env = dict(os.environ, RUBRIC_PROCESS_TEST_SCRATCH=scratch, HOME=scratch, TMPDIR="/tmp")
+    # A TMPDIR of the run's own, inside its scratch (removed with it at the next run): nothing in /tmp.
+    tmpdir = os.path.join(scratch, "tmp")
+    os.makedirs(tmpdir)
+    if root:
+        os.chown(tmpdir, UID, UID)
+    os.chmod(tmpdir, 0o777)
+    env = dict(os.environ, RUBRIC_PROCESS_TEST_SCRATCH=scratch, HOME=scratch, TMPDIR=tmpdir)
     if mode == "refused":
         env["RUBRIC_PROCESS_TEST_EXPECT"] = "refused"
     suite = subprocess.run([helper] + flags + [tests, "--no-intro"], cwd=HERE, env=env)
