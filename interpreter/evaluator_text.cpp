@@ -1,5 +1,6 @@
 // `text affirms X` and `text denies X`: polarity checks over the prose of an answer, with the
 // deciding sentence quoted and its trigger marked (docs/text.md).
+#include <algorithm>
 #include <fmt/format.h>
 
 #include "interpreter/evaluator.hpp"
@@ -72,6 +73,24 @@ CheckOutcome Evaluator::decide_polarity(const ast::Mentions& mt, const ast::Expr
           ps += fmt::format("{}{} {}", k ? ", " : "", f.parts[k].first, text::polarity_name(f.parts[k].second));
         if (f.parts.size() > 8) ps += fmt::format(", ... {} more", f.parts.size() - 8);
         line += fmt::format(" [{}]", ps);
+      }
+      // An `all` concept stated across sentences: where each other member is stated (four at most).
+      if (f.polarity == text::Polarity::affirmed && f.deciding) {
+        std::vector<std::size_t> quoted{f.deciding->sentence_begin};
+        std::size_t shown = 0;
+        for (std::size_t k = 0; k < f.part_deciding.size() && k < f.parts.size(); ++k) {
+          const auto& m = f.part_deciding[k];
+          if (!m || std::find(quoted.begin(), quoted.end(), m->sentence_begin) != quoted.end()) continue;
+          if (++shown > 4) {
+            line += "; ...";
+            break;
+          }
+          quoted.push_back(m->sentence_begin);
+          text::Finding part;
+          part.polarity = m->polarity;
+          part.deciding = m;
+          line += fmt::format("; {}: {}", f.parts[k].first, text::explain(text_value, part));
+        }
       }
       evidence.push_back(std::move(line));
     } else if (evidence.size() == kEvidenceItems) {

@@ -367,7 +367,11 @@ std::vector<Finding> analyse(AnalysedText& text, const std::vector<ConceptPtr>& 
       for (int p = 3; p >= 1 && !f.deciding; --p) f.deciding = st.first[p];
     }
     if (st.concept->kind == Concept::Kind::any || st.concept->kind == Concept::Kind::all)
-      for (std::size_t ch : st.children) f.parts.emplace_back(describe(*nodes[ch].concept), nodes[ch].aggregated);
+      for (std::size_t ch : st.children) {
+        f.parts.emplace_back(describe(*nodes[ch].concept), nodes[ch].aggregated);
+        // Every member of an `all` decides it: each one's sentence is evidence.
+        if (st.concept->kind == Concept::Kind::all) f.part_deciding.push_back(nodes[ch].first[static_cast<int>(nodes[ch].aggregated)]);
+      }
     out.push_back(std::move(f));
   }
   return out;

@@ -47,6 +47,7 @@ struct Finding {
   std::size_t mentions = 0;                       // every mention found (of leaves below, for any/all)
   std::optional<Mention> deciding;                // the first mention with the finding's polarity
   std::vector<std::pair<std::string, Polarity>> parts;  // all/any: each member's label and polarity
+  std::vector<std::optional<Mention>> part_deciding;    // all: each member's first mention with its polarity
 };
 
 // Finds all the concepts in one pass over the text. Linear in the text (times the phrases that
