@@ -15,6 +15,7 @@ namespace {
 struct UnitWord {
   const char* canonical;
   bool per_time_follows;  // may be followed by "/s" or "per second" ("GB/s", "tokens per second")
+  double factor = 1;      // the written number times this is in `canonical` ("3.2 Gbps" is 0.4 GB/s)
 };
 
 // Unit words by their lower-case spelling → the unit table's spelling.
@@ -32,7 +33,12 @@ const std::unordered_map<std::string, UnitWord>& unit_words() {
       {"tib", {"TiB", true}}, {"tok", {"tok", true}}, {"tokens", {"tok", true}}, {"token", {"tok", true}},
       {"req", {"req", true}}, {"requests", {"req", true}}, {"request", {"req", true}}, {"flop", {"FLOP", true}},
       {"flops", {"FLOP", true}}, {"gflop", {"GFLOP", true}}, {"gflops", {"GFLOP", true}}, {"tflop", {"TFLOP", true}},
-      {"tflops", {"TFLOP", true}}, {"pflop", {"PFLOP", true}}, {"pflops", {"PFLOP", true}}, {"mflop", {"MFLOP", true}}};
+      {"tflops", {"TFLOP", true}}, {"pflop", {"PFLOP", true}}, {"pflops", {"PFLOP", true}}, {"mflop", {"MFLOP", true}},
+      {"hr", {"h", false}}, {"hrs", {"h", false}}, {"mins", {"min", false}}, {"usec", {"us", false}}, {"usecs", {"us", false}},
+      {"nsec", {"ns", false}}, {"nsecs", {"ns", false}}, {"msecs", {"ms", false}},
+      // Bits per second, as bytes: "400 Gbps" is 50 GB/s.
+      {"kbps", {"kB/s", false, 0.125}}, {"mbps", {"MB/s", false, 0.125}}, {"gbps", {"GB/s", false, 0.125}},
+      {"tbps", {"TB/s", false, 0.125}}};
   return m;
 }
 
@@ -276,13 +282,18 @@ std::vector<Claim> find_claims(AnalysedText& analysed, std::size_t limit, std::s
         // "32-way" is a unit only when hyphenated to the number.
         if (it != units.end() && (std::string(it->second.canonical) != "way" || T[e - 1].hyphen_next)) {
           unit = it->second.canonical;
+          v *= it->second.factor;
           const std::size_t u = e++;
+          // "400 Gb/s": a small b after a capital prefix is bits, an eighth of the bytes.
+          const bool bits = T[u].end - T[u].begin == 2 && unit.size() == 2 && unit[1] == 'B' && text[T[u].end - 1] == 'b' &&
+                            text[T[u].begin] >= 'A' && text[T[u].begin] <= 'Z';
           bool per_time = false;
           if (it->second.per_time_follows && e + 1 < T.size()) {
             if ((T[e].lower == "/" || T[e].lower == "per") && time_unit(T[e + 1].lower)) {
               unit += std::string("/") + time_unit(T[e + 1].lower);
               e += 2;
               per_time = true;
+              if (bits) v /= 8;
             }
           }
           // "3 times faster", "2 times the baseline", "grew by 2.1 times" multiply; "ran it 10 times"

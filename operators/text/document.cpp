@@ -574,10 +574,18 @@ bool SentenceStream::next(Sentence& s) {
           space_before_ = true;
           i_ += g.len;
           continue;
+        case Glyph::Class::hyphen:
+          // The minus sign before a number is its sign, as "-" is: "−5 ms".
+          if (t_.compare(i_, 3, "\xe2\x88\x92") == 0 && i_ + 3 < n && is_digit(static_cast<unsigned char>(t_[i_ + 3]))) {
+            push(s, Token::Kind::punct, i_, i_ + 3, "-");
+            i_ += 3;
+            continue;
+          }
+          i_ += g.len;  // a hyphen not joining two words: no word, no boundary
+          continue;
         case Glyph::Class::invisible:
         case Glyph::Class::quote:
         case Glyph::Class::apostrophe:
-        case Glyph::Class::hyphen:  // a hyphen not joining two words: no word, no boundary
           i_ += g.len;
           continue;
         case Glyph::Class::dash:

@@ -247,3 +247,19 @@ TEST_CASE("claims: a bare number in a table cell takes the unit its column's hea
   CHECK(claims("| Config | Latency (ms) | Batch |\n|---|---|---|\n| a | 900 us | 64 |\n\nIt took 3 more.\n") ==
         V{{"900 us|us", 900.0}, {"64|", 64.0}, {"3|", 3.0}});
 }
+
+TEST_CASE("claims: the Unicode minus, bits per second and spelt-out time units") {
+  Stemmer st;
+  auto claims = [&](std::string_view t) {
+    std::vector<std::pair<std::string, double>> out;
+    for (const auto& c : find_claims(t, st, 100, nullptr)) out.emplace_back(c.text + "|" + c.unit, c.value);
+    return out;
+  };
+  using V = std::vector<std::pair<std::string, double>>;
+  CHECK(claims("The offset was \xe2\x88\x92" "5 ms.") == V{{"\xe2\x88\x92" "5 ms|ms", -5.0}});
+  // "Gb/s" and "Gbps" are bits: a claim in bytes per second (÷ 8); "GB/s" stays bytes.
+  CHECK(claims("The link gives 400 Gb/s, 3.2 Gbps and 50 GB/s.") ==
+        V{{"400 Gb/s|GB/s", 50.0}, {"3.2 Gbps|GB/s", 0.4}, {"50 GB/s|GB/s", 50.0}});
+  CHECK(claims("It took 1.5 hrs, 3 mins, 2 hr and 40 usecs.") ==
+        V{{"1.5 hrs|h", 1.5}, {"3 mins|min", 3.0}, {"2 hr|h", 2.0}, {"40 usecs|us", 40.0}});
+}
