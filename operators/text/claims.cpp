@@ -347,9 +347,13 @@ std::vector<Claim> find_claims(AnalysedText& analysed, std::size_t limit, std::s
           (q.end == T.size() || T[q.end].lower == "|")) {
         std::size_t column = 0;
         for (std::size_t m = 0; m < k; ++m) column += T[m].lower == "|";
-        if (s.column_units && column < s.column_units->size() && !(*s.column_units)[column].empty()) {
+        if (s.column_units && column < s.column_units->size() && !(*s.column_units)[column].empty())
           q.unit = header_unit((*s.column_units)[column]);
-          if (!q.unit.empty()) q.noun.clear();
+        // Else the unit the row's label names: "| Time (µs) | 120 | 45 |".
+        if (q.unit.empty()) {
+          std::size_t a = !T.empty() && T[0].lower == "|" ? 1 : 0, b = a;
+          while (b < T.size() && T[b].lower != "|") ++b;
+          if (b < k) q.unit = header_unit(cell_unit(text, T, a, b));
         }
       }
       std::size_t e = q.end;

@@ -441,6 +441,21 @@ void SentenceStream::answer_of_question(Sentence& s) {
   i_ = e;
 }
 
+std::string cell_unit(std::string_view text, const std::vector<Token>& T, std::size_t a, std::size_t b) {
+  std::size_t o = b;
+  if (b > a && T[b - 1].lower == ")") {
+    for (o = b - 1; o > a && T[o - 1].lower != "(";) --o;
+    o = o > a ? o : b;
+    --b;
+  } else if (b > a && T[b - 1].end < text.size() && text[T[b - 1].end] == ']') {
+    for (o = b - 1; o > a && !(T[o].begin > 0 && text[T[o].begin - 1] == '[');) --o;
+    if (!(T[o].begin > 0 && text[T[o].begin - 1] == '[')) o = b;
+  }
+  std::string unit;
+  for (std::size_t m = o; m < b && unit.size() < 16; ++m) unit += T[m].lower;
+  return unit;
+}
+
 bool SentenceStream::next(Sentence& s) {
   s.tokens.clear();
   s.question = false;
@@ -471,19 +486,8 @@ bool SentenceStream::next(Sentence& s) {
       auto units = std::make_shared<std::vector<std::string>>();
       for (std::size_t k = 0, cell = 0, col = 0; k <= s.tokens.size(); ++k) {
         if (k < s.tokens.size() && s.tokens[k].lower != "|") continue;
-        std::size_t a = cell, b = k;  // the cell's tokens; column `col` counts the '|' before it
+        std::string unit = cell_unit(t_, s.tokens, cell, k);  // column `col` counts the '|' before it
         cell = k + 1;
-        std::size_t o = b;
-        if (b > a && s.tokens[b - 1].lower == ")") {
-          for (o = b - 1; o > a && s.tokens[o - 1].lower != "(";) --o;
-          o = o > a ? o : b;
-          --b;
-        } else if (b > a && s.tokens[b - 1].end < t_.size() && t_[s.tokens[b - 1].end] == ']') {
-          for (o = b - 1; o > a && !(s.tokens[o].begin > 0 && t_[s.tokens[o].begin - 1] == '[');) --o;
-          if (!(s.tokens[o].begin > 0 && t_[s.tokens[o].begin - 1] == '[')) o = b;
-        }
-        std::string unit;
-        for (std::size_t m = o; m < b && unit.size() < 16; ++m) unit += s.tokens[m].lower;
         if (units->size() <= col) units->resize(col + 1);
         (*units)[col++] = std::move(unit);
       }

@@ -50,6 +50,10 @@ struct Sentence {
 // "Keywords:", "Suspects:".
 bool names_candidates(std::string_view lower_word);
 
+// The unit a table cell (tokens [a, b)) names last in parentheses or brackets, its words joined
+// and lower-cased: "Time (µs)" → "µs", "BW [GB/s]" → "gb/s"; "" when none.
+std::string cell_unit(std::string_view text, const std::vector<Token>& tokens, std::size_t a, std::size_t b);
+
 // Cuts text into sentences. `markdown` off reads every character as prose (for phrases).
 class SentenceStream {
  public:

@@ -242,6 +242,9 @@ TEST_CASE("claims: a bare number in a table cell takes the unit its column's hea
                "| naive | 120 | 1.2 | 1.0x | 61 |\n| tiled | 45 | 2.9 | 2.67x | 88 |\n") ==
         V{{"120|us", 120.0}, {"1.2|GB/s", 1.2}, {"1.0x|x", 1.0}, {"61|%", 61.0},
           {"45|us", 45.0}, {"2.9|GB/s", 2.9}, {"2.67x|x", 2.67}, {"88|%", 88.0}});
+  // Or the unit the row's label names, when the header names none.
+  CHECK(claims("| Metric | Before | After |\n|---|---|---|\n| Time (\xc2\xb5s) | 120 | 45 |\n| Bandwidth [TB/s] | 1.1 | 2.9 |\n") ==
+        V{{"120|us", 120.0}, {"45|us", 45.0}, {"1.1|TB/s", 1.1}, {"2.9|TB/s", 2.9}});
   // A unit written in the cell wins; a header without one leaves the number bare; prose after the
   // table is not in it.
   CHECK(claims("| Config | Latency (ms) | Batch |\n|---|---|---|\n| a | 900 us | 64 |\n\nIt took 3 more.\n") ==
