@@ -713,7 +713,12 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     std::size_t before = 0, after = 0;
     for (std::size_t k = L; k < b; ++k) before += !c.punct(k);
     for (std::size_t k = e; k < R; ++k) after += !c.punct(k);
-    if (before <= limit && after <= limit) {
+    // "The cause is bank conflicts — not the prefix cache": a verb before the mention makes the words
+    // before the dash a clause that states it, and what follows the dash a contrast, not its value.
+    bool clause = false;
+    if (c.w(R) == "-" || c.w(R) == "--")
+      for (std::size_t k = L; k < b && !clause; ++k) clause = in(c.w(k), kAuxiliaries);
+    if (before <= limit && after <= limit && !clause) {
       std::size_t v = R + 1;
       while (v < n) {
         std::size_t ve = v;

@@ -325,3 +325,12 @@ TEST_CASE("a rumour or a risk declared unfounded or negligible is denied") {
   CHECK(pol("The risk of deadlock is negligible.", "deadlock") == "negated");
   CHECK(pol("There is a risk of deadlock under load.", "deadlock") == "hedged");
 }
+
+TEST_CASE("a dash after a stated clause opens a contrast; after a bare label it gives the label's value") {
+  CHECK(pol("The cause is bank conflicts \xe2\x80\x94 not the prefix cache.", "bank conflicts") == "affirmed");
+  CHECK(pol("The cause is bank conflicts \xe2\x80\x94 not the prefix cache.", "prefix cache") == "negated");
+  CHECK(pol("The cause is bank conflicts - not the prefix cache.", "bank conflicts") == "affirmed");
+  CHECK(pol("The kernel is 2.67x faster \xe2\x80\x94 not 10x.", "2.67x") == "affirmed");
+  CHECK(pol("Rain \xe2\x80\x94 not a factor.", "rain") == "negated");
+  CHECK(pol("Bank conflicts \xe2\x80\x94 none.", "bank conflicts") == "negated");
+}
