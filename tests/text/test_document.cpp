@@ -20,6 +20,14 @@ Polarity pol(std::string_view text, std::string_view phrase) {
   Stemmer st;
   return analyse(text, {make_phrase(phrase, st)}, st)[0].polarity;
 }
+// Each claim of the text as "text|unit" and its value.
+using ClaimValues = std::vector<std::pair<std::string, double>>;
+ClaimValues claim_values(std::string_view t) {
+  Stemmer st;
+  ClaimValues out;
+  for (const auto& c : find_claims(t, st, 100, nullptr)) out.emplace_back(c.text + "|" + c.unit, c.value);
+  return out;
+}
 }  // namespace
 
 TEST_CASE("sentences: punctuation, abbreviations, numbers, Markdown blocks") {
@@ -139,13 +147,8 @@ TEST_CASE("claims: names, versions, dates, indices and list markers are not quan
 }
 
 TEST_CASE("claims: multiplier prefixes, powers, exponents and fractions are one number; model sizes are names") {
-  Stemmer st;
-  auto claims = [&](std::string_view t) {
-    std::vector<std::pair<std::string, double>> out;
-    for (const auto& c : find_claims(t, st, 100, nullptr)) out.emplace_back(c.text + "|" + c.unit, c.value);
-    return out;
-  };
-  using V = std::vector<std::pair<std::string, double>>;
+  const auto claims = claim_values;
+  using V = ClaimValues;
   CHECK(claims("The fix gives x2.3 on the benchmark.") == V{{"x2.3|x", 2.3}});
   CHECK(claims("It is x4 faster now.") == V{{"x4|x", 4.0}});
   CHECK(claims("It runs on x86 and x86-64.").empty());  // an architecture, not a multiplier
@@ -163,13 +166,8 @@ TEST_CASE("claims: multiplier prefixes, powers, exponents and fractions are one 
 }
 
 TEST_CASE("claims: a range's first number takes the unit written after the second") {
-  Stemmer st;
-  auto claims = [&](std::string_view t) {
-    std::vector<std::pair<std::string, double>> out;
-    for (const auto& c : find_claims(t, st, 100, nullptr)) out.emplace_back(c.text + "|" + c.unit, c.value);
-    return out;
-  };
-  using V = std::vector<std::pair<std::string, double>>;
+  const auto claims = claim_values;
+  using V = ClaimValues;
   CHECK(claims("A 2-3x speedup.") == V{{"2-3x|x", 2.0}, {"3x|x", 3.0}});
   CHECK(claims("A 2\xe2\x80\x93" "3x speedup.") == V{{"2\xe2\x80\x93" "3x|x", 2.0}, {"3x|x", 3.0}});
   CHECK(claims("It is 30-40% faster.") == V{{"30-40%|%", 30.0}, {"40%|%", 40.0}});
@@ -201,13 +199,8 @@ TEST_CASE("claims: FLOPS in capitals is a rate; versions after tool names and da
 }
 
 TEST_CASE("claims: a mathematical sign glued to a number does not hide it") {
-  Stemmer st;
-  auto claims = [&](std::string_view t) {
-    std::vector<std::pair<std::string, double>> out;
-    for (const auto& c : find_claims(t, st, 100, nullptr)) out.emplace_back(c.text + "|" + c.unit, c.value);
-    return out;
-  };
-  using V = std::vector<std::pair<std::string, double>>;
+  const auto claims = claim_values;
+  using V = ClaimValues;
   CHECK(claims("It is (\xe2\x89\x88" "1.6\xc3\x97 better).") == V{{"1.6\xc3\x97|x", 1.6}});  // ≈1.6×
   CHECK(claims("Latency \xe2\x89\xa4" "5 ms, throughput \xe2\x89\xa5" "2x.") == V{{"5 ms|ms", 5.0}, {"2x|x", 2.0}});  // ≤ ≥
   CHECK(claims("It went 10 ms\xe2\x86\x92" "4 ms, 2.3\xc2\xb1" "0.1 ms.") ==
@@ -231,13 +224,8 @@ TEST_CASE("claims: 'N times' is a multiplier only with a comparison, else it cou
 }
 
 TEST_CASE("claims: a bare number in a table cell takes the unit its column's header names") {
-  Stemmer st;
-  auto claims = [&](std::string_view t) {
-    std::vector<std::pair<std::string, double>> out;
-    for (const auto& c : find_claims(t, st, 100, nullptr)) out.emplace_back(c.text + "|" + c.unit, c.value);
-    return out;
-  };
-  using V = std::vector<std::pair<std::string, double>>;
+  const auto claims = claim_values;
+  using V = ClaimValues;
   CHECK(claims("| Kernel | Time (\xc2\xb5s) | BW [GB/s] | Speedup | Hit rate (%) |\n|---|---|---|---|---|\n"
                "| naive | 120 | 1.2 | 1.0x | 61 |\n| tiled | 45 | 2.9 | 2.67x | 88 |\n") ==
         V{{"120|us", 120.0}, {"1.2|GB/s", 1.2}, {"1.0x|x", 1.0}, {"61|%", 61.0},
@@ -252,13 +240,8 @@ TEST_CASE("claims: a bare number in a table cell takes the unit its column's hea
 }
 
 TEST_CASE("claims: the Unicode minus, bits per second and spelt-out time units") {
-  Stemmer st;
-  auto claims = [&](std::string_view t) {
-    std::vector<std::pair<std::string, double>> out;
-    for (const auto& c : find_claims(t, st, 100, nullptr)) out.emplace_back(c.text + "|" + c.unit, c.value);
-    return out;
-  };
-  using V = std::vector<std::pair<std::string, double>>;
+  const auto claims = claim_values;
+  using V = ClaimValues;
   CHECK(claims("The offset was \xe2\x88\x92" "5 ms.") == V{{"\xe2\x88\x92" "5 ms|ms", -5.0}});
   // "Gb/s" and "Gbps" are bits: a claim in bytes per second (÷ 8); "GB/s" stays bytes.
   CHECK(claims("The link gives 400 Gb/s, 3.2 Gbps and 50 GB/s.") ==
