@@ -109,6 +109,19 @@ struct Layout {
     std::memcpy(out.data(), r.outputs[0].bytes.data(), 32);
     return out;
   }
+  // Builds the probe `name` and calls it once: its eight outputs. The test stops where either step
+  // fails, with the compiler's or the worker's message; `module` receives the module for more calls.
+  std::vector<float> build_and_call(const std::string& name, const std::string& body, CompiledModule* module = nullptr) {
+    CompileOutcome c = build(name, body);
+    INFO(c.message);
+    REQUIRE(c.ok);
+    if (module) *module = c.module;
+    std::string why;
+    std::vector<float> out = call(c.module, &why);
+    INFO(why);
+    REQUIRE(out.size() == 8);
+    return out;
+  }
   std::string logs() const {
     std::string all;
     for (const auto& e : fs::directory_iterator(session->scratch_dir()))
@@ -149,13 +162,7 @@ void probe(const float*, float* out, int n, cudaStream_t) {{
   out[7] = access("/proc/1/root{0}/secret.txt", F_OK) == 0 ? 1.f : 0.f;
 }}
 )", l.ref, l.sub);
-  CompileOutcome c = l.build("read_ref.cpp", src);
-  INFO(c.message);
-  REQUIRE(c.ok);
-  std::string why;
-  std::vector<float> out = l.call(c.module, &why);
-  INFO(why);
-  REQUIRE(out.size() == 8);
+  std::vector<float> out = l.build_and_call("read_ref.cpp", src);
   CHECK(out[0] == -float(ENOENT));
   CHECK(out[1] == 0.f);
   CHECK(out[6] == 0.f);
@@ -187,13 +194,7 @@ void probe(const float*, float* out, int n, cudaStream_t) {{
   out[4] = try_write("planted-in-exchange.txt");  // its own folder: allowed, and gone with it
 }}
 )", l.sub, marker, scratch_parent, l.ref);
-  CompileOutcome c = l.build("write_out.cpp", src);
-  INFO(c.message);
-  REQUIRE(c.ok);
-  std::string why;
-  std::vector<float> out = l.call(c.module, &why);
-  INFO(why);
-  REQUIRE(out.size() == 8);
+  std::vector<float> out = l.build_and_call("write_out.cpp", src);
   CHECK(out[0] < 0);                  // the original submission: not there
   CHECK(slurp(l.sub + "/answer.md") == "the original answer\n");
   CHECK_FALSE(fs::exists(marker));    // the grader's /tmp: the module wrote its own private /tmp
@@ -234,13 +235,7 @@ void probe(const float*, float* out, int n, cudaStream_t) {{
   if (s >= 0) close(s);
 }}
 )", port);
-  CompileOutcome c = l.build("connect.cpp", src);
-  INFO(c.message);
-  REQUIRE(c.ok);
-  std::string why;
-  std::vector<float> out = l.call(c.module, &why);
-  INFO(why);
-  REQUIRE(out.size() == 8);
+  std::vector<float> out = l.build_and_call("connect.cpp", src);
   CHECK(out[0] < 0);  // ECONNREFUSED: its loopback is its own
   pollfd p{listener, POLLIN, 0};
   CHECK(::poll(&p, 1, 300) == 0);  // the listener saw no connection
@@ -268,13 +263,8 @@ void probe(const float*, float* out, int n, cudaStream_t) {{
   usleep(200000);  // the daemon is running when the call returns
 }}
 )", marker);
-  CompileOutcome c = l.build("daemon.cpp", src);
-  INFO(c.message);
-  REQUIRE(c.ok);
-  std::string why;
-  std::vector<float> out = l.call(c.module, &why);
-  INFO(why);
-  REQUIRE(out.size() == 8);
+  CompiledModule module;
+  std::vector<float> out = l.build_and_call("daemon.cpp", src, &module);
   CHECK(out[0] == 1.f);  // it did fork
   int left = processes_with(marker);
   for (int i = 0; i < 100 && left > 0; ++i) {
@@ -282,8 +272,8 @@ void probe(const float*, float* out, int n, cudaStream_t) {{
     left = processes_with(marker);
   }
   CHECK(left == 0);  // ended with the call, the worker still serving
-  CHECK(l.session->worker(c.module).running());
-  CHECK(l.call(c.module).size() == 8);
+  CHECK(l.session->worker(module).running());
+  CHECK(l.call(module).size() == 8);
   l.session.reset();
   CHECK(processes_with(marker) == 0);
 }
