@@ -2,27 +2,6 @@
 
 namespace rubric::report {
 
-std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
-  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
-  const unsigned char lead = byte(i);
-  if (lead < 0x80) return 1;
-  std::size_t length = 0;
-  unsigned min_code = 0;
-  unsigned code = 0;
-  if ((lead & 0xE0) == 0xC0) { length = 2; code = lead & 0x1F; min_code = 0x80; }
-  else if ((lead & 0xF0) == 0xE0) { length = 3; code = lead & 0x0F; min_code = 0x800; }
-  else if ((lead & 0xF8) == 0xF0) { length = 4; code = lead & 0x07; min_code = 0x10000; }
-  else return 0;
-  if (i + length > text.size()) return 0;
-  for (std::size_t k = 1; k < length; ++k) {
-    if ((byte(i + k) & 0xC0) != 0x80) return 0;
-    code = (code << 6) | (byte(i + k) & 0x3F);
-  }
-  // Overlong forms, UTF-16 surrogates and code points past U+10FFFF are not valid UTF-8.
-  if (code < min_code || (code >= 0xD800 && code <= 0xDFFF) || code > 0x10FFFF) return 0;
-  return length;
-}
-
 char32_t utf8_code_point(std::string_view text, std::size_t i, std::size_t length) {
   static constexpr unsigned char kLeadMask[] = {0, 0x7F, 0x1F, 0x0F, 0x07};
   char32_t code = static_cast<unsigned char>(text[i]) & kLeadMask[length];

@@ -5,11 +5,12 @@
 #include <string>
 #include <string_view>
 
+#include "operators/json/json_quote.hpp"
+
 namespace rubric::report {
 
-// Length of the valid UTF-8 sequence starting at text[i], or 0 when the bytes there are invalid
-// (stray continuation bytes, overlong forms, encoded surrogates, code points past U+10FFFF).
-std::size_t utf8_sequence_length(std::string_view text, std::size_t i);
+// Length of the valid UTF-8 sequence at text[i], or 0: the one JSON output keeps (json_quote.hpp).
+using json::utf8_sequence_length;
 
 // The code point of the valid sequence of `length` bytes at text[i].
 char32_t utf8_code_point(std::string_view text, std::size_t i, std::size_t length);

@@ -4,26 +4,26 @@
 
 namespace rubric::json {
 
-namespace {
-
-// Length of the valid UTF-8 sequence starting at s[i], or 0 (overlong forms, surrogates and
-// code points past U+10FFFF are invalid).
-std::size_t valid_sequence(std::string_view s, std::size_t i) {
-  const auto b = [&](std::size_t k) { return static_cast<unsigned char>(s[i + k]); };
-  const unsigned char c = b(0);
-  if (c < 0x80) return 1;
-  std::size_t n = c >= 0xF0 ? 4 : c >= 0xE0 ? 3 : c >= 0xC2 ? 2 : 0;
-  if (n == 0 || c > 0xF4 || i + n > s.size()) return 0;
-  for (std::size_t k = 1; k < n; ++k)
-    if ((b(k) & 0xC0) != 0x80) return 0;
-  if (c == 0xE0 && b(1) < 0xA0) return 0;  // overlong
-  if (c == 0xED && b(1) >= 0xA0) return 0;  // surrogate
-  if (c == 0xF0 && b(1) < 0x90) return 0;  // overlong
-  if (c == 0xF4 && b(1) >= 0x90) return 0;  // past U+10FFFF
-  return n;
+std::size_t utf8_sequence_length(std::string_view text, std::size_t i) {
+  const auto byte = [&](std::size_t k) { return static_cast<unsigned char>(text[k]); };
+  const unsigned char lead = byte(i);
+  if (lead < 0x80) return 1;
+  std::size_t length = 0;
+  unsigned min_code = 0;
+  unsigned code = 0;
+  if ((lead & 0xE0) == 0xC0) { length = 2; code = lead & 0x1F; min_code = 0x80; }
+  else if ((lead & 0xF0) == 0xE0) { length = 3; code = lead & 0x0F; min_code = 0x800; }
+  else if ((lead & 0xF8) == 0xF0) { length = 4; code = lead & 0x07; min_code = 0x10000; }
+  else return 0;
+  if (i + length > text.size()) return 0;
+  for (std::size_t k = 1; k < length; ++k) {
+    if ((byte(i + k) & 0xC0) != 0x80) return 0;
+    code = (code << 6) | (byte(i + k) & 0x3F);
+  }
+  // Overlong forms, UTF-16 surrogates and code points past U+10FFFF are not valid UTF-8.
+  if (code < min_code || (code >= 0xD800 && code <= 0xDFFF) || code > 0x10FFFF) return 0;
+  return length;
 }
-
-}  // namespace
 
 std::string json_quote(std::string_view s) {
   std::string out;
@@ -32,7 +32,7 @@ std::string json_quote(std::string_view s) {
   for (std::size_t i = 0; i < s.size();) {
     const unsigned char c = static_cast<unsigned char>(s[i]);
     if (c >= 0x80) {
-      const std::size_t n = valid_sequence(s, i);
+      const std::size_t n = utf8_sequence_length(s, i);
       if (n == 0) {
         out += "\xEF\xBF\xBD";
         ++i;
