@@ -124,7 +124,8 @@ std::vector<Diagnostic> Engine::load_source(SourcePtr source) {
       if (auto why = gpu_use(c, *root, impl_->registry))
         diags.push_back(Diagnostic{Severity::note, root->file->source, c.id.range,
                                    fmt::format("criterion '{}' uses the GPU ({}) without `needs gpu`: it is treated as "
-                                               "`needs gpu`, so a machine without a usable CUDA device skips it",
+                                               "`needs gpu`, so a machine without a usable CUDA device skips it (unless a source it "
+                                               "compiles does not build: that FAILs everywhere)",
                                                c.id.name, *why),
                                    {}});
     };
@@ -180,7 +181,8 @@ std::vector<Diagnostic> Engine::gpu_notes() const {
         notes.push_back(Diagnostic{Severity::note, root->file->source, c.id.range,
                                    fmt::format("criterion '{}' needs gpu: a machine without a usable CUDA device skips it "
                                                "(SKIP with the device's reason, not scored, and the criteria after it skipped "
-                                               "too), so the rubric is INCOMPLETE there unless something else fails",
+                                               "too; a source that does not build still FAILs), so the rubric is INCOMPLETE "
+                                               "there unless something else fails",
                                                c.id.name),
                                    {}});
   };

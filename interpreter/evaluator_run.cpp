@@ -36,6 +36,9 @@ struct CriterionRun {
   // Checks past the listing limits are counted, not stored: a loop over millions of items must not
   // fill memory or the report. The counts still decide the criterion's verdict.
   std::size_t omitted_by_verdict[5] = {0, 0, 0, 0, 0};
+  // An operation on the submission failed (a module that does not build, a file it lacks), as
+  // opposed to a comparison that came out false: what a machine without a GPU may still decide.
+  bool submission_operation_failed = false;
 };
 
 // A criterion lists its first kListedChecks checks, then only those that did not pass, up to
@@ -109,6 +112,7 @@ struct StatementRunner {
   void add_check(CriterionRun& run, const ast::Expr& cond, const EnvPtr& env, CheckOutcome o, double secs,
                  const ast::Expr* message) {
     const std::size_t listed = run.result.checks.size();
+    if (o.verdict == Verdict::fail && !o.decided && o.blame == Blame::submission) run.submission_operation_failed = true;
     if (listed >= kListedChecksOfAnyVerdict || (listed >= kListedChecks && o.verdict == Verdict::pass)) {
       ++run.omitted_by_verdict[static_cast<int>(o.verdict)];
       return;
@@ -488,16 +492,18 @@ Report Evaluator::run() {
         r.needs.push_back("gpu");
       }
     }
+    // Without a usable device the criterion is still evaluated as far as it can be: compiling a
+    // module and checking its signature need no device and FAIL here as on a GPU machine; every
+    // other outcome is the SKIP that `needs gpu` promises (docs/gpu.md, "Decided where").
+    std::optional<std::string> device_missing;
     for (const auto& n : needs) {
       if (decided || n != "gpu") continue;
       const Value* dev = registry_.find_binding("device");
       const Value* avail = dev && dev->is(ValueKind::record) ? dev->as_record().find("available") : nullptr;
       if (!avail || !avail->is(ValueKind::boolean) || !avail->as_bool()) {
         const Value* why = dev && dev->is(ValueKind::record) ? dev->as_record().find("reason") : nullptr;
-        r.verdict = Verdict::skip;
-        r.reason = fmt::format("needs gpu{}: {}", inferred_gpu ? fmt::format(" (it uses {})", *inferred_gpu) : "",
-                               why && why->is(ValueKind::string) ? why->as_string() : std::string("no CUDA device is usable"));
-        decided = true;
+        device_missing = fmt::format("needs gpu{}: {}", inferred_gpu ? fmt::format(" (it uses {})", *inferred_gpu) : "",
+                                     why && why->is(ValueKind::string) ? why->as_string() : std::string("no CUDA device is usable"));
       }
     }
 
@@ -527,6 +533,16 @@ Report Evaluator::run() {
       }
       if (!omitted.empty()) r.notes.push_back(fmt::format("further checks not listed: {}", omitted));
       r.verdict = v;
+      // Without a device only a failed operation on the submission (it does not build, lacks the
+      // signature or a file) decides: a comparison may have read the missing device's figures.
+      if (device_missing && !(r.verdict == Verdict::fail && crun.submission_operation_failed)) {
+        r.verdict = Verdict::skip;
+        r.reason = *device_missing;
+        r.checks.clear();
+        r.notes.clear();
+      } else if (device_missing) {
+        r.notes.push_back("decided without a GPU: " + *device_missing);
+      }
     }
     if (r.verdict == Verdict::pass) r.score = score ? *score : 1.0;
     else if (r.verdict == Verdict::fail) r.score = (score && r.reason.empty()) ? *score : 0.0;

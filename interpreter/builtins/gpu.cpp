@@ -318,7 +318,6 @@ void open_gpu(Registry& r) {
           if (auto e = prepare_args(ctx, a, 2, prepared)) return *e;
           cuda::TimingOptions opt;
           opt.fresh = a[1].as_bool();
-          opt.seed = ctx.seed();
           if (auto* p = ctx.progress()) p->activity(fmt::format("timing {} (up to {:.0f} s)", m->entry, opt.max_time_s));
           try {
             cuda::TimeOutcome t = state->get().time(*m, prepared.args, opt);

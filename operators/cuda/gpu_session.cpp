@@ -13,6 +13,7 @@
 
 #include "operators/cuda/dtype_info.hpp"
 #include "operators/cuda/exchange_files.hpp"
+#include "operators/cuda/worker_reply.hpp"
 #include "operators/error.hpp"
 #include "operators/files/safe_open.hpp"
 
@@ -33,6 +34,10 @@ double double_field(const Message& m, const char* key) {
     return 0;
   }
 }
+
+// The worker itself said the machine failed (blame=environment), as opposed to the client finding
+// the worker could not start: only the first may come from candidate code.
+bool worker_claims_environment(const WorkerReply& r) { return r.grader_environment && r.message.get("blame"); }
 
 // Every directory from / down to `dir` lets others search it.
 bool others_can_traverse(const std::string& dir) {
@@ -205,7 +210,10 @@ std::optional<WorkerReply> GpuSession::start(WorkerClient& w, const std::string&
       }
       if (!module.empty()) {
         r = w.request(Message().set("op", "load").set("module", module), options_.start_timeout_s);
-        if (!r.ok) return r;  // a module whose static constructors crash is the candidate's
+        if (!r.ok) {  // a module whose static constructors crash is the candidate's
+          if (worker_claims_environment(r)) r.grader_environment = confirm_environment(w.backend() == "cuda" ? ModuleKind::cuda : ModuleKind::cpu_standin, r.failure);
+          return r;
+        }
       }
     }
     return std::nullopt;
@@ -381,8 +389,16 @@ CallOutcome GpuSession::call(const CompiledModule& fn, const std::vector<CallArg
   out.ok = r.ok;
   out.failure = r.failure;
   out.grader_environment = r.grader_environment;
+  if (worker_claims_environment(r)) out.grader_environment = confirm_environment(fn.kind, out.failure);
   if (r.ok) {
-    out.wall_seconds = double_field(r.message, "wall_s");
+    try {
+      out.wall_seconds = reply_number(r.message, "wall_s", 0, r.seconds + 1);
+    } catch (const MalformedReply& e) {
+      w.stop();
+      out.ok = false;
+      out.failure = "malformed reply from the worker running the candidate's code: " + e.reason;
+      return out;
+    }
     try {
       for (std::size_t i = 0; i < req.outputs.size(); ++i) {
         HostTensor t;
@@ -422,7 +438,6 @@ TimeOutcome GpuSession::time(const CompiledModule& fn, const std::vector<CallArg
       .set("max_noise", num(o.max_noise))
       .set("min_clock_fraction", num(o.min_clock_fraction))
       .set("fresh", o.fresh ? "1" : "0")
-      .set("seed", std::to_string(o.seed))
       .set("flush_l2", o.flush_l2 ? "1" : "0")
       .set("verify_fraction", num(o.verify_fraction));
   if (o.recheck_tolerance) m.set("recheck_rtol", num(o.recheck_tolerance->rtol)).set("recheck_atol", num(o.recheck_tolerance->atol));
@@ -432,42 +447,64 @@ TimeOutcome GpuSession::time(const CompiledModule& fn, const std::vector<CallArg
   // up to 10 calls the loop makes besides its samples (verification, the re-checks).
   double before_first = 2 * options_.call_timeout_s + 30;
   double overhead = options_.time_overhead_s;
-  WorkerReply r = send(w, m, before_first, [&](const Message& p) {
-    return o.max_time_s + o.warmup_s + 10 * double_field(p, "first_call_s") + overhead;
+  // The worker's own figure for its first call is bounded by what the grader's clock saw: a
+  // module cannot buy itself a longer budget by claiming a slow first call.
+  WorkerReply r = send(w, m, before_first, [&](const Message& p, double elapsed_s) {
+    double first = elapsed_s;
+    try {
+      first = std::min(elapsed_s, reply_number(p, "first_call_s", 0, elapsed_s + 1));
+    } catch (const MalformedReply&) {
+    }
+    return o.max_time_s + o.warmup_s + 10 * first + overhead;
   });
   out.isolation = w.isolation();
   if (!r.ok) {
     out.failure = r.failure;
     out.grader_environment = r.grader_environment;
+    // A device that broke is confirmed by the worker without candidate code; a device that
+    // throttled during the samples (a non-fatal claim) cannot be re-measured there yet, so the
+    // claim stays the machine's and says whose word it is.
+    if (worker_claims_environment(r) && r.message.get_or("fatal", "0") == "1")
+      out.grader_environment = confirm_environment(fn.kind, out.failure);
+    else if (worker_claims_environment(r))
+      out.failure += " (as the worker running the candidate's code reported it)";
     return out;
   }
-  const Message& a = r.message;
-  std::string list = a.get_or("samples", "");
-  std::size_t start = 0;
-  while (start < list.size()) {
-    auto comma = list.find(',', start);
-    out.samples.push_back(std::stod(list.substr(start, comma == std::string::npos ? std::string::npos : comma - start)));
-    if (comma == std::string::npos) break;
-    start = comma + 1;
+  try {
+    read_time_reply(r, o, fn, out);
+  } catch (const MalformedReply& e) {
+    w.stop();
+    out = TimeOutcome();
+    out.isolation = w.isolation();
+    out.failure = "malformed reply from the worker running the candidate's code: " + e.reason;
+    return out;
   }
+  return out;
+}
+
+void GpuSession::read_time_reply(const WorkerReply& r, const TimingOptions& o, const CompiledModule& fn,
+                                 TimeOutcome& out) {
+  const Message& a = r.message;
+  out.samples = reply_seconds_list(a, "samples");
+  const long long most = static_cast<long long>(TimingRules{}.max_samples);
   TimingMethod& t = out.method;
   t.l2_flushed = a.get_or("flushed", "0") == "1";
-  t.flush_bytes = static_cast<std::uint64_t>(double_field(a, "flush_bytes"));
+  t.flush_bytes = static_cast<std::uint64_t>(reply_number(a, "flush_bytes", 0, 1e15));
   t.device_synchronized = true;
   t.fresh_inputs = o.fresh;
-  t.warmup_calls = static_cast<int>(double_field(a, "warmup_calls"));
+  t.warmup_calls = static_cast<int>(reply_count(a, "warmup_calls", 0, most));
   t.samples = static_cast<int>(out.samples.size());
-  t.dropped_low_clock = static_cast<int>(double_field(a, "dropped_low_clock"));
-  t.escaped_stream = static_cast<int>(double_field(a, "escaped_stream"));
-  t.verified_samples = static_cast<int>(double_field(a, "verified_samples"));
-  t.first_call_s = double_field(a, "first_call_s");
-  t.escape_slack_s = double_field(a, "escape_slack_s");
+  t.dropped_low_clock = static_cast<int>(reply_count(a, "dropped_low_clock", 0, most));
+  t.escaped_stream = static_cast<int>(reply_count(a, "escaped_stream", 0, most));
+  t.verified_samples = static_cast<int>(reply_count(a, "verified_samples", 0, most));
+  t.first_call_s = reply_number(a, "first_call_s", 0, 1e9);
+  t.escape_slack_s = reply_number(a, "escape_slack_s", 0, 1e9);
   t.stream_held = a.get_or("stream_held", "1") == "1";
-  t.sustained_clock_mhz = double_field(a, "sustained_clock_mhz");
-  t.clock_mhz = double_field(a, "clock_mhz");
-  t.nominal_clock_mhz = double_field(a, "nominal_clock_mhz");
-  t.noise = double_field(a, "noise");
-  t.elapsed_s = double_field(a, "elapsed_s");
+  t.sustained_clock_mhz = reply_number(a, "sustained_clock_mhz", 0, 1e6);
+  t.clock_mhz = reply_number(a, "clock_mhz", 0, 1e6);
+  t.nominal_clock_mhz = reply_number(a, "nominal_clock_mhz", 0, 1e6);
+  t.noise = reply_number(a, "noise", 0, 1e9);
+  t.elapsed_s = reply_number(a, "elapsed_s", 0, 1e9);
   t.stop_reason = a.get_or("stop_reason", "");
   t.backend = fn.kind == ModuleKind::cuda ? "cuda" : "cpu";
   out.recheck_ok = a.get_or("recheck_ok", "0") == "1";
@@ -475,7 +512,31 @@ TimeOutcome GpuSession::time(const CompiledModule& fn, const std::vector<CallArg
   out.ok = out.recheck_ok && !out.samples.empty();
   if (!out.recheck_ok) out.failure = out.recheck;
   else if (out.samples.empty()) out.failure = "no sample was kept";
-  return out;
+  if (!out.ok) return;
+  // The figures must fit what the grader's own clock saw (docs/gpu.md, "Replies the grader does
+  // not take on trust").
+  TimingClaim claim{out.samples, t.escaped_stream, t.dropped_low_clock, t.elapsed_s, t.first_call_s};
+  TimingRules rules{o.min_samples, o.min_time_s, o.max_time_s, most};
+  if (std::string why = timing_claim_problem(claim, rules, r.seconds); !why.empty()) {
+    out.ok = false;
+    out.recheck_ok = false;
+    out.failure = "the timing figures cannot be true: " + why;
+  }
+}
+
+bool GpuSession::confirm_environment(ModuleKind kind, std::string& failure) {
+  // A worker that loaded candidate code may claim anything, "blame=environment" included: the
+  // claim stands only when the worker that never loads candidate code finds the device unusable.
+  WorkerClient& trusted = worker(kind);
+  std::optional<WorkerReply> failed = start(trusted, "", options_.gpu_memory_bytes);
+  WorkerReply probe = failed ? *failed : send(trusted, Message().set("op", "health"), options_.call_timeout_s);
+  if (!probe.ok) {
+    failure += "; a worker without candidate code failed too: " + probe.failure;
+    return true;
+  }
+  failure = fmt::format("the worker running the candidate's code blamed the grading machine ({}), but a worker that "
+                        "never loads candidate code found the device working", failure);
+  return false;
 }
 
 CompareOutcome GpuSession::compare(const TensorArg& a, const TensorArg& b, const numerics::Tolerance& tol, bool on_cpu,

@@ -74,8 +74,7 @@ struct TimingOptions {
   double max_time_s = 15;
   double max_noise = 0.005;
   double min_clock_fraction = 0.75;
-  bool fresh = false;                // new device-generated inputs before every sample
-  std::uint64_t seed = 0;
+  bool fresh = false;                // new device-generated inputs before every sample, drawn unpredictably
   bool flush_l2 = true;
   // Run-to-run tolerance of the re-checks (timed outputs against the untimed call's); unset: by
   // dtype, wide enough for atomics-based reductions (docs/gpu.md). A rubric's own tolerance for
@@ -212,6 +211,11 @@ class GpuSession {
                              std::vector<std::string>& made);
   void check_device_memory(const CompiledModule& fn, const std::vector<CallArg>& args, bool timed) const;
   WorkerSandbox sandbox_for(ModuleKind kind, const std::string& module) const;
+  // Reads a `time` reply strictly (MalformedReply) and holds its figures to the grader's clock.
+  void read_time_reply(const WorkerReply& r, const TimingOptions& o, const CompiledModule& fn, TimeOutcome& out);
+  // Whether the worker that never loads candidate code confirms a module worker's claim that the
+  // grading machine failed; when it does not, `failure` is rewritten to say so.
+  bool confirm_environment(ModuleKind kind, std::string& failure);
 
   SessionOptions options_;
   std::string scratch_;

@@ -21,6 +21,7 @@
 
 #include "operators/cuda/compiler_messages.hpp"
 #include "operators/cuda/content_hash.hpp"
+#include "operators/cuda/source_snapshot.hpp"
 #include "operators/cuda/tool_runner.hpp"
 #include "operators/error.hpp"
 #include "operators/files/safe_open.hpp"
@@ -321,11 +322,35 @@ CompileOutcome compile_module(const std::string& source_path, std::string_view e
     return outcome;
   }
 
+  // What the compiler may read of the candidate's: a copy of this folder (the source's own, or the
+  // whole submission for a source of it).
+  std::string root = sandbox.source_root.empty() ? fs::path(absolute).parent_path().string()
+                                                 : fs::absolute(sandbox.source_root).lexically_normal().string();
+  std::string rel = fs::path(absolute).lexically_relative(root).string();
+  if (rel.empty() || rel.rfind("..", 0) == 0) {  // the source lies outside the given root
+    root = fs::path(absolute).parent_path().string();
+    rel = fs::path(absolute).filename().string();
+  }
+  std::string display_root;  // how messages name the copied folder: "submission", "submission/kernels"
+  if (display.size() > rel.size() && display.compare(display.size() - rel.size(), rel.size(), rel) == 0 &&
+      display[display.size() - rel.size() - 1] == '/')
+    display_root = display.substr(0, display.size() - rel.size() - 1);
+  const std::string folder_label = display_root.empty() ? "the source's folder" : display_root;
+
+  // The key covers every file the compiler can read from that folder (headers included), so a
+  // header replaced since the last build is never served the old module.
+  std::string folder_digest;
+  try {
+    folder_digest = source_digest(root, settings.snapshot, folder_label);
+  } catch (const files::BudgetExceeded& e) {
+    outcome.message = fmt::format("cannot compile {}: {}", display, e.what());
+    return outcome;
+  }
   std::string trampoline = generate_trampoline(signature, entry, absolute, kind);
   const char* ext = kind == ModuleKind::cuda ? ".cu" : ".cpp";
   std::vector<std::string> probe = compile_command(kind, settings, "IN", "OUT");
   ContentHash hash;
-  hash.add(source).add(signature.text).add(entry).add(absolute).add(trampoline);
+  hash.add(source).add(signature.text).add(entry).add(absolute).add(trampoline).add(folder_digest);
   for (const std::string& part : probe) hash.add(part);
   std::string key = hash.hex();
 
@@ -350,22 +375,11 @@ CompileOutcome compile_module(const std::string& source_path, std::string_view e
   // The trampoline includes the copy; the cache key above names the original, as a cache hit does.
   const bool others = ::geteuid() == 0;  // the sandbox runs the compiler as uid 65534
   PrivateDir work(others);
-  std::string root = sandbox.source_root.empty() ? fs::path(absolute).parent_path().string()
-                                                 : fs::absolute(sandbox.source_root).lexically_normal().string();
-  std::string rel = fs::path(absolute).lexically_relative(root).string();
-  if (rel.empty() || rel.rfind("..", 0) == 0) {  // the source lies outside the given root
-    root = fs::path(absolute).parent_path().string();
-    rel = fs::path(absolute).filename().string();
-  }
   std::string compiled_source = absolute;
-  std::string display_root;  // how messages name the copied folder: "submission", "submission/kernels"
-  if (display.size() > rel.size() && display.compare(display.size() - rel.size(), rel.size(), rel) == 0 &&
-      display[display.size() - rel.size() - 1] == '/')
-    display_root = display.substr(0, display.size() - rel.size() - 1);
   std::string copy_root = work.path + "/src";
   if (settings.sandboxed) {
     try {
-      snapshot_sources(root, copy_root, settings.snapshot, display_root.empty() ? "the source's folder" : display_root);
+      snapshot_sources(root, copy_root, settings.snapshot, folder_label);
     } catch (const files::BudgetExceeded& e) {
       outcome.message = fmt::format("cannot compile {}: {}", display, e.what());
       return outcome;

@@ -83,7 +83,10 @@ ReadStatus MessageReader::read(Message& out, std::optional<std::chrono::steady_c
       if (line == "end") return ReadStatus::ok;
       auto eq = line.find('=');
       if (eq == std::string::npos) return ReadStatus::malformed;
-      out.set(line.substr(0, eq), unescape(std::string_view(line).substr(eq + 1)));
+      std::string key = line.substr(0, eq);
+      // A key twice is never written by Message::encode: lines spliced in by another writer.
+      if (out.get(key)) return ReadStatus::malformed;
+      out.set(std::move(key), unescape(std::string_view(line).substr(eq + 1)));
     }
     int wait_ms = -1;
     if (deadline) {
@@ -103,6 +106,7 @@ ReadStatus MessageReader::read(Message& out, std::optional<std::chrono::steady_c
     if (n < 0 && errno == EINTR) continue;
     if (n <= 0) return ReadStatus::closed;
     buffer_.append(chunk, static_cast<std::size_t>(n));
+    if (buffer_.size() > kMaxMessageBytes) return ReadStatus::malformed;
   }
 }
 

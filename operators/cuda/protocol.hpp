@@ -3,6 +3,8 @@
 // "end". Values are escaped (\n, \\) so any text fits on one line. Tensors never travel on the
 // pipe: they are files in the client's private scratch folder, named in the message.
 #include <chrono>
+#include <cstddef>
+#include <cstdint>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -27,6 +29,10 @@ class Message {
 };
 
 enum class ReadStatus { ok, closed, timed_out, malformed };
+
+// No honest message comes near this (a million samples take about 25 MB); a peer that sends more
+// without ending its message is malformed, not a reason to grow without bound.
+inline constexpr std::size_t kMaxMessageBytes = 64u << 20;
 
 // Buffered reader over a file descriptor; one per connection.
 class MessageReader {

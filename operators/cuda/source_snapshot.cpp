@@ -7,10 +7,13 @@
 
 #include <cerrno>
 #include <cstring>
+#include <algorithm>
 #include <memory>
+#include <vector>
 
 #include <fmt/format.h>
 
+#include "operators/cuda/content_hash.hpp"
 #include "operators/error.hpp"
 #include "operators/files/safe_open.hpp"
 #include "operators/files/sparse_copy.hpp"
@@ -27,10 +30,26 @@ namespace {
     throw EnvironmentError(fmt::format("cannot create {}: {}", dest, std::strerror(errno)));
 }
 
+// Reads a whole small file for the digest (its size was checked against the per-file limit).
+std::string read_small(int fd, std::uint64_t size, const std::string& rel) {
+  std::string data(size, '\0');
+  std::uint64_t got = 0;
+  while (got < size) {
+    ssize_t n = ::pread(fd, data.data() + got, size - got, static_cast<off_t>(got));
+    if (n < 0 && errno == EINTR) continue;
+    if (n < 0) throw OperatorError(fmt::format("cannot read {}: {}", rel, std::strerror(errno)));
+    if (n == 0) break;
+    got += static_cast<std::uint64_t>(n);
+  }
+  data.resize(got);
+  return data;
+}
+
 struct Walk {
   const SnapshotLimits& limits;
   const std::string& label;
   SnapshotReport report;
+  ContentHash* digest = nullptr;  // set: the walk only hashes what a copy would hold, and copies nothing
 
   void count(const std::string& rel) {
     if (++report.entries > limits.entries)
@@ -40,6 +59,12 @@ struct Walk {
 
   std::string root;  // the copy's root, for the length of the paths under it
 
+  files::BudgetExceeded over_total(const std::string& rel) const {
+    return files::BudgetExceeded(fmt::format("{} holds more than {} of files under {} each (the limit for a compile's "
+                                             "copy; {} is where it ran out)", label, files::size_text(limits.total_bytes),
+                                             files::size_text(limits.file_bytes), rel));
+  }
+
   // `dir_fd` is open on the source folder; `to` exists.
   void copy_dir(int dir_fd, const std::string& to, const std::string& rel_prefix, int depth) {
     DIR* d = ::fdopendir(dir_fd);
@@ -48,9 +73,14 @@ struct Walk {
       return;
     }
     std::unique_ptr<DIR, int (*)(DIR*)> guard(d, ::closedir);
+    // In name order, so that the same tree always hashes the same.
+    std::vector<std::string> names;
     while (dirent* e = ::readdir(d)) {
-      const std::string name = e->d_name;
-      if (name == "." || name == "..") continue;
+      std::string name = e->d_name;
+      if (name != "." && name != "..") names.push_back(std::move(name));
+    }
+    std::sort(names.begin(), names.end());
+    for (const std::string& name : names) {
       const std::string rel = rel_prefix.empty() ? name : rel_prefix + "/" + name;
       const std::string dest = to + "/" + name;
       struct stat st;
@@ -60,6 +90,11 @@ struct Walk {
         count(rel);
         int sub = ::openat(::dirfd(d), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (sub < 0) continue;
+        if (digest) {
+          digest->add("dir").add(rel);
+          copy_dir(sub, dest, rel, depth + 1);
+          continue;
+        }
         if (::mkdir(dest.c_str(), 0755) != 0) {
           ::close(sub);
           throw EnvironmentError(fmt::format("cannot create {}: {}", dest, std::strerror(errno)));
@@ -68,6 +103,12 @@ struct Walk {
         copy_dir(sub, dest, rel, depth + 1);
       } else if (S_ISLNK(st.st_mode)) {
         count(rel);
+        if (digest) {
+          char target[4096];
+          ssize_t n = ::readlinkat(::dirfd(d), name.c_str(), target, sizeof target - 1);
+          digest->add("link").add(rel).add(std::string_view(target, n > 0 ? std::size_t(n) : 0));
+          continue;
+        }
         copy_link(::dirfd(d), name, dest);
       } else if (S_ISREG(st.st_mode)) {
         if (std::uint64_t(st.st_size) > limits.file_bytes) {
@@ -82,6 +123,14 @@ struct Walk {
           ::close(in);
           continue;
         }
+        if (digest) {
+          std::unique_ptr<int, void (*)(int*)> closer(&in, [](int* f) { ::close(*f); });
+          if (report.bytes + std::uint64_t(now.st_size) > limits.total_bytes) throw over_total(rel);
+          std::string data = read_small(in, std::uint64_t(now.st_size), rel);
+          report.bytes += data.size();
+          digest->add("file").add(rel).add(fmt::format("{:o}", now.st_mode & 07777)).add(data);
+          continue;
+        }
         int out = ::open(dest.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
         if (out < 0) {
           ::close(in);
@@ -89,11 +138,7 @@ struct Walk {
         }
         ::fchmod(out, 0644);
         try {
-          if (report.bytes + std::uint64_t(now.st_size) > limits.total_bytes)
-            throw files::BudgetExceeded(fmt::format("{} holds more than {} of files under {} each (the limit for a "
-                                                    "compile's copy; {} is where it ran out)", label,
-                                                    files::size_text(limits.total_bytes),
-                                                    files::size_text(limits.file_bytes), rel));
+          if (report.bytes + std::uint64_t(now.st_size) > limits.total_bytes) throw over_total(rel);
           report.bytes += files::copy_file_data(in, out, std::uint64_t(now.st_size), rel, limits.total_bytes - report.bytes);
         } catch (...) {
           ::close(in);
@@ -120,9 +165,18 @@ SnapshotReport snapshot_sources(const std::string& from, const std::string& to, 
     throw EnvironmentError(fmt::format("cannot create {}: {}", to, std::strerror(errno)));
   }
   ::chmod(to.c_str(), 0755);
-  Walk w{limits, label, {}, to};
+  Walk w{limits, label, {}, nullptr, to};
   w.copy_dir(fd, to, "", 0);
   return w.report;
+}
+
+std::string source_digest(const std::string& from, const SnapshotLimits& limits, const std::string& label) {
+  int fd = ::open(from.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
+  if (fd < 0) throw OperatorError(fmt::format("cannot open {}: {}", from, std::strerror(errno)));
+  ContentHash digest;
+  Walk w{limits, label, {}, &digest, from};
+  w.copy_dir(fd, "", "", 0);
+  return digest.hex();
 }
 
 }  // namespace rubric::cuda

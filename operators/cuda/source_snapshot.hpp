@@ -25,4 +25,9 @@ struct SnapshotReport {
 SnapshotReport snapshot_sources(const std::string& from, const std::string& to, const SnapshotLimits& limits,
                                 const std::string& label);
 
+// A digest of everything snapshot_sources would copy from `from` (names, modes, bytes, link
+// targets), under the same limits and errors: what a compile of a source in that folder can read
+// of it, so the module cache is keyed by its headers too.
+std::string source_digest(const std::string& from, const SnapshotLimits& limits, const std::string& label);
+
 }  // namespace rubric::cuda

@@ -3,6 +3,7 @@
 #include <dirent.h>
 #include <fcntl.h>
 #include <signal.h>
+#include <sys/random.h>
 #include <sys/socket.h>
 #include <sys/stat.h>
 #include <unistd.h>
@@ -97,6 +98,21 @@ bool memory_cgroup_available() {
   return available;
 }
 
+// 128 random bits, in hex: what a reply must start with to answer this request.
+std::string fresh_nonce() {
+  unsigned char bytes[16];
+  std::size_t got = 0;
+  while (got < sizeof bytes) {
+    ssize_t n = ::getrandom(bytes + got, sizeof bytes - got, 0);
+    if (n < 0 && errno == EINTR) continue;
+    if (n <= 0) throw EnvironmentError(fmt::format("cannot draw a nonce: {}", std::strerror(errno)));
+    got += static_cast<std::size_t>(n);
+  }
+  std::string hex;
+  for (unsigned char b : bytes) hex += fmt::format("{:02x}", b);
+  return hex;
+}
+
 }  // namespace
 
 WorkerClient::WorkerClient(std::string executable, std::string backend, std::string log_path, WorkerSandbox sandbox)
@@ -137,8 +153,14 @@ void WorkerClient::start() {
   int sv[2];
   if (::socketpair(AF_UNIX, SOCK_STREAM | SOCK_CLOEXEC, 0, sv) != 0)
     throw EnvironmentError(fmt::format("cannot create the worker channel: {}", std::strerror(errno)));
-  // The log sits in the grader's own folder, never in one the worker can write (no planted links).
-  int log = ::open(log_path_.c_str(), O_WRONLY | O_CREAT | O_APPEND | O_NOFOLLOW | O_CLOEXEC, 0600);
+  try {
+    log_ = std::make_unique<WorkerLog>(log_path_);
+  } catch (...) {
+    ::close(sv[0]);
+    ::close(sv[1]);
+    throw;
+  }
+  int log = log_->write_end();
 
   process::SandboxSpec spec;
   spec.argv = {executable_, "--backend", backend_, "--fd", "3"};
@@ -188,11 +210,11 @@ void WorkerClient::start() {
   } catch (...) {
     ::close(sv[0]);
     ::close(sv[1]);
-    if (log >= 0) ::close(log);
+    log_.reset();
     throw;
   }
   ::close(sv[1]);
-  if (log >= 0) ::close(log);
+  log_->close_write_end();
   fd_ = sv[0];
   reader_ = std::make_unique<MessageReader>(fd_);
 }
@@ -205,6 +227,8 @@ std::string WorkerClient::reap(bool kill_first) {
   if (fd_ >= 0) ::close(fd_);
   fd_ = -1;
   reader_.reset();
+  if (log_) log_->finish();
+  log_.reset();
   return "worker " + how;
 }
 
@@ -220,24 +244,52 @@ void WorkerClient::stop() {
 
 WorkerReply WorkerClient::request(const Message& m, double timeout_s, const ProgressHandler& on_progress) {
   if (!running()) start();
-  WorkerReply reply;
+  using Clock = std::chrono::steady_clock;
   auto after = [](double s) {
-    return std::chrono::steady_clock::now() +
-           std::chrono::duration_cast<std::chrono::steady_clock::duration>(std::chrono::duration<double>(s));
+    return Clock::now() + std::chrono::duration_cast<Clock::duration>(std::chrono::duration<double>(s));
   };
+  const std::string nonce = fresh_nonce();
+  Message sent;
+  sent.set("nonce", nonce);
+  for (const auto& [k, v] : m.fields())
+    if (k != "nonce") sent.set(k, v);
+  const auto sent_at = Clock::now();
+  auto since_sent = [&] { return std::chrono::duration<double>(Clock::now() - sent_at).count(); };
   auto deadline = after(timeout_s);
   double budget = timeout_s;
+  bool progressed = false;
+  std::string forged;
   Message answer;
-  ReadStatus st = write_message(fd_, m) ? reader_->read(answer, deadline) : ReadStatus::closed;
-  while (st == ReadStatus::ok && answer.get_or("status", "") == "progress") {
+  ReadStatus st = write_message(fd_, sent) ? reader_->read(answer, deadline) : ReadStatus::closed;
+  while (st == ReadStatus::ok) {
+    const auto& f = answer.fields();
+    if (f.empty() || f.front().first != "nonce" || f.front().second != nonce) {
+      forged = "a message on the worker's channel did not carry this request's nonce (written by something other "
+               "than the worker's reply code)";
+      break;
+    }
+    if (answer.get_or("status", "") != "progress") break;
+    if (progressed) {
+      forged = "the worker reported progress twice in one request";
+      break;
+    }
+    progressed = true;
     if (on_progress) {
-      budget = on_progress(answer);
+      budget = on_progress(answer, since_sent());
       deadline = after(budget);
     }
     answer = Message();
     st = reader_->read(answer, deadline);
   }
-  timeout_s = budget;
+  WorkerReply reply;
+  reply.seconds = since_sent();
+  if (!forged.empty()) {
+    reap(true);
+    reply.failure = "forged reply: " + forged;
+    reply.forged = true;
+    reply.worker_lost = true;
+    return reply;
+  }
   switch (st) {
     case ReadStatus::ok:
       reply.message = answer;
@@ -251,7 +303,7 @@ WorkerReply WorkerClient::request(const Message& m, double timeout_s, const Prog
       return reply;
     case ReadStatus::timed_out:
       reap(true);
-      reply.failure = fmt::format("timed out after {:g} s", timeout_s);
+      reply.failure = fmt::format("timed out after {:g} s", budget);
       reply.worker_lost = true;
       return reply;
     case ReadStatus::malformed:

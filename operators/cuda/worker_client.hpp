@@ -13,6 +13,7 @@
 #include <vector>
 
 #include "operators/cuda/protocol.hpp"
+#include "operators/cuda/worker_log.hpp"
 #include "operators/process/sandbox.hpp"
 
 namespace rubric::cuda {
@@ -26,7 +27,11 @@ struct WorkerReply {
   Message message;        // the answer (when the worker answered at all)
   std::string failure;    // why not ok: the worker's reason, or how the worker died
   bool worker_lost = false;  // the worker was killed or exited; the next request gets a fresh one
-  bool grader_environment = false;  // the worker blamed the machine (blame=environment)
+  // The worker blamed the machine (blame=environment), or the worker could not be started. A
+  // worker that loaded candidate code may claim it falsely: GpuSession confirms it.
+  bool grader_environment = false;
+  bool forged = false;    // a message on the channel did not come from the worker's reply code
+  double seconds = 0;     // the request's wall time by the grader's clock, sent to answered
 };
 
 // What the worker's sandbox holds besides the system directories (docs/gpu.md, "The worker's
@@ -38,9 +43,10 @@ struct WorkerSandbox {
   std::uint64_t memory_bytes = 32ull << 30;  // host memory of the whole worker (cgroup; see worker_client.cpp)
 };
 
-// Called with each interim `status=progress` message; returns the seconds the rest of the
-// request may take from now (the new deadline).
-using ProgressHandler = std::function<double(const Message&)>;
+// Called with the request's one interim `status=progress` message and the seconds the grader's
+// clock saw pass since the request was sent; returns the seconds the rest of the request may take
+// from now (the new deadline).
+using ProgressHandler = std::function<double(const Message&, double elapsed_s)>;
 
 class WorkerClient {
  public:
@@ -51,10 +57,14 @@ class WorkerClient {
   WorkerClient(const WorkerClient&) = delete;
   WorkerClient& operator=(const WorkerClient&) = delete;
 
-  // `timeout_s` until the reply, or until the first progress message when `on_progress` is given.
+  // `timeout_s` until the reply, or until the progress message when `on_progress` is given. Each
+  // request carries a fresh nonce that every message answering it must start with: a message
+  // without it, a second progress message, or a malformed one ends the worker (reply.forged, or
+  // "malformed"), the candidate's failure.
   WorkerReply request(const Message& m, double timeout_s, const ProgressHandler& on_progress = {});
   // Starts the worker when it is not running (OperatorError when it cannot be started).
   void ensure_running();
+  const std::string& backend() const { return backend_; }  // "cuda" or "cpu"
   bool running() const { return process_ && process_->running(); }
   pid_t pid() const { return process_ ? process_->pid() : 0; }  // the sandbox's init; 0 when not running
   // The folder the worker reads its inputs from and writes its outputs to: the only place of the
@@ -78,6 +88,7 @@ class WorkerClient {
   std::string exchange_;
   int fd_ = -1;
   std::unique_ptr<MessageReader> reader_;
+  std::unique_ptr<WorkerLog> log_;  // the running worker's stdout and stderr, capped
 };
 
 // "SIGSEGV", "SIGKILL", ... (or "signal N").

@@ -14,48 +14,11 @@
 #include <vector>
 
 #include "operators/cuda/gpu_session.hpp"
-#include "temp_dir.hpp"
-#include "test_paths.hpp"
+#include "worker_fixture.hpp"
 
 using namespace rubric::cuda;
 using rubric::tensor::DType;
 
-namespace {
-
-const char* kAddSig = "void(const float*, const float*, float*, int, cudaStream_t)";
-
-struct Fixture {
-  TempDir dir;
-  GpuSession session;
-  Fixture() : session(options(dir)) {}
-  static SessionOptions options(const TempDir& d) {
-    SessionOptions o;
-    o.compiler.cache_dir = d / "cache";
-    o.call_timeout_s = 3;
-    o.time_overhead_s = 5;
-    return o;
-  }
-  CompiledModule build(const char* file) {
-    CompileOutcome c = session.cuda_fn(test_path(std::string("data/") + file), "add", kAddSig);
-    INFO(c.message);
-    REQUIRE(c.ok);
-    return c.module;
-  }
-};
-
-std::vector<float> floats(const HostTensor& t) {
-  std::vector<float> v(t.bytes.size() / 4);
-  std::memcpy(v.data(), t.bytes.data(), t.bytes.size());
-  return v;
-}
-
-std::vector<CallArg> add_args(const std::vector<float>& a, const std::vector<float>& b) {
-  std::int64_t n = static_cast<std::int64_t>(a.size());
-  return {TensorArg{DType::f32, {n}, a.data()}, TensorArg{DType::f32, {n}, b.data()}, OutputArg{DType::f32, {n}},
-          std::int64_t{n}};
-}
-
-}  // namespace
 
 TEST_CASE("call: a correct function returns its outputs") {
   Fixture f;
@@ -403,4 +366,30 @@ TEST_CASE("RUBRIC_GPU_MEMCHECK=1 runs the CUDA worker under compute-sanitizer, o
   }
   ::unsetenv("RUBRIC_GPU_MEMCHECK");
   ::unsetenv("RUBRIC_COMPUTE_SANITIZER");
+}
+
+TEST_CASE("the module cache is keyed by the headers a source includes: a replaced header is rebuilt") {
+  Fixture f;
+  TempDir src;
+  auto write = [&](const std::string& name, const std::string& text) {
+    std::ofstream(src / name, std::ios::binary) << text;
+  };
+  write("kernel.cpp", "#include \"impl.h\"\nvoid add(const float* a, const float* b, float* o, int n, cudaStream_t) "
+                      "{ for (int i = 0; i < n; ++i) o[i] = combine(a[i], b[i]); }\n");
+  write("impl.h", "inline float combine(float x, float y) { return x + y; }\n");
+  auto build = [&] {
+    CompileOutcome c = f.session.cuda_fn(src / "kernel.cpp", "add", kAddSig);
+    INFO(c.message);
+    REQUIRE(c.ok);
+    return c.module;
+  };
+  std::vector<float> a(4, 1.f), b(4, 2.f);
+  CompiledModule first = build();
+  CHECK(floats(f.session.call(first, add_args(a, b)).outputs[0]) == std::vector<float>(4, 3.f));
+  CHECK(build().from_cache);  // nothing changed: the same module
+  write("impl.h", "inline float combine(float, float) { return 0; }\n");
+  CompiledModule second = build();
+  CHECK_FALSE(second.from_cache);
+  CHECK(second.cache_key != first.cache_key);
+  CHECK(floats(f.session.call(second, add_args(a, b)).outputs[0]) == std::vector<float>(4, 0.f));
 }

@@ -9,6 +9,7 @@ the cases use. Directives (comment lines anywhere in the case):
   # submission: DIR     --submission, relative to the case's folder (check only)
   # args: ...           more arguments, split like a shell would
   # skip-if: gpu        skip the case on a machine with an NVIDIA device (its verdict would differ)
+  # skip-if: no-nvcc    skip it where the CUDA compiler is missing (several: "gpu, no-nvcc")
 The command runs in the case's folder with --no-color; the expected text is stdout, then
 "--- stderr ---" and stderr when stderr is not empty.
 
@@ -20,6 +21,7 @@ import difflib
 import os
 import re
 import shlex
+import shutil
 import subprocess
 import sys
 
@@ -58,6 +60,10 @@ def has_gpu():
     return os.path.exists("/dev/nvidia0") or os.path.exists("/dev/nvidiactl")
 
 
+def has_nvcc():
+    return os.path.exists("/usr/local/cuda/bin/nvcc") or shutil.which("nvcc") is not None
+
+
 def run_case(rubric_exe, path):
     d = directives(path)
     folder, name = os.path.split(path)
@@ -93,8 +99,13 @@ def main():
     for path in cases:
         rel = os.path.relpath(path, HERE)
         d = directives(path)
-        if d.get("skip-if") == "gpu" and has_gpu():
+        skip_if = {w.strip() for w in d.get("skip-if", "").split(",")}
+        if "gpu" in skip_if and has_gpu():
             print(f"SKIP {rel} (an NVIDIA device is present)")
+            skipped += 1
+            continue
+        if "no-nvcc" in skip_if and not has_nvcc():
+            print(f"SKIP {rel} (no CUDA compiler)")
             skipped += 1
             continue
         text, code, want_code, _ = run_case(rubric_exe, path)

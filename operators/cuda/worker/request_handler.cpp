@@ -63,6 +63,19 @@ Message RequestHandler::handle(const Message& request) {
       return m;
     }
     if (op == "ping") return Message().set("status", "ok").set("pid", std::to_string(::getpid()));
+    // Whether the device works for a worker that never loaded candidate code: what confirms a
+    // module worker's claim that the grading machine failed (upload, a kernel, a download).
+    if (op == "health") {
+      Backend& b = backend();
+      const float ones[16] = {1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1, 1};
+      DeviceBuffer x(b, sizeof ones), y(b, sizeof ones);
+      b.upload(x.get(), ones, sizeof ones);
+      b.upload(y.get(), ones, sizeof ones);
+      double seconds = 0;
+      numerics::CompareStats s = b.compare(x.get(), tensor::DType::f32, y.get(), tensor::DType::f32, 16, math::Rule{0, 0, 0}, seconds);
+      if (s.count != 16 || s.mismatches != 0) return failure("the device compared 16 equal floats wrongly");
+      return Message().set("status", "ok");
+    }
     // Context creation (and, for `load`, loading the module with its kernels) under their own
     // generous timeouts, so no call's budget pays for them.
     if (op == "start") {
@@ -157,7 +170,6 @@ Message RequestHandler::time(const Message& request) {
   s.max_noise = std::stod(request.get_or("max_noise", num(s.max_noise)));
   s.min_clock_fraction = std::stod(request.get_or("min_clock_fraction", num(s.min_clock_fraction)));
   s.fresh = request.get_or("fresh", "0") == "1";
-  s.seed = std::stoull(request.get_or("seed", "0"));
   s.flush_l2 = request.get_or("flush_l2", "1") == "1";
   s.max_samples = std::stoull(request.get_or("max_samples", std::to_string(s.max_samples)));
   if (request.get("recheck_rtol") || request.get("recheck_atol"))

@@ -1,5 +1,9 @@
 #include "operators/cuda/worker/timing_loop.hpp"
 
+#include <sys/random.h>
+
+#include <cerrno>
+
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -120,6 +124,17 @@ struct Verifier {
     return {};
   }
 };
+
+// 64 bits from the kernel's generator, drawn at the moment they are needed.
+std::uint64_t unpredictable_draw() {
+  std::uint64_t v = 0;
+  for (std::size_t got = 0; got < sizeof v;) {
+    ssize_t n = ::getrandom(reinterpret_cast<char*>(&v) + got, sizeof v - got, 0);
+    if (n > 0) got += static_cast<std::size_t>(n);
+    else if (errno != EINTR) return math::splitmix64(static_cast<std::uint64_t>(Clock::now().time_since_epoch().count()));
+  }
+  return v;
+}
 
 }  // namespace
 
@@ -255,10 +270,12 @@ TimingReport run_timing(Backend& backend, PreparedCall& call, const std::functio
   double measured = 0;
   std::vector<double> clocks, noise_history;
   int taken = 0;
-  std::uint64_t pick = math::splitmix64(settings.seed ^ 0x7e51f1edull);
   while (true) {
+    // Each sample's inputs are drawn when the sample starts, and whether it is verified is drawn
+    // after it ends: neither exists earlier, so a module cannot do many samples' work in one call
+    // or skip the work of the samples that go unchecked.
     std::optional<std::uint64_t> draw;
-    if (settings.fresh) draw = settings.seed + 1 + static_cast<std::uint64_t>(taken);
+    if (settings.fresh) draw = unpredictable_draw();
     prepare(draw);
     TimedSample s = backend.timed_call(launch, settings.flush_l2, report.stream_held);
     ++taken;
@@ -277,7 +294,7 @@ TimingReport run_timing(Backend& backend, PreparedCall& call, const std::functio
       measured += s.seconds;
       if (s.clock.valid) clocks.push_back(s.clock.mhz);
       bool check = !settings.fresh || taken <= settings.verify_first ||
-                   static_cast<double>((pick = math::splitmix64(pick)) >> 11) * 0x1.0p-53 < settings.verify_fraction;
+                   static_cast<double>(unpredictable_draw() >> 11) * 0x1.0p-53 < settings.verify_fraction;
       if (check) {
         std::string d = draw ? verify.against_untimed_redraw(*draw) : verify.against_expected("timed");
         ++report.verified_samples;
@@ -335,7 +352,7 @@ TimingReport run_timing(Backend& backend, PreparedCall& call, const std::functio
   bool has_inputs = false;
   for (const ArgSpec& s : call.specs()) has_inputs = has_inputs || (s.kind == ArgSpec::Kind::input && s.count > 0);
   if (settings.fresh && has_inputs) {
-    call.randomize_inputs(settings.seed + 0x5eed5eedull);
+    call.randomize_inputs(unpredictable_draw());
     call.poison_outputs();
     backend.run_call(launch);
     if (call.download_outputs() == first.outputs)

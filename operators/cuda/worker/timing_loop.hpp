@@ -27,8 +27,7 @@ struct TimingSettings {
   double max_noise = 0.005;      // relative standard deviation
   double min_clock_fraction = 0.75;      // of the sustained SM clock, per sample
   double min_sustained_fraction = 0.5;   // of the nominal clock: below it the machine is at fault
-  bool fresh = false;
-  std::uint64_t seed = 0;
+  bool fresh = false;  // inputs drawn anew (from the kernel's generator) before every sample
   bool flush_l2 = true;
   std::size_t max_samples = 1000000;
   std::optional<math::Rule> recheck_rule;  // default: recheck_rule_for(dtype)

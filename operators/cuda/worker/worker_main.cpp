@@ -64,31 +64,39 @@ int main(int argc, char** argv) {
   // launch; the driver JIT-compiles PTX there too.
   ::setenv("CUDA_MODULE_LOADING", "EAGER", 0);
   rubric::cuda::MessageReader reader(fd);
-  rubric::cuda::worker::RequestHandler handler(backend, [fd](const rubric::cuda::Message& m) {
-    rubric::cuda::write_message(fd, m);
-  });
+  // Every message answering a request starts with that request's nonce (docs/gpu.md, "Replies
+  // the grader does not take on trust"): lines candidate code writes to this channel lack it.
+  std::string nonce;
+  auto reply = [&](const rubric::cuda::Message& m) {
+    rubric::cuda::Message stamped;
+    stamped.set("nonce", nonce);
+    for (const auto& [k, v] : m.fields()) stamped.set(k, v);
+    return rubric::cuda::write_message(fd, stamped);
+  };
+  rubric::cuda::worker::RequestHandler handler(backend, [&](const rubric::cuda::Message& m) { reply(m); });
   rubric::cuda::Message request;
   while (true) {
     rubric::cuda::ReadStatus st = reader.read(request);
     if (st != rubric::cuda::ReadStatus::ok) return st == rubric::cuda::ReadStatus::closed ? 0 : 3;
     if (request.get_or("op", "") == "quit") return 0;
+    nonce = request.get_or("nonce", "");
     if (!memcheck_problem.empty()) {
       rubric::cuda::Message m;
       m.set("status", "fail").set("fatal", "1").set("blame", "environment").set("reason", memcheck_problem);
-      rubric::cuda::write_message(fd, m);
+      reply(m);
       return 5;
     }
     try {
-      if (!rubric::cuda::write_message(fd, handler.handle(request))) return 0;
+      if (!reply(handler.handle(request))) return 0;
     } catch (const rubric::cuda::worker::DeviceFault& e) {
       rubric::cuda::Message m;
       m.set("status", "fail").set("fatal", "1").set("reason", e.what());
-      rubric::cuda::write_message(fd, m);
+      reply(m);
       std::_Exit(4);  // skip destructors: the context is unusable
     } catch (const rubric::cuda::worker::EnvironmentFault& e) {
       rubric::cuda::Message m;
       m.set("status", "fail").set("fatal", "1").set("blame", "environment").set("reason", e.what());
-      rubric::cuda::write_message(fd, m);
+      reply(m);
       std::_Exit(5);
     }
   }
