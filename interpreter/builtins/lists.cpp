@@ -67,8 +67,15 @@ std::optional<std::string> comparable(const Value& a, const Value& b) {
   return fmt::format("cannot order a {} and a {}", a.kind_name(), b.kind_name());
 }
 
+// NaN orders after every number, as numpy sorts it: a comparison that is false both ways would
+// leave a list with a NaN in it unsorted ("the worst error is the last" would hold by accident).
 bool less(const Value& a, const Value& b) {
-  if (a.is(ValueKind::number)) return a.as_number() < b.as_number();
+  if (a.is(ValueKind::number)) {
+    double x = a.as_number(), y = b.as_number();
+    if (std::isnan(x)) return false;
+    if (std::isnan(y)) return true;
+    return x < y;
+  }
   return a.as_string() < b.as_string();
 }
 

@@ -66,6 +66,14 @@ TEST_CASE("lists family") {
   expect [1, 2][-1] == 2
 )",
                  t) == "");
+  // NaN sorts last, as numpy's sort puts it, so the last item is the largest number or NaN.
+  t.write("sub/errors.json", "[5.0, NaN, 0.0001, 2]");
+  CHECK(failures(R"(
+  let e = sort(json(submission / "errors.json"))
+  expect e[0] == 0.0001 and e[1] == 2 and e[2] == 5
+  expect "{e[3]}" == "nan"
+)",
+                 t) == "");
   std::string bad = failures("expect [1][3] == 1\n expect sort([1, \"a\"]) == []", t);
   CHECK(bad.find("index 3 out of range: the list has 1 item") != std::string::npos);
   CHECK(bad.find("'sort': cannot order") != std::string::npos);
