@@ -8,6 +8,7 @@
 #include <fmt/format.h>
 
 #include "cli/cli_support.hpp"
+#include "cli/stop_cleanup.hpp"
 #include "cli/verbs.hpp"
 #include "operators/files/temp_owner.hpp"
 
@@ -51,8 +52,11 @@ int main(int argc, char** argv) {
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   // The verbs that run programs first remove what killed graders left under TMPDIR and /tmp
   // (docs/processes.md): one read of each base, never a live grader's folder.
+  if (verb == cli::kStoppedVerb) return cli::run_stopped(rest.empty() ? "" : rest[0]);
   if (verb == "check" || verb == "test" || verb == "grade")
     rubric::files::sweep_stale_temp_dirs(rubric::files::owned_temp_bases());
+  // `grade` stops its batch between events itself (grading/grade_run.cpp).
+  if (verb == "check" || verb == "test") cli::install_stop_cleanup();
   try {
     if (verb == "check") return cli::run_check(rest);
     if (verb == "lint") return cli::run_lint(rest);

@@ -75,15 +75,12 @@ void BatchSummary::add(const json::Value& line) {
   if (const json::Value* s = line.find("score"); s && s->is_number()) scores_.push_back(s->as_number());
   if (const json::Value* c = line.find("criteria")) add_criteria(*c, 0);
   if (const json::Value* s = line.find("seconds"); s && s->is_number()) {
-    slowest_.emplace_back(s->as_number(), submission);
-    slow_verdicts_[submission] = verdict;
-    std::sort(slowest_.begin(), slowest_.end(), [](const auto& a, const auto& b) {
-      return a.first != b.first ? a.first > b.first : a.second < b.second;
+    // Each entry carries its own verdict: two submissions may share a name as shown.
+    slowest_.push_back(Slow{s->as_number(), submission, verdict});
+    std::sort(slowest_.begin(), slowest_.end(), [](const Slow& a, const Slow& b) {
+      return a.seconds != b.seconds ? a.seconds > b.seconds : a.submission < b.submission;
     });
-    if (slowest_.size() > kSlowest) {
-      slow_verdicts_.erase(slowest_.back().second);
-      slowest_.pop_back();
-    }
+    if (slowest_.size() > kSlowest) slowest_.pop_back();
   }
 }
 
@@ -181,11 +178,11 @@ std::string BatchSummary::to_json(const BatchProvenance& p) const {
 
   w.key("slowest");
   w.begin_array();
-  for (const auto& [seconds, submission] : slowest_) {
+  for (const Slow& slow : slowest_) {
     w.begin_object();
-    w.field("submission", submission);
-    w.field("seconds", seconds);
-    w.field("verdict", slow_verdicts_.at(submission));
+    w.field("submission", slow.submission);
+    w.field("seconds", slow.seconds);
+    w.field("verdict", slow.verdict);
     w.end_object();
   }
   w.end_array();

@@ -62,9 +62,12 @@ class BatchSummary {
   std::vector<CriterionCounts> criteria_;
   std::map<std::string, std::size_t> criterion_index_;
   std::vector<double> scores_;
-  std::vector<std::pair<double, std::string>> slowest_;  // (seconds, submission), at most kSlowest
+  struct Slow {
+    double seconds;
+    std::string submission, verdict;
+  };
+  std::vector<Slow> slowest_;  // at most kSlowest
   std::vector<std::pair<std::string, std::string>> errors_;  // submission, reason
-  std::map<std::string, std::string> slow_verdicts_;
 };
 
 }  // namespace rubric::grading

@@ -41,6 +41,9 @@ void add_file(Sha256& h, const fs::path& path) {
   }
   const std::uint64_t size = static_cast<std::uint64_t>(st.st_size);
   h.update(&size, sizeof size);
+  // The mode is part of what a check sees (a run.sh at 0644 cannot be run): a chmod regrades.
+  const std::uint32_t mode = static_cast<std::uint32_t>(st.st_mode & 07777);
+  h.update(&mode, sizeof mode);
   std::vector<char> buffer(1 << 16);
   for (;;) {
     const ssize_t got = ::read(fd, buffer.data(), buffer.size());

@@ -1,5 +1,6 @@
 #include "grading/grade_run.hpp"
 
+#include <iterator>
 #include <algorithm>
 #include <atomic>
 #include <cerrno>
@@ -139,12 +140,20 @@ std::vector<std::string> read_submission_list(const std::string& file) {
     if (!f) throw std::runtime_error(fmt::format("cannot read --submissions-from '{}': {}", file, std::strerror(errno)));
     in = &f;
   }
+  // NUL-separated when the text holds a NUL (find -print0, or `grade --slurm` for paths with line
+  // breaks); otherwise one path a line.
+  const std::string text((std::istreambuf_iterator<char>(*in)), std::istreambuf_iterator<char>());
+  const bool nul = text.find('\0') != std::string::npos;
   std::vector<std::string> list;
-  std::string line;
-  while (std::getline(*in, line)) {
-    if (!line.empty() && line.back() == '\r') line.pop_back();
-    if (line.find_first_not_of(" \t") == std::string::npos) continue;
-    list.push_back(line);
+  std::size_t start = 0;
+  while (start < text.size()) {
+    std::size_t end = text.find(nul ? '\0' : '\n', start);
+    if (end == std::string::npos) end = text.size();
+    std::string entry = text.substr(start, end - start);
+    start = end + 1;
+    if (!nul && !entry.empty() && entry.back() == '\r') entry.pop_back();
+    if (entry.empty() || (!nul && entry.find_first_not_of(" \t") == std::string::npos)) continue;
+    list.push_back(std::move(entry));
   }
   return list;
 }
@@ -273,6 +282,18 @@ int grade(const GradeSettings& s) {
       context.seconds = elapsed();
       const char* what = fs::exists(p.submission, e) ? "is not a folder" : "does not exist";
       return "L" + format_error_line(context, fmt::format("submission '{}' {}", p.submission, what));
+    }
+    // A corpus entry that is (a link to) the reference folder, or holds it, would grade the
+    // reference as a submission: it is no submission.
+    {
+      const fs::path real = fs::weakly_canonical(p.submission, e), ref = fs::weakly_canonical(ref_root, e);
+      const auto inside = ref.lexically_relative(real);
+      const bool holds = !inside.empty() && inside.native().rfind("..", 0) != 0;
+      if (real == ref || (holds && !s.reference.empty())) {
+        context.seconds = elapsed();
+        return "L" + format_error_line(context, fmt::format("submission '{}' {} the reference folder '{}': not graded",
+                                                            p.submission, real == ref ? "is" : "holds", ref_root));
+      }
     }
     try {
       context.key.submission_sha256 = hash_folder(p.submission);

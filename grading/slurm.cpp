@@ -245,8 +245,12 @@ int grade_on_slurm(const GradeSettings& s, const SlurmSettings& slurm) {
   if (ec) throw std::runtime_error(fmt::format("cannot create '{}': {}", slurm_dir.string(), ec.message()));
 
   // The list and the script the tasks run; paths stay as given, so the task starts where we are.
+  // One path a line; NUL-separated when a path holds a line break (read_submission_list takes both).
+  const bool breaks = std::any_of(corpus.begin(), corpus.end(), [](const std::string& p) {
+    return p.find_first_of("\r\n") != std::string::npos;
+  });
   std::string list;
-  for (const std::string& sub : corpus) list += sub + "\n";
+  for (const std::string& sub : corpus) list += sub + (breaks ? '\0' : '\n');
   write_file_atomically((slurm_dir / "submissions.txt").string(), list);
   std::string command = fmt::format("{} grade {} --submissions-from {} --out {}/\"$SLURM_ARRAY_TASK_ID\" --shard "
                                     "\"$SLURM_ARRAY_TASK_ID\"/{} --quiet --no-color",
@@ -276,14 +280,16 @@ int grade_on_slurm(const GradeSettings& s, const SlurmSettings& slurm) {
       "# Written by `rubric grade --slurm`: task I of the array grades shard I/{0} into shards/I.\n"
       "#SBATCH --job-name=rubric-grade\n"
       "#SBATCH --array=1-{0}\n"
-      "#SBATCH --output={1}/task-%a.out\n"
-      "cd {2} || exit 3\n"
-      "exec {3}\n",
-      tasks, slurm_dir.string(), shell_quote(fs::current_path().string()), command);
+      "# (sbatch gets --output on its command line: a folder name cannot break a directive)\n"
+      "cd {1} || exit 3\n"
+      "exec {2}\n",
+      tasks, shell_quote(fs::current_path().string()), command);
   write_file_atomically(script_path, script);
   ::chmod(script_path.c_str(), 0755);
 
-  const std::string job = submit(sbatch_args, "", script_path, slurm_dir.string());
+  std::vector<std::string> submit_args = sbatch_args;
+  submit_args.insert(submit_args.begin(), "--output=" + (slurm_dir / "task-%a.out").string());
+  const std::string job = submit(submit_args, "", script_path, slurm_dir.string());
   const bool show = !s.quiet && !s.json;
   if (show) fmt::print(stderr, "rubric grade: submitted job array {} ({} tasks) with {}\n", job, tasks, script_path);
 
@@ -324,7 +330,7 @@ int grade_on_slurm(const GradeSettings& s, const SlurmSettings& slurm) {
         if (!is_terminal(st.state)) continue;
         if (cluster_failure(st.state) && !resubmitted.count(t)) {
           resubmitted.insert(t);
-          job_of[t] = submit(sbatch_args, std::to_string(t), script_path, slurm_dir.string());
+          job_of[t] = submit(submit_args, std::to_string(t), script_path, slurm_dir.string());
           if (show) fmt::print(stderr, "rubric grade: task {} ended {}; submitted again as job {}\n", t, st.state, job_of[t]);
           continue;
         }

@@ -34,7 +34,9 @@ std::string json_quote(std::string_view s) {
     if (c >= 0x80) {
       const std::size_t n = utf8_sequence_length(s, i);
       if (n == 0) {
-        out += "\xEF\xBF\xBD";
+        // A byte that is not UTF-8 stays distinct and recoverable: \udcXX, as Python's
+        // surrogateescape writes it (the JSON reader turns it back into the byte).
+        out += fmt::format("\\udc{:02x}", c);
         ++i;
       } else {
         out.append(s.substr(i, n));

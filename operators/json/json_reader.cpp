@@ -206,6 +206,10 @@ class Reader {
             unsigned lo = hex4();
             if (lo < 0xDC00 || lo > 0xDFFF) fail("high surrogate not followed by a low surrogate");
             cp = 0x10000 + ((cp - 0xD800) << 10) + (lo - 0xDC00);
+          } else if (cp >= 0xDC80 && cp <= 0xDCFF) {
+            // A byte that was not UTF-8, escaped as json_quote and Python's surrogateescape write it.
+            out += static_cast<char>(cp - 0xDC00);
+            break;
           } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
             fail("lone low surrogate in \\u escape");
           }

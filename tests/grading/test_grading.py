@@ -752,6 +752,57 @@ done
 '''
 
 
+class HostileCorpus(GradingTest):
+    """Corpus entries a hostile submitter controls: names, modes, links to the reference."""
+
+    def test_names_differing_only_in_bytes_that_are_not_utf8_stay_distinct(self):
+        root = os.path.join(self.tmp, "c")
+        # os.fsdecode keeps the raw bytes (surrogateescape): the folders are b"x\xff" and b"x\xfe".
+        good, bad = os.path.join(root, os.fsdecode(b"x\xff")), os.path.join(root, os.fsdecode(b"x\xfe"))
+        write_submission(good, "pass", 1)
+        write_submission(bad, "fail", 2)
+        out = os.path.join(self.tmp, "out")
+        self.grade([good, bad], out, "--timeout", "60", check_exit=0)
+        lines, text = read_lines(out)
+        self.assertIn("\\udcff", text, "a byte that is not UTF-8 is written as Python's surrogateescape writes it")
+        self.assertEqual({l["submission"]: l["verdict"] for l in lines}, {good: "PASS", bad: "FAIL"})
+        summary = read_summary(out)
+        self.assertEqual(summary["verdicts"]["PASS"], 1)
+        self.assertEqual(len(summary["slowest"]), 2)
+        merged = os.path.join(self.tmp, "merged")
+        run(["merge", out, "--out", merged, "--quiet"], check_exit=0)
+        self.assertEqual({l["submission"]: l["verdict"] for l in read_lines(merged)[0]}, {good: "PASS", bad: "FAIL"})
+
+    def test_a_changed_file_mode_is_a_changed_submission(self):
+        rubric = os.path.join(self.tmp, "modes.rubric")
+        with open(rubric, "w") as f:
+            f.write('rubric "modes" { version: "1.0" }\ncriterion runs "run.sh runs" { expect run(["./run.sh"]).exit == 0 }\n')
+        sub = os.path.join(self.tmp, "c", "s")
+        os.makedirs(sub)
+        with open(os.path.join(sub, "run.sh"), "w") as f:
+            f.write("#!/bin/sh\nexit 0\n")
+        os.chmod(os.path.join(sub, "run.sh"), 0o644)
+        out = os.path.join(self.tmp, "out")
+        self.rubric = rubric
+        self.grade([sub], out, check_exit=0)
+        self.assertEqual(read_lines(out)[0][0]["verdict"], "FAIL")
+        os.chmod(os.path.join(sub, "run.sh"), 0o755)
+        self.grade([sub], out, check_exit=0)
+        self.assertEqual(read_lines(out)[0][0]["verdict"], "PASS")
+        self.assertEqual(read_summary(out)["graded"], 1, "the chmod made it a new submission, graded again")
+
+    def test_a_link_to_the_reference_folder_is_no_submission(self):
+        subs, _ = make_corpus(os.path.join(self.tmp, "c"), 1, kinds=("pass",))
+        link = os.path.join(self.tmp, "c", "zz-looks-like-a-submission")
+        os.symlink(self.reference, link)
+        out = os.path.join(self.tmp, "out")
+        self.grade(subs + [link], out, check_exit=2)
+        lines = {l["submission"]: l for l in read_lines(out)[0]}
+        self.assertEqual(lines[link]["verdict"], "ERROR")
+        self.assertIn("is the reference folder", lines[link]["reason"])
+        self.assertEqual(lines[subs[0]]["verdict"], "PASS")
+
+
 class FakeSlurm(GradingTest):
     def setUp(self):
         super().setUp()
@@ -788,6 +839,18 @@ class FakeSlurm(GradingTest):
         self.assertIn("#SBATCH --array=1-3", script)
         self.assertIn('--shard "$SLURM_ARRAY_TASK_ID"/3', script)
         self.assertEqual(sorted(os.listdir(os.path.join(out, "shards"))), ["1", "2", "3"])
+
+    def test_folder_names_with_line_breaks_reach_their_task_whole(self):
+        root = os.path.join(self.tmp, "c")
+        odd = os.path.join(root, "a\nb")
+        write_submission(odd, "pass", 1)
+        out = os.path.join(self.tmp, "cluster\nx")
+        proc = self.grade([odd], out, "--slurm", "--tasks", "1", env=self.env(), check_exit=0)
+        with open(os.path.join(out, "slurm", "submissions.txt"), "rb") as f:
+            self.assertEqual(f.read(), odd.encode() + b"\0", "NUL-separated when a path holds a line break")
+        with open(os.path.join(out, "slurm", "grade.sbatch")) as f:
+            self.assertNotIn("#SBATCH --output", f.read(), "the output path travels on sbatch's command line")
+        self.assertEqual([l["submission"] for l in read_lines(out)[0]], [odd], proc.stderr)
 
     def test_judge_options_reach_the_tasks_and_the_key_stays_in_the_environment(self):
         subs, _ = make_corpus(os.path.join(self.tmp, "c"), 1, kinds=("pass",))

@@ -7,6 +7,7 @@ rubric-run-* folder stays. The next `rubric check` (same TMPDIR) removes it, whi
 grader, still running its own `sleep`, keeps its folder. A stale folder planted with links to a
 folder and a file outside, a read-only folder and (as root) files of uid 65534 is removed; the
 link targets are untouched. A rubric-* folder without an `.owner` (nothing proves it stale) stays.
+A grader stopped by SIGTERM or SIGINT removes its own folder and dies of the signal.
 
 usage: test_stale_temp.py RUBRIC_BINARY
 """
@@ -154,8 +155,22 @@ def main():
                 fail("a link's target outside the folder was changed")
         if stat.S_IMODE(os.stat(outside).st_mode) == 0o700 or not os.path.exists(f"{outside}/precious"):
             fail("the sweep followed a link out of the stale folder")
+        # 4. A grader stopped by SIGTERM (or SIGINT, SIGHUP) removes its own folder before it dies,
+        #    and leaves the live grader's alone.
+        for sig in (signal.SIGTERM, signal.SIGINT):
+            stopped = start("sleeper.rubric")
+            mine = wait_for("the stopped grader's scratch folder", lambda: scratch_folders(tmpdir) - {live_dir})
+            (mine,) = mine
+            stopped.send_signal(sig)
+            code = stopped.wait(timeout=WAIT_S)
+            if code != -sig:
+                fail(f"a grader stopped by {sig.name} exited {code}, not by the signal")
+            if os.path.exists(f"{tmpdir}/{mine}"):
+                fail(f"a grader stopped by {sig.name} left its folder {mine}")
+            if not os.path.exists(f"{tmpdir}/{live_dir}/.owner"):
+                fail(f"a grader stopped by {sig.name} removed the live grader's folder")
         # The live grader's own run is untouched: it ends well once let finish (killed here to save time).
-        print("ok: killed grader's folder removed, live grader's kept, links not followed")
+        print("ok: killed grader's folder removed, live grader's kept, links not followed, a stopped grader cleans up")
     finally:
         for p in procs:
             if p.poll() is None:
