@@ -2,6 +2,10 @@
 
 #include <fmt/format.h>
 
+#include <unistd.h>
+
+#include <algorithm>
+#include <cerrno>
 #include <cstdio>
 #include <vector>
 
@@ -59,11 +63,38 @@ std::optional<std::string> content_digest_file(const std::string& path, std::uin
   return d.hex();
 }
 
+namespace {
+
+// The digest of a mapped file's bytes, its holes fed from a buffer of zeros.
+std::string digest_skipping_holes(std::string_view bytes, int fd) {
+  static const std::vector<char> zeros(1 << 20, 0);
+  ContentDigest d;
+  const off_t size = static_cast<off_t>(bytes.size());
+  for (off_t pos = 0; pos < size;) {
+    off_t data = ::lseek(fd, pos, SEEK_DATA);
+    if (data < 0 && errno != ENXIO) return content_digest_hex(bytes);  // no hole support: read it all
+    if (data < 0 || data > size) data = size;
+    for (off_t z = pos; z < data;) {
+      const std::size_t n = static_cast<std::size_t>(std::min<off_t>(data - z, static_cast<off_t>(zeros.size())));
+      d.update(zeros.data(), n);
+      z += static_cast<off_t>(n);
+    }
+    if (data >= size) break;
+    off_t hole = ::lseek(fd, data, SEEK_HOLE);
+    if (hole < 0 || hole > size) hole = size;
+    d.update(bytes.data() + data, static_cast<std::size_t>(hole - data));
+    pos = hole;
+  }
+  return d.hex();
+}
+
+}  // namespace
+
 std::shared_future<std::string> digest_in_background(std::shared_ptr<const void> keep_alive, const std::byte* data,
-                                                     std::size_t size, std::function<bool()> whole) {
+                                                     std::size_t size, std::function<bool()> whole, int fd) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);
-  auto digest = [bytes, whole = std::move(whole)] {
-    std::string hex = content_digest_hex(bytes);
+  auto digest = [bytes, whole = std::move(whole), fd] {
+    std::string hex = fd >= 0 ? digest_skipping_holes(bytes, fd) : content_digest_hex(bytes);
     return !whole || whole() ? hex : std::string();
   };
   // Below a few MiB a thread costs more than the hash (about 0.05 ms per MiB).

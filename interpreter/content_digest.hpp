@@ -40,7 +40,10 @@ std::optional<std::string> content_digest_file(const std::string& path, std::uin
 // (so it runs beside the comparison that reads them) and at once when they are few. `keep_alive`
 // owns the bytes (a mapping) until the digest is done. When `whole` is given and says false after
 // the hash (the mapped file shrank meanwhile, so zeros were hashed), the digest is "".
+// `fd`, when the bytes map a file open there: its holes (SEEK_HOLE) are hashed as the zeros they
+// read as, without faulting the mapping's pages in (the same digest; a 2 GiB sparse file costs
+// what its data costs).
 std::shared_future<std::string> digest_in_background(std::shared_ptr<const void> keep_alive, const std::byte* data,
-                                                     std::size_t size, std::function<bool()> whole = {});
+                                                     std::size_t size, std::function<bool()> whole = {}, int fd = -1);
 
 }  // namespace rubric

@@ -492,10 +492,10 @@ std::optional<std::string> CallContext::read_file(const PathValue& p, Value* err
 }
 
 void CallContext::record_mapped_file(const PathValue& p, std::shared_ptr<const void> keep_alive, const std::byte* data,
-                                     std::size_t size, std::function<bool()> whole) {
+                                     std::size_t size, std::function<bool()> whole, int fd) {
   if (has_file(p)) return;
   record_file(FileRecord{p.relative, p.root, "", size},
-              digest_in_background(std::move(keep_alive), data, size, std::move(whole)));
+              digest_in_background(std::move(keep_alive), data, size, std::move(whole), fd));
 }
 
 }  // namespace rubric

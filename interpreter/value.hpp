@@ -299,7 +299,7 @@ class CallContext {
   // `whole` says after the hash whether the file is still whole (no digest is given of a file that
   // shrank while it was hashed).
   void record_mapped_file(const PathValue& p, std::shared_ptr<const void> keep_alive, const std::byte* data,
-                          std::size_t size, std::function<bool()> whole = {});
+                          std::size_t size, std::function<bool()> whole = {}, int fd = -1);
 };
 
 }  // namespace rubric

@@ -110,7 +110,7 @@ Value load(CallContext& ctx, const Args& a) {
       t = tensor::load_raw(file, *dt, shape);
     }
     // Hashed only now that the header is checked, on a thread beside the comparison that reads the data.
-    ctx.record_mapped_file(p, file, file->data(), file->size(), [file] { return !file->damaged(); });
+    ctx.record_mapped_file(p, file, file->data(), file->size(), [file] { return !file->damaged(); }, file->fd());
     // Messages and blame name the file by its root, not by where it lies on this machine.
     std::string source = name.empty() ? p.display() : fmt::format("{}:{}", p.display(), name);
     auto ptr = std::make_shared<const tensor::Tensor>(t->renamed(source, p.display()));

@@ -25,6 +25,7 @@ class MappedFile {
   const std::byte* data() const { return map_->data(); }
   std::size_t size() const { return map_->size(); }
   const std::string& path() const { return path_; }
+  int fd() const { return file_.fd(); }  // the file mapped (for SEEK_DATA / SEEK_HOLE)
   // The file shrank while mapped: a read hit a page past its new end (SIGBUS, now zeros), or it is
   // shorter than mapped now (bytes past the end inside its last page read as zeros without a fault).
   bool damaged() const;

@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <unistd.h>
+
 #include <fstream>
 #include <sstream>
 
@@ -65,6 +67,35 @@ criterion t "text and json" {
   }
   // Each file once, however many tensors were read from it.
   CHECK(r.provenance.files.size() == 6);  // the rubric, and the five files above
+}
+
+TEST_CASE("a sparse tensor file is hashed without reading its holes, to the digest of its bytes") {
+  TempDir t;
+  std::string sub = t.dir("sub"), ref = t.dir("ref");
+  // A 64 MiB f32 .npy whose data is mostly a hole, with a few written blocks between holes.
+  tensor::save_npy(sub + "/x.npy", tensor::random_tensor({16 << 20}, tensor::DType::f32, 6));
+  {
+    std::string header = contents(sub + "/x.npy").substr(0, 128);
+    std::ofstream out(sub + "/x.npy", std::ios::binary | std::ios::trunc);
+    out << header;
+  }
+  REQUIRE(::truncate((sub + "/x.npy").c_str(), 128 + (64ll << 20)) == 0);
+  {
+    std::fstream out(sub + "/x.npy", std::ios::binary | std::ios::in | std::ios::out);
+    for (long long at : {128ll + (8ll << 20), 128ll + (40ll << 20) + 5}) {
+      out.seekp(at);
+      out << "written between holes";
+    }
+  }
+  Report r = rubric::test::run_text(R"(
+rubric "sparse" { version: "1.0" }
+criterion shape "shape" { expect load(submission / "x.npy").shape == [16777216] }
+)", sub, ref);
+  REQUIRE(r.criteria.size() == 1);
+  CHECK(r.criteria[0].verdict == Verdict::pass);
+  const FileRecord* f = find_record(r, "submission", "x.npy");
+  REQUIRE(f);
+  CHECK(f->digest == content_digest_hex(contents(sub + "/x.npy")));
 }
 
 TEST_CASE("a tensor file whose header is refused FAILs and is not hashed") {
