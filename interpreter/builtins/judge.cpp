@@ -103,6 +103,11 @@ void open_judge(Registry& r, const judge::JudgeSettings& configured) {
         }
         if (!j.ok) {
           if (!j.votes.empty()) note_judgement(ctx, j, votes, std::nullopt);
+          // A prompt too long for the model, made so by the text it judges: whoever wrote the text
+          // answers for its length (the submission's FAIL, the rubric's ERROR), not the machine.
+          if (j.context_exceeded && body.size() > question.as_string().size())
+            return ctx.data_error(fmt::format("the text ({} bytes) does not fit the judge's context: {}", body.size(), j.failure),
+                                  text);
           return ctx.error("grading environment: " + j.failure, Blame::grader_environment);
         }
         const int yes = j.count(true), no = j.count(false);

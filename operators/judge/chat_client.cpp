@@ -4,6 +4,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <chrono>
 #include <cmath>
 #include <memory>
@@ -107,6 +108,19 @@ bool transient(CURLcode code) {
          code == CURLE_PARTIAL_FILE || code == CURLE_HTTP2 || code == CURLE_HTTP2_STREAM;
 }
 
+// What servers say when a prompt does not fit the model: vLLM and SGLang ("maximum context
+// length", "longer than the maximum"), OpenAI ("context_length_exceeded"), llama.cpp ("exceeds the
+// available context size"), TGI ("must have less than ... tokens").
+bool says_context_exceeded(const std::string& body) {
+  std::string lower(body.substr(0, 4096));
+  for (char& c : lower) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  for (const char* cue : {"maximum context length", "context_length_exceeded", "context length", "context size",
+                          "context window", "longer than the maximum", "prompt is too long", "too many tokens",
+                          "must have less than"})
+    if (lower.find(cue) != std::string::npos) return true;
+  return false;
+}
+
 bool retryable_status(long status) { return status == 429 || status == 500 || status == 502 || status == 503 || status == 504; }
 
 std::string seconds_text(double s) { return fmt::format("{:g} s", std::round(s * 10) / 10); }
@@ -158,6 +172,7 @@ ChatResponse post_chat(const ChatRequest& req) {
     } else {
       problem = fmt::format("HTTP {} from {}", a.status, where);
       if (!a.body.empty()) problem += fmt::format(": '{}'", excerpt(a.body, 160));
+      out.context_exceeded = (a.status == 400 || a.status == 413) && says_context_exceeded(a.body);
     }
     if (wait < 0) {
       out.failure = without_secret(n == 1 ? problem : fmt::format("{} (attempt {})", problem, n), req.api_key);

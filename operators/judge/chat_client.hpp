@@ -21,6 +21,9 @@ struct ChatResponse {
   bool ok = false;           // an HTTP 200 with a body
   std::string body;
   std::string failure;       // when !ok: what happened ("cannot connect to ...", "HTTP 500 ...")
+  // The endpoint refused the prompt as longer than the model's context (HTTP 400 or 413 saying
+  // so, as vLLM, SGLang and OpenAI word it).
+  bool context_exceeded = false;
   int attempts = 0;
 };
 

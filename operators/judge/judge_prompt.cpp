@@ -39,7 +39,43 @@ std::string sha256_hex(std::string_view data) {
   return hex;
 }
 
-Prompt make_prompt(std::string_view question, std::string_view text) {
+std::string judged_text(std::string_view raw) {
+  std::string out;
+  out.reserve(raw.size());
+  for (std::size_t i = 0; i < raw.size();) {
+    const unsigned char c = static_cast<unsigned char>(raw[i]);
+    if (c < 0x80) {
+      out += static_cast<char>(c);
+      ++i;
+      continue;
+    }
+    const std::size_t n = json::utf8_sequence_length(raw, i);
+    if (n == 0) {
+      out += "\xEF\xBF\xBD";
+      ++i;
+      continue;
+    }
+    char32_t cp = n == 2 ? c & 0x1F : n == 3 ? c & 0x0F : c & 0x07;
+    for (std::size_t k = 1; k < n; ++k) cp = (cp << 6) | (static_cast<unsigned char>(raw[i + k]) & 0x3F);
+    const bool invisible = (cp >= 0xE0000 && cp <= 0xE007F) || (cp >= 0x202A && cp <= 0x202E) ||
+                           (cp >= 0x2066 && cp <= 0x2069) || cp == 0x200B || cp == 0x200E || cp == 0x200F ||
+                           cp == 0x2060 || cp == 0xFEFF;
+    if (!invisible) out.append(raw.substr(i, n));
+    i += n;
+  }
+  static const std::pair<const char*, const char*> kMarkers[] = {
+      {"<|", "< |"}, {"|>", "| >"}, {"[INST]", "[ INST]"}, {"[/INST]", "[/ INST]"}, {"<<SYS>>", "< <SYS>>"},
+      {"<</SYS>>", "< </SYS>>"}, {"<start_of_turn>", "< start_of_turn>"}, {"<end_of_turn>", "< end_of_turn>"}};
+  for (const auto& [from, to] : kMarkers) {
+    const std::string_view f(from);
+    for (std::size_t at = 0; (at = out.find(f, at)) != std::string::npos; at += std::string_view(to).size())
+      out.replace(at, f.size(), to);
+  }
+  return out;
+}
+
+Prompt make_prompt(std::string_view question, std::string_view raw_text) {
+  const std::string text = judged_text(raw_text);
   // The markers carry a tag derived from the text itself, so the text cannot contain its own end
   // marker and pretend that what follows is the grader's.
   const std::string tag = sha256_hex(text).substr(0, 16);

@@ -16,7 +16,16 @@ struct Prompt {
   std::string user;
 };
 
+// `text` goes in as judged_text(text).
 Prompt make_prompt(std::string_view question, std::string_view text);
+
+// What the judge reads of a text: its words, without what could pass for the chat template's own
+// markup or hide from a human reader. Bytes that are not UTF-8 become U+FFFD; Unicode tag
+// characters (U+E0000-U+E007F, invisible "ASCII smuggling"), bidi controls and zero-width
+// characters other than the joiners of emoji are dropped; the role and turn markers of the common
+// templates ("<|im_start|>", "<|eot_id|>", "[INST]", "<<SYS>>", "<start_of_turn>") get a space
+// inside, so no tokenizer reads them as its special tokens.
+std::string judged_text(std::string_view text);
 
 // The request body for POST /chat/completions: the two messages, temperature 0.
 std::string request_body(const std::string& model, const Prompt& prompt);

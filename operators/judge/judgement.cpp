@@ -72,7 +72,10 @@ Judgement judge(const JudgeSettings& s, std::string_view question, std::string_v
     request.connect_timeout_seconds = std::min(kDefaultConnectTimeoutSeconds, s.timeout_seconds);
     request.retry_budget_seconds = s.retry_budget_seconds;
     const ChatResponse response = post_chat(request);
-    if (!response.ok) return finish(fmt::format("the judge endpoint did not answer{}: {}", vote_text(k, votes), response.failure));
+    if (!response.ok) {
+      out.context_exceeded = response.context_exceeded;
+      return finish(fmt::format("the judge endpoint did not answer{}: {}", vote_text(k, votes), response.failure));
+    }
     const ParsedReply reply = parse_completion(response.body);
     if (!reply.answer)
       return finish(fmt::format("malformed reply from the judge (model {}, {}){}: {}", out.model, display_url(s.url),

@@ -19,6 +19,7 @@ struct Vote {
 struct Judgement {
   bool ok = false;
   std::string failure;                // when !ok: what the grading environment lacked or got wrong
+  bool context_exceeded = false;      // when !ok: the endpoint refused the prompt as too long for the model
   std::string model;                  // whose votes these are
   std::vector<Vote> votes;            // in order; when !ok, the ones obtained before the failure
   std::vector<std::string> warnings;  // cache lines skipped, a cache that could not be written

@@ -12,6 +12,7 @@ POST /v1/chat/completions as the question asks through a mode tag in it:
   [nochoices]           {"object": "chat.completion", "choices": []}
   [maybe]               {"answer": "maybe"}
   [http500]             HTTP 500 every time
+  [context=N]           HTTP 400 as vLLM words it when the user message is over N characters, else yes
   [ratelimit-once]      HTTP 429 with Retry-After: 1 the first time for a prompt, then yes
   [ratelimit-forever]   HTTP 429 with Retry-After: 1 every time
   [echo-key]            yes, with the request's Authorization header in the reason
@@ -95,6 +96,14 @@ class Handler(BaseHTTPRequestHandler):
             return self.send(200, reply(json.dumps({"answer": "maybe", "reason": "hard to say"})))
         if mode == "http500":
             return self.send(500, {"error": {"message": "internal error"}})
+        if mode.startswith("context="):
+            limit = int(mode.split("=")[1])
+            text = body["messages"][1]["content"]
+            if len(text) > limit:
+                return self.send(400, {"object": "error", "type": "BadRequestError", "code": 400,
+                                       "message": f"This model's maximum context length is {limit} tokens. However, you "
+                                                  f"requested {len(text)} tokens in the messages. Please reduce the length."})
+            return self.send(200, answer(True, "it fits"))
         if mode == "ratelimit-once":
             if count == 1:
                 return self.send(429, {"error": {"message": "slow down"}}, [("Retry-After", "1")])

@@ -402,6 +402,20 @@ class Failures(JudgeCase):
         self.assert_environment_error(p, "maybe", "malformed reply", "'maybe', neither yes nor no")
         self.assertFalse(os.path.exists(self.cache) and self.cache_lines())  # nothing malformed is kept
 
+    def test_a_text_too_long_for_the_models_context_is_its_writers(self):
+        # The submission's long answer (4-byte characters fill a context before the byte limit does)
+        # is the submission's FAIL; a short text in the same prompt is judged.
+        with open(os.path.join(self.sub, "long.md"), "w", encoding="utf-8") as f:
+            f.write("\U0001F600" * 3000)
+        r = self.rubric('criterion long "x" { expect judge(text(submission / "long.md"), "[context=2000] Q?") }\n'
+                        'criterion short "x" { expect judge(answer, "[context=2000] Q?") }\n')
+        p = self.check_json(r)
+        self.assertEqual(p.checks["long"]["verdict"], "FAIL", p.checks["long"])
+        self.assertEqual(p.checks["long"]["blame"], "submission")
+        self.assertIn("does not fit the judge's context", p.checks["long"]["explanation"])
+        self.assertIn("maximum context length", p.checks["long"]["explanation"])
+        self.assertEqual(p.checks["short"]["verdict"], "PASS", p.checks["short"])
+
     def test_http_500_is_retried_then_an_error(self):
         r = self.rubric('criterion c "x" { expect judge(answer, "[http500] Q?") }\n')
         p = self.check_json(r, "--judge-retry-budget", "2")
