@@ -1,12 +1,12 @@
 // Text: regex find lines numbers lower upper trim split join contains.
 #include <fmt/format.h>
 
-#include <boost/regex.hpp>
 #include <cmath>
 #include <cctype>
 #include <stdexcept>
 
 #include "interpreter/builtins/args.hpp"
+#include "operators/regex/regex.hpp"
 #include "interpreter/builtins/registry.hpp"
 #include "interpreter/text_analyses.hpp"
 #include "interpreter/text_concepts.hpp"
@@ -23,18 +23,17 @@ namespace {
 using builtins::want;
 using builtins::want_plain;
 
-// Boost.Regex rather than std::regex: libstdc++'s matcher recurses once per character, so a
-// pattern like r"(a|b)*" over a few megabytes of submission text overflowed the stack (a
-// segfault). Boost matches with a heap stack and throws when backtracking exceeds its bound, which
-// becomes an error value below instead of a crash or a hang.
+// Patterns are matched by operators/regex: in linear time (RE2) wherever the pattern allows it,
+// else by bounded backtracking (Boost.Regex), never by libstdc++'s recursive matcher, which
+// overflowed the stack on a few megabytes of submission text.
 
 // Compiles an ECMAScript pattern; a bad pattern is the error of whoever wrote it: the rubric's
 // ERROR, or the submission's FAIL for a pattern read from its files.
-std::optional<boost::regex> compile(CallContext& ctx, const Value& pattern_value, Value& err) {
+std::optional<regex::Regex> compile(CallContext& ctx, const Value& pattern_value, Value& err) {
   const std::string& pattern = pattern_value.as_string();
   try {
-    return boost::regex(pattern, boost::regex::ECMAScript);
-  } catch (const boost::regex_error& e) {
+    return regex::Regex(pattern);
+  } catch (const regex::RegexError& e) {
     err = ctx.error(fmt::format("bad argument #2 to '{}' (invalid regular expression \"{}\": {})", ctx.function_name(),
                                 pattern, e.what()),
                     owner_of(pattern_value));
@@ -42,15 +41,15 @@ std::optional<boost::regex> compile(CallContext& ctx, const Value& pattern_value
   }
 }
 
-// Matching gave up (catastrophic backtracking, or a match too long for the matcher's stack): the
-// pattern is the rubric's, so it is the rubric's error, naming the pattern and Boost's reason.
-// Boost's reason runs to several sentences of advice; its first sentence is the reason.
-Value too_complex(CallContext& ctx, const Value& pattern, const std::runtime_error& e) {
-  std::string why = e.what();
-  why = why.substr(0, why.find('.'));
-  return ctx.error(fmt::format("'{}': the regular expression \"{}\" is too costly to match on this text ({})",
-                               ctx.function_name(), pattern.as_string(), why),
-                   owner_of(pattern));
+// Backtracking gave up (a pattern that needs it, on a text that makes it explode): whoever wrote
+// the text pays for it, as for any input too costly to read: the submission's FAIL for its text,
+// the rubric's ERROR when text and pattern are both its own.
+Value too_complex(CallContext& ctx, const Value& text, const Value& pattern, const regex::RegexTooCostly& e) {
+  const Value& payer = carries_submission_data(text) ? text : pattern;
+  return ctx.error(fmt::format("'{}': the regular expression \"{}\" is too costly to match on this text ({}; it needs "
+                               "backtracking: a pattern without backreferences, lookaround or ^/$ is matched in linear time)",
+                               ctx.function_name(), pattern.as_string(), e.what()),
+                   owner_of(payer));
 }
 
 // Work inside a text builtin counts against the criterion's step budget: one step per KiB walked
@@ -76,9 +75,9 @@ void open_text(Registry& r) {
            if (!re) return err;
            charge_text(ctx, a[0].as_string().size());
            try {
-             return Value::boolean(boost::regex_search(a[0].as_string(), *re));
-           } catch (const std::runtime_error& e) {
-             return too_complex(ctx, a[1], e);
+             return Value::boolean(re->search(a[0].as_string()));
+           } catch (const regex::RegexTooCostly& e) {
+             return too_complex(ctx, a[0], a[1], e);
            }
          });
   r.add("find", {P("t"), P("pattern")}, false,
@@ -92,21 +91,22 @@ void open_text(Registry& r) {
            charge_text(ctx, t.size());
            List out;
            try {
-             for (auto it = boost::sregex_iterator(t.begin(), t.end(), *re); it != boost::sregex_iterator(); ++it) {
-               const boost::smatch& m = *it;
+             std::optional<Value> stop;
+             re->for_each_match(t, [&](const regex::Match& m) {
                if (m.size() <= 1) {
-                 out.push_back(Value::string(m.str(0)));
+                 out.push_back(Value::string(std::string(*m[0])));
                } else {
                  List groups;
-                 for (std::size_t g = 1; g < m.size(); ++g)
-                   groups.push_back(m[g].matched ? Value::string(m.str(g)) : Value());
+                 for (std::size_t g = 1; g < m.size(); ++g) groups.push_back(m[g] ? Value::string(std::string(*m[g])) : Value());
                  out.push_back(Value::list(std::move(groups)));
                }
                ctx.charge_steps(1);
-               if (out.size() > 1'000'000) return ctx.error("'find': more than 1000000 matches");
-             }
-           } catch (const std::runtime_error& e) {
-             return too_complex(ctx, a[1], e);
+               if (out.size() > 1'000'000) stop = ctx.error("'find': more than 1000000 matches");
+               return !stop;
+             });
+             if (stop) return *stop;
+           } catch (const regex::RegexTooCostly& e) {
+             return too_complex(ctx, a[0], a[1], e);
            }
            return Value::list(std::move(out));
          });
