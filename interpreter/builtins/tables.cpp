@@ -176,6 +176,10 @@ Value ncu_value(const tables::NcuReport& report, const std::string& name, bool s
     r.fields.emplace_back("function", mark(Value::string(tables::kernel_function_name(l.kernel_name))));
     r.fields.emplace_back("name", mark(Value::string(l.kernel_name)));
     for (const auto& [k, v] : l.attributes) r.fields.emplace_back(k, mark(Value::string(v)));
+    List ranges;
+    for (const std::string& range : l.nvtx) ranges.push_back(mark(Value::string(range)));
+    r.fields.emplace_back("nvtx", mark(Value::list(std::move(ranges), fmt::format("the NVTX ranges of {}", origin),
+                                                   fmt::format("{} ran in no NVTX range (or was profiled without --nvtx)", origin))));
     r.fields.emplace_back("metrics", mark(Value::record(std::move(metrics))));
     r.fields.emplace_back("units", mark(Value::record(std::move(units))));
     if (!report.raw_page) {
@@ -331,7 +335,8 @@ void open_tables(Registry& r) {
         "Nsight Compute's CSV (`ncu --csv ... > p`, the details page or `--page raw`), ==PROF== lines and the "
         "program's output before the header skipped, as a list of kernel launches: {id, kernel (the name without "
         "return type or parameters), function (without namespaces and template arguments too), name (as written), "
-        "the identity columns (\"Block Size\", \"Grid Size\", \"Device\", ...), metrics (by metric name, with "
+        "the identity columns (\"Block Size\", \"Grid Size\", \"Device\", ...), nvtx (the NVTX ranges open at the "
+        "launch, outermost first, with --nvtx), metrics (by metric name, with "
         "units: usecond → s, Kbyte → B, byte/second → B/s, Ghz → GHz, % → a fraction; counts plain), units (the unit text by metric name), sections (details page: the section by metric name)}.",
         fam, [](CallContext& ctx, const std::vector<Value>& a) {
           return builtins::read_and_parse(ctx, a, "ncu CSV", [](const std::string& text, const PathValue& p) {
