@@ -14,6 +14,7 @@
 #include "interpreter/builtins/args.hpp"
 #include "interpreter/builtins/json_value.hpp"
 #include "interpreter/builtins/registry.hpp"
+#include "interpreter/decimal.hpp"
 #include "operators/error.hpp"
 #include "operators/json/json_reader.hpp"
 #include "operators/tables/csv_reader.hpp"
@@ -134,7 +135,7 @@ std::optional<std::pair<double, Dimension>> ncu_unit(const std::string& unit) {
   if (slash == std::string::npos) return num;
   auto den = atom(std::string_view(unit).substr(slash + 1));
   if (!den || unit.find('/', slash + 1) != std::string::npos) return std::nullopt;
-  return std::make_pair(num->first / den->first, num->second / den->second);
+  return std::make_pair(decimal::div(num->first, den->first), num->second / den->second);
 }
 
 Value ncu_value(const tables::NcuReport& report, const std::string& name, bool sub) {
@@ -151,7 +152,7 @@ Value ncu_value(const tables::NcuReport& report, const std::string& name, bool s
     for (const tables::NcuMetric& m : l.metrics) {
       Value v;
       auto u = ncu_unit(m.unit);
-      if (m.value && u) v = Value::number(*m.value * u->first, u->second);
+      if (m.value && u) v = Value::number(decimal::mul(*m.value, u->first), u->second);
       else if (m.value) v = Value::number(*m.value);  // a unit this table does not know: the number as written
       else v = Value::string(m.text);
       if (!report.raw_page) {
