@@ -164,17 +164,14 @@ void Sum::add(double v) {
       return;
     }
     is_exact_ = false;
-    sum_ = to_double(exact_);
+    inexact_.add(to_double(exact_));
   }
-  double t = sum_ + v;  // Neumaier: the low-order bits lost by the addition, kept apart
-  if (std::fabs(sum_) >= std::fabs(v)) compensation_ += (sum_ - t) + v;
-  else compensation_ += (v - t) + sum_;
-  sum_ = t;
+  inexact_.add(v);
 }
 
 double Sum::value() const {
   if (is_exact_) return to_double(exact_);
-  return std::isfinite(sum_) ? sum_ + compensation_ : sum_;  // an infinity's compensation is NaN
+  return std::isfinite(inexact_.sum) ? inexact_.value() : inexact_.sum;  // an infinity's compensation is NaN
 }
 
 std::optional<std::string> shortest_digits(double v, int max_significant) {

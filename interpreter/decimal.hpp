@@ -9,6 +9,8 @@
 #include <optional>
 #include <string>
 
+#include "operators/numerics/neumaier_sum.hpp"
+
 namespace rubric::decimal {
 
 // value = coefficient × 10^exponent
@@ -37,7 +39,7 @@ class Sum {
  private:
   Decimal exact_;
   bool is_exact_ = true;
-  double sum_ = 0, compensation_ = 0;
+  numerics::NeumaierSum inexact_;
 };
 
 // v's decimal written out when it has at most `max_digits` significant digits: plain where
