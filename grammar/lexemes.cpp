@@ -1,8 +1,10 @@
 #include "grammar/lexemes.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <cstring>
+#include <string>
 #include <string_view>
 
 namespace rubric::grammar {
@@ -79,28 +81,38 @@ std::optional<ScannedNumber> scan_number(const char*& p, const char* end) {
       q = r;
     }
   }
-  ScannedNumber n;
-  n.value = std::strtod(std::string(p, q).c_str(), nullptr);
-  if (!std::isfinite(n.value)) n.out_of_range = true;
-
+  // The digits are read once, with a decimal suffix as a power of ten (70% is 70e-2, 1.5k is
+  // 1.5e3), so the value is the double nearest the decimal written; Ki..Ti scale by powers of
+  // two, which is exact.
+  std::string digits(p, q);
+  long exponent = 0;
+  if (std::size_t e = digits.find_first_of("eE"); e != std::string::npos) {
+    exponent = std::clamp(std::strtol(digits.c_str() + e + 1, nullptr, 10), -100000L, 100000L);
+    digits.resize(e);
+  }
   struct Suffix {
     std::string_view text;
-    double scale;
+    int power_of_ten;
+    double binary;
   };
   static constexpr Suffix suffixes[] = {
-      {"Ki", 1024.0}, {"Mi", 1048576.0}, {"Gi", 1073741824.0}, {"Ti", 1099511627776.0},
-      {"k", 1e3},     {"M", 1e6},        {"G", 1e9},           {"T", 1e12},
-      {"%", 0.01},    {"x", 1.0},
+      {"Ki", 0, 1024.0}, {"Mi", 0, 1048576.0}, {"Gi", 0, 1073741824.0}, {"Ti", 0, 1099511627776.0},
+      {"k", 3, 1},       {"M", 6, 1},          {"G", 9, 1},             {"T", 12, 1},
+      {"%", -2, 1},      {"x", 0, 1},
   };
+  double binary = 1;
   for (const Suffix& s : suffixes) {
     std::size_t len = s.text.size();
     if (static_cast<std::size_t>(end - q) < len || std::memcmp(q, s.text.data(), len) != 0) continue;
     if (q + len < end && is_ident_char(q[len])) continue;  // `2GB`: a unit, not G then B
-    // Percent divides so that 70% is exactly 0.7 (70 * 0.01 is not).
-    n.value = s.text == "%" ? n.value / 100.0 : n.value * s.scale;
+    exponent += s.power_of_ten;
+    binary = s.binary;
     q += len;
     break;
   }
+  ScannedNumber n;
+  n.value = std::strtod((digits + "e" + std::to_string(exponent)).c_str(), nullptr) * binary;
+  if (!std::isfinite(n.value)) n.out_of_range = true;
   const char* r = q;
   while (r < end && is_blank(*r)) ++r;
   if (auto unit = scan_unit(r, end)) {

@@ -9,6 +9,7 @@
 #include "interpreter/evaluator.hpp"
 #include "interpreter/text_match.hpp"
 #include "operators/error.hpp"
+#include "operators/numerics/tolerance.hpp"
 #include "operators/stats/bootstrap.hpp"
 #include "operators/stats/decision.hpp"
 
@@ -449,9 +450,10 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
                                                      t.kind_name(), r.kind_name(), candidate_value_note(wrong, wrong_expr, env)),
                                  owner_of(wrong)));
     }
-    // A negative tolerance admits nothing and a NaN decides nothing: a bad bound, never a verdict.
-    if (!(t.as_number() >= 0))
-      return from_error(error_at(*w->tolerance, env, fmt::format("'within' needs a tolerance of 0 or more, got {}{}", t.to_string(),
+    // A negative tolerance admits nothing, a NaN decides nothing and an infinite one admits every
+    // finite value: a bad bound, never a verdict.
+    if (!numerics::is_tolerance_bound(t.as_number()))
+      return from_error(error_at(*w->tolerance, env, fmt::format("'within' needs a finite tolerance of 0 or more, got {}{}", t.to_string(),
                                                                  candidate_value_note(t, w->tolerance.get(), env, false)),
                                  owner_of(t)));
     if (dim_of(a) != dim_of(r) && (a.claimed() || r.claimed()))
@@ -567,9 +569,10 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
         return from_error(error_at(*x, env, fmt::format("a 'matches' tolerance must be a plain number, got {}{}", v.repr(5),
                                                         candidate_value_note(v, x.get(), env, false)),
                                    owner_of(v)));
-      // A negative bound admits nothing and a NaN decides nothing: a bad tolerance, never a verdict.
-      if (!(v.as_number() >= 0))
-        return from_error(error_at(*x, env, fmt::format("a 'matches' tolerance must be 0 or more, got {}{}", v.repr(5),
+      // A negative bound admits nothing, a NaN decides nothing and an infinite one admits every
+      // finite answer: a bad tolerance, never a verdict.
+      if (!numerics::is_tolerance_bound(v.as_number()))
+        return from_error(error_at(*x, env, fmt::format("a 'matches' tolerance must be a finite number, 0 or more, got {}{}", v.repr(5),
                                                         candidate_value_note(v, x.get(), env, false)),
                                    owner_of(v)));
       out = v.as_number();
@@ -644,7 +647,7 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
     bool passed = bad == 0;
     std::vector<std::string> ev;
     std::string allowed = tol.form == ast::ToleranceForm::ulp ? fmt::format("{} ulp", format_number(tol.ulp))
-                                                              : fmt::format("{} + {}·|ref|", format_number(atol), format_number(rtol));
+                                                              : fmt::format("{} + {}·|ref|", format_number(atol, 17), format_number(rtol, 17));
     if (xs.size() == 1) {
       ev.push_back(fmt::format("{} vs reference {}: difference {} (up to {} allowed)", xs[0].to_string(), ys[0].to_string(),
                                format_quantity(std::fabs(xs[0].as_number() - ys[0].as_number()), xs[0].as_quantity().dim), allowed));

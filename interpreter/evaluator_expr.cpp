@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <utility>
 
+#include "interpreter/decimal.hpp"
 #include "interpreter/evaluator.hpp"
 #include "interpreter/paths.hpp"
 
@@ -251,9 +252,9 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
   }
   double x = a.as_number(), y = b.as_number(), r = 0;
   switch (op) {
-    case BinaryOp::add: r = x + y; break;
-    case BinaryOp::sub: r = x - y; break;
-    case BinaryOp::mul: r = x * y; break;
+    case BinaryOp::add: r = decimal::add(x, y); break;
+    case BinaryOp::sub: r = decimal::sub(x, y); break;
+    case BinaryOp::mul: r = decimal::mul(x, y); break;
     case BinaryOp::div:
       // The divisor's owner answers: the candidate's zero FAILs, the rubric's own is its ERROR.
       if (y == 0) {
@@ -263,7 +264,7 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
                                              from.empty() ? "" : fmt::format(" (the divisor{})", from)),
                         owner_of(b));
       }
-      r = x / y;
+      r = decimal::div(x, y);
       break;
     default: break;
   }
@@ -397,7 +398,7 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
           std::string why;
           auto u = parse_unit(n.unit, &why);
           if (!u) return error_at(e, env, why);
-          return Value::number(n.value * u->scale, u->dim);
+          return Value::number(decimal::mul(n.value, u->scale), u->dim);
         } else if constexpr (std::is_same_v<T, ast::StringLit>) {
           return interpolate(n, e, env);
         } else if constexpr (std::is_same_v<T, ast::Name>) {
@@ -489,7 +490,7 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
           if (v.is(ValueKind::number)) {
             if (!v.as_quantity().dim.dimensionless())
               return error_at(e, env, fmt::format("'as {}' applies to plain numbers; {} already has a unit", n.unit, v.to_string()));
-            return kept(Value::number(v.as_number() * u->scale, u->dim));
+            return kept(Value::number(decimal::mul(v.as_number(), u->scale), u->dim));
           }
           if (v.is(ValueKind::samples)) {
             if (!v.as_samples().dim().dimensionless())
@@ -497,7 +498,7 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
             const SampleExpr& se = *v.as_samples().expr;
             if (se.op == SampleExpr::Op::leaf) {
               SampleSet s = *se.leaf;
-              for (double& x : s.values) x *= u->scale;
+              for (double& x : s.values) x = decimal::mul(x, u->scale);
               s.dim = u->dim;
               return kept(Value::samples_of(std::move(s)));
             }
@@ -525,7 +526,7 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
               if (!item.as_quantity().dim.dimensionless())
                 return error_at(e, env, fmt::format("'as {}' of a list needs plain numbers; item {} ({}) already has a unit", n.unit,
                                                     i, item.to_string()));
-              Value x = Value::number(item.as_number() * u->scale, u->dim);
+              Value x = Value::number(decimal::mul(item.as_number(), u->scale), u->dim);
               if (candidate || item.from_submission()) x.mark_from_submission();
               out.push_back(std::move(x));
             }

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "grammar/parse.hpp"
+#include "interpreter/decimal.hpp"
 
 namespace rubric {
 
@@ -18,7 +19,7 @@ std::optional<Value> literal_value(const ast::Expr& e, std::string* why) {
     std::string err;
     auto u = parse_unit(n->unit, &err);
     if (!u) return fail(err);
-    return Value::number(n->value * u->scale, u->dim);
+    return Value::number(decimal::mul(n->value, u->scale), u->dim);
   }
   if (auto* s = std::get_if<ast::StringLit>(&e.node)) {
     std::string out;

@@ -1,5 +1,7 @@
 #include "interpreter/units.hpp"
 
+#include "interpreter/decimal.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
@@ -126,10 +128,10 @@ std::optional<Unit> parse_unit(std::string_view text, std::string* error) {
     }
     Dimension d = Dimension::of(found->base, found->power);
     if (dividing) {
-      u.scale /= found->scale;
+      u.scale = decimal::div(u.scale, found->scale);
       u.dim = u.dim / d;
     } else {
-      u.scale *= found->scale;
+      u.scale = decimal::mul(u.scale, found->scale);
       u.dim = u.dim * d;
     }
     if (next == std::string_view::npos) break;
@@ -142,10 +144,12 @@ std::optional<Unit> parse_unit(std::string_view text, std::string* error) {
 std::string format_number(double v) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  if (v == 0) return "0";
+  // A short decimal (up to 12 significant digits) is what the language holds exactly (3.424837,
+  // a sum of integer nanoseconds in ms): it prints in full. Longer ones come from inexact
+  // arithmetic (1 / 3, a mean, a bootstrap's median), which prints to 6.
+  if (auto exact = decimal::shortest_digits(v, 12)) return *exact;
   if (std::fabs(v) < 1e15 && v == std::floor(v)) return fmt::format("{:.0f}", v);
-  std::string s = fmt::format("{:.6g}", v);
-  return s;
+  return fmt::format("{:.6g}", v);
 }
 
 namespace {
@@ -233,13 +237,15 @@ std::string with_unit(std::string number, const ShownUnit& u) { return u.name.em
 
 std::string format_quantity(double v, const Dimension& d) {
   ShownUnit u = shown_unit(v, d);
-  return with_unit(format_number(v / u.factor), u);
+  return with_unit(format_number(decimal::div(v, u.factor)), u);
 }
 
 std::string format_number(double v, int digits) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  if (v == 0) return "0";
+  // A short decimal in full, as format_number(v) prints it; the shortest decimal also tells any
+  // two doubles apart, so it stands whenever it fits the digits asked for.
+  if (auto exact = decimal::shortest_digits(v, std::max(digits, 12))) return *exact;
   const double a = std::fabs(v);
   if (a < 1e15 && v == std::floor(v)) return fmt::format("{:.0f}", v);
   if (a < 1e-4 || a >= 1e15) return fmt::format("{:.{}g}", v, digits);
@@ -261,8 +267,8 @@ std::pair<std::string, std::string> format_quantity_pair(double a, double b, con
   if (std::isfinite(big) && gap > 0 && big > 0) start = std::clamp(static_cast<int>(std::ceil(std::log10(big / gap))) + 2, 6, 17);
   std::string sa, sb;
   for (int digits = start; digits <= 17; ++digits) {
-    sa = format_number(a / u.factor, digits);
-    sb = format_number(b / u.factor, digits);
+    sa = format_number(decimal::div(a, u.factor), digits);
+    sb = format_number(decimal::div(b, u.factor), digits);
     if (sa != sb || a == b) break;
   }
   return {with_unit(sa, u), with_unit(sb, u)};

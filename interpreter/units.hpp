@@ -42,14 +42,16 @@ std::optional<Unit> parse_unit(std::string_view text, std::string* error = nullp
 // The known unit atoms, for "did you mean" messages and docs.
 const std::array<std::string_view, 31>& unit_atoms();
 
-// Formats a plain number: integers (|v| < 1e15) in full, others with up to 6 significant digits.
+// Formats a plain number: its decimal in full when it has at most 12 significant digits
+// (decimal.hpp), others with 6 significant digits.
 std::string format_number(double v);
 
 // Formats a quantity given in base units with a readable scale: 0.00123 s → "1.23 ms",
 // 1.25e10 B/s → "12.5 GB/s", 4294967296 B → "4 GiB", 11234.5 tok/s → "11234.5 tok/s".
 std::string format_quantity(double base_value, const Dimension& d);
 
-// Formats `v` with `digits` significant digits: integers (|v| < 1e15) in full, others in fixed
+// Formats `v` with `digits` significant digits: its decimal in full when that has at most
+// max(digits, 12) significant digits, else integers (|v| < 1e15) in full, others in fixed
 // notation when 1e-4 <= |v| < 1e15 (never fewer digits than the integer part, trailing zeros
 // dropped), else in scientific notation.
 std::string format_number(double v, int digits);

@@ -13,6 +13,7 @@
 #include "operators/error.hpp"
 #include "interpreter/builtins/json_value.hpp"
 #include "interpreter/builtins/tables.hpp"
+#include "operators/tables/profiler_output.hpp"
 #include "operators/json/json_reader.hpp"
 
 namespace rubric {
@@ -95,6 +96,17 @@ void open_files(Registry& r) {
            try {
              v = builtins::value_from_json(json::parse(*text, p.display(), builtins::kJsonValueCap), p.display());
            } catch (const OperatorError& e) {
+             // JSON Lines (SGLang's bench_serving appends one result a line) read as one JSON value:
+             // the rubric chose the wrong reader.
+             std::size_t lines = 0;
+             try {
+               lines = json::parse_lines(*text, p.display(), builtins::kJsonValueCap).size();
+             } catch (const OperatorError&) {
+             }
+             if (lines > 1)
+               return ctx.error(fmt::format("{} is JSON Lines ({} JSON values, one a line), which json() does not read: read it "
+                                            "with jsonl(p) (std.serving.sglang_bench(p) for SGLang's bench_serving results)",
+                                            p.display(), lines));
              return ctx.file_error(p, fmt::format("malformed JSON: {}", e.what()));
            }
            ctx.store(key, std::make_shared<const Value>(v));
@@ -134,8 +146,14 @@ void open_files(Registry& r) {
             Value err;
             auto text = ctx.read_file(p, &err, cap, "a CSV file (csv(p, limit = ...) raises it)");
             if (!text) return err;
-            return builtins::csv_table(ctx, *text, p.display(), p.root == "submission", o,
-                                       [&](const std::string& m) { return ctx.file_error(p, m); });
+            // A profiler's output that csv() cannot read was handed to the wrong reader: the
+            // rubric's error, naming the reader that takes it.
+            return builtins::csv_table(ctx, *text, p.display(), p.root == "submission", o, [&](const std::string& m) {
+              if (auto tool = tables::recognise_profiler_output(*text))
+                return ctx.error(fmt::format("{} is {}, which csv() does not read ({}): read it with {}", p.display(),
+                                             tool->what, m, tool->reader));
+              return ctx.file_error(p, m);
+            });
           });
         });
   r.add("exists", {P("p")}, false, "True when a file or folder exists at p (inside its root).", fam,

@@ -5,6 +5,7 @@
 
 #include "interpreter/builtins/args.hpp"
 #include "interpreter/builtins/registry.hpp"
+#include "interpreter/decimal.hpp"
 
 namespace rubric {
 
@@ -102,9 +103,9 @@ void open_lists(Registry& r) {
            std::vector<double> xs;
            Dimension d;
            if (auto e = builtins::numbers_of(ctx, a[0], 1, xs, d)) return *e;
-           double s = 0;
-           for (double x : xs) s += x;
-           return Value::number(s, d);
+           decimal::Sum s;
+           for (double x : xs) s.add(x);
+           return Value::number(s.value(), d);
          });
   auto quantifier = [&](const char* name, bool want_all, const char* doc) {
     Builtin b;

@@ -14,6 +14,7 @@
 #include "interpreter/builtins/args.hpp"
 #include "interpreter/builtins/json_value.hpp"
 #include "interpreter/builtins/registry.hpp"
+#include "interpreter/decimal.hpp"
 #include "operators/error.hpp"
 #include "operators/json/json_reader.hpp"
 #include "operators/tables/csv_reader.hpp"
@@ -134,7 +135,7 @@ std::optional<std::pair<double, Dimension>> ncu_unit(const std::string& unit) {
   if (slash == std::string::npos) return num;
   auto den = atom(std::string_view(unit).substr(slash + 1));
   if (!den || unit.find('/', slash + 1) != std::string::npos) return std::nullopt;
-  return std::make_pair(num->first / den->first, num->second / den->second);
+  return std::make_pair(decimal::div(num->first, den->first), num->second / den->second);
 }
 
 Value ncu_value(const tables::NcuReport& report, const std::string& name, bool sub) {
@@ -151,7 +152,7 @@ Value ncu_value(const tables::NcuReport& report, const std::string& name, bool s
     for (const tables::NcuMetric& m : l.metrics) {
       Value v;
       auto u = ncu_unit(m.unit);
-      if (m.value && u) v = Value::number(*m.value * u->first, u->second);
+      if (m.value && u) v = Value::number(decimal::mul(*m.value, u->first), u->second);
       else if (m.value) v = Value::number(*m.value);  // a unit this table does not know: the number as written
       else v = Value::string(m.text);
       if (!report.raw_page) {
@@ -176,6 +177,10 @@ Value ncu_value(const tables::NcuReport& report, const std::string& name, bool s
     r.fields.emplace_back("function", mark(Value::string(tables::kernel_function_name(l.kernel_name))));
     r.fields.emplace_back("name", mark(Value::string(l.kernel_name)));
     for (const auto& [k, v] : l.attributes) r.fields.emplace_back(k, mark(Value::string(v)));
+    List ranges;
+    for (const std::string& range : l.nvtx) ranges.push_back(mark(Value::string(range)));
+    r.fields.emplace_back("nvtx", mark(Value::list(std::move(ranges), fmt::format("the NVTX ranges of {}", origin),
+                                                   fmt::format("{} ran in no NVTX range (or was profiled without --nvtx)", origin))));
     r.fields.emplace_back("metrics", mark(Value::record(std::move(metrics))));
     r.fields.emplace_back("units", mark(Value::record(std::move(units))));
     if (!report.raw_page) {
@@ -331,7 +336,8 @@ void open_tables(Registry& r) {
         "Nsight Compute's CSV (`ncu --csv ... > p`, the details page or `--page raw`), ==PROF== lines and the "
         "program's output before the header skipped, as a list of kernel launches: {id, kernel (the name without "
         "return type or parameters), function (without namespaces and template arguments too), name (as written), "
-        "the identity columns (\"Block Size\", \"Grid Size\", \"Device\", ...), metrics (by metric name, with "
+        "the identity columns (\"Block Size\", \"Grid Size\", \"Device\", ...), nvtx (the NVTX ranges open at the "
+        "launch, outermost first, with --nvtx), metrics (by metric name, with "
         "units: usecond → s, Kbyte → B, byte/second → B/s, Ghz → GHz, % → a fraction; counts plain), units (the unit text by metric name), sections (details page: the section by metric name)}.",
         fam, [](CallContext& ctx, const std::vector<Value>& a) {
           return builtins::read_and_parse(ctx, a, "ncu CSV", [](const std::string& text, const PathValue& p) {

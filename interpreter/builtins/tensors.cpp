@@ -404,9 +404,9 @@ void open_tensors(Registry& r) {
           for (std::size_t i : {2u, 3u}) {
             if (a[i].is_null()) continue;
             if (auto e = builtins::want_plain(ctx, a, i)) return *e;
-            // A negative or NaN tolerance admits nothing: its writer's mistake, never a fraction.
-            if (!(a[i].as_number() >= 0))
-              return ctx.data_error(fmt::format("bad argument '{}' to 'frac_close' (a tolerance of 0 or more, got {})",
+            // A negative, NaN or infinite tolerance: its writer's mistake, never a fraction.
+            if (!numerics::is_tolerance_bound(a[i].as_number()))
+              return ctx.data_error(fmt::format("bad argument '{}' to 'frac_close' (a finite tolerance of 0 or more, got {})",
                                                 i == 2 ? "rtol" : "atol", ctx.data_name(static_cast<int>(i + 1), a[i], a[i].to_string())),
                                     a[i]);
             (i == 2 ? tol.rtol : tol.atol) = a[i].as_number();

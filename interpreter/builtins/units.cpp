@@ -2,6 +2,7 @@
 #include <fmt/format.h>
 
 #include "interpreter/builtins/args.hpp"
+#include "interpreter/decimal.hpp"
 #include "interpreter/builtins/registry.hpp"
 
 namespace rubric {
@@ -29,7 +30,7 @@ void open_units(Registry& r) {
                                                dimension_description(a[0].as_quantity().dim), a[1].as_string(),
                                                ctx.data_name(2, a[1], ""), dimension_description(u->dim)),
                                    a[1]);
-           return Value::number(a[0].as_number() / u->scale);
+           return Value::number(decimal::div(a[0].as_number(), u->scale));
          });
 }
 

@@ -7,8 +7,10 @@
 #include <optional>
 #include <vector>
 
+#include "operators/numerics/compare_integers.hpp"
 #include "operators/numerics/multiversion.hpp"
 #include "operators/numerics/neumaier_sum.hpp"
+#include "operators/numerics/tolerance.hpp"
 #include "operators/tensor/element_decode.hpp"
 #include "operators/tensor/index_format.hpp"
 #include "operators/tensor/minifloat.hpp"
@@ -360,9 +362,10 @@ CompareStats compare(const tensor::Tensor& a, const tensor::Tensor& b, const Tol
 CompareStats compare_unchecked(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol,
                                unsigned threads) {
   require_same_shape(a, b);
-  if (tol.rtol < 0 || tol.atol < 0 || tol.ulp < 0 || std::isnan(tol.rtol) || std::isnan(tol.atol)) {
-    throw OperatorError(fmt::format("tolerance must be non-negative (rtol {}, atol {}, ulp {})", tol.rtol, tol.atol, tol.ulp));
+  if (!is_tolerance_bound(tol.rtol) || !is_tolerance_bound(tol.atol) || tol.ulp < 0) {
+    throw OperatorError(fmt::format("tolerance must be finite and non-negative (rtol {}, atol {}, ulp {})", tol.rtol, tol.atol, tol.ulp));
   }
+  if (needs_integer_comparison(a, b)) return compare_integers(a, b, tol, threads);
   const Settings s{tol.rtol, tol.atol, static_cast<std::uint64_t>(tol.ulp)};
   const std::int64_t n = a.size();
   const unsigned workers = threads > 0 ? threads : tensor::worker_count(n);

@@ -29,6 +29,10 @@ struct CompareStats {
   // Pairs where a side is NaN or infinite and the two are not the same infinity: these make
   // the norm-based metrics (rel_l2, cosine, max_abs_err) undefined (NaN), as in numpy.
   std::int64_t unequal_nonfinite = 0;
+  // Two integer tensors, one of them i64, compared as integers (compare_integers.hpp): the
+  // greatest difference exactly, which max_abs may round past 2^53.
+  bool integers = false;
+  std::uint64_t max_abs_integer = 0;
 };
 
 }  // namespace rubric::numerics

@@ -2,6 +2,8 @@
 
 #include <fmt/format.h>
 
+#include <cstdlib>
+
 #include "operators/numerics/compare_metrics.hpp"
 #include "operators/tensor/index_format.hpp"
 
@@ -18,6 +20,19 @@ std::string percent(std::int64_t part, std::int64_t whole) {
 
 std::string number(double v) { return fmt::format("{:.6g}", v); }
 
+// A tolerance as it was given: the shortest digits that read back as it (0.9999999999999998,
+// not 1).
+std::string bound(double v) { return fmt::format("{}", v); }
+
+// A difference with enough digits not to read as the bound it is compared with when it is not
+// that bound (1.0000000000000002 beside an atol of 1).
+std::string number_beside(double v, double limit) {
+  std::string text = number(v);
+  for (int digits = 7; digits <= 17 && v != limit && std::strtod(text.c_str(), nullptr) == limit; ++digits)
+    text = fmt::format("{:.{}g}", v, digits);
+  return text;
+}
+
 }  // namespace
 
 std::vector<std::string> comparison_evidence(const CompareStats& s, const tensor::Shape& shape, const Tolerance& tol,
@@ -29,13 +44,15 @@ std::vector<std::string> comparison_evidence(const CompareStats& s, const tensor
   }
   if (s.max_abs_index >= 0) {
     const std::string allowed =
-        tol.ulp > 0 ? "" : fmt::format(" (up to {} + {}·|{}| allowed)", number(tol.atol), number(tol.rtol), labels.expected);
-    lines.push_back(fmt::format("Greatest absolute difference: {} at {}{}", number(s.max_abs),
+        tol.ulp > 0 ? "" : fmt::format(" (up to {} + {}·|{}| allowed)", bound(tol.atol), bound(tol.rtol), labels.expected);
+    // Integers print exactly (an i64 difference may be past 2^53).
+    const std::string difference = s.integers ? fmt::format("{}", s.max_abs_integer) : number_beside(s.max_abs, tol.atol);
+    lines.push_back(fmt::format("Greatest absolute difference: {} at {}{}", difference,
                                 tensor::format_index(shape, s.max_abs_index), allowed));
   }
   if (s.max_rel_index >= 0) {
-    const std::string allowed = tol.ulp > 0 ? "" : fmt::format(" (up to {} allowed)", number(tol.rtol));
-    lines.push_back(fmt::format("Greatest relative difference: {} at {}{}", number(s.max_rel),
+    const std::string allowed = tol.ulp > 0 ? "" : fmt::format(" (up to {} allowed)", bound(tol.rtol));
+    lines.push_back(fmt::format("Greatest relative difference: {} at {}{}", number_beside(s.max_rel, tol.rtol),
                                 tensor::format_index(shape, s.max_rel_index), allowed));
   }
   lines.push_back(fmt::format("NaN: {} in {}, {} in {}", s.nan_a, labels.actual, s.nan_b, labels.expected));
@@ -47,7 +64,7 @@ std::vector<std::string> comparison_evidence(const CompareStats& s, const tensor
   }
   if (tolerance_admits_zeros(s, tol)) {
     lines.push_back(fmt::format("Warning: atol {} ≥ max|{}| {}: the tolerance admits an all-zero answer",
-                                number(tol.atol), labels.expected, number(s.max_abs_b)));
+                                bound(tol.atol), labels.expected, number(s.max_abs_b)));
   }
   return lines;
 }

@@ -1,6 +1,7 @@
 #include "operators/numerics/tolerance.hpp"
 
 #include <algorithm>
+#include <cmath>
 
 namespace rubric::numerics {
 
@@ -14,6 +15,8 @@ Tolerance default_tolerance(tensor::DType t) {
     default: return {0, 0, 0};
   }
 }
+
+bool is_tolerance_bound(double v) { return v >= 0 && v < HUGE_VAL; }
 
 Tolerance default_tolerance(tensor::DType a, tensor::DType b) {
   const Tolerance ta = default_tolerance(a), tb = default_tolerance(b);

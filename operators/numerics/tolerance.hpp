@@ -12,4 +12,9 @@ Tolerance default_tolerance(tensor::DType t);
 // uses f16's, and an exact dtype against a float uses the float's.
 Tolerance default_tolerance(tensor::DType a, tensor::DType b);
 
+// Whether v may bound a difference (an rtol or atol): finite and 0 or more. A negative bound
+// admits nothing, NaN decides nothing and an infinite one admits every finite answer: each is
+// its writer's mistake, never a verdict.
+bool is_tolerance_bound(double v);
+
 }  // namespace rubric::numerics

@@ -19,6 +19,43 @@ bool is_identity_column(std::string_view c) {
   return std::find(std::begin(names), std::end(names), c) != std::end(names);
 }
 
+// The rule columns ncu 2023 and later append to the details page: filled only on a rule's rows.
+bool is_rule_column(std::string_view c) { return c.rfind("Rule ", 0) == 0 || c.rfind("Estimated Speedup", 0) == 0; }
+
+// An NVTX column (`--nvtx`): "thread Domain:Push/Pop_Range:PL_Type:...:Msg" for the push/pop
+// ranges of the launching thread, "Id:Domain:Start/Stop_Range:...:Msg" for start/stop ranges.
+bool is_nvtx_column(std::string_view c) {
+  return c.find("Domain:") != std::string_view::npos && c.find("_Range") != std::string_view::npos;
+}
+
+// The range names in an NVTX cell, outermost first. ncu writes the thread, then each open range
+// quoted as the header spells its fields: `183740  "<default domain>:decode:none:none:none:none:none:none"`;
+// the fields after the range's name (PL_Type ... Msg) are counted from the header.
+std::vector<std::string> nvtx_ranges(std::string_view header, std::string_view cell) {
+  std::size_t range_at = header.find("_Range");
+  std::size_t trailing = 0;
+  for (std::size_t i = range_at; i < header.size(); ++i) trailing += header[i] == ':';
+  std::vector<std::string> names;
+  for (std::size_t open = cell.find('"'); open != std::string_view::npos; open = cell.find('"', open)) {
+    std::size_t close = cell.find('"', open + 1);
+    if (close == std::string_view::npos) break;
+    std::string_view range = cell.substr(open + 1, close - open - 1);
+    open = close + 1;
+    if (!range.empty() && range[0] == '<') {  // the domain: "<default domain>" or a named one
+      std::size_t end = range.find(">:");
+      if (end == std::string_view::npos) continue;
+      range.remove_prefix(end + 2);
+    }
+    for (std::size_t k = 0; k < trailing; ++k) {
+      std::size_t colon = range.rfind(':');
+      if (colon == std::string_view::npos) break;
+      range = range.substr(0, colon);
+    }
+    if (!range.empty()) names.emplace_back(range);
+  }
+  return names;
+}
+
 int column(const CsvRow& header, std::string_view name) {
   for (std::size_t i = 0; i < header.fields.size(); ++i)
     if (header.fields[i].text == name) return static_cast<int>(i);
@@ -71,8 +108,13 @@ NcuReport parse_ncu_csv(std::string_view text, std::string_view name) {
     ++first;
   }
   auto field = [](const CsvRow& r, int c) -> const std::string& { return r.fields[static_cast<std::size_t>(c)].text; };
+  // ncu 2025 ends a metric's row after its value and one empty field: the rule columns it
+  // leaves out are empty, not misplaced. A row may stop short only inside the rule columns.
+  std::size_t shortest = header.fields.size();
+  while (shortest > 0 && is_rule_column(header.fields[shortest - 1].text)) --shortest;
   for (std::size_t i = first; i < rows.size(); ++i) {
-    const CsvRow& r = rows[i];
+    CsvRow& r = rows[i];
+    if (r.fields.size() < header.fields.size() && r.fields.size() >= shortest) r.fields.resize(header.fields.size());
     if (r.fields.size() != header.fields.size())
       throw OperatorError(fmt::format("{}:{}: row has {} fields, the header (line {}) has {}", name, r.line,
                                       r.fields.size(), header.line, header.fields.size()));
@@ -91,6 +133,11 @@ NcuReport parse_ncu_csv(std::string_view text, std::string_view name) {
       for (std::size_t c = 0; c < header.fields.size(); ++c) {
         const std::string& col = header.fields[c].text;
         if (col == "ID" || col == "Kernel Name") continue;
+        if (is_nvtx_column(col)) {
+          launch->attributes.emplace_back(col, r.fields[c].text);
+          for (std::string& range : nvtx_ranges(col, r.fields[c].text)) launch->nvtx.push_back(std::move(range));
+          continue;
+        }
         if (is_identity_column(col) && (report.raw_page || (col != "Section Name" && col.rfind("Metric ", 0) != 0 &&
                                                             col.rfind("Rule ", 0) != 0 && col.rfind("Estimated", 0) != 0)))
           launch->attributes.emplace_back(col, r.fields[c].text);
@@ -104,7 +151,7 @@ NcuReport parse_ncu_csv(std::string_view text, std::string_view name) {
     };
     if (report.raw_page) {
       for (std::size_t c = 0; c < header.fields.size(); ++c)
-        if (!is_identity_column(header.fields[c].text))
+        if (!is_identity_column(header.fields[c].text) && !is_nvtx_column(header.fields[c].text))
           add("", header.fields[c].text, units ? units->fields[c].text : "", r.fields[c].text);
     } else {
       if (field(r, metric_col).empty()) continue;  // a rule's row with no metric

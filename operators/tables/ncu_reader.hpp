@@ -24,10 +24,11 @@ struct NcuMetric {
 struct NcuLaunch {
   std::string id;           // ncu's launch ID
   std::string kernel_name;  // as written, often with its parameter list: "vecAdd(float *, ...)"
-  std::vector<std::pair<std::string, std::string>> attributes;  // other identity columns: Block Size, Device, ...
+  std::vector<std::pair<std::string, std::string>> attributes;  // other identity columns: Block Size, Device, NVTX, ...
   std::vector<NcuMetric> metrics;  // file order; on the details page one per (section, name)
   std::size_t line = 0;
   std::string process;  // the "Process ID" column, when there is one
+  std::vector<std::string> nvtx;  // the NVTX ranges open at the launch (`--nvtx`), outermost first
 };
 
 struct NcuReport {

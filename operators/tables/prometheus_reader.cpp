@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdlib>
 #include <limits>
@@ -246,14 +247,12 @@ std::vector<PromHistogram> histogram_series(const PromFamily& f) {
       if (le == s.labels.end())
         throw OperatorError(fmt::format("line {}: a {} bucket without an le label", s.line, f.name));
       double bound;
-      if (le->second == "+Inf" || le->second == "Inf") {
-        bound = std::numeric_limits<double>::infinity();
-      } else {
-        char* end = nullptr;
-        bound = std::strtod(le->second.c_str(), &end);
-        if (le->second.empty() || *end != '\0')
-          throw OperatorError(fmt::format("line {}: le=\"{}\" is not a number", s.line, le->second));
-      }
+      // Any spelling of a number Go's strconv.ParseFloat (PromQL's reader) takes: "0.2", "2e-1",
+      // ".2", "+Inf", "+inf", "Infinity".
+      char* end = nullptr;
+      bound = std::strtod(le->second.c_str(), &end);
+      if (le->second.empty() || *end != '\0' || std::isspace(static_cast<unsigned char>(le->second[0])))
+        throw OperatorError(fmt::format("line {}: le=\"{}\" is not a number", s.line, le->second));
       h.buckets.push_back(PromBucket{bound, s.value});
     } else if (s.name == f.name + "_sum" || s.name == f.name + "_gsum") {
       h.sum = s.value;
@@ -263,8 +262,16 @@ std::vector<PromHistogram> histogram_series(const PromFamily& f) {
       h.has_count = true;
     }
   }
-  for (PromHistogram& h : out)
+  for (PromHistogram& h : out) {
     std::stable_sort(h.buckets.begin(), h.buckets.end(), [](const PromBucket& a, const PromBucket& b) { return a.le < b.le; });
+    // Bounds equal as numbers ("0.2", "2e-1", "2.0e-1"; "+Inf", "+inf") are one bucket whose
+    // count is their sum, as PromQL's histogram_quantile coalesces them.
+    std::vector<PromBucket> merged;
+    for (const PromBucket& b : h.buckets)
+      if (!merged.empty() && merged.back().le == b.le) merged.back().count += b.count;
+      else merged.push_back(b);
+    h.buckets = std::move(merged);
+  }
   return out;
 }
 

@@ -1,10 +1,13 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <string>
 
+#include "fixture.hpp"
 #include "operators/error.hpp"
 #include "operators/json/json_reader.hpp"
 #include "operators/tables/csv_reader.hpp"
+#include "operators/tables/profiler_output.hpp"
 
 using namespace rubric;
 using namespace rubric::tables;
@@ -86,4 +89,16 @@ TEST_CASE("a UTF-8 byte-order mark is skipped by every reader; CRLF ends rows") 
   CHECK(json::parse_lines("\xEF\xBB\xBF{\"a\": 1}\r\n{\"a\": 2}\r\n", "w.jsonl").size() == 2);
   // Only at the start: a mark inside is data, and JSON rejects it there.
   CHECK_THROWS_AS(json::parse("{\"a\": 1}\xEF\xBB\xBF", "w.json"), OperatorError);
+}
+
+TEST_CASE("a profiler's output is recognised, to name the reader that takes it") {
+  auto ncu = recognise_profiler_output(fixture("ncu_2025_b200_details.csv", "wild"));
+  REQUIRE(ncu);
+  CHECK(ncu->reader == "ncu(p)");
+  CHECK(recognise_profiler_output("\"ID\",\"Process ID\",\"Kernel Name\"\n\"0\",\"1\",\"k\"\n")->reader == "ncu(p)");
+  auto nsys = recognise_profiler_output(fixture("nsys_stats_all.csv"));
+  REQUIRE(nsys);
+  CHECK(nsys->reader == "nsys(p, report)");
+  CHECK_FALSE(recognise_profiler_output("a,b\n1,2\n"));
+  CHECK_FALSE(recognise_profiler_output("ID,Kernel\n1,k\n"));
 }

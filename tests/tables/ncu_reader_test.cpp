@@ -1,5 +1,7 @@
 #include <doctest/doctest.h>
 
+#include <algorithm>
+
 #include "fixture.hpp"
 #include "operators/error.hpp"
 #include "operators/tables/ncu_reader.hpp"
@@ -70,4 +72,53 @@ TEST_CASE("details page: rows of another process or kernel under the same ID are
   CHECK(r.launches[1].process == "200");
   CHECK(r.launches[1].metrics.at(0).text == "2.00");
   CHECK(r.launches[2].kernel_name == "j(int)");
+}
+
+TEST_CASE("ncu 2025: a metric row stops after its value, short of the rule columns (a B200's profile)") {
+  NcuReport r = parse_ncu_csv(fixture("ncu_2025_b200_details.csv", "wild"), "ncu_2025_b200_details.csv");
+  CHECK_FALSE(r.raw_page);
+  REQUIRE(r.launches.size() == 1);
+  const NcuLaunch& l = r.launches[0];
+  CHECK(l.process == "371693");
+  auto metric = [&](const std::string& name) -> const NcuMetric& {
+    for (const auto& m : l.metrics)
+      if (m.name == name) return m;
+    FAIL("no metric " << name);
+    return l.metrics.front();
+  };
+  CHECK(metric("Duration").unit == "ns");
+  CHECK(*metric("Duration").value == 406240);
+  CHECK(*metric("Achieved Occupancy").value == 15.53);
+  CHECK(metric("Cluster Scheduling Policy").text == "PolicySpread");
+  for (const auto& m : l.metrics) CHECK_FALSE(m.name.empty());  // the rule rows hold no metric
+  CHECK(std::find_if(l.attributes.begin(), l.attributes.end(), [](const auto& a) { return a.first == "CC"; })->second == "10.0");
+}
+
+TEST_CASE("a short row is accepted only when what it lacks is rule columns") {
+  const std::string header =
+      "\"ID\",\"Kernel Name\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\",\"Rule Name\",\"Rule Type\","
+      "\"Rule Description\",\"Estimated Speedup Type\",\"Estimated Speedup\"\n";
+  NcuReport r = parse_ncu_csv(header + "\"0\",\"k\",\"S\",\"Duration\",\"ns\",\"5\"\n", "p.csv");
+  REQUIRE(r.launches.size() == 1);
+  CHECK(r.launches[0].metrics.at(0).text == "5");
+  CHECK_THROWS_WITH_AS(parse_ncu_csv(header + "\"0\",\"k\",\"S\",\"Duration\",\"ns\"\n", "p.csv"),
+                       "p.csv:2: row has 5 fields, the header (line 1) has 11", OperatorError);
+}
+
+TEST_CASE("NVTX columns are the launch's ranges on both pages, never metrics") {
+  const std::string nvtx = "thread Domain:Push/Pop_Range:PL_Type:PL_Value:CLR_Type:Color:Msg_Type:Msg";
+  std::string raw = "\"ID\",\"Process ID\",\"" + nvtx + "\",\"Kernel Name\",\"gpu__time_duration.sum\"\n"
+                    "\"\",\"\",\"\",\"\",\"nsecond\"\n"
+                    "\"0\",\"7\",\"183740  \"\"<default domain>:decode:none:none:none:none:none:none\"\" "
+                    "\"\"<default domain>:layer 3: attn:none:none:none:none:none:none\"\"\",\"k\",\"2,048\"\n";
+  NcuReport r = parse_ncu_csv(raw, "raw.csv");
+  REQUIRE(r.launches.size() == 1);
+  REQUIRE(r.launches[0].metrics.size() == 1);
+  CHECK(r.launches[0].metrics[0].name == "gpu__time_duration.sum");
+  CHECK(r.launches[0].nvtx == std::vector<std::string>{"decode", "layer 3: attn"});
+  std::string details = "\"ID\",\"" + nvtx + "\",\"Kernel Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n"
+                        "\"0\",\"9  \"\"<default domain>:prefill:none:none:none:none:none:none\"\"\",\"k\",\"Duration\",\"ns\",\"5\"\n";
+  r = parse_ncu_csv(details, "details.csv");
+  CHECK(r.launches.at(0).nvtx == std::vector<std::string>{"prefill"});
+  CHECK(r.launches[0].attributes.at(0).first == nvtx);
 }

@@ -129,3 +129,22 @@ TEST_CASE("OpenMetrics: suffixed samples join their family; # UNIT, timestamps i
   CHECK_THROWS_WITH_AS(parse_prometheus("x 1 1.2.3\n", "m.prom"), "m.prom:1:5: expected a timestamp or the line's end",
                        OperatorError);
 }
+
+TEST_CASE("bucket bounds equal as numbers are one bucket, counts summed, as PromQL coalesces them") {
+  // Prometheus's promql testdata (histograms.test, mixed_bucket at 50m): PromQL answers 0.15.
+  PromScrape s = parse_prometheus(
+      "# TYPE mixed histogram\n"
+      "mixed_bucket{le=\"0.1\"} 10\nmixed_bucket{le=\"0.2\"} 10\nmixed_bucket{le=\"2e-1\"} 10\n"
+      "mixed_bucket{le=\"2.0e-1\"} 10\nmixed_bucket{le=\"+Inf\"} 40\n",
+      "m.prom");
+  auto series = histogram_series(s.families.at(0));
+  REQUIRE(series.size() == 1);
+  REQUIRE(series[0].buckets.size() == 3);
+  CHECK(series[0].buckets[1].count == 30);
+  CHECK(histogram_quantile(0.5, series[0]) == doctest::Approx(0.15));
+  CHECK(histogram_quantile(0.75, series[0]) == 0.2);
+  PromScrape inf = parse_prometheus("# TYPE e histogram\ne_bucket{le=\"+inf\"} 0\ne_bucket{le=\"+Inf\"} 0\n", "e.prom");
+  CHECK(histogram_series(inf.families.at(0))[0].buckets.size() == 1);
+  CHECK_THROWS_AS(histogram_series(parse_prometheus("# TYPE b histogram\nb_bucket{le=\"fast\"} 1\n", "b.prom").families.at(0)),
+                  OperatorError);
+}

@@ -1,0 +1,112 @@
+#include "operators/numerics/compare_integers.hpp"
+
+#include <cmath>
+#include <cstring>
+#include <vector>
+
+#include "operators/numerics/neumaier_sum.hpp"
+#include "operators/tensor/element_decode.hpp"
+#include "operators/tensor/parallel.hpp"
+
+namespace rubric::numerics {
+namespace {
+
+using tensor::DType;
+
+bool is_integer(DType t) { return !tensor::dtype_is_float(t); }
+
+std::int64_t integer_at(const tensor::Tensor& t, std::int64_t flat) {
+  std::byte bytes[8];
+  tensor::copy_native_element(t, flat, bytes);
+  auto as = [&](auto v) {
+    std::memcpy(&v, bytes, sizeof v);
+    return static_cast<std::int64_t>(v);
+  };
+  switch (t.dtype()) {
+    case DType::i64: return as(std::int64_t{});
+    case DType::i32: return as(std::int32_t{});
+    case DType::i16: return as(std::int16_t{});
+    case DType::i8: return as(std::int8_t{});
+    case DType::u8: return as(std::uint8_t{});
+    case DType::boolean: return bytes[0] != std::byte{0};
+    default: return 0;  // not reached: needs_integer_comparison admits integers only
+  }
+}
+
+// |x − y| exactly: every difference of two int64 fits an unsigned 64-bit integer.
+std::uint64_t distance(std::int64_t x, std::int64_t y) {
+  return x >= y ? static_cast<std::uint64_t>(x) - static_cast<std::uint64_t>(y)
+                : static_cast<std::uint64_t>(y) - static_cast<std::uint64_t>(x);
+}
+
+struct Part {
+  CompareStats stats;
+  NeumaierSum sdd, saa, sbb, sab;
+  double max_rel = -1;
+};
+
+}  // namespace
+
+bool needs_integer_comparison(const tensor::Tensor& a, const tensor::Tensor& b) {
+  return is_integer(a.dtype()) && is_integer(b.dtype()) && (a.dtype() == DType::i64 || b.dtype() == DType::i64);
+}
+
+CompareStats compare_integers(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol, unsigned threads) {
+  const std::int64_t n = a.size();
+  const unsigned workers = threads > 0 ? threads : tensor::worker_count(n);
+  std::vector<Part> parts(workers);
+  tensor::parallel_chunks(n, workers, [&](unsigned w, std::int64_t begin, std::int64_t end) {
+    Part& p = parts[w];
+    CompareStats& s = p.stats;
+    bool any = false;
+    for (std::int64_t k = begin; k < end; ++k) {
+      const std::int64_t x = integer_at(a, k), y = integer_at(b, k);
+      const std::uint64_t d = distance(x, y);
+      const long double ay = std::fabs(static_cast<long double>(y));
+      const bool close = tol.ulp > 0 ? d <= static_cast<std::uint64_t>(tol.ulp)
+                                     : static_cast<long double>(d) <= tol.atol + tol.rtol * ay;
+      ++s.count;
+      if (!close && s.mismatches++ == 0) s.first_mismatch_index = k;
+      if (!any || d > s.max_abs_integer) s.max_abs_integer = d, s.max_abs_index = k;
+      const double rel = d == 0 ? 0.0 : static_cast<double>(d / ay);
+      if (rel > p.max_rel) p.max_rel = rel, s.max_rel_index = k;
+      if (static_cast<double>(ay) > s.max_abs_b) s.max_abs_b = static_cast<double>(ay);
+      const double dx = static_cast<double>(x), dy = static_cast<double>(y), dd = static_cast<double>(d);
+      p.sdd.add(dd * dd);
+      p.saa.add(dx * dx);
+      p.sbb.add(dy * dy);
+      p.sab.add(dx * dy);
+      any = true;
+    }
+  });
+  // Merged in chunk order, so a tie keeps the lowest index, as compare() does.
+  CompareStats out;
+  out.integers = true;
+  NeumaierSum sdd, saa, sbb, sab;
+  double max_rel = -1;
+  for (const Part& p : parts) {
+    const CompareStats& s = p.stats;
+    if (s.count == 0) continue;
+    if (out.first_mismatch_index < 0) out.first_mismatch_index = s.first_mismatch_index;
+    if (out.max_abs_index < 0 || s.max_abs_integer > out.max_abs_integer)
+      out.max_abs_integer = s.max_abs_integer, out.max_abs_index = s.max_abs_index;
+    if (p.max_rel > max_rel) max_rel = p.max_rel, out.max_rel_index = s.max_rel_index;
+    out.count += s.count;
+    out.mismatches += s.mismatches;
+    if (s.max_abs_b > out.max_abs_b) out.max_abs_b = s.max_abs_b;
+    sdd.add(p.sdd.value());
+    saa.add(p.saa.value());
+    sbb.add(p.sbb.value());
+    sab.add(p.sab.value());
+  }
+  out.max_abs = static_cast<double>(out.max_abs_integer);
+  out.max_ulp = out.max_abs_integer;
+  out.max_rel = max_rel < 0 ? 0 : max_rel;
+  out.sum_sq_diff = sdd.value();
+  out.sum_sq_a = saa.value();
+  out.sum_sq_b = sbb.value();
+  out.dot_ab = sab.value();
+  return out;
+}
+
+}  // namespace rubric::numerics
