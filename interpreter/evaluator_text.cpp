@@ -178,6 +178,7 @@ std::optional<CheckOutcome> Evaluator::decide_over_claims(const ast::Expr& e, co
   const Function& f = pred.as_function();
   const std::string& param = f.lambda->params[0].name;
   const List& items = xs.as_list();
+  const bool honour_polarity = source_text(*call->args[1], env).find("polarity") == std::string::npos;
   std::vector<std::string> evidence;
   std::vector<std::string> matched, unmatched;
   std::optional<CheckOutcome> pending;  // a skipped or inconclusive claim: kept unless one settles it
@@ -201,8 +202,15 @@ std::optional<CheckOutcome> Evaluator::decide_over_claims(const ast::Expr& e, co
       continue;
     }
     bool ok = r.verdict == Verdict::pass;
+    std::string polarity = field_text(items[i], "polarity");
+    // `any` wants a claim the answer makes: a hedged or denied number, or one under "Keywords:",
+    // is not one, unless the predicate itself reads the polarity.
+    if (ok && !want_all && honour_polarity && !polarity.empty() && polarity != "affirmed") {
+      ok = false;
+      r.explanation += fmt::format("; not counted: the answer does not state it ({})", polarity);
+    }
     (ok ? matched : unmatched).push_back(text);
-    decided.push_back({std::move(text), std::move(sentence), field_text(items[i], "polarity"), std::move(r.explanation), ok});
+    decided.push_back({std::move(text), std::move(sentence), std::move(polarity), std::move(r.explanation), ok});
   }
   // The claims shown: those that decide the check first (the matches of `any`, the misses of
   // `all`), wherever they are in the answer, then the earliest others; in the answer's order.

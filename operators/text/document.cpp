@@ -217,6 +217,37 @@ void SentenceStream::push(Sentence& s, Token::Kind kind, std::size_t b, std::siz
   space_before_ = false;
 }
 
+// An inline code span is part of its sentence ("the cause is not `--page-size 32`"): after its
+// code token, the words of its identifiers, split at every character that is not a letter or a
+// digit ("page", "size"), its whole numbers and its "=" ("`bank_conflicts = 0`" reads as the label
+// and value it shows), so a phrase finds them with the sentence's polarity. They are never claims.
+// A fenced block stays code alone.
+void SentenceStream::code_span_words(Sentence& s, std::size_t b, std::size_t e) {
+  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
+  for (std::size_t k = b; k < e;) {
+    if (t_[k] == '=') {
+      push(s, Token::Kind::punct, k, k + 1, "=");
+      s.tokens.back().in_code = true;
+    }
+    if (!alnum(t_[k])) {
+      ++k;
+      continue;
+    }
+    std::size_t w = k;
+    bool letter = false;
+    while (k < e && alnum(t_[k])) letter = letter || !(t_[k] >= '0' && t_[k] <= '9'), ++k;
+    space_before_ = true;
+    push(s, letter ? Token::Kind::word : Token::Kind::number, w, k, lower_ascii(t_.substr(w, k - w)));
+    s.tokens.back().in_code = true;
+  }
+}
+
+// A quotation mark right after a comma closes a quotation ("we fear nothing," said the lady): what
+// follows is the narrator's clause, so it is a boundary token; other quotes carry no words.
+void SentenceStream::closing_quote(Sentence& s, std::size_t len) {
+  if (!s.tokens.empty() && s.tokens.back().lower == "," && s.tokens.back().end == i_) push(s, Token::Kind::punct, i_, i_ + len, "\"");
+}
+
 void SentenceStream::word(Sentence& s) {
   std::size_t b = i_;
   std::string w;  // lower-cased, non-ASCII letters in their reading ("ﬁ" → "fi"), invisibles dropped
@@ -587,8 +618,11 @@ bool SentenceStream::next(Sentence& s) {
           }
           i_ += g.len;  // a hyphen not joining two words: no word, no boundary
           continue;
-        case Glyph::Class::invisible:
         case Glyph::Class::quote:
+          closing_quote(s, g.len);
+          i_ += g.len;
+          continue;
+        case Glyph::Class::invisible:
         case Glyph::Class::apostrophe:
           i_ += g.len;
           continue;
@@ -631,6 +665,7 @@ bool SentenceStream::next(Sentence& s) {
       if (close != npos) {
         std::size_t run = r - i_;
         push(s, Token::Kind::code, r, close, "`code`");
+        code_span_words(s, r, close);
         i_ = close + run;
         while (i_ < n && t_[i_] == '`') ++i_;
       } else {
@@ -735,6 +770,9 @@ bool SentenceStream::next(Sentence& s) {
         if (prev.size() == 1 && prev[0] >= 'a' && prev[0] <= 'z' && s.tokens.back().glued_prev == false && s.tokens.size() > 1 &&
             s.tokens[s.tokens.size() - 2].lower == ".")
           ends = false;
+        // An initial: a capital letter alone before the dot and a word after it ("C. elegans", "E. C. Lai").
+        if (prev.size() == 1 && s.tokens.back().capital && after + 1 < n && t_[after] == ' ' && word_byte(t_, after + 1))
+          ends = false;
       }
       push(s, Token::Kind::punct, i_, k, q ? "?" : std::string(1, static_cast<char>(c == '!' ? '!' : '.')));
       i_ = k;
@@ -766,8 +804,12 @@ bool SentenceStream::next(Sentence& s) {
           ++i_;
         }
         continue;
+      case '"':
+        closing_quote(s, 1);
+        ++i_;
+        continue;
       default:
-        ++i_;  // emphasis and quotes ('*', '~', '"', '[', '#', ...) carry no words
+        ++i_;  // emphasis and quotes ('*', '~', '[', '#', ...) carry no words
         continue;
     }
   }

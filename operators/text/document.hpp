@@ -17,7 +17,7 @@ struct Token {
   enum class Kind : std::uint8_t { word, number, punct, code };
   Kind kind = Kind::word;
   std::string lower;      // lower-cased surface: "conflicts", "n't", ",", "3.5"
-  std::string stem;       // Snowball stem of a word; `lower` for everything else
+  std::string stem;       // inflection key of a word (stemmer.hpp); `lower` for everything else
   std::string joined;     // stem of this word joined with the next across a hyphen ("pre-fill" → "prefil")
   std::size_t begin = 0;  // bytes of the original text
   std::size_t end = 0;
@@ -26,6 +26,7 @@ struct Token {
   bool mixed_case = false;   // a capital after a small letter ("ZeRO", "vLLM"): a name, not a word
   bool capital = false;      // begins with a capital letter ("Python", "CUDA", "May")
   bool all_caps = false;     // two or more letters, all capitals ("CUDA", "GCC")
+  bool in_code = false;      // a word of an inline code span: part of its sentence's polarity, never a claim
 };
 
 struct Sentence {
@@ -70,6 +71,8 @@ class SentenceStream {
   void number(Sentence& s);
   bool prefixed_multiplier(Sentence& s);
   void push(Sentence& s, Token::Kind kind, std::size_t b, std::size_t e, std::string lower);
+  void code_span_words(Sentence& s, std::size_t b, std::size_t e);
+  void closing_quote(Sentence& s, std::size_t len);
   std::size_t closing_backticks(std::size_t from, std::size_t run);
 
   std::string_view t_;
