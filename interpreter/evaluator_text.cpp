@@ -64,6 +64,7 @@ CheckOutcome Evaluator::decide_polarity(const ast::Mentions& mt, const ast::Expr
     passed += ok;
     std::string label = text::describe(*concepts[i]);
     (ok ? passed_labels : failed).push_back(fmt::format("{} ({})", label, text::polarity_name(f.polarity)));
+    if (f.ambiguous) note_review(fmt::format("{}: {}", label, f.ambiguous->ambiguous));
     if (evidence.size() < kEvidenceItems) {
       std::string line = fmt::format("{}: {}", label, text::explain(text_value, f));
       // A concept's members, when it was not stated as a whole.
@@ -125,6 +126,15 @@ namespace {
 constexpr std::size_t kClaimsShown = 8;
 
 bool is_claim(const Value& v) { return v.is(ValueKind::record) && v.as_record().origin == "claims(...)"; }
+
+// Why a claim's polarity was read from an ambiguous construction (its record's evidence), or "".
+std::string claim_ambiguity(const Value& claim) {
+  const auto& ev = claim.as_record().evidence;
+  if (ev)
+    for (const std::string& line : *ev)
+      if (line.rfind(kClaimAmbiguous, 0) == 0) return line.substr(std::string_view(kClaimAmbiguous).size());
+  return "";
+}
 
 std::string field_text(const Value& claim, const char* name) {
   const Value* f = claim.as_record().find(name);
@@ -209,6 +219,9 @@ std::optional<CheckOutcome> Evaluator::decide_over_claims(const ast::Expr& e, co
       ok = false;
       r.explanation += fmt::format("; not counted: the answer does not state it ({})", polarity);
     }
+    // A claim whose polarity was read from an ambiguous construction, where polarity decides it.
+    if (std::string amb = claim_ambiguity(items[i]); !amb.empty() && honour_polarity && !want_all)
+      note_review(fmt::format("claim {}: {}", text, amb));
     (ok ? matched : unmatched).push_back(text);
     decided.push_back({std::move(text), std::move(sentence), std::move(polarity), std::move(r.explanation), ok});
   }

@@ -385,6 +385,7 @@ std::vector<Claim> find_claims(AnalysedText& analysed, std::size_t limit, std::s
       c.sentence_end = s.end;
       Judgement j = judge_mention(s, k, e);
       c.polarity = j.polarity;
+      c.ambiguous = j.ambiguous;
       if (j.trigger_end > j.trigger_begin && j.trigger_end <= T.size()) {
         c.trigger_begin = T[j.trigger_begin].begin;
         c.trigger_end = T[j.trigger_end - 1].end;

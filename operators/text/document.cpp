@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
+#include <utility>
 #include <unordered_map>
 
 #include "operators/text/analysed_text.hpp"
@@ -212,6 +213,7 @@ void SentenceStream::push(Sentence& s, Token::Kind kind, std::size_t b, std::siz
     tok.all_caps = upper >= 2 && !lower_seen;
   }
   tok.stem = kind == Token::Kind::word ? stemmer_.stem(lower) : lower;
+  tok.quoted = quote_open_;
   tok.lower = std::move(lower);
   s.tokens.push_back(std::move(tok));
   space_before_ = false;
@@ -246,6 +248,10 @@ void SentenceStream::code_span_words(Sentence& s, std::size_t b, std::size_t e) 
 // follows is the narrator's clause, so it is a boundary token; other quotes carry no words.
 void SentenceStream::closing_quote(Sentence& s, std::size_t len) {
   if (!s.tokens.empty() && s.tokens.back().lower == "," && s.tokens.back().end == i_) push(s, Token::Kind::punct, i_, i_ + len, "\"");
+  // Opening and closing marks alternate within a sentence; single quotes are apostrophes too often.
+  if (len == 1 || t_.compare(i_, len, "\xe2\x80\x9c") == 0 || t_.compare(i_, len, "\xe2\x80\x9d") == 0 ||
+      t_.compare(i_, len, "\xc2\xab") == 0 || t_.compare(i_, len, "\xc2\xbb") == 0 || t_.compare(i_, len, "\xe2\x80\x9e") == 0)
+    quote_open_ = !quote_open_;
 }
 
 void SentenceStream::word(Sentence& s) {
@@ -495,6 +501,8 @@ bool SentenceStream::next(Sentence& s) {
   s.negating_columns.clear();
   s.column_units.reset();
   s.candidate_item = false;
+  s.uncertain_split = std::exchange(cut_before_, false);
+  quote_open_ = false;
   s.begin = s.end = i_;
   space_before_ = true;
   const std::size_t n = t_.size();
@@ -547,7 +555,10 @@ bool SentenceStream::next(Sentence& s) {
     return true;
   };
   while (i_ < n) {
-    if (s.tokens.size() >= kMaxSentenceTokens) return finish();
+    if (s.tokens.size() >= kMaxSentenceTokens) {
+      s.uncertain_split = cut_before_ = true;  // both halves of a cut sentence are read in doubt
+      return finish();
+    }
     if (markdown_ && at_line_start()) {
       std::size_t ls = i_;
       std::size_t eol = t_.find('\n', ls);
@@ -767,12 +778,14 @@ bool SentenceStream::next(Sentence& s) {
         const std::string& prev = s.tokens.back().lower;
         for (const char* a : kAbbreviations)
           if (prev == a) ends = false;
+        const bool abbreviation = !ends;
         if (prev.size() == 1 && prev[0] >= 'a' && prev[0] <= 'z' && s.tokens.back().glued_prev == false && s.tokens.size() > 1 &&
             s.tokens[s.tokens.size() - 2].lower == ".")
           ends = false;
         // An initial: a capital letter alone before the dot and a word after it ("C. elegans", "E. C. Lai").
         if (prev.size() == 1 && s.tokens.back().capital && after + 1 < n && t_[after] == ' ' && word_byte(t_, after + 1))
           ends = false;
+        if (!ends && !abbreviation) s.uncertain_split = true;
       }
       push(s, Token::Kind::punct, i_, k, q ? "?" : std::string(1, static_cast<char>(c == '!' ? '!' : '.')));
       i_ = k;

@@ -27,6 +27,7 @@ struct Token {
   bool capital = false;      // begins with a capital letter ("Python", "CUDA", "May")
   bool all_caps = false;     // two or more letters, all capitals ("CUDA", "GCC")
   bool in_code = false;      // a word of an inline code span: part of its sentence's polarity, never a claim
+  bool quoted = false;       // inside double quotation marks: another's words, or words spoken of
 };
 
 struct Sentence {
@@ -41,6 +42,9 @@ struct Sentence {
   bool table_row = false;
   // An item of a Markdown list under a label that names candidates ("Possible causes:\n- A\n- B").
   bool candidate_item = false;
+  // Where the sentence ends or begins was a guess: cut at the token limit, or a dot after an
+  // abbreviation or an initial read as no end ("C. elegans").
+  bool uncertain_split = false;
   std::vector<bool> negating_columns;
   // Per column, the unit its header names in parentheses or brackets ("Time (µs)", "BW [GB/s]"),
   // lower-cased and joined ("µs", "gb/s"); "" where none. Body rows only, shared by the table's rows.
@@ -91,6 +95,8 @@ class SentenceStream {
   std::shared_ptr<const std::vector<std::string>> column_units_;  // of the current table's header
   bool separator_line(std::size_t line_begin) const;
   void answer_of_question(Sentence& s);
+  bool quote_open_ = false;           // a double quotation mark is open in the current sentence
+  bool cut_before_ = false;           // the previous sentence was cut at the token limit
   std::size_t paren_none_until_ = 0;  // no ')' on the line before this offset (linear link skipping)
   std::vector<std::vector<std::size_t>> backtick_runs_;  // run length → start offsets, ascending
   std::vector<std::size_t> backtick_cursor_;

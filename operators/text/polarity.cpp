@@ -1,5 +1,7 @@
 #include "operators/text/polarity.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <initializer_list>
 #include <string_view>
@@ -423,18 +425,43 @@ LabelValue value_at(const Cursor& c, std::size_t v, std::size_t end, std::size_t
 // The label word of a list of candidates the mention belongs to ("Possible causes: A, B",
 // "Keywords: A, B", "one of: A, B"), or the sentence's length. The mention must be an item of the
 // list: only items, commas and "and"/"or" between the colon and the mention.
-std::size_t candidate_label(const Cursor& c, std::size_t b) {
+// The colon of a label whose list of items the mention belongs to ("Keywords: A, B"): only items,
+// commas and "and"/"or" between them; the sentence's length when none.
+std::size_t label_colon(const Cursor& c, std::size_t b) {
   const std::size_t n = c.s.tokens.size();
-  std::size_t colon = n;
   for (std::size_t k = b; k-- > 0;) {
-    if (c.w(k) == ":") {
-      colon = k;
-      break;
-    }
+    if (c.w(k) == ":") return k == 0 ? n : k;
     if (c.clause_punct(k) || (c.s.tokens[k].kind == Token::Kind::word && in(c.w(k), kTerminators))) return n;
     if (b - k > 60) return n;
   }
-  if (colon == n || colon == 0) return n;
+  return n;
+}
+
+// A label that denies its items: "Ruled out: the prefix cache", "Not the cause: A, B",
+// "Excluded: X". The negation's position in the label (at most five words opening the sentence
+// or clause before the colon), or the sentence's length.
+std::size_t negating_label(const Cursor& c, std::size_t b) {
+  const std::size_t n = c.s.tokens.size();
+  const std::size_t colon = label_colon(c, b);
+  if (colon == n) return n;
+  std::size_t start = colon;
+  while (start > 0 && !c.punct(start - 1) && colon - start < 5) --start;
+  if (start > 0 && !c.clause_punct(start - 1) && c.w(start - 1) != "-" && c.w(start - 1) != "*") return n;
+  // A label names, it does not assert: with a verb before the colon it is a clause ("It is not the
+  // cache: the scheduler is").
+  for (std::size_t k = start; k < colon; ++k)
+    if (in(c.w(k), kAuxiliaries) || c.w(k) == "n't" || in(c.w(k), kClauseStarters)) {
+      if (c.w(k) != "the" && c.w(k) != "a" && c.w(k) != "an") return n;
+    }
+  for (std::size_t k = start; k < colon; ++k)
+    if ((c.match(k, kPreNegation) || is_negator(c.w(k))) && !c.pseudo(k)) return k;
+  return n;
+}
+
+std::size_t candidate_label(const Cursor& c, std::size_t b) {
+  const std::size_t n = c.s.tokens.size();
+  const std::size_t colon = label_colon(c, b);
+  if (colon == n) return n;
   // The label: up to five words before the colon, back to the previous boundary.
   for (std::size_t k = colon, words = 0; k-- > 0 && words < 5;) {
     if (c.punct(k) && c.w(k) != "-") break;
@@ -773,7 +800,58 @@ bool corrected_predicate(const Cursor& c, std::size_t te) {
 
 }  // namespace
 
+namespace {
+
+Judgement judge(const Sentence& s, std::size_t b, std::size_t e);
+
+std::size_t words_between(const Cursor& c, std::size_t from, std::size_t to) {
+  std::size_t words = 0;
+  for (std::size_t m = from; m < to; ++m) words += c.s.tokens[m].kind != Token::Kind::punct;
+  return words;
+}
+
+// Whether the decision j on the mention [b, e) rests on a construction a careful reader could
+// read otherwise, and which: the reason, or "" when the construction was clear.
+std::string ambiguity(const Cursor& c, std::size_t b, std::size_t e, const Judgement& j) {
+  const Sentence& s = c.s;
+  const std::size_t n = s.tokens.size();
+  if (s.question && s.answer == Sentence::Answer::none) return "a question";
+  if (s.uncertain_split) return "a sentence split that was a guess (an abbreviation, an initial or a cut run-on)";
+  // Inside quotation marks with other words: reported speech, or words spoken of; quotation marks
+  // around the mention alone only name it (the "prefix cache").
+  if (s.tokens[b].quoted && ((b > 0 && s.tokens[b - 1].quoted) || (e < n && s.tokens[e].quoted))) return "a quotation";
+  const bool triggered = j.trigger_end > j.trigger_begin && j.trigger_end <= n;
+  if (j.polarity == Polarity::hedged && triggered) {
+    std::string_view t = c.w(j.trigger_begin);
+    if (t == "or" || t == "either" || t == "versus" || t == "vs") return "an alternative ('A or B')";
+    // A negation elsewhere in the hedge's clause: "might not", "could not rule out", "not ... possibly".
+    std::size_t L = b, R = e;
+    while (L > 0 && b - L < kClauseReach && !c.boundary(L - 1)) --L;
+    while (R < n && R - e < kClauseReach && !c.boundary(R)) ++R;
+    for (std::size_t k = L; k < R; ++k) {
+      if ((k >= b && k < e) || (k >= j.trigger_begin && k < j.trigger_end)) continue;
+      if ((is_negator(c.w(k)) || c.match(k, kPreNegation)) && !c.pseudo(k)) return "a hedge and a negation in one clause";
+    }
+  }
+  if (triggered && (j.polarity == Polarity::negated || j.polarity == Polarity::hedged)) {
+    const char* cue = j.polarity == Polarity::negated ? "negation" : "hedge";
+    std::size_t far = j.trigger_end <= b ? words_between(c, j.trigger_end, b) : j.trigger_begin >= e ? words_between(c, e, j.trigger_begin) : 0;
+    if (far > 6) return fmt::format("the {} '{}' is {} words from the phrase", cue, c.w(j.trigger_begin), far);
+  }
+  return "";
+}
+
+}  // namespace
+
 Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
+  Judgement j = judge(s, b, e);
+  if (b < e && e <= s.tokens.size()) j.ambiguous = ambiguity(Cursor{s}, b, e, j);
+  return j;
+}
+
+namespace {
+
+Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   Cursor c{s};
   const std::size_t n = s.tokens.size();
   Judgement j;
@@ -1157,6 +1235,14 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
       te = k + 1;
     }
   }
+  // "Ruled out: the prefix cache": the label denies its items.
+  if (count == 0) {
+    if (std::size_t k = negating_label(c, b); k != n) {
+      count = 1;
+      tb = k;
+      te = k + 1;
+    }
+  }
   if (count % 2 == 1) {
     j.polarity = Polarity::negated;
     j.trigger_begin = tb;
@@ -1183,5 +1269,7 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
   }
   return j;
 }
+
+}  // namespace
 
 }  // namespace rubric::text
