@@ -157,6 +157,11 @@ const std::vector<Seq> kHedges = {
     {"indicates", "that"}, {"indicate", "that"}, {"indicated", "that"}, {"indicating", "that"}, {"indicative", "of"},
     {"putative"}, {"putatively"}, {"assumed"}, {"assumption"}, {"assumptions"}, {"estimated"}, {"expected", "to"},
     {"not", "known"}, {"n't", "known"}, {"unknown"}, {"idea", "is"}, {"ideas", "are"}, {"hypotheses"},
+    // Inference, not observation: "imply", "indicating", "predicted to", "we propose that",
+    // "implicates", "potential sites".
+    {"imply"}, {"implies"}, {"implied"}, {"implying"}, {"indicating"}, {"predicted", "to"}, {"is", "predicted"},
+    {"propose", "that"}, {"proposed", "that"}, {"we", "propose"}, {"infer", "that"}, {"inferred", "that"},
+    {"implicates"}, {"implicate"}, {"implicated", "in"}, {"implicated", "as"}, {"potential"},
     // A differential diagnosis lists candidates: "Lymphoma is in the differential".
     {"differential", "diagnosis"}, {"differential", "includes"}, {"differential", "include"}, {"in", "the", "differential"}};
 
@@ -994,8 +999,15 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     }
     // "not optional" is required: the negation cancels the hedge, and the mention is stated.
     if (k > 0 && (c.w(k - 1) == "not" || c.w(k - 1) == "n't") && in(c.w(k), kNegativeAdjectives)) continue;
-    // "could not", "can't": an inability stated, not a possibility ("we could not find X").
+    // "could not", "can't": an inability stated, not a possibility ("we could not find X"); so is
+    // "no X could be detected" — a negation opening the clause makes the modal one of ability.
     if ((c.w(k) == "could" || c.w(k) == "can") && (c.w(k + 1) == "not" || c.w(k + 1) == "n't") && len == 1) continue;
+    if ((c.w(k) == "could" || c.w(k) == "can") && len == 1) {
+      bool negated_subject = false;
+      for (std::size_t m = L; m < k && m < b && !negated_subject; ++m)
+        negated_subject = c.w(m) == "no" || c.w(m) == "neither" || c.w(m) == "none" || c.w(m) == "nothing";
+      if (negated_subject) continue;
+    }
     if (k < b && hedge_on_relation(c, k, len, b)) continue;
     // "no possibility of X", "without suspicion", "nothing to suggest X", "not consistent with X":
     // the negation decides, below.

@@ -65,6 +65,14 @@ TEST_CASE("hedge words of scientific and engineering prose") {
   CHECK(pol("The cause of the stall is not known.", "stall") == "hedged");
   CHECK(pol("The assumed cause is register pressure.", "register pressure") == "hedged");
   CHECK(pol("One possibility is that the cache is cold, and that the prefetcher stalls.", "prefetcher") == "hedged");
+  CHECK(pol("These results imply a role for the prefix cache.", "prefix cache") == "hedged");
+  CHECK(pol("The counters rose, indicating bank conflicts.", "bank conflict") == "hedged");
+  CHECK(pol("We propose that bank conflicts dominate.", "bank conflict") == "hedged");
+  CHECK(pol("Two potential bank conflicts remain.", "bank conflict") == "hedged");
+  // A negation opening the clause makes "could" one of ability: nothing was found.
+  CHECK(pol("No bank conflicts could be detected.", "bank conflict") == "negated");
+  CHECK(pol("No relationship could be established between the cache and the stall.", "relationship") == "negated");
+  CHECK(pol("Bank conflicts could be the cause.", "bank conflict") == "hedged");
   // Not hedges: a forecast without "to", a profile that shows.
   CHECK(pol("A patch is expected in the next release.", "patch") == "affirmed");
   CHECK(pol("The profile shows bank conflicts.", "bank conflict") == "affirmed");
