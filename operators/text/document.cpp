@@ -244,6 +244,31 @@ void SentenceStream::code_span_words(Sentence& s, std::size_t b, std::size_t e) 
   }
 }
 
+// The next `what` at or after `from`, remembered in `at`: a text of many openings searches each
+// byte once (a search that found nothing answers every later one at once).
+std::size_t SentenceStream::next_at(std::size_t& at, std::string_view what, std::size_t from) const {
+  if (at == kNoneLeft || (at != kUnsearched && at >= from)) return at == kNoneLeft ? npos : at;
+  at = t_.find(what, from);
+  if (at == npos) at = kNoneLeft;
+  return at == kNoneLeft ? npos : at;
+}
+
+// The next closing tag of a kind at or after `from` and before `limit`. What was searched is
+// remembered (the last tag found, and how far none was), so no byte is searched twice.
+std::size_t SentenceStream::closing_tag(std::size_t kind, std::string_view close, std::size_t from, std::size_t limit) {
+  std::size_t& found = strike_found_[kind];
+  std::size_t& scanned = strike_scanned_[kind];
+  if (found != npos && found >= from) return found < limit ? found : npos;
+  for (std::size_t p = t_.find('<', std::max(from, scanned)); p != npos && p < limit; p = t_.find('<', p + 1))
+    if (lower_ascii(t_.substr(p, close.size())) == close) {
+      found = scanned = p;
+      return p;
+    }
+  found = npos;
+  scanned = std::max(scanned, limit);
+  return npos;
+}
+
 // A quotation mark right after a comma closes a quotation ("we fear nothing," said the lady): what
 // follows is the narrator's clause, so it is a boundary token; other quotes carry no words.
 void SentenceStream::closing_quote(Sentence& s, std::size_t len) {
@@ -695,16 +720,15 @@ bool SentenceStream::next(Sentence& s) {
       static const std::array<std::pair<std::string_view, std::string_view>, 3> kStrike = {
           {{"<del>", "</del>"}, {"<s>", "</s>"}, {"<strike>", "</strike>"}}};
       bool struck = false;
-      for (const auto& [open, close] : kStrike) {
+      for (std::size_t kind = 0; kind < kStrike.size(); ++kind) {
+        const auto& [open, close] = kStrike[kind];
         if (i_ + open.size() > n || lower_ascii(t_.substr(i_, open.size())) != open) continue;
-        // The closing tag within 64 KiB (an unclosed tag strikes nothing, and the search stays linear).
-        std::size_t limit = std::min(n, i_ + 65536);
-        for (std::size_t p = t_.find('<', i_ + open.size()); p != npos && p < limit; p = t_.find('<', p + 1))
-          if (lower_ascii(t_.substr(p, close.size())) == close) {
-            i_ = p + close.size();
-            struck = true;
-            break;
-          }
+        // The closing tag within 64 KiB (an unclosed tag strikes nothing).
+        std::size_t p = closing_tag(kind, close, i_ + open.size(), std::min(n, i_ + 65536));
+        if (p != npos) {
+          i_ = p + close.size();
+          struck = true;
+        }
         break;
       }
       if (struck) continue;
@@ -712,8 +736,8 @@ bool SentenceStream::next(Sentence& s) {
     if (markdown_ && c == '~' && i_ + 2 < n && t_[i_ + 1] == '~' && t_[i_ + 2] != '~') {
       // "~~struck~~" is retracted, rendered with a line through: dropped, as an HTML comment is. The
       // strike ends at its closing "~~" within the paragraph.
-      std::size_t close = t_.find("~~", i_ + 2);
-      if (close != npos && t_.substr(i_ + 2, close - i_ - 2).find("\n\n") == npos) {
+      std::size_t close = next_at(tilde_at_, "~~", i_ + 2);
+      if (close != npos && next_at(blank_at_, "\n\n", i_ + 2) > close) {
         i_ = close + 2;
         continue;
       }

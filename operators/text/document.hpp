@@ -3,6 +3,7 @@
 // emphasis markers vanish, a link is its text, headings, list items, table rows and blank lines end
 // sentences, and code (fenced blocks, `spans`) is kept apart from the prose. One pass, linear in
 // the text: a sentence at a time, so memory is bounded by the longest sentence, not the answer.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -95,6 +96,13 @@ class SentenceStream {
   std::shared_ptr<const std::vector<std::string>> column_units_;  // of the current table's header
   bool separator_line(std::size_t line_begin) const;
   void answer_of_question(Sentence& s);
+  // Searches that strike-through and retraction markup would repeat, remembered (linear in the text).
+  static constexpr std::size_t kUnsearched = static_cast<std::size_t>(-2), kNoneLeft = static_cast<std::size_t>(-3);
+  std::size_t next_at(std::size_t& at, std::string_view what, std::size_t from) const;
+  std::size_t closing_tag(std::size_t kind, std::string_view close, std::size_t from, std::size_t limit);
+  std::size_t tilde_at_ = kUnsearched, blank_at_ = kUnsearched;  // the next "~~", the next blank line
+  std::array<std::size_t, 3> strike_found_{{std::string_view::npos, std::string_view::npos, std::string_view::npos}};
+  std::array<std::size_t, 3> strike_scanned_{};
   bool quote_open_ = false;           // a double quotation mark is open in the current sentence
   bool cut_before_ = false;           // the previous sentence was cut at the token limit
   std::size_t paren_none_until_ = 0;  // no ')' on the line before this offset (linear link skipping)
