@@ -23,12 +23,15 @@ echo "make bench: $(nproc) cores, load average $(cut -d" " -f1-3 /proc/loadavg) 
 # grading: `rubric grade --jobs 2` vs a shell loop of `rubric check` over 1,000 generated submissions (target >= 5x), cached re-run, peak memory at N/4 and N
 /usr/bin/python3 "$(dirname "$0")/grading/measure.py" "$BUILD/rubric" "${RUBRIC_BENCH_GRADING_N:-1000}"
 
-# text: polarity precision/recall per class on the project corpus and, apart, on the held-out corpora of other fields
-# and the two halves of the general-English and blind corpora; polarity, concepts and claims over 1 MiB (target < 50 ms)
+# text: polarity precision/recall/F1 per class on the project corpus and, apart, on the held-out corpora of other fields,
+# the two halves of the general-English and blind corpora, and the public corpora (*SEM 2012 and BioScope: development
+# sets, then held-out ones); polarity, concepts and claims over 1 MiB (target < 50 ms)
 "$BUILD/bench/text/bench_text" "$(dirname "$0")/../tests/text/corpus/polarity.tsv" \
   "$(dirname "$0")/../tests/text/corpus/heldout.tsv" "$(dirname "$0")/../tests/text/corpus/heldout_fresh.tsv" \
   "$(dirname "$0")/../tests/text/corpus/general_dev.tsv" "$(dirname "$0")/../tests/text/corpus/general_test.tsv" \
-  "$(dirname "$0")/../tests/text/corpus/blind_dev.tsv" "$(dirname "$0")/../tests/text/corpus/blind_test.tsv" 1
+  "$(dirname "$0")/../tests/text/corpus/blind_dev.tsv" "$(dirname "$0")/../tests/text/corpus/blind_test.tsv" \
+  "$(dirname "$0")/../tests/text/corpus/public/starsem_dev.tsv" "$(dirname "$0")/../tests/text/corpus/public/bioscope_abstracts.tsv" \
+  "$(dirname "$0")/../tests/text/corpus/public/starsem_test.tsv" "$(dirname "$0")/../tests/text/corpus/public/bioscope_papers.tsv" 1
 
 # end to end: `rubric check` as a user runs it vs numpy.allclose / Python / cat on the same files, in the same run
 /usr/bin/python3 "$(dirname "$0")/endtoend/measure.py" "$BUILD/rubric" "${RUBRIC_BENCH_E2E_MIB:-512}" /tmp

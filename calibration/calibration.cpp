@@ -165,6 +165,11 @@ Agreement agreement_of(const std::vector<CaseResult>& cases) {
       ++a.pinned;
       if (!k.agree) ++a.pinned_undecided;
       else if (*k.agree) ++a.pinned_agreeing;
+      if (k.agree && k.result) {
+        const bool marked = !review_reason(*k.result).empty();
+        ++(marked ? a.marked : a.unmarked);
+        if (!*k.agree) ++(marked ? a.marked_disagreeing : a.unmarked_disagreeing);
+      }
     }
     switch (c.status) {
       case CaseStatus::agree: ++a.agreeing; break;
@@ -172,6 +177,10 @@ Agreement agreement_of(const std::vector<CaseResult>& cases) {
       case CaseStatus::undecided: ++a.undecided; continue;  // no FAIL-class count either
     }
     if (!c.verdict_agrees.has_value()) continue;
+    bool case_marked = false;
+    for (const CriterionComparison& k : c.criteria) case_marked = case_marked || (k.result && !review_reason(*k.result).empty());
+    ++(case_marked ? a.marked_cases : a.unmarked_cases);
+    if (!*c.verdict_agrees) ++(case_marked ? a.marked_cases_disagreeing : a.unmarked_cases_disagreeing);
     const bool expected_fail = c.expected.verdict == OverallVerdict::fail;
     const bool actual_fail = c.actual == OverallVerdict::fail;
     if (expected_fail && actual_fail) ++a.true_positive;

@@ -52,6 +52,12 @@ struct Agreement {
   std::optional<double> rate;  // agreeing / decided cases
   std::optional<double> precision, recall, f1;
   std::size_t pinned = 0, pinned_agreeing = 0, pinned_undecided = 0;  // criterion pins over all cases
+  // Decided pins whose verdict was marked for review (it rests on an ambiguous reading of prose)
+  // and how many of them disagree, beside the same for the unmarked ones: the mark is worth having
+  // when marked verdicts disagree far more often.
+  std::size_t marked = 0, marked_disagreeing = 0, unmarked = 0, unmarked_disagreeing = 0;
+  // The same over decided cases' verdicts: a case is marked when a criterion of its report is.
+  std::size_t marked_cases = 0, marked_cases_disagreeing = 0, unmarked_cases = 0, unmarked_cases_disagreeing = 0;
 };
 
 // One (expected, actual) pair of verdicts and how many cases had it.

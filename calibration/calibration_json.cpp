@@ -39,6 +39,7 @@ void write_checks(JsonWriter& w, const CriterionResult& c) {
     w.end_array();
     w.field("explanation", check.explanation);
     w.field("message", check.message);
+    w.field("review", check.review);
     w.end_object();
   }
   w.end_array();
@@ -110,6 +111,17 @@ void write_agreement(JsonWriter& w, const Agreement& a) {
   w.field("pinned", std::uint64_t(a.pinned));
   w.field("agreeing", std::uint64_t(a.pinned_agreeing));
   w.field("undecided", std::uint64_t(a.pinned_undecided));
+  w.key("review");
+  w.begin_object();
+  w.field("marked", std::uint64_t(a.marked));
+  w.field("marked_disagreeing", std::uint64_t(a.marked_disagreeing));
+  w.field("unmarked", std::uint64_t(a.unmarked));
+  w.field("unmarked_disagreeing", std::uint64_t(a.unmarked_disagreeing));
+  w.field("marked_cases", std::uint64_t(a.marked_cases));
+  w.field("marked_cases_disagreeing", std::uint64_t(a.marked_cases_disagreeing));
+  w.field("unmarked_cases", std::uint64_t(a.unmarked_cases));
+  w.field("unmarked_cases_disagreeing", std::uint64_t(a.unmarked_cases_disagreeing));
+  w.end_object();
   w.end_object();
   w.end_object();
 }

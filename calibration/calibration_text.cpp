@@ -142,6 +142,15 @@ class TextWriter {
     if (a.pinned)
       line(0, fmt::format("pinned criteria: {} of {} agree{}", a.pinned_agreeing, a.pinned - a.pinned_undecided,
                           a.pinned_undecided ? fmt::format(", {} undecided on this machine", a.pinned_undecided) : ""));
+    auto rate = [](std::size_t k, std::size_t n) { return n ? report::format_percent(double(k) / double(n)) : std::string("n/a"); };
+    if (a.marked_cases)
+      line(0, fmt::format("marked for review: {} of {} marked cases disagree ({}), {} of {} unmarked ({})",
+                          a.marked_cases_disagreeing, a.marked_cases, rate(a.marked_cases_disagreeing, a.marked_cases),
+                          a.unmarked_cases_disagreeing, a.unmarked_cases, rate(a.unmarked_cases_disagreeing, a.unmarked_cases)));
+    if (a.marked)
+      line(0, fmt::format("marked for review: {} of {} marked pinned criteria disagree ({}), {} of {} unmarked ({})",
+                          a.marked_disagreeing, a.marked, rate(a.marked_disagreeing, a.marked), a.unmarked_disagreeing,
+                          a.unmarked, rate(a.unmarked_disagreeing, a.unmarked)));
   }
 
   void unexercised() {

@@ -50,7 +50,7 @@ std::size_t BatchSummary::count(const std::string& verdict) const {
   return it == verdicts_.end() ? 0 : it->second;
 }
 
-void BatchSummary::add_criteria(const json::Value& criteria, int depth) {
+void BatchSummary::add_criteria(const json::Value& criteria, int depth, const std::string& submission) {
   if (!criteria.is_array()) return;
   for (const json::Value& c : criteria.as_array()) {
     if (!c.is_object()) continue;
@@ -59,9 +59,14 @@ void BatchSummary::add_criteria(const json::Value& criteria, int depth) {
     if (inserted)
       criteria_.push_back(CriterionCounts{id, string_or(c, "title", ""), string_or(c, "kind", "criterion"), depth, {}});
     const std::string verdict = string_or(c, "verdict", "ERROR");
+    CriterionCounts& counts = criteria_[it->second];
     for (std::size_t i = 0; i < kCriterionVerdicts.size(); ++i)
-      if (verdict == kCriterionVerdicts[i]) ++criteria_[it->second].counts[i];
-    if (const json::Value* children = c.find("criteria")) add_criteria(*children, depth + 1);
+      if (verdict == kCriterionVerdicts[i]) ++counts.counts[i];
+    if (!string_or(c, "review", "").empty()) {
+      ++counts.review;
+      if (counts.review_submissions.size() < kReviewListed) counts.review_submissions.push_back(submission);
+    }
+    if (const json::Value* children = c.find("criteria")) add_criteria(*children, depth + 1, submission);
   }
 }
 
@@ -73,7 +78,7 @@ void BatchSummary::add(const json::Value& line) {
   ++verdicts_[verdict];
   if (verdict == "ERROR") errors_.emplace_back(submission, string_or(line, "reason", "no reason recorded"));
   if (const json::Value* s = line.find("score"); s && s->is_number()) scores_.push_back(s->as_number());
-  if (const json::Value* c = line.find("criteria")) add_criteria(*c, 0);
+  if (const json::Value* c = line.find("criteria")) add_criteria(*c, 0, submission);
   if (const json::Value* s = line.find("seconds"); s && s->is_number()) {
     // Each entry carries its own verdict: two submissions may share a name as shown.
     slowest_.push_back(Slow{s->as_number(), submission, verdict});
@@ -131,6 +136,15 @@ std::string BatchSummary::to_json(const BatchProvenance& p) const {
     for (std::size_t i = 0; i < kCriterionVerdicts.size(); ++i) {
       w.field(kCriterionVerdicts[i], static_cast<std::uint64_t>(c.counts[i]));
     }
+    w.end_object();
+    // Verdicts that rest on an ambiguous reading of prose: how many, and the first submissions.
+    w.key("review");
+    w.begin_object();
+    w.field("count", static_cast<std::uint64_t>(c.review));
+    w.key("submissions");
+    w.begin_array();
+    for (const std::string& s : c.review_submissions) w.value(s);
+    w.end_array();
     w.end_object();
     w.key("pass_rate");
     if (c.total() == 0) w.null();
@@ -252,11 +266,14 @@ std::string BatchSummary::to_text(const BatchProvenance& p, const std::string& o
   out += fmt::format("verdicts: {}\n", fmt::join(parts, " · "));
 
   if (!criteria_.empty()) {
+    // The REVIEW column appears when some verdict rests on an ambiguous reading of prose.
+    bool review = false;
+    for (const CriterionCounts& c : criteria_) review = review || c.review > 0;
     std::size_t width = 9;
     for (const CriterionCounts& c : criteria_)
       width = std::max(width, 2 * static_cast<std::size_t>(c.depth) + c.id.size() + (c.kind == "group" ? 6 : 0));
-    out += fmt::format("\n{:<{}}  {:>6} {:>6} {:>6} {:>6} {:>6}  {:>9}\n", "criterion", width, "PASS", "FAIL", "ERROR",
-                       "SKIP", "INCONC", "pass rate");
+    out += fmt::format("\n{:<{}}  {:>6} {:>6} {:>6} {:>6} {:>6}  {:>9}{}\n", "criterion", width, "PASS", "FAIL", "ERROR",
+                       "SKIP", "INCONC", "pass rate", review ? "  REVIEW" : "");
     for (const CriterionCounts& c : criteria_) {
       // A group's criteria are indented under it, as in the text report.
       const std::string name = std::string(2 * static_cast<std::size_t>(c.depth), ' ') +
@@ -265,8 +282,16 @@ std::string BatchSummary::to_text(const BatchProvenance& p, const std::string& o
           c.total() == 0 ? "-" : report::format_percent(static_cast<double>(c.counts[0]) / static_cast<double>(c.total()));
       std::string errors = fmt::format("{:>6}", c.counts[2]);
       if (c.counts[2] > 0) errors = style.paint(errors, Verdict::error);
-      out += fmt::format("{:<{}}  {:>6} {:>6} {} {:>6} {:>6}  {:>9}\n", name, width, c.counts[0], c.counts[1], errors,
-                         c.counts[3], c.counts[4], rate);
+      out += fmt::format("{:<{}}  {:>6} {:>6} {} {:>6} {:>6}  {:>9}{}\n", name, width, c.counts[0], c.counts[1], errors,
+                         c.counts[3], c.counts[4], rate, review ? fmt::format("  {:>6}", c.review) : "");
+    }
+    for (const CriterionCounts& c : criteria_) {
+      if (c.review == 0) continue;
+      out += fmt::format("{} marked for review (verdict kept, it rests on an ambiguous reading): {}{}\n",
+                         report::display_text(c.id), report::display_text(fmt::format("{}", fmt::join(c.review_submissions.begin(),
+                                                     c.review_submissions.begin() + std::min<std::size_t>(c.review_submissions.size(), 10), ", "))),
+                         c.review > 10 ? fmt::format(" ... and {} more (summary.json lists {})", c.review - 10,
+                                                     std::min(c.review, kReviewListed)) : "");
     }
   }
   if (!scores_.empty()) {

@@ -43,6 +43,8 @@ class BatchSummary {
   std::size_t count(const std::string& verdict) const;  // "PASS", "FAIL", "ERROR", "INCOMPLETE"
 
   std::string to_json(const BatchProvenance& p) const;
+  // Submissions listed per criterion marked for review (the count covers them all).
+  static constexpr std::size_t kReviewListed = 100;
   // The end-of-run table; `colour` paints verdicts and makes ERRORs stand out.
   std::string to_text(const BatchProvenance& p, const std::string& out_dir, bool colour) const;
 
@@ -53,9 +55,11 @@ class BatchSummary {
     std::string kind;
     int depth = 0;  // inside how many groups
     std::array<std::size_t, 5> counts{};  // PASS, FAIL, ERROR, SKIP, INCONCLUSIVE
+    std::size_t review = 0;                // verdicts marked for review (resting on an ambiguous reading)
+    std::vector<std::string> review_submissions;  // the first kReviewListed of them
     std::size_t total() const;
   };
-  void add_criteria(const json::Value& criteria, int depth);
+  void add_criteria(const json::Value& criteria, int depth, const std::string& submission);
 
   std::size_t submissions_ = 0;
   std::map<std::string, std::size_t> verdicts_;

@@ -21,6 +21,8 @@ struct CheckOutcome {
   // A comparison with a null on one side: the explanation names that side ("r.exit is null, not
   // a number"), and a run that ended abnormally is given after it as the reason for the null.
   bool null_operand = false;
+  // Why the verdict rests on an ambiguous reading of prose, "; "-joined; empty when it does not.
+  std::string review;
   std::optional<SamplePlot> samples;       // for the HTML report's plots (report_model.hpp)
   std::optional<MismatchMap> mismatch_map;
 };

@@ -108,6 +108,10 @@ class Evaluator {
   // Takes the evidence lines gathered since the last call; `abnormal` gets the reasons of records
   // read that describe something that went wrong (Record::abnormal), "; "-joined.
   std::vector<std::string> take_read_evidence(std::string* abnormal = nullptr);
+  // Why the check being decided needs review (an ambiguous reading decided it), each reason once;
+  // take_reviews() takes them, "; "-joined ("" when none).
+  void note_review(const std::string& reason);
+  std::string take_reviews();
 
   // Session state shared with builtins.
   std::map<std::string, std::shared_ptr<const void>> cache;
@@ -132,6 +136,7 @@ class Evaluator {
   int call_depth_ = 0;
   int expr_depth_ = 0;
   std::vector<std::string> read_evidence_;
+  std::vector<std::string> reviews_;
   std::string read_abnormal_;
   std::set<const void*> read_evidence_seen_;
 

@@ -60,6 +60,7 @@ class EvalCallContext final : public CallContext {
   void store(const std::string& key, std::shared_ptr<const void> value) override { ev_.cache[key] = std::move(value); }
   void charge_steps(std::uint64_t steps) override { ev_.charge_steps(steps); }
   void note_evidence(const std::string& line) override { ev_.note_evidence(line); }
+  void note_review(const std::string& reason) override { ev_.note_review(reason); }
 
  private:
   Evaluator& ev_;

@@ -329,6 +329,17 @@ void Evaluator::note_evidence(const std::string& line) {
   if (std::find(read_evidence_.begin(), read_evidence_.end(), line) == read_evidence_.end()) read_evidence_.push_back(line);
 }
 
+void Evaluator::note_review(const std::string& reason) {
+  if (std::find(reviews_.begin(), reviews_.end(), reason) == reviews_.end()) reviews_.push_back(reason);
+}
+
+std::string Evaluator::take_reviews() {
+  std::string joined;
+  for (const auto& r : reviews_) joined += (joined.empty() ? "" : "; ") + r;
+  reviews_.clear();
+  return joined;
+}
+
 std::vector<std::string> Evaluator::take_read_evidence(std::string* abnormal) {
   read_evidence_seen_.clear();
   if (abnormal) *abnormal = read_abnormal_;

@@ -127,6 +127,7 @@ struct StatementRunner {
     r.explanation = std::move(o.explanation);
     r.samples = std::move(o.samples);
     r.mismatch_map = std::move(o.mismatch_map);
+    r.review = std::move(o.review);
     r.seconds = secs;
     // The `else` message is the reason only when the comparison ran and failed; when its input
     // could not be read, the reading failure (the explanation) is the reason.
@@ -158,9 +159,11 @@ struct StatementRunner {
           } else if constexpr (std::is_same_v<T, ast::ExpectStmt>) {
             auto t0 = Clock::now();
             ev.take_read_evidence();
+            ev.take_reviews();
             CheckOutcome o = ev.decide(*n.condition, env);
             std::string abnormal;
             for (auto& line : ev.take_read_evidence(&abnormal)) o.evidence.push_back(std::move(line));
+            o.review = ev.take_reviews();
             // A check on a program that timed out or crashed fails because of that: after a null
             // it caused ("r.exit is null, not a number, because the program timed out ..."), before
             // anything else, and not again where the explanation already says how the run ended.

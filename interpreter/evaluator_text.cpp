@@ -64,6 +64,7 @@ CheckOutcome Evaluator::decide_polarity(const ast::Mentions& mt, const ast::Expr
     passed += ok;
     std::string label = text::describe(*concepts[i]);
     (ok ? passed_labels : failed).push_back(fmt::format("{} ({})", label, text::polarity_name(f.polarity)));
+    if (f.ambiguous) note_review(fmt::format("{}: {}", label, f.ambiguous->ambiguous));
     if (evidence.size() < kEvidenceItems) {
       std::string line = fmt::format("{}: {}", label, text::explain(text_value, f));
       // A concept's members, when it was not stated as a whole.
@@ -126,6 +127,15 @@ constexpr std::size_t kClaimsShown = 8;
 
 bool is_claim(const Value& v) { return v.is(ValueKind::record) && v.as_record().origin == "claims(...)"; }
 
+// Why a claim's polarity was read from an ambiguous construction (its record's evidence), or "".
+std::string claim_ambiguity(const Value& claim) {
+  const auto& ev = claim.as_record().evidence;
+  if (ev)
+    for (const std::string& line : *ev)
+      if (line.rfind(kClaimAmbiguous, 0) == 0) return line.substr(std::string_view(kClaimAmbiguous).size());
+  return "";
+}
+
 std::string field_text(const Value& claim, const char* name) {
   const Value* f = claim.as_record().find(name);
   return f && f->is(ValueKind::string) ? f->as_string() : std::string();
@@ -178,6 +188,7 @@ std::optional<CheckOutcome> Evaluator::decide_over_claims(const ast::Expr& e, co
   const Function& f = pred.as_function();
   const std::string& param = f.lambda->params[0].name;
   const List& items = xs.as_list();
+  const bool honour_polarity = source_text(*call->args[1], env).find("polarity") == std::string::npos;
   std::vector<std::string> evidence;
   std::vector<std::string> matched, unmatched;
   std::optional<CheckOutcome> pending;  // a skipped or inconclusive claim: kept unless one settles it
@@ -201,8 +212,18 @@ std::optional<CheckOutcome> Evaluator::decide_over_claims(const ast::Expr& e, co
       continue;
     }
     bool ok = r.verdict == Verdict::pass;
+    std::string polarity = field_text(items[i], "polarity");
+    // `any` wants a claim the answer makes: a hedged or denied number, or one under "Keywords:",
+    // is not one, unless the predicate itself reads the polarity.
+    if (ok && !want_all && honour_polarity && !polarity.empty() && polarity != "affirmed") {
+      ok = false;
+      r.explanation += fmt::format("; not counted: the answer does not state it ({})", polarity);
+    }
+    // A claim whose polarity was read from an ambiguous construction, where polarity decides it.
+    if (std::string amb = claim_ambiguity(items[i]); !amb.empty() && honour_polarity && !want_all)
+      note_review(fmt::format("claim {}: {}", text, amb));
     (ok ? matched : unmatched).push_back(text);
-    decided.push_back({std::move(text), std::move(sentence), field_text(items[i], "polarity"), std::move(r.explanation), ok});
+    decided.push_back({std::move(text), std::move(sentence), std::move(polarity), std::move(r.explanation), ok});
   }
   // The claims shown: those that decide the check first (the matches of `any`, the misses of
   // `all`), wherever they are in the answer, then the earliest others; in the answer's order.

@@ -2,6 +2,8 @@
 // report printers and the CLI can be built and tested on hand-made reports alone.
 #include "interpreter/report_model.hpp"
 
+#include <algorithm>
+
 namespace rubric {
 
 const char* verdict_name(Verdict v) {
@@ -25,6 +27,17 @@ const char* overall_verdict_name(OverallVerdict v) {
     case OverallVerdict::incomplete: return "INCOMPLETE";
   }
   return "ERROR";
+}
+
+std::string review_reason(const CriterionResult& c) {
+  std::vector<std::string> seen;
+  std::string joined;
+  for (const CheckResult& check : c.checks) {
+    if (check.review.empty() || std::find(seen.begin(), seen.end(), check.review) != seen.end()) continue;
+    seen.push_back(check.review);
+    joined += (joined.empty() ? "" : "; ") + check.review;
+  }
+  return joined;
 }
 
 int exit_code(OverallVerdict v) {

@@ -70,6 +70,9 @@ struct CheckResult {
   std::vector<std::string> evidence;  // decomposed operands, one line each ("11234.5 tok/s >= 11780 tok/s ...")
   std::string explanation;            // one line: why it passed/failed ("4.6% short"), or the error
   std::string message;                // the `else "..."` message when it failed, interpolated
+  // Marked for review: the verdict (kept) rests on an ambiguous reading of the prose ("a question";
+  // docs/text.md); empty when every reading it rests on was clear.
+  std::string review;
   double seconds = 0;                 // time spent evaluating it
   std::optional<SamplePlot> samples;       // when decided statistically over samples
   std::optional<MismatchMap> mismatch_map; // when a tensor comparison failed
@@ -93,6 +96,11 @@ struct CriterionResult {
   std::vector<CriterionResult> children;  // a group's criteria and groups
   double seconds = 0;
 };
+
+// Why a criterion is marked for review: the review reasons of its checks (CheckResult::review),
+// "; "-joined, each once; "" when no verdict of its checks rests on an ambiguous reading. A group
+// counts its own checks only.
+std::string review_reason(const CriterionResult& c);
 
 struct FileRecord {
   std::string path;   // relative to its root, e.g. "bench_32768.json"

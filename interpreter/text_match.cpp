@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstdlib>
 
+#include "operators/text/stemmer.hpp"
 #include "operators/text/unicode.hpp"
 
 namespace rubric {
@@ -127,11 +128,29 @@ std::optional<std::string> FoldedText::find(std::string_view phrase) const {
   if (p.empty()) return std::nullopt;
   bool word_start = is_word(static_cast<unsigned char>(p.front()));
   bool word_end = is_word(static_cast<unsigned char>(p.back()));
+  // The phrase's last word matches its inflections ("wavefront" finds "wavefronts", "evicted"
+  // finds "evicts"), not its derivations ("token" does not find "tokenizer"): search for the part
+  // it shares with its inflection key, then compare the whole word of the text by key.
+  std::size_t last = p.size();
+  while (last > 0 && std::isalpha(static_cast<unsigned char>(p[last - 1]))) --last;
+  const std::string word = p.substr(last);
+  const std::string key = word.empty() ? std::string() : text::inflection_key(word);
+  std::size_t shared = 0;
+  while (shared < word.size() && shared < key.size() && word[shared] == key[shared]) ++shared;
+  const std::string head = word.empty() || shared == 0 ? p : p.substr(0, last + shared);
   std::size_t pos = 0;
-  while ((pos = folded_.find(p, pos)) != std::string::npos) {
-    std::size_t end = pos + p.size();
+  while ((pos = folded_.find(head, pos)) != std::string::npos) {
+    std::size_t end = pos + head.size();
     bool ok_start = !word_start || pos == 0 || !is_word(static_cast<unsigned char>(folded_[pos - 1]));
     bool ok_end = !word_end || end == folded_.size() || !is_word(static_cast<unsigned char>(folded_[end]));
+    // Only at a word's start, so each word of the text is scanned once at most: linear.
+    if (ok_start && (head.size() < p.size() || (!ok_end && !word.empty()))) {
+      std::size_t word_stop = end;
+      while (word_stop < folded_.size() && is_word(static_cast<unsigned char>(folded_[word_stop]))) ++word_stop;
+      std::string written = folded_.substr(pos + last, word_stop - pos - last);
+      ok_end = written == word || text::inflection_key(written) == key;
+      end = word_stop;
+    }
     if (ok_start && ok_end) {
       std::size_t ob = origin(pos).first, oe = origin(end - 1).second;
       // About 30 bytes either side, widened to whole UTF-8 characters.

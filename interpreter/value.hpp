@@ -259,6 +259,9 @@ class CallContext {
   // Adds a line to the evidence of the check being decided (once per check; e.g. the worst row
   // of a per-axis metric). Outside a check it is dropped.
   virtual void note_evidence(const std::string& line) { (void)line; }
+  // Marks the check being decided for review: its verdict rests on an ambiguous reading of the
+  // prose (docs/text.md, "Doubt made visible"); `reason` says which. Outside a check it is dropped.
+  virtual void note_review(const std::string& reason) { (void)reason; }
 
   // ---- helpers for builtins ----
   // An error value at the call, blamed as given.

@@ -30,7 +30,8 @@ details.group{border-style:dashed}
 code,pre{font:12.5px ui-monospace,SFMono-Regular,Menlo,Consolas,monospace}
 pre.evidence{background:#f6f8fa;padding:6px 10px;margin:4px 0 4px 1.4em;white-space:pre-wrap;overflow-wrap:anywhere}
 .location{color:#57606a;float:right}
-.explanation,.message,.reason,.note{margin:2px 0 2px 1.4em}
+.explanation,.message,.reason,.note,.review{margin:2px 0 2px 1.4em}
+.review{color:#8a6d00}
 .plot{display:block;margin:6px 0 6px 1.4em;max-width:100%;height:auto}
 .plot .dot{fill:#0969da;fill-opacity:.45}
 .plot .median{stroke:#1f2328;stroke-width:2}
@@ -126,6 +127,8 @@ class HtmlWriter {
     out_ += fmt::format("<summary><span class=\"verdict v-{0}\">{0}</span> {1}{2} — {3} <span class=\"facts\">{4}</span></summary>\n",
                         v, c.is_group ? "group " : "", esc(c.id), esc(c.title), esc(facts(c)));
     if (!c.reason.empty()) out_ += fmt::format("<p class=\"reason\">reason: {}</p>\n", esc(c.reason));
+    if (const std::string review = review_reason(c); !review.empty())
+      out_ += fmt::format("<p class=\"review\">marked for review (verdict kept): {}</p>\n", esc(review));
     for (const std::string& n : c.notes) out_ += fmt::format("<p class=\"note\">note: {}</p>\n", esc(n));
     for (const CheckResult& check : c.checks) check_entry(check);
     for (const CriterionResult& child : c.children) criterion(child);
@@ -146,6 +149,7 @@ class HtmlWriter {
     }
     if (!check.explanation.empty()) out_ += fmt::format("<p class=\"explanation\">→ {}</p>\n", esc(check.explanation));
     if (!check.message.empty()) out_ += fmt::format("<p class=\"message\">else: {}</p>\n", esc(check.message));
+    if (!check.review.empty()) out_ += fmt::format("<p class=\"review\">review: {}</p>\n", esc(check.review));
     if (check.samples) out_ += svg_sample_plot(*check.samples) + "\n";
     if (check.mismatch_map) {
       const MismatchMap& m = *check.mismatch_map;

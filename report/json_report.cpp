@@ -40,6 +40,7 @@ void write_check(JsonWriter& w, const CheckResult& c) {
   write_strings(w, c.evidence);
   w.field("explanation", c.explanation);
   w.field("message", c.message);
+  w.field("review", c.review);
   w.field("seconds", c.seconds);
   w.end_object();
 }
@@ -63,6 +64,7 @@ void write_criterion(JsonWriter& w, const CriterionResult& c) {
   w.key("needs");
   write_strings(w, c.needs);
   w.field("reason", c.reason);
+  w.field("review", review_reason(c));
   w.key("notes");
   write_strings(w, c.notes);
   w.key("checks");

@@ -27,6 +27,7 @@ void collect(const std::vector<CriterionResult>& list, const std::string& prefix
 std::string case_details(const CriterionResult& c) {
   std::string out;
   if (!c.reason.empty()) out += "reason: " + c.reason + "\n";
+  if (const std::string review = review_reason(c); !review.empty()) out += "marked for review (verdict kept): " + review + "\n";
   for (const std::string& note : c.notes) out += "note: " + note + "\n";
   for (const CheckResult& check : c.checks) {
     out += fmt::format("{} {} {}", verdict_marker(check.verdict), verdict_name(check.verdict),
@@ -39,6 +40,7 @@ std::string case_details(const CriterionResult& c) {
     for (const std::string& e : check.evidence) out += "    " + e + "\n";
     if (!check.explanation.empty()) out += "    → " + check.explanation + "\n";
     if (!check.message.empty()) out += "    else: " + check.message + "\n";
+    if (!check.review.empty()) out += "    review: " + check.review + "\n";
   }
   return out;
 }
@@ -127,6 +129,9 @@ std::string format_junit(const Report& unescaped) {
     const CriterionResult& cr = *c.criterion;
     out += fmt::format("    <testcase name=\"{}\" classname=\"{}\" time=\"{:.3f}\"",
                        xml_escape(fmt::format("{}: {}", cr.id, cr.title)), xml_escape(c.classname), cr.seconds);
+    // A verdict resting on an ambiguous reading: a property CI tools show beside the case.
+    if (const std::string review = review_reason(cr); !review.empty())
+      out += fmt::format(">\n      <properties>\n        <property name=\"review\" value=\"{}\"/>\n      </properties", xml_escape(review));
     const std::string details = xml_escape(case_details(cr));
     const std::string message = xml_escape(case_message(cr));
     switch (cr.verdict) {

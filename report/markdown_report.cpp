@@ -74,6 +74,8 @@ void details(std::string& out, const CriterionResult& c, int depth) {
   out += fmt::format("\n{} {} {} {} — {}\n\n", hashes, verdict_marker(c.verdict), verdict_name(c.verdict),
                      cell(c.id), cell(c.title));
   if (!c.reason.empty()) out += fmt::format("*Reason:* {}\n\n", cell(c.reason));
+  if (const std::string review = review_reason(c); !review.empty())
+    out += fmt::format("*Marked for review (verdict kept):* {}\n\n", cell(review));
   for (const std::string& note : c.notes) out += fmt::format("> {}\n\n", cell(note));
   for (const CheckResult& check : c.checks) {
     out += fmt::format("- {} {} {}", verdict_marker(check.verdict), verdict_name(check.verdict),
@@ -87,6 +89,7 @@ void details(std::string& out, const CriterionResult& c, int depth) {
     for (const std::string& e : check.evidence) block += e + "\n";
     if (!check.explanation.empty()) block += "→ " + check.explanation + "\n";
     if (!check.message.empty()) block += "else: " + check.message + "\n";
+    if (!check.review.empty()) block += "review: " + check.review + "\n";
     if (!block.empty()) {
       const std::string fence = fence_for(block);
       out += fmt::format("\n  {}\n", fence);

@@ -159,7 +159,7 @@ class Shower {
   }
 
   void check(CheckResult& c) const {
-    auto& [source_text, location_, label, verdict, blame, evidence_, explanation, message, seconds, samples,
+    auto& [source_text, location_, label, verdict, blame, evidence_, explanation, message, review, seconds, samples,
            mismatch_map] = c;
     source_text = data(join_lines(source_text));  // the rubric's own text, on one line
     location(location_);
@@ -167,6 +167,7 @@ class Shower {
     evidence(evidence_);
     explanation = evidence(explanation);
     message = evidence(message);
+    review = evidence(review);  // a claim's words may be the submission's
     if (samples) {
       auto& [unit, series, quantity, quantity_unit, estimate, lo, hi, bound, at_least] = *samples;
       for (SampleSeries& one : series) one.label = evidence(one.label);  // a leaf may name submission data

@@ -113,6 +113,8 @@ class TextWriter {
                              c.title));
     line(detail_indent, style_.paint(criterion_facts(c), Colour::grey));
     if (!c.reason.empty()) line(detail_indent, "reason: " + c.reason);
+    if (const std::string review = review_reason(c); !review.empty())
+      line(detail_indent, style_.paint("marked for review (verdict kept): " + review, Colour::yellow));
     for (const std::string& note : c.notes) line(detail_indent, "note: " + note);
     for (const CheckResult& check : c.checks) check_entry(check, indent + 2);
     for (const CriterionResult& child : c.children) criterion(child, depth + 1);
@@ -132,6 +134,7 @@ class TextWriter {
     for (const std::string& e : check.evidence) line(detail, e);
     if (!check.explanation.empty()) line(detail, "→ " + check.explanation);
     if (!check.message.empty()) line(detail, "else: " + check.message);
+    if (!check.review.empty()) line(detail, "review: " + check.review);
   }
 
   void summary() {

@@ -66,24 +66,34 @@ void report_accuracy(const std::string& path, const std::vector<Example>& corpus
   const std::vector<std::string> labels = {"affirmed", "negated", "hedged", "absent"};
   std::map<std::string, std::map<std::string, int>> confusion;  // truth → predicted → count
   int right = 0;
+  int marked = 0, marked_wrong = 0, unmarked_wrong = 0;  // the review mark: ambiguous readings
   std::vector<std::string> wrong;
   for (const auto& ex : corpus) {
     auto f = analyse(ex.sentence, {make_phrase(ex.phrase, stemmer)}, stemmer)[0];
     std::string got = polarity_name(f.polarity);
     ++confusion[ex.label][got];
+    marked += f.ambiguous.has_value();
     if (got == ex.label) ++right;
-    else wrong.push_back(fmt::format("  {} (want {}) [{}] {}", got, ex.label, ex.phrase, ex.sentence));
+    else {
+      ++(f.ambiguous ? marked_wrong : unmarked_wrong);
+      wrong.push_back(fmt::format("  {} (want {}){} [{}] {}", got, ex.label, f.ambiguous ? " (marked)" : "", ex.phrase, ex.sentence));
+    }
   }
   fmt::print("text polarity on {}: {} labelled sentences, accuracy {:.1f}%\n", path, corpus.size(),
              corpus.empty() ? 0.0 : 100.0 * right / corpus.size());
-  fmt::print("  {:<9} {:>9} {:>9} {:>6}\n", "polarity", "precision", "recall", "n");
+  fmt::print("  {:<9} {:>9} {:>9} {:>6} {:>6}\n", "polarity", "precision", "recall", "F1", "n");
   for (const auto& l : labels) {
     int tp = confusion[l][l], predicted = 0, actual = 0;
     for (const auto& t : labels) predicted += confusion[t][l];
     for (const auto& p : labels) actual += confusion[l][p];
-    fmt::print("  {:<9} {:>8.1f}% {:>8.1f}% {:>6}\n", l, predicted ? 100.0 * tp / predicted : 0.0,
-               actual ? 100.0 * tp / actual : 0.0, actual);
+    const double p = predicted ? double(tp) / predicted : 0.0, r = actual ? double(tp) / actual : 0.0;
+    fmt::print("  {:<9} {:>8.1f}% {:>8.1f}% {:>6.3f} {:>6}\n", l, 100.0 * p, 100.0 * r, p + r > 0 ? 2 * p * r / (p + r) : 0.0,
+               actual);
   }
+  const int unmarked = static_cast<int>(corpus.size()) - marked;
+  fmt::print("  marked for review: {} of {} ({:.1f}%), wrong {:.1f}% of marked, {:.1f}% of unmarked\n", marked, corpus.size(),
+             corpus.empty() ? 0.0 : 100.0 * marked / corpus.size(), marked ? 100.0 * marked_wrong / marked : 0.0,
+             unmarked ? 100.0 * unmarked_wrong / unmarked : 0.0);
   if (std::getenv("RUBRIC_BENCH_TEXT_ERRORS"))
     for (const auto& w : wrong) fmt::print("{}\n", w);
 }

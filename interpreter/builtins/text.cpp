@@ -13,6 +13,7 @@
 #include "interpreter/text_match.hpp"
 #include "interpreter/units.hpp"
 #include "operators/text/claims.hpp"
+#include "operators/text/sections.hpp"
 #include "operators/text/concept.hpp"
 #include "operators/text/document.hpp"
 
@@ -175,6 +176,11 @@ void open_text(Registry& r) {
            if (!c) return ctx.error(fmt::format("bad argument #2 to 'polarity' ({})", why));
            charge_text(ctx, a[0].as_string().size());
            auto found = text::analyse(*analysed_text(ctx, a[0]), {*c});
+           if (found[0].ambiguous) {  // the value rests on an ambiguous reading: say which, mark the check
+             const std::string label = text::describe(**c);
+             ctx.note_evidence(fmt::format("polarity of {}: {}", label, text::explain(a[0].as_string(), found[0])));
+             ctx.note_review(fmt::format("{}: {}", label, found[0].ambiguous->ambiguous));
+           }
            Value v = Value::string(text::polarity_name(found[0].polarity));
            if (a[0].from_submission()) v.mark_from_submission();
            return v;
@@ -217,9 +223,35 @@ void open_text(Registry& r) {
              if (!compile_concept(a[i], why)) return ctx.error(fmt::format("bad argument #{} to 'near' ({})", i + 1, why));
            return concept_record("near", {a[0], a[1]}, "", w);
          });
+  r.add("section", {P("t"), P("heading")}, false,
+         "The section of a Markdown text under the first heading whose words hold `heading`'s (\"## Root causes\" for "
+         "\"root cause\"), heading line included, to the next heading of its level or higher; \"\" when none. The prose "
+         "operators read it with every rule intact: `section(answer, \"Diagnosis\") affirms ...`.",
+         fam, [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
+           if (auto e = want(ctx, a, 1, ValueKind::string, "a string (the heading's words)")) return *e;
+           charge_text(ctx, a[0].as_string().size());
+           auto part = text::section_of(a[0].as_string(), a[1].as_string());
+           Value v = Value::string(part ? std::string(*part) : std::string());
+           if (a[0].from_submission()) v.mark_from_submission();
+           return v;
+         });
+  r.add("labelled", {P("t"), P("label")}, false,
+         "The first line of a Markdown text that opens with `label` and a colon (\"Root cause: ...\", \"- **Fix**: ...\"), "
+         "label included, so \"Ruled out: X\" still denies X; when nothing follows the colon, its block (the list under "
+         "it); \"\" when none.",
+         fam, [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
+           if (auto e = want(ctx, a, 1, ValueKind::string, "a string (the label's words)")) return *e;
+           charge_text(ctx, a[0].as_string().size());
+           auto part = text::labelled_line(a[0].as_string(), a[1].as_string());
+           Value v = Value::string(part ? std::string(*part) : std::string());
+           if (a[0].from_submission()) v.mark_from_submission();
+           return v;
+         });
   r.add("code_of", {P("t")}, false,
-         "The code of a Markdown text: its fenced blocks and `inline spans`, one per line. Prose operators (affirms, denies, "
-         "polarity, claims) never read code; search this for identifiers.",
+         "The code of a Markdown text: its fenced blocks and `inline spans`, one per line. Prose operators read inline spans as "
+         "words of their sentence and never read fenced blocks; search this for identifiers.",
          fam, [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
            charge_text(ctx, a[0].as_string().size());
@@ -232,7 +264,8 @@ void open_text(Registry& r) {
          "carries the unit (\"45 GB/s\" is 45 GB/s; \"2.3x\" is 2.3; \"87%\" is 0.87; \"16k tokens\" is 16000 tok), so "
          "`any(claims(t), c => c.value within 10% of measured)` compares with a measurement; a claim of another "
          "dimension is no match (not an error); `like` keeps only the claims of its dimension. Names, versions, dates "
-         "and indices (\"Llama-3.1-8B\", \"CUDA 12.4\", \"2024-05-01\", \"Table 2\") are not claims. At most 10,000.",
+         "and indices (\"Llama-3.1-8B\", \"CUDA 12.4\", \"2024-05-01\", \"Table 2\") are not claims. `any` over claims counts only "
+         "a claim the answer states (not a hedged, denied or listed one) unless its predicate reads `polarity`. At most 10,000.",
          fam, [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
            if (!a[1].is_null())
@@ -258,6 +291,9 @@ void open_text(Registry& r) {
              r.fields.emplace_back("sentence", Value::string(text::quote(t, c.sentence_begin, c.sentence_end)));
              r.fields.emplace_back("polarity", Value::string(text::polarity_name(c.polarity)));
              r.fields.emplace_back("noun", Value::string(c.noun));
+             // A polarity read from an ambiguous construction: every check reading the claim says so.
+             if (!c.ambiguous.empty())
+               r.evidence = std::make_shared<const std::vector<std::string>>(std::vector<std::string>{std::string(kClaimAmbiguous) + c.ambiguous});
              r.origin = "claims(...)";
              Value rv = Value::record(std::move(r));
              if (a[0].from_submission()) rv.mark_from_submission();

@@ -102,6 +102,10 @@ std::vector<std::uint8_t> not_quantities(std::string_view text, const Sentence& 
   auto glued = [&](std::size_t k) { return k < n && k > 0 && (T[k].glued_prev || T[k - 1].hyphen_next); };
   for (std::size_t k = 0; k < n; ++k) {
     if (!num(k)) continue;
+    if (T[k].in_code) {  // a number of an inline code span is code, not a claim
+      skip[k] = 1;
+      continue;
+    }
     // Joined, through hyphens, dots or nothing, to a word before it: part of a name.
     for (std::size_t j = k; j > 0 && glued(j); --j)
       if (T[j - 1].kind == Token::Kind::word) {
@@ -143,7 +147,10 @@ std::vector<std::uint8_t> not_quantities(std::string_view text, const Sentence& 
                                           "above", "within", "per", "using", "use", "yes", "no", "if", "when", "also", "still"};
       bool common = false;
       for (const char* x : plain) common = common || w.lower == x;
-      if ((index_word(w.lower) || w.all_caps || w.mixed_case || (w.capital && (k - 1 > 0 || !common))) && !skip[k]) skip[k] = 2;
+      // No version or index is written with an exponent: "relative L2 6.5e-8" is an error's size.
+      bool exponent = T[k].lower.find_first_of("eE") != std::string::npos;
+      if ((index_word(w.lower) || w.all_caps || w.mixed_case || (w.capital && (k - 1 > 0 || !common))) && !skip[k] && !exponent)
+        skip[k] = 2;
     }
     if (T[k].begin > 0 && (text[T[k].begin - 1] == '#' || (T[k].begin > 1 && text[T[k].begin - 1] == ' ' && text[T[k].begin - 2] == '#')))
       skip[k] = true;
@@ -378,6 +385,7 @@ std::vector<Claim> find_claims(AnalysedText& analysed, std::size_t limit, std::s
       c.sentence_end = s.end;
       Judgement j = judge_mention(s, k, e);
       c.polarity = j.polarity;
+      c.ambiguous = j.ambiguous;
       if (j.trigger_end > j.trigger_begin && j.trigger_end <= T.size()) {
         c.trigger_begin = T[j.trigger_begin].begin;
         c.trigger_end = T[j.trigger_end - 1].end;

@@ -21,6 +21,7 @@ struct Claim {
   std::size_t sentence_begin = 0, sentence_end = 0;  // bytes of the text
   Polarity polarity = Polarity::affirmed;
   std::size_t trigger_begin = 0, trigger_end = 0;  // bytes; equal when none
+  std::string ambiguous;  // the ambiguous construction its polarity was read from, or "" (Judgement)
 };
 
 // Every claim, in order. At most `limit` (the rest are counted in `more`).

@@ -21,7 +21,7 @@ struct Occurrence {
   std::size_t b, e;  // tokens of the sentence
   Judgement judgement;
   Polarity polarity;
-  const Concept* leaf;
+  const Concept* leaf;  // the member that matched: a phrase, or the `near` pair
   bool judged;  // judgement and polarity are set (judging is deferred until a mention counts)
 };
 
@@ -30,6 +30,7 @@ struct NodeState {
   std::vector<std::size_t> children;  // node indices
   std::vector<Occurrence> occ;        // in the current sentence
   std::array<std::optional<Mention>, 4> first;  // per polarity, the first mention in the text
+  std::optional<Mention> first_ambiguous;       // the first mention read from an ambiguous construction
   std::size_t count = 0;
   Polarity aggregated = Polarity::absent;
   bool counted = false;  // its mentions make a polarity of their own (a root, a member of any/all, a near)
@@ -301,10 +302,12 @@ std::vector<Finding> analyse(AnalysedText& text, const std::vector<ConceptPtr>& 
             judge(x);
             judge(y);
             Occurrence o = x;
+            o.leaf = &c;
             o.b = std::min(x.b, y.b);
             o.e = std::max(x.e, y.e);
             o.polarity = combine(x.polarity, y.polarity);
             if (o.polarity != x.polarity) o.judgement = y.judgement;
+            if (o.judgement.ambiguous.empty()) o.judgement.ambiguous = x.judgement.ambiguous.empty() ? y.judgement.ambiguous : x.judgement.ambiguous;
             o.judgement.polarity = o.polarity;
             record(st, o);
           }
@@ -313,11 +316,15 @@ std::vector<Finding> analyse(AnalysedText& text, const std::vector<ConceptPtr>& 
       for (auto& o : st.occ) {
         judge(o);
         ++st.count;
+        // Per polarity the first mention read clearly, else the first: a finding rests on a clear
+        // reading where it has one.
         auto& slot = st.first[static_cast<int>(o.polarity)];
-        if (slot) continue;
+        const bool clear = o.judgement.ambiguous.empty();
+        const bool replaces = !slot || (clear && !slot->ambiguous.empty());
+        if (!replaces && (clear || st.first_ambiguous)) continue;
         Mention m;
         m.polarity = o.polarity;
-        m.phrase = o.leaf->label;
+        m.phrase = describe(*o.leaf);
         m.sentence_begin = s.begin;
         m.sentence_end = s.end;
         m.match_begin = s.tokens[o.b].begin;
@@ -326,7 +333,9 @@ std::vector<Finding> analyse(AnalysedText& text, const std::vector<ConceptPtr>& 
           m.trigger_begin = s.tokens[o.judgement.trigger_begin].begin;
           m.trigger_end = s.tokens[o.judgement.trigger_end - 1].end;
         }
-        slot = std::move(m);
+        m.ambiguous = o.judgement.ambiguous;
+        if (!clear && !st.first_ambiguous) st.first_ambiguous = m;
+        if (replaces) slot = std::move(m);
       }
     }
   }
@@ -361,10 +370,13 @@ std::vector<Finding> analyse(AnalysedText& text, const std::vector<ConceptPtr>& 
     Finding f;
     f.polarity = st.aggregated;
     f.mentions = st.count;
+    f.composite = st.concept->kind == Concept::Kind::any || st.concept->kind == Concept::Kind::all;
     if (f.polarity != Polarity::absent) {
       // The deciding mention: the first with the finding's polarity, else the first of any.
       f.deciding = st.first[static_cast<int>(f.polarity)];
       for (int p = 3; p >= 1 && !f.deciding; --p) f.deciding = st.first[p];
+      if (f.deciding && !f.deciding->ambiguous.empty()) f.ambiguous = f.deciding;
+      else if (f.polarity != Polarity::affirmed) f.ambiguous = st.first_ambiguous;
     }
     if (st.concept->kind == Concept::Kind::any || st.concept->kind == Concept::Kind::all)
       for (std::size_t ch : st.children) {
@@ -399,9 +411,15 @@ std::string explain(std::string_view text, const Finding& f) {
   } else {
     sentence = quote(text, m.sentence_begin, m.sentence_end, 240);
   }
-  std::string s = fmt::format("{} in \"{}\"", verb, sentence);
+  // A concept names the member that matched: "stated by "requests" near(6) "evicted" in ...".
+  std::string s = f.composite ? fmt::format("{} by {} in \"{}\"", verb, m.phrase, sentence) : fmt::format("{} in \"{}\"", verb, sentence);
   if (!trigger.empty()) s += fmt::format(" (trigger: {})", trigger);
   if (f.mentions > 1) s += fmt::format("; {} mentions in all", f.mentions);
+  if (f.ambiguous) {
+    s += fmt::format("; ambiguous: {}", f.ambiguous->ambiguous);
+    if (f.ambiguous->sentence_begin != m.sentence_begin)
+      s += fmt::format(" in \"{}\"", quote(text, f.ambiguous->sentence_begin, f.ambiguous->sentence_end, 160));
+  }
   return s;
 }
 

@@ -36,10 +36,11 @@ std::string describe(const Concept& c);
 
 struct Mention {
   Polarity polarity = Polarity::affirmed;
-  std::string phrase;                     // the phrase (leaf) that matched
+  std::string phrase;                     // the member that matched, described: `"evicted"`, `"requests" near(6) "evicted"`
   std::size_t sentence_begin = 0, sentence_end = 0;  // bytes of the text
   std::size_t match_begin = 0, match_end = 0;
   std::size_t trigger_begin = 0, trigger_end = 0;  // equal when no trigger decided it
+  std::string ambiguous;  // the ambiguous construction that decided it (Judgement::ambiguous), or ""
 };
 
 struct Finding {
@@ -48,6 +49,11 @@ struct Finding {
   std::optional<Mention> deciding;                // the first mention with the finding's polarity
   std::vector<std::pair<std::string, Polarity>> parts;  // all/any: each member's label and polarity
   std::vector<std::optional<Mention>> part_deciding;    // all: each member's first mention with its polarity
+  // The finding rests on an ambiguous reading: the deciding mention was read from an ambiguous
+  // construction, or, when nothing is stated, some mention was (read otherwise, it could have
+  // been stated). That mention; unset when every reading it rests on was clear.
+  std::optional<Mention> ambiguous;
+  bool composite = false;  // an any/all concept: its evidence names the member that matched
 };
 
 // Finds all the concepts in one pass over the text. Linear in the text (times the phrases that
@@ -56,7 +62,8 @@ std::vector<Finding> analyse(std::string_view text, const std::vector<ConceptPtr
 // The same over the sentences of an analysed text (cut once for every operator reading it).
 std::vector<Finding> analyse(AnalysedText& text, const std::vector<ConceptPtr>& concepts);
 
-// Evidence: `negated in "The prefix cache is [not] the problem" (trigger: not)`.
+// Evidence: `negated in "The prefix cache is [not] the problem" (trigger: not)`, and after it
+// `; ambiguous: a question` when the finding rests on an ambiguous reading.
 std::string explain(std::string_view text, const Finding& f);
 
 }  // namespace rubric::text

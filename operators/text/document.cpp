@@ -8,6 +8,7 @@
 #include <cstdlib>
 #include <cstring>
 #include <string_view>
+#include <utility>
 #include <unordered_map>
 
 #include "operators/text/analysed_text.hpp"
@@ -212,9 +213,70 @@ void SentenceStream::push(Sentence& s, Token::Kind kind, std::size_t b, std::siz
     tok.all_caps = upper >= 2 && !lower_seen;
   }
   tok.stem = kind == Token::Kind::word ? stemmer_.stem(lower) : lower;
+  tok.quoted = quote_open_;
   tok.lower = std::move(lower);
   s.tokens.push_back(std::move(tok));
   space_before_ = false;
+}
+
+// An inline code span is part of its sentence ("the cause is not `--page-size 32`"): after its
+// code token, the words of its identifiers, split at every character that is not a letter or a
+// digit ("page", "size"), its whole numbers and its "=" ("`bank_conflicts = 0`" reads as the label
+// and value it shows), so a phrase finds them with the sentence's polarity. They are never claims.
+// A fenced block stays code alone.
+void SentenceStream::code_span_words(Sentence& s, std::size_t b, std::size_t e) {
+  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
+  for (std::size_t k = b; k < e;) {
+    if (t_[k] == '=') {
+      push(s, Token::Kind::punct, k, k + 1, "=");
+      s.tokens.back().in_code = true;
+    }
+    if (!alnum(t_[k])) {
+      ++k;
+      continue;
+    }
+    std::size_t w = k;
+    bool letter = false;
+    while (k < e && alnum(t_[k])) letter = letter || !(t_[k] >= '0' && t_[k] <= '9'), ++k;
+    space_before_ = true;
+    push(s, letter ? Token::Kind::word : Token::Kind::number, w, k, lower_ascii(t_.substr(w, k - w)));
+    s.tokens.back().in_code = true;
+  }
+}
+
+// The next `what` at or after `from`, remembered in `at`: a text of many openings searches each
+// byte once (a search that found nothing answers every later one at once).
+std::size_t SentenceStream::next_at(std::size_t& at, std::string_view what, std::size_t from) const {
+  if (at == kNoneLeft || (at != kUnsearched && at >= from)) return at == kNoneLeft ? npos : at;
+  at = t_.find(what, from);
+  if (at == npos) at = kNoneLeft;
+  return at == kNoneLeft ? npos : at;
+}
+
+// The next closing tag of a kind at or after `from` and before `limit`. What was searched is
+// remembered (the last tag found, and how far none was), so no byte is searched twice.
+std::size_t SentenceStream::closing_tag(std::size_t kind, std::string_view close, std::size_t from, std::size_t limit) {
+  std::size_t& found = strike_found_[kind];
+  std::size_t& scanned = strike_scanned_[kind];
+  if (found != npos && found >= from) return found < limit ? found : npos;
+  for (std::size_t p = t_.find('<', std::max(from, scanned)); p != npos && p < limit; p = t_.find('<', p + 1))
+    if (lower_ascii(t_.substr(p, close.size())) == close) {
+      found = scanned = p;
+      return p;
+    }
+  found = npos;
+  scanned = std::max(scanned, limit);
+  return npos;
+}
+
+// A quotation mark right after a comma closes a quotation ("we fear nothing," said the lady): what
+// follows is the narrator's clause, so it is a boundary token; other quotes carry no words.
+void SentenceStream::closing_quote(Sentence& s, std::size_t len) {
+  if (!s.tokens.empty() && s.tokens.back().lower == "," && s.tokens.back().end == i_) push(s, Token::Kind::punct, i_, i_ + len, "\"");
+  // Opening and closing marks alternate within a sentence; single quotes are apostrophes too often.
+  if (len == 1 || t_.compare(i_, len, "\xe2\x80\x9c") == 0 || t_.compare(i_, len, "\xe2\x80\x9d") == 0 ||
+      t_.compare(i_, len, "\xc2\xab") == 0 || t_.compare(i_, len, "\xc2\xbb") == 0 || t_.compare(i_, len, "\xe2\x80\x9e") == 0)
+    quote_open_ = !quote_open_;
 }
 
 void SentenceStream::word(Sentence& s) {
@@ -464,6 +526,8 @@ bool SentenceStream::next(Sentence& s) {
   s.negating_columns.clear();
   s.column_units.reset();
   s.candidate_item = false;
+  s.uncertain_split = std::exchange(cut_before_, false);
+  quote_open_ = false;
   s.begin = s.end = i_;
   space_before_ = true;
   const std::size_t n = t_.size();
@@ -516,7 +580,10 @@ bool SentenceStream::next(Sentence& s) {
     return true;
   };
   while (i_ < n) {
-    if (s.tokens.size() >= kMaxSentenceTokens) return finish();
+    if (s.tokens.size() >= kMaxSentenceTokens) {
+      s.uncertain_split = cut_before_ = true;  // both halves of a cut sentence are read in doubt
+      return finish();
+    }
     if (markdown_ && at_line_start()) {
       std::size_t ls = i_;
       std::size_t eol = t_.find('\n', ls);
@@ -587,8 +654,11 @@ bool SentenceStream::next(Sentence& s) {
           }
           i_ += g.len;  // a hyphen not joining two words: no word, no boundary
           continue;
-        case Glyph::Class::invisible:
         case Glyph::Class::quote:
+          closing_quote(s, g.len);
+          i_ += g.len;
+          continue;
+        case Glyph::Class::invisible:
         case Glyph::Class::apostrophe:
           i_ += g.len;
           continue;
@@ -631,6 +701,7 @@ bool SentenceStream::next(Sentence& s) {
       if (close != npos) {
         std::size_t run = r - i_;
         push(s, Token::Kind::code, r, close, "`code`");
+        code_span_words(s, r, close);
         i_ = close + run;
         while (i_ < n && t_[i_] == '`') ++i_;
       } else {
@@ -649,16 +720,15 @@ bool SentenceStream::next(Sentence& s) {
       static const std::array<std::pair<std::string_view, std::string_view>, 3> kStrike = {
           {{"<del>", "</del>"}, {"<s>", "</s>"}, {"<strike>", "</strike>"}}};
       bool struck = false;
-      for (const auto& [open, close] : kStrike) {
+      for (std::size_t kind = 0; kind < kStrike.size(); ++kind) {
+        const auto& [open, close] = kStrike[kind];
         if (i_ + open.size() > n || lower_ascii(t_.substr(i_, open.size())) != open) continue;
-        // The closing tag within 64 KiB (an unclosed tag strikes nothing, and the search stays linear).
-        std::size_t limit = std::min(n, i_ + 65536);
-        for (std::size_t p = t_.find('<', i_ + open.size()); p != npos && p < limit; p = t_.find('<', p + 1))
-          if (lower_ascii(t_.substr(p, close.size())) == close) {
-            i_ = p + close.size();
-            struck = true;
-            break;
-          }
+        // The closing tag within 64 KiB (an unclosed tag strikes nothing).
+        std::size_t p = closing_tag(kind, close, i_ + open.size(), std::min(n, i_ + 65536));
+        if (p != npos) {
+          i_ = p + close.size();
+          struck = true;
+        }
         break;
       }
       if (struck) continue;
@@ -666,8 +736,8 @@ bool SentenceStream::next(Sentence& s) {
     if (markdown_ && c == '~' && i_ + 2 < n && t_[i_ + 1] == '~' && t_[i_ + 2] != '~') {
       // "~~struck~~" is retracted, rendered with a line through: dropped, as an HTML comment is. The
       // strike ends at its closing "~~" within the paragraph.
-      std::size_t close = t_.find("~~", i_ + 2);
-      if (close != npos && t_.substr(i_ + 2, close - i_ - 2).find("\n\n") == npos) {
+      std::size_t close = next_at(tilde_at_, "~~", i_ + 2);
+      if (close != npos && next_at(blank_at_, "\n\n", i_ + 2) > close) {
         i_ = close + 2;
         continue;
       }
@@ -732,9 +802,14 @@ bool SentenceStream::next(Sentence& s) {
         const std::string& prev = s.tokens.back().lower;
         for (const char* a : kAbbreviations)
           if (prev == a) ends = false;
+        const bool abbreviation = !ends;
         if (prev.size() == 1 && prev[0] >= 'a' && prev[0] <= 'z' && s.tokens.back().glued_prev == false && s.tokens.size() > 1 &&
             s.tokens[s.tokens.size() - 2].lower == ".")
           ends = false;
+        // An initial: a capital letter alone before the dot and a word after it ("C. elegans", "E. C. Lai").
+        if (prev.size() == 1 && s.tokens.back().capital && after + 1 < n && t_[after] == ' ' && word_byte(t_, after + 1))
+          ends = false;
+        if (!ends && !abbreviation) s.uncertain_split = true;
       }
       push(s, Token::Kind::punct, i_, k, q ? "?" : std::string(1, static_cast<char>(c == '!' ? '!' : '.')));
       i_ = k;
@@ -766,8 +841,12 @@ bool SentenceStream::next(Sentence& s) {
           ++i_;
         }
         continue;
+      case '"':
+        closing_quote(s, 1);
+        ++i_;
+        continue;
       default:
-        ++i_;  // emphasis and quotes ('*', '~', '"', '[', '#', ...) carry no words
+        ++i_;  // emphasis and quotes ('*', '~', '[', '#', ...) carry no words
         continue;
     }
   }

@@ -3,6 +3,7 @@
 // emphasis markers vanish, a link is its text, headings, list items, table rows and blank lines end
 // sentences, and code (fenced blocks, `spans`) is kept apart from the prose. One pass, linear in
 // the text: a sentence at a time, so memory is bounded by the longest sentence, not the answer.
+#include <array>
 #include <cstdint>
 #include <memory>
 #include <string>
@@ -17,7 +18,7 @@ struct Token {
   enum class Kind : std::uint8_t { word, number, punct, code };
   Kind kind = Kind::word;
   std::string lower;      // lower-cased surface: "conflicts", "n't", ",", "3.5"
-  std::string stem;       // Snowball stem of a word; `lower` for everything else
+  std::string stem;       // inflection key of a word (stemmer.hpp); `lower` for everything else
   std::string joined;     // stem of this word joined with the next across a hyphen ("pre-fill" → "prefil")
   std::size_t begin = 0;  // bytes of the original text
   std::size_t end = 0;
@@ -26,6 +27,8 @@ struct Token {
   bool mixed_case = false;   // a capital after a small letter ("ZeRO", "vLLM"): a name, not a word
   bool capital = false;      // begins with a capital letter ("Python", "CUDA", "May")
   bool all_caps = false;     // two or more letters, all capitals ("CUDA", "GCC")
+  bool in_code = false;      // a word of an inline code span: part of its sentence's polarity, never a claim
+  bool quoted = false;       // inside double quotation marks: another's words, or words spoken of
 };
 
 struct Sentence {
@@ -40,6 +43,9 @@ struct Sentence {
   bool table_row = false;
   // An item of a Markdown list under a label that names candidates ("Possible causes:\n- A\n- B").
   bool candidate_item = false;
+  // Where the sentence ends or begins was a guess: cut at the token limit, or a dot after an
+  // abbreviation or an initial read as no end ("C. elegans").
+  bool uncertain_split = false;
   std::vector<bool> negating_columns;
   // Per column, the unit its header names in parentheses or brackets ("Time (µs)", "BW [GB/s]"),
   // lower-cased and joined ("µs", "gb/s"); "" where none. Body rows only, shared by the table's rows.
@@ -70,6 +76,8 @@ class SentenceStream {
   void number(Sentence& s);
   bool prefixed_multiplier(Sentence& s);
   void push(Sentence& s, Token::Kind kind, std::size_t b, std::size_t e, std::string lower);
+  void code_span_words(Sentence& s, std::size_t b, std::size_t e);
+  void closing_quote(Sentence& s, std::size_t len);
   std::size_t closing_backticks(std::size_t from, std::size_t run);
 
   std::string_view t_;
@@ -88,6 +96,15 @@ class SentenceStream {
   std::shared_ptr<const std::vector<std::string>> column_units_;  // of the current table's header
   bool separator_line(std::size_t line_begin) const;
   void answer_of_question(Sentence& s);
+  // Searches that strike-through and retraction markup would repeat, remembered (linear in the text).
+  static constexpr std::size_t kUnsearched = static_cast<std::size_t>(-2), kNoneLeft = static_cast<std::size_t>(-3);
+  std::size_t next_at(std::size_t& at, std::string_view what, std::size_t from) const;
+  std::size_t closing_tag(std::size_t kind, std::string_view close, std::size_t from, std::size_t limit);
+  std::size_t tilde_at_ = kUnsearched, blank_at_ = kUnsearched;  // the next "~~", the next blank line
+  std::array<std::size_t, 3> strike_found_{{std::string_view::npos, std::string_view::npos, std::string_view::npos}};
+  std::array<std::size_t, 3> strike_scanned_{};
+  bool quote_open_ = false;           // a double quotation mark is open in the current sentence
+  bool cut_before_ = false;           // the previous sentence was cut at the token limit
   std::size_t paren_none_until_ = 0;  // no ')' on the line before this offset (linear link skipping)
   std::vector<std::vector<std::size_t>> backtick_runs_;  // run length → start offsets, ascending
   std::vector<std::size_t> backtick_cursor_;

@@ -1,5 +1,7 @@
 #include "operators/text/polarity.hpp"
 
+#include <fmt/format.h>
+
 #include <algorithm>
 #include <initializer_list>
 #include <string_view>
@@ -28,7 +30,7 @@ using Seq = std::vector<std::string_view>;
 const std::vector<Seq> kPreNegation = {
     {"not"}, {"n't"}, {"no"}, {"never"}, {"without"}, {"none"}, {"nor"}, {"neither"}, {"nothing"}, {"nobody"},
     {"nowhere"}, {"rather", "than"}, {"instead", "of"}, {"as", "opposed", "to"}, {"in", "place", "of"}, {"ruled", "out"},
-    {"rule", "out"}, {"rules", "out"}, {"ruling", "out"}, {"exclude"}, {"excluded"}, {"excludes"}, {"excluding"},
+    {"rule", "out"}, {"rules", "out"}, {"ruling", "out"}, {"exclude"}, {"excluded"}, {"excludes"},
     {"unrelated", "to"}, {"independent", "of"}, {"irrelevant", "to"}, {"absence", "of"}, {"lack", "of"}, {"lacks"},
     {"lacking"}, {"free", "of"}, {"far", "from"}, {"eliminated", "as"}, {"regardless", "of"}, {"hardly"}, {"scarcely"},
     {"barely", "any"}, {"barely", "a"}, {"barely", "ever"}, {"barely", "anything"}, {"anything", "but"}, {"zero"},
@@ -150,6 +152,16 @@ const std::vector<Seq> kHedges = {
     {"not", "proven"}, {"n't", "proven"}, {"unproven"},
     // Hoped for, not yet so: "She hopes to get a promotion" (a forecast, "Rain is expected", is stated).
     {"hope", "to"}, {"hopes", "to"}, {"hoped", "to"}, {"hoping", "to"}, {"hopefully"},
+    // Scientific and engineering prose: "indicates that", "putative", "assumed", "estimated",
+    // "expected to", "not known", "the idea is".
+    {"indicates", "that"}, {"indicate", "that"}, {"indicated", "that"}, {"indicating", "that"}, {"indicative", "of"},
+    {"putative"}, {"putatively"}, {"assumed"}, {"assumption"}, {"assumptions"}, {"estimated"}, {"expected", "to"},
+    {"not", "known"}, {"n't", "known"}, {"unknown"}, {"idea", "is"}, {"ideas", "are"}, {"hypotheses"},
+    // Inference, not observation: "imply", "indicating", "predicted to", "we propose that",
+    // "implicates", "potential sites".
+    {"imply"}, {"implies"}, {"implied"}, {"implying"}, {"indicating"}, {"predicted", "to"}, {"is", "predicted"},
+    {"propose", "that"}, {"proposed", "that"}, {"we", "propose"}, {"infer", "that"}, {"inferred", "that"},
+    {"implicates"}, {"implicate"}, {"implicated", "in"}, {"implicated", "as"}, {"potential"},
     // A differential diagnosis lists candidates: "Lymphoma is in the differential".
     {"differential", "diagnosis"}, {"differential", "includes"}, {"differential", "include"}, {"in", "the", "differential"}};
 
@@ -209,15 +221,38 @@ const std::vector<std::string_view> kAuxiliaries = {"is", "are", "was", "were", 
                                                     "should", "would", "will", "wo", "must", "may", "might", "shall"};
 const std::vector<std::string_view> kCopulas = {"is", "are", "was", "were", "be", "been", "being", "am", "'s", "'re"};
 
-// After "X does not", the verbs that deny X's part ("does not matter"), by stem; other verbs say
-// something about X ("the cache does not evict the sinks" still names the cache).
+// After "X does not", the verbs that deny X's part ("does not matter"), matched by inflection key;
+// other verbs say something about X ("the cache does not evict the sinks" still names the cache).
 const std::vector<std::string_view> kDenyingVerbs = {
-    "matter", "appli", "occur", "happen", "exist", "explain", "caus", "contribut", "affect", "account", "play", "aris",
-    "involv", "limit", "domin", "show", "impact", "trigger", "seem", "make", "lead", "hold", "produc", "come", "kick",
-    "appear", "fire", "take", "slow", "hurt", "bottleneck", "factor", "role", "effect", "bear", "influenc", "relat",
-    "connect", "relev", "part", "reason", "sourc", "culprit", "problem", "issu", "there", "need", "use", "requir",
-    "help", "chang", "drop", "improv", "work", "fix", "solv", "reduc", "increas", "scale", "fit", "overflow",
-    "underflow", "diverg", "stall", "fail", "spill", "degrad", "regress", "interfer", "benefit", "speed", "save"};
+    "matter", "apply", "occur", "happen", "exist", "explain", "cause", "contribute", "affect", "account", "play", "arise",
+    "involve", "limit", "dominate", "dominant", "show", "impact", "trigger", "seem", "make", "lead", "hold", "produce",
+    "come", "kick", "appear", "fire", "take", "slow", "hurt", "bottleneck", "factor", "role", "effect", "bear",
+    "influence", "relate", "connect", "relevant", "relevance", "part", "reason", "source", "culprit", "problem", "issue",
+    "there", "need", "use", "require", "help", "change", "drop", "improve", "work", "fix", "solve", "reduce", "increase",
+    "scale", "fit", "overflow", "underflow", "diverge", "stall", "fail", "spill", "degrade", "regress", "interfere",
+    "benefit", "speed", "save"};
+// Verbs of ending: "the pain did not stop" states the pain.
+const std::vector<std::string_view> kEndingVerbs = {
+    "stop", "end", "cease", "finish", "disappear", "vanish", "subside", "resolve", "clear", "abate", "fade", "die", "go",
+    "leave", "quit", "decrease", "decline", "ease", "recover", "heal", "improve", "budge", "change", "let"};
+// Verbs of going away: "X has resolved", "X disappeared".
+const std::vector<std::string_view> kGoneVerbs = {"resolve", "disappear", "vanish", "subside"};
+
+// A word list as a set of inflection keys, so a list names base words and matches their forms.
+using KeySet = std::unordered_set<std::string>;
+const KeySet& keys_of(const std::vector<std::string_view>& words) {
+  static const std::unordered_map<const void*, KeySet> sets = [] {
+    std::unordered_map<const void*, KeySet> m;
+    for (const auto* xs : {&kDenyingVerbs, &kEndingVerbs, &kGoneVerbs}) {
+      KeySet keys;
+      for (std::string_view w : *xs) keys.insert(inflection_key(w));
+      m.emplace(xs, std::move(keys));
+    }
+    return m;
+  }();
+  return sets.at(&words);
+}
+bool key_in(const std::string& stem, const std::vector<std::string_view>& words) { return keys_of(words).count(stem) > 0; }
 
 // Word lists as hash sets and sequence lists indexed by their first word, built once (thread-safe
 // static initialisation): a mention's clause is scanned token by token, so each lookup must be
@@ -228,7 +263,7 @@ using FirstWordIndex = std::unordered_map<std::string_view, std::vector<const Se
 const std::unordered_map<const void*, WordSet>& word_sets() {
   static const std::unordered_map<const void*, WordSet> sets = [] {
     std::unordered_map<const void*, WordSet> m;
-    for (const auto* xs : {&kNegativeAdjectives, &kTerminators, &kClauseStarters, &kAuxiliaries, &kCopulas, &kDenyingVerbs,
+    for (const auto* xs : {&kNegativeAdjectives, &kTerminators, &kClauseStarters, &kAuxiliaries, &kCopulas,
                            &kNegativePredicates, &kPredicateAdverbs, &kShortScope})
       m.emplace(xs, WordSet(xs->begin(), xs->end()));
     return m;
@@ -284,14 +319,21 @@ struct Cursor {
     if (!punct(k)) return false;
     std::string_view p = w(k);
     return p == "." || p == "?" || p == "!" || p == ";" || p == ":" || p == "(" || p == ")" || p == "--" || p == "|" ||
-           p == "..." || p == "-";
+           p == "..." || p == "-" || p == "\"" || p == "=";
   }
   // A comma that starts a new clause rather than continuing a list.
   bool clause_comma(std::size_t k) const {
     if (w(k) != ",") return false;
     std::string_view nx = w(k + 1);
-    if (nx == "and" || nx == "or" || nx == "nor") return in(w(k + 2), kClauseStarters);
+    if (nx == "and" || nx == "or" || nx == "nor") return in(w(k + 2), kClauseStarters) && !(w(k + 2) == "that" && that_before(k));
     return in(nx, kClauseStarters);
+  }
+  // A "that" earlier in the sentence, whose clause a ", and that ..." continues ("One possibility
+  // is that A, and that B": B is the hedge's too).
+  bool that_before(std::size_t k) const {
+    for (std::size_t m = k; m-- > 0 && k - m <= kClauseReach;)
+      if (w(m) == "that") return true;
+    return false;
   }
   bool boundary(std::size_t k) const {
     if (k >= s.tokens.size()) return false;
@@ -301,6 +343,10 @@ struct Cursor {
     std::string_view x = t.lower;
     if (x == "but" && k > 0 && (w(k - 1) == "anything" || w(k - 1) == "nothing" || w(k - 1) == "all" || w(k - 1) == "everything"))
       return false;  // "anything but X" negates X; "nothing but X" states it
+    // "not because X" denies the cause X; "might therefore strengthen X": an adverb after a modal
+    // continues its clause.
+    if ((x == "because" || x == "since") && k > 0 && (w(k - 1) == "not" || w(k - 1) == "n't")) return false;
+    if ((x == "therefore" || x == "thus" || x == "hence" || x == "then") && k > 0 && in(w(k - 1), kAuxiliaries)) return false;
     if (in(x, kTerminators))
       return !at(k, {"rather", "than"}) && !at(k, {"instead", "of"}) && !at(k, {"so", "that"}) && !at(k, {"yet", "to"});
     // "apart from", "aside from", "other than" end a scope as "except" does.
@@ -384,18 +430,43 @@ LabelValue value_at(const Cursor& c, std::size_t v, std::size_t end, std::size_t
 // The label word of a list of candidates the mention belongs to ("Possible causes: A, B",
 // "Keywords: A, B", "one of: A, B"), or the sentence's length. The mention must be an item of the
 // list: only items, commas and "and"/"or" between the colon and the mention.
-std::size_t candidate_label(const Cursor& c, std::size_t b) {
+// The colon of a label whose list of items the mention belongs to ("Keywords: A, B"): only items,
+// commas and "and"/"or" between them; the sentence's length when none.
+std::size_t label_colon(const Cursor& c, std::size_t b) {
   const std::size_t n = c.s.tokens.size();
-  std::size_t colon = n;
   for (std::size_t k = b; k-- > 0;) {
-    if (c.w(k) == ":") {
-      colon = k;
-      break;
-    }
+    if (c.w(k) == ":") return k == 0 ? n : k;
     if (c.clause_punct(k) || (c.s.tokens[k].kind == Token::Kind::word && in(c.w(k), kTerminators))) return n;
     if (b - k > 60) return n;
   }
-  if (colon == n || colon == 0) return n;
+  return n;
+}
+
+// A label that denies its items: "Ruled out: the prefix cache", "Not the cause: A, B",
+// "Excluded: X". The negation's position in the label (at most five words opening the sentence
+// or clause before the colon), or the sentence's length.
+std::size_t negating_label(const Cursor& c, std::size_t b) {
+  const std::size_t n = c.s.tokens.size();
+  const std::size_t colon = label_colon(c, b);
+  if (colon == n) return n;
+  std::size_t start = colon;
+  while (start > 0 && !c.punct(start - 1) && colon - start < 5) --start;
+  if (start > 0 && !c.clause_punct(start - 1) && c.w(start - 1) != "-" && c.w(start - 1) != "*") return n;
+  // A label names, it does not assert: with a verb before the colon it is a clause ("It is not the
+  // cache: the scheduler is").
+  for (std::size_t k = start; k < colon; ++k)
+    if (in(c.w(k), kAuxiliaries) || c.w(k) == "n't" || in(c.w(k), kClauseStarters)) {
+      if (c.w(k) != "the" && c.w(k) != "a" && c.w(k) != "an") return n;
+    }
+  for (std::size_t k = start; k < colon; ++k)
+    if ((c.match(k, kPreNegation) || is_negator(c.w(k))) && !c.pseudo(k)) return k;
+  return n;
+}
+
+std::size_t candidate_label(const Cursor& c, std::size_t b) {
+  const std::size_t n = c.s.tokens.size();
+  const std::size_t colon = label_colon(c, b);
+  if (colon == n) return n;
   // The label: up to five words before the colon, back to the previous boundary.
   for (std::size_t k = colon, words = 0; k-- > 0 && words < 5;) {
     if (c.punct(k) && c.w(k) != "-") break;
@@ -602,9 +673,16 @@ std::size_t alternative(const Cursor& c, std::size_t L, std::size_t b, std::size
       stated = in(c.w(k), kAuxiliaries) || c.s.tokens[k].kind == Token::Kind::number;
     if (!stated) return versus(e) ? e : b > L && versus(b - 1) ? b - 1 : b - 2;
   }
+  // ", or nPC,": an appositive gives another name, not an alternative.
+  auto appositive = [&](std::size_t orr, std::size_t from) {
+    if (orr == 0 || c.w(orr - 1) != ",") return false;
+    for (std::size_t m = from; m < n && m <= from + 3; ++m)
+      if (c.w(m) == ",") return true;
+    return false;
+  };
   // After the mention: "A or ...", "A, B or ...".
   for (std::size_t k = e; k < R && k < e + 12; ++k) {
-    if (c.w(k) == "or") return joins(k) ? k : n;
+    if (c.w(k) == "or") return joins(k) && !appositive(k, k + 2) ? k : n;
     if (c.w(k) != "," && c.w(k) != "and" && c.s.tokens[k].kind != Token::Kind::word) break;
     if (c.w(k) == "and") break;
     if (c.s.tokens[k].kind == Token::Kind::word && k == e) break;  // "A causes ... or": not a list of nouns
@@ -613,7 +691,18 @@ std::size_t alternative(const Cursor& c, std::size_t L, std::size_t b, std::size
   std::size_t k = b;
   while (k > L && (c.w(k - 1) == "the" || c.w(k - 1) == "a" || c.w(k - 1) == "an")) --k;
   if (k > L && c.w(k - 1) == "either") return k - 1;
-  if (k > L && c.w(k - 1) == "or" && joins(k - 1)) return k - 1;
+  if (k > L && c.w(k - 1) == "or" && joins(k - 1) && !appositive(k - 1, e)) return k - 1;
+  // Alternative clauses: "the draft head degraded or num_speculative_tokens was raised" — the
+  // mention's clause, a verb of its own, then "or" and a subject with its own auxiliary.
+  std::size_t words = 0;
+  for (std::size_t m = e; m < n && words <= 6; ++m) {
+    if (c.punct(m) || in(c.w(m), kAuxiliaries) || (c.s.tokens[m].kind == Token::Kind::word && in(c.w(m), kTerminators))) break;
+    ++words;
+    if (c.w(m) != "or" || m == e || !joins(m) || in(c.w(m + 1), kAuxiliaries)) continue;
+    for (std::size_t a = m + 2; a < n && a <= m + 5 && !c.punct(a); ++a)
+      if (in(c.w(a), kAuxiliaries)) return m;
+    break;
+  }
   return n;
 }
 
@@ -654,9 +743,120 @@ bool participle_clause(const Cursor& c, std::size_t comma) {
   return c.s.tokens[p + 1].kind == Token::Kind::word && nx != "and" && nx != "or" && nx != "nor";
 }
 
+// Words of a field's vocabulary that only look like hedges: an attributive "speculative" names
+// a technique ("speculative decoding", "speculative execution"; "this is speculative" hedges),
+// "maximum likelihood", "log-likelihood", "the null hypothesis", "hypothesis testing".
+bool hedge_is_term(const Cursor& c, std::size_t k) {
+  std::string_view w = c.w(k), prev = k > 0 ? c.w(k - 1) : std::string_view(), next = c.w(k + 1);
+  if (w == "speculative")
+    return k + 1 < c.s.tokens.size() && c.s.tokens[k + 1].kind == Token::Kind::word && !in(next, kAuxiliaries) &&
+           !in(next, kTerminators) && next != "that" && next != "and" && next != "or" && next != "to";
+  if (w == "likelihood") return prev == "maximum" || prev == "log" || prev == "marginal";
+  if (w == "hypothesis" || w == "hypotheses")
+    return prev == "null" || prev == "alternative" || next.substr(0, 4) == "test";
+  return false;
+}
+
+// The mention opens its clause: at most a few words before it, none an auxiliary or a
+// preposition ("The prefix cache has cleared and ..."; not "... sweeps the row in tiles and ...").
+bool opens_clause(const Cursor& c, std::size_t L, std::size_t b) {
+  static const std::unordered_set<std::string_view> kPrepositions = {
+      "in", "on", "at", "into", "onto", "of", "for", "with", "by", "from", "to", "over", "under", "through", "across",
+      "via", "per", "within", "between", "after", "before", "during"};
+  if (b - L > 4) return false;
+  for (std::size_t k = L; k < b; ++k)
+    if (in(c.w(k), kAuxiliaries) || kPrepositions.count(c.w(k))) return false;
+  return true;
+}
+
+// After a negation at te, an "and"/"or" and a clause with its own subject and verb before the
+// mention at b: "finds nothing to reuse and the scheduler has to recompute" (recompute stated).
+bool new_clause_between(const Cursor& c, std::size_t te, std::size_t b) {
+  for (std::size_t m = te; m < b; ++m) {
+    if (c.w(m) != "and" && c.w(m) != "or") continue;
+    if (in(c.w(m + 1), kAuxiliaries) || is_negator(c.w(m + 1))) continue;  // "... and is not", one subject
+    for (std::size_t a = m + 2; a < b && a <= m + 5; ++a) {
+      if (c.punct(a)) break;
+      if (in(c.w(a), kAuxiliaries)) return true;
+    }
+  }
+  return false;
+}
+
+// A negated predicate that "but" replaces: "The delay is not caused by the network but by the
+// disk", "X is no longer kept in fp32 but rounded to bf16", "The cause is not the cache but the
+// scheduler". The subject is stated; only the predicate was denied. Not when "but" opens a clause
+// of its own ("... but we checked it", "... but the scheduler is").
+bool corrected_predicate(const Cursor& c, std::size_t te) {
+  static const std::unordered_set<std::string_view> kSubjects = {
+      "we", "i", "they", "it", "he", "she", "you", "there", "this", "that", "these", "those"};
+  const std::size_t n = c.s.tokens.size();
+  for (std::size_t k = te; k < n && k < te + kClauseReach; ++k) {
+    std::string_view x = c.w(k);
+    if (x == "." || x == ";" || x == ":" || x == "?" || x == "!" || x == "(" || x == "|") return false;
+    if (x != "but") continue;
+    if (kSubjects.count(c.w(k + 1))) return false;
+    for (std::size_t m = k + 1; m < n && m <= k + 5 && !c.punct(m); ++m)
+      if (in(c.w(m), kAuxiliaries) || c.w(m) == "n't") return false;
+    return true;
+  }
+  return false;
+}
+
+}  // namespace
+
+namespace {
+
+Judgement judge(const Sentence& s, std::size_t b, std::size_t e);
+
+std::size_t words_between(const Cursor& c, std::size_t from, std::size_t to) {
+  std::size_t words = 0;
+  for (std::size_t m = from; m < to; ++m) words += c.s.tokens[m].kind != Token::Kind::punct;
+  return words;
+}
+
+// Whether the decision j on the mention [b, e) rests on a construction a careful reader could
+// read otherwise, and which: the reason, or "" when the construction was clear.
+std::string ambiguity(const Cursor& c, std::size_t b, std::size_t e, const Judgement& j) {
+  const Sentence& s = c.s;
+  const std::size_t n = s.tokens.size();
+  if (s.question && s.answer == Sentence::Answer::none) return "a question";
+  if (s.uncertain_split) return "a sentence split that was a guess (an abbreviation, an initial or a cut run-on)";
+  // Inside quotation marks with other words: reported speech, or words spoken of; quotation marks
+  // around the mention alone only name it (the "prefix cache").
+  if (s.tokens[b].quoted && ((b > 0 && s.tokens[b - 1].quoted) || (e < n && s.tokens[e].quoted))) return "a quotation";
+  const bool triggered = j.trigger_end > j.trigger_begin && j.trigger_end <= n;
+  if (j.polarity == Polarity::hedged && triggered) {
+    std::string_view t = c.w(j.trigger_begin);
+    if (t == "or" || t == "either" || t == "versus" || t == "vs") return "an alternative ('A or B')";
+    // A negation elsewhere in the hedge's clause: "might not", "could not rule out", "not ... possibly".
+    std::size_t L = b, R = e;
+    while (L > 0 && b - L < kClauseReach && !c.boundary(L - 1)) --L;
+    while (R < n && R - e < kClauseReach && !c.boundary(R)) ++R;
+    for (std::size_t k = L; k < R; ++k) {
+      if ((k >= b && k < e) || (k >= j.trigger_begin && k < j.trigger_end)) continue;
+      if ((is_negator(c.w(k)) || c.match(k, kPreNegation)) && !c.pseudo(k)) return "a hedge and a negation in one clause";
+    }
+  }
+  if (triggered && (j.polarity == Polarity::negated || j.polarity == Polarity::hedged)) {
+    const char* cue = j.polarity == Polarity::negated ? "negation" : "hedge";
+    std::size_t far = j.trigger_end <= b ? words_between(c, j.trigger_end, b) : j.trigger_begin >= e ? words_between(c, e, j.trigger_begin) : 0;
+    if (far > 6) return fmt::format("the {} '{}' is {} words from the phrase", cue, c.w(j.trigger_begin), far);
+  }
+  return "";
+}
+
 }  // namespace
 
 Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
+  Judgement j = judge(s, b, e);
+  if (b < e && e <= s.tokens.size()) j.ambiguous = ambiguity(Cursor{s}, b, e, j);
+  return j;
+}
+
+namespace {
+
+Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   Cursor c{s};
   const std::size_t n = s.tokens.size();
   Judgement j;
@@ -762,8 +962,12 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
   const std::size_t hedge_end = E < RR && c.w(E) == "that" && !cleft(c, L, b) ? E : RR;
   const std::vector<Seq>& hedges = all_hedges();
   const Seq* const first_forward = hedges.data() + kHedges.size();
+  // "The assumption that X is the culprit is incorrect": a proposition declared false is denied,
+  // whatever its own word ("assumption", "idea") would hedge.
+  const bool declared_false = false_proposition(c, L, b, E, RR) != n;
   for (std::size_t k = L; k < hedge_end; ++k) {
     if (k >= b && k < E) continue;
+    if (declared_false && k < b) continue;
     if (std::size_t len = not_shown(c, k)) {  // "not entirely excluded", "cannot yet be ruled out"
       j.polarity = Polarity::hedged;
       j.trigger_begin = k;
@@ -785,14 +989,31 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     // "no doubt", "without a doubt", "little doubt" state it; a hedge that is itself a double
     // negation ("not impossible", "not unlikely") is no pseudo-trigger.
     if (c.pseudo(k) && !(len > 1 && is_negator(c.w(k)))) continue;
+    if (hedge_is_term(c, k)) continue;
+    // After the mention and a comma, a hedge speaks of what follows it ("X rose, presumably after
+    // the restart"); only one that ends the clause looks back ("X, probably.", "X, I suspect").
+    if (k >= E && k + len < n && !c.punct(k + len)) {
+      bool comma = false;
+      for (std::size_t m = E; m < k && !comma; ++m) comma = c.w(m) == ",";
+      if (comma) continue;
+    }
     // "not optional" is required: the negation cancels the hedge, and the mention is stated.
     if (k > 0 && (c.w(k - 1) == "not" || c.w(k - 1) == "n't") && in(c.w(k), kNegativeAdjectives)) continue;
-    // "could not", "can't": an inability stated, not a possibility ("we could not find X").
+    // "could not", "can't": an inability stated, not a possibility ("we could not find X"); so is
+    // "no X could be detected" — a negation opening the clause makes the modal one of ability.
     if ((c.w(k) == "could" || c.w(k) == "can") && (c.w(k + 1) == "not" || c.w(k + 1) == "n't") && len == 1) continue;
+    if ((c.w(k) == "could" || c.w(k) == "can") && len == 1) {
+      bool negated_subject = false;
+      for (std::size_t m = L; m < k && m < b && !negated_subject; ++m)
+        negated_subject = c.w(m) == "no" || c.w(m) == "neither" || c.w(m) == "none" || c.w(m) == "nothing";
+      if (negated_subject) continue;
+    }
     if (k < b && hedge_on_relation(c, k, len, b)) continue;
     // "no possibility of X", "without suspicion", "nothing to suggest X", "not consistent with X":
     // the negation decides, below.
     if (k > 0 && (c.w(k - 1) == "no" || c.w(k - 1) == "without" || c.w(k - 1) == "zero")) continue;
+    // "is not expected to return" denies; "not known", a hedge that is itself negated, stays one.
+    if (c.w(k) == "expected" && k > 0 && (c.w(k - 1) == "not" || c.w(k - 1) == "n't")) continue;
     if (negated_probability(c, L, k, len)) continue;
     j.polarity = Polarity::hedged;
     j.trigger_begin = k;
@@ -859,10 +1080,12 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
   // both cover the mention cancel out ("not without X" is handled as a pseudo-trigger).
   int count = 0;
   std::size_t tb = 0, te = 0;
-  bool seen_negation = false, pre = false, pre_coordinated = false;
+  bool seen_negation = false, pre = false, pre_coordinated = false, post_negator = false;
   for (std::size_t k = L; k < b; ++k) {
     std::size_t len = c.match(k, kPreNegation);
     if (!len) len = phrasal_negation(c, k);
+    // "We saw 0 preemptions": the digit as a determiner negates as "zero" does.
+    if (!len && c.w(k) == "0" && s.tokens[k].kind == Token::Kind::number && zero_determiner(c, k)) len = 1;
     if (!len) continue;
     if (c.pseudo(k, b)) {
       // "not without X": the two negations cancel; skip the second as well.
@@ -872,7 +1095,8 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     }
     if (c.w(k) == "no" && len == 1 && c.punct(k + 1)) continue;  // "No, ..." answers; it negates nothing
     if (c.w(k) == "zero" && !zero_determiner(c, k)) continue;
-    if (c.s.tokens[k].stem == "declin" && !verb_after_to(c, k + len)) continue;  // "declined to 3 ms" is a fall
+    static const std::string kDecline = inflection_key("decline");
+    if (c.s.tokens[k].stem == kDecline && !verb_after_to(c, k + len)) continue;  // "declined to 3 ms" is a fall
     if (c.at(k, {"rule", "out"}) && k == 0) {
       // "Rule out appendicitis.": an order to check, not a finding (NegEx reads it as possible).
       j.polarity = Polarity::hedged;
@@ -891,7 +1115,8 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
       participle = participle || (c.w(m) == "," && m + 1 < b && participle_clause(c, m));
     }
     seen_negation = true;
-    if (words > kPreScope || participle || (comma && (len > 1 || c.w(k).substr(0, 5) == "avoid") && in(c.w(k), kShortScope))) {
+    if (words > kPreScope || participle || new_clause_between(c, k + len, b) ||
+        (comma && (len > 1 || c.w(k).substr(0, 5) == "avoid") && in(c.w(k), kShortScope))) {
       pre = false;
       continue;
     }
@@ -936,6 +1161,9 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     // "3.1x faster and bank conflicts are gone": an "and" after other words, with no list comma
     // before it and a new subject after it, starts another clause; "X and Y are gone", "X, Y and Z
     // are negligible", "X has cleared and is not expected" do not.
+    // "The kernel sweeps the row in tiles and never needs ...": a verb after "and" shares the
+    // clause's subject, which the mention is only when it opens the clause.
+    if (k >= E && (c.w(k) == "and" || c.w(k) == "or") && !opens_clause(c, L, b)) break;
     if (k > E && (c.w(k) == "and" || c.w(k) == "or") && !in(c.w(k + 1), kAuxiliaries) && !is_negator(c.w(k + 1))) {
       bool list = false;
       for (std::size_t m = E; m < k && !list; ++m) list = c.w(m) == ",";
@@ -960,8 +1188,7 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     }
     // "X has resolved", "X disappeared": X is gone (a verb with no object after it).
     if (gap <= 2 && (gap == 0 || in(c.w(k - 1), kAuxiliaries))) {
-      const std::string& st = s.tokens[k].stem;
-      if ((st == "resolv" || st == "disappear" || st == "vanish" || st == "subsid") &&
+      if (key_in(s.tokens[k].stem, kGoneVerbs) &&
           (k + 1 >= RR || c.punct(k + 1) || c.w(k + 1) == "and" || c.w(k + 1) == "after" || c.w(k + 1) == "since" ||
            c.w(k + 1) == "completely" || c.w(k + 1) == "entirely" || c.w(k + 1) == "fully")) {
         ++count;
@@ -972,7 +1199,7 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     }
     // "X failed to explain ...", "X fails to matter": as "X does not explain".
     if (gap <= kPostGap && (c.at(k, {"failed", "to"}) || c.at(k, {"fails", "to"}) || c.at(k, {"fail", "to"})) && k + 2 < n &&
-        in(s.tokens[k + 2].stem, kDenyingVerbs)) {
+        key_in(s.tokens[k + 2].stem, kDenyingVerbs)) {
       ++count;
       tb = k;
       te = k + 2;
@@ -982,10 +1209,11 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
     if ((c.w(k) == "never" || c.at(k, {"no", "longer"}) || c.w(k) == "hardly" || c.w(k) == "scarcely" || c.w(k) == "barely") &&
         gap <= kPostGap && !c.pseudo(k)) {
       std::size_t v = k + (c.at(k, {"no", "longer"}) ? 2 : 1);
-      if (v < n && in(s.tokens[v].stem, kDenyingVerbs)) {
+      if (v < n && key_in(s.tokens[v].stem, kDenyingVerbs)) {
         ++count;
         tb = k;
         te = v;
+        post_negator = true;
         break;
       }
     }
@@ -997,24 +1225,31 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
       std::size_t v = k + 1;
       while (v < n && (c.w(v) == "really" || c.w(v) == "actually" || c.w(v) == "even" || c.w(v) == "seem" || c.w(v) == "to"))
         ++v;
-      bool denying = v < n && in(s.tokens[v].stem, kDenyingVerbs);
+      bool denying = v < n && key_in(s.tokens[v].stem, kDenyingVerbs);
       // "The stall warning did not activate.": a verb with nothing after it in its clause denies
       // that X happened — unless the verb is one of ending ("the pain did not stop" states it).
-      static const std::unordered_set<std::string_view> kEnding = {
-          "stop", "end", "ceas", "finish", "disappear", "vanish", "subsid", "resolv", "clear", "abat", "fade", "die",
-          "go", "leav", "quit", "decreas", "declin", "eas", "recov", "heal", "improv", "budg", "chang", "let"};
-      denying = denying || (v < n && s.tokens[v].kind == Token::Kind::word && !kEnding.count(s.tokens[v].stem) &&
+      denying = denying || (v < n && s.tokens[v].kind == Token::Kind::word && !key_in(s.tokens[v].stem, kEndingVerbs) &&
                             (v + 1 >= n || (c.punct(v + 1) && c.w(v + 1) != "-")));
       if (copula || denying) {
         ++count;
         tb = k;
         te = k + 1 + (c.at(k, {"no", "longer"}) ? 1 : 0);
+        post_negator = true;
         break;
       }
     }
   }
+  if (post_negator && corrected_predicate(c, te)) --count;
   if (count == 0) {
     if (std::size_t k = false_proposition(c, L, b, E, RR); k != n) {
+      count = 1;
+      tb = k;
+      te = k + 1;
+    }
+  }
+  // "Ruled out: the prefix cache": the label denies its items.
+  if (count == 0) {
+    if (std::size_t k = negating_label(c, b); k != n) {
       count = 1;
       tb = k;
       te = k + 1;
@@ -1046,5 +1281,7 @@ Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
   }
   return j;
 }
+
+}  // namespace
 
 }  // namespace rubric::text

@@ -21,6 +21,10 @@ struct Judgement {
   // The tokens that decided it ([trigger_begin, trigger_end) of the sentence); empty when affirmed
   // without a trigger.
   std::size_t trigger_begin = 0, trigger_end = 0;
+  // Why a careful reader could read it otherwise, when an ambiguous construction decided it (a
+  // question, a quotation, an alternative, a hedge and a negation in one clause, a cue far from
+  // the mention, a sentence split that was a guess); empty when a clear one did.
+  std::string ambiguous;
 };
 
 // The polarity of the mention at tokens [b, e) of the sentence.

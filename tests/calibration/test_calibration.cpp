@@ -201,3 +201,35 @@ TEST_CASE("groups are compared with their criteria, indented under them") {
   CHECK(r.criteria[1].depth == 1);
   CHECK(r.criteria[1].result->id == "latency");
 }
+
+TEST_CASE("marked verdicts are counted apart: how often they disagree beside the unmarked ones") {
+  auto marked = [](const std::string& id, Verdict v) {
+    CriterionResult c = criterion(id, v);
+    CheckResult k;
+    k.verdict = v;
+    k.review = "\"prefix cache\": a question";
+    c.checks.push_back(k);
+    return c;
+  };
+  std::vector<CaseResult> cases;
+  // Marked and wrong, marked and right, unmarked and right (twice), unmarked and wrong.
+  cases.push_back(compare_case(labelled("m1", OverallVerdict::pass, {{"cause", Verdict::pass}}),
+                               report(OverallVerdict::fail, {marked("cause", Verdict::fail)}), "x.json"));
+  cases.push_back(compare_case(labelled("m2", OverallVerdict::fail, {{"cause", Verdict::fail}}),
+                               report(OverallVerdict::fail, {marked("cause", Verdict::fail)}), "x.json"));
+  cases.push_back(compare_case(labelled("u1", OverallVerdict::pass, {{"cause", Verdict::pass}}),
+                               report(OverallVerdict::pass, {criterion("cause", Verdict::pass)}), "x.json"));
+  cases.push_back(compare_case(labelled("u2", OverallVerdict::fail, {{"cause", Verdict::fail}}),
+                               report(OverallVerdict::fail, {criterion("cause", Verdict::fail)}), "x.json"));
+  cases.push_back(compare_case(labelled("u3", OverallVerdict::fail, {{"cause", Verdict::fail}}),
+                               report(OverallVerdict::pass, {criterion("cause", Verdict::pass)}), "x.json"));
+  const Agreement a = agreement_of(cases);
+  CHECK(a.marked == 2);
+  CHECK(a.marked_disagreeing == 1);
+  CHECK(a.unmarked == 3);
+  CHECK(a.unmarked_disagreeing == 1);
+  CHECK(a.marked_cases == 2);
+  CHECK(a.marked_cases_disagreeing == 1);
+  CHECK(a.unmarked_cases == 3);
+  CHECK(a.unmarked_cases_disagreeing == 1);
+}

@@ -55,7 +55,10 @@ std::vector<std::string> adversarial() {
           rep("not ", 200000) + "bank conflict", rep("bank ", 100000) + rep("collide ", 100000), rep("e.g. ", 100000),
           rep("- ", 200000), rep("#", 300000), rep("|", 300000), rep("n't ", 100000), rep("1.5x ", 100000),
           rep("\xe2\x80\x99", 100000), rep("bank-", 200000),
-          rep("bank ", 200000) + "conflict", rep("\n", 500000), rep("\r\n", 300000), rep("3x-4x ", 100000)};
+          rep("bank ", 200000) + "conflict", rep("\n", 500000), rep("\r\n", 300000), rep("3x-4x ", 100000),
+          // Struck and retracted text never closed: each opening must not search the rest again.
+          rep("<s>", 87381) + " a bank conflict is the cause.", rep("<del>", 200000) + " a bank conflict is the cause.",
+          rep("<strike>x", 100000), rep("~~x", 300000), rep("~~x\n\n", 100000) + "~~"};
 }
 
 // CPU time of the whole process: the engine may finish work on a thread of its own.

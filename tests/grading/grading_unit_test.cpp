@@ -11,10 +11,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
+#include "grading/batch_summary.hpp"
 #include "grading/folder_hash.hpp"
 #include "grading/results_file.hpp"
 #include "grading/shard.hpp"
 #include "grading/slurm.hpp"
+#include "operators/json/json_reader.hpp"
 
 namespace fs = std::filesystem;
 using namespace rubric::grading;
@@ -163,4 +165,32 @@ TEST_CASE("slurm: scontrol's lines give each task's state, pending ranges includ
   CHECK(tasks.at(5).state == "PENDING");
   CHECK(tasks.at(8).state == "PENDING");
   CHECK(tasks.count(7) == 0);
+}
+
+TEST_CASE("summary: verdicts marked for review are counted and listed per criterion") {
+  BatchSummary s;
+  auto add = [&](const std::string& sub, const std::string& review) {
+    s.add(rubric::json::parse("{\"submission\": \"" + sub + "\", \"verdict\": \"FAIL\", \"criteria\": [{\"id\": \"cause\", "
+                              "\"title\": \"names the cause\", \"kind\": \"criterion\", \"verdict\": \"FAIL\", \"review\": \"" +
+                                  review + "\"}, {\"id\": \"speed\", \"kind\": \"criterion\", \"verdict\": \"PASS\", \"review\": \"\"}]}",
+                              "line"));
+  };
+  add("sub/a", "");
+  BatchProvenance p;
+  // Nothing marked: the table has no REVIEW column.
+  CHECK(s.to_text(p, "out", false).find("REVIEW") == std::string::npos);
+  add("sub/b", "a question");
+  add("sub/c", "a quotation");
+  auto summary = rubric::json::parse(s.to_json(p), "summary.json");
+  const auto& criteria = summary.find("criteria")->as_array();
+  REQUIRE(criteria.size() == 2);
+  const auto* review = criteria[0].find("review");
+  REQUIRE(review);
+  CHECK(review->find("count")->as_number() == 2);
+  REQUIRE(review->find("submissions")->as_array().size() == 2);
+  CHECK(review->find("submissions")->as_array()[0].as_string() == "sub/b");
+  CHECK(criteria[1].find("review")->find("count")->as_number() == 0);
+  const std::string table = s.to_text(p, "out", false);
+  CHECK(table.find("REVIEW") != std::string::npos);
+  CHECK(table.find("cause marked for review (verdict kept, it rests on an ambiguous reading): sub/b, sub/c") != std::string::npos);
 }

@@ -162,11 +162,26 @@ TEST_CASE("mentions folds case and white space and respects word boundaries") {
   CHECK(t.find("lru policy"));
   CHECK(t.find("attention sink"));
   CHECK_FALSE(t.find("LR"));        // not a whole word
-  CHECK_FALSE(t.find("sinks"));
+  CHECK(t.find("sinks"));           // an inflection of "Sink"
   CHECK(t.find("fix:"));
   auto snippet = t.find("LRU");
   REQUIRE(snippet);
   CHECK(snippet->find("LRU policy") != std::string::npos);
+}
+
+TEST_CASE("mentions finds the inflections of a phrase's last word, not its derivations") {
+  FoldedText t("Each warp issues two wavefronts; the scheduler evicts the shared blocks of the tokenizer.");
+  CHECK(t.find("wavefront"));
+  CHECK(t.find("evicted"));
+  CHECK(t.find("shared block"));
+  CHECK(t.find("tokenizer"));
+  CHECK_FALSE(t.find("token"));
+  CHECK_FALSE(t.find("eviction"));
+  CHECK_FALSE(t.find("wave"));
+  CHECK_FALSE(t.find("warps issue two wavefront"));  // only the last word inflects
+  auto snippet = t.find("wavefront");
+  REQUIRE(snippet);
+  CHECK(snippet->find("two wavefronts;") != std::string::npos);
 }
 
 TEST_CASE("numbers in text") {

@@ -38,11 +38,14 @@ TEST_CASE("sentences: punctuation, abbreviations, numbers, Markdown blocks") {
   CHECK(sentences("| a | b |\n|---|---|\n| x | y |").size() == 3);
 }
 
-TEST_CASE("code is not prose") {
+TEST_CASE("a fenced block is not prose; an inline span's identifiers are words of its sentence") {
   std::string t = "We use `bank_conflict` here.\n```cuda\n__shared__ float bank_conflict[32];\n```\nDone.";
   CHECK(code_of(t) == "bank_conflict\n__shared__ float bank_conflict[32];");
-  CHECK(pol(t, "bank conflict") == Polarity::absent);
-  CHECK(pol(t, "bank_conflict") == Polarity::absent);
+  CHECK(pol(t, "bank conflict") == Polarity::affirmed);
+  CHECK(pol("We never use `bank_conflict` here.", "bank conflict") == Polarity::negated);
+  std::string fenced = "Done.\n```cuda\n__shared__ float bank_conflict[32];\n```\n";
+  CHECK(pol(fenced, "bank conflict") == Polarity::absent);
+  CHECK(pol(fenced, "bank_conflict") == Polarity::absent);
 }
 
 TEST_CASE("matching folds case, hyphens, white space, emphasis, links and inflection") {

@@ -21,7 +21,7 @@ const std::vector<Case> kCases = {
       "The fix is conflict-free indexing of the tile.", "All 32 threads hit the same bank.",
       "Accesses to one bank are serialized across the warp.", "A stride of 32 floats maps every thread to bank 0."},
      {"The bank transfer failed.", "There is a conflict between the two patches.", "The kernel reads global memory.",
-      "`bank_conflicts = 0` in the counter."}},
+      "The counter reads 3 replays."}},
     {"coalescing",
      {"The loads are uncoalesced.", "Coalesced accesses halve the runtime.", "The strided access pattern wastes bandwidth.",
       "Each warp issues 32 memory transactions for one load."},

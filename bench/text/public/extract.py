@@ -1,0 +1,178 @@
+#!/usr/bin/env python3
+"""Labelled polarity examples from public negation and speculation corpora, in the bench's TSV
+format (label, phrase, sentence), by a fixed mapping of their annotation to what a grader means:
+
+- negated: a content word at most three words after a negation cue, inside that cue's scope and
+  outside every speculation scope;
+- hedged: a content word at most six words after a speculation cue, inside its scope, where the
+  cue is a real hedge (not the ability "can"/"cannot", not "I think");
+- affirmed: a content word outside every scope of the sentence.
+
+Content words only (no stop words, numbers or words shorter than three letters), each used once
+per sentence, and only words that occur once in their sentence, so the phrase names one mention.
+*SEM 2012 (Conan Doyle) annotates negation only, so whether a word is outside every speculation
+scope cannot be told there: its questions, and its sentences holding a modal, a conditional or a
+hedge word (speculation cues of the BioScope guidelines), give no example.
+
+  extract.py MIRROR OUT_DIR   (MIRROR: a checkout of joey234/negation-focused-pretraining)
+"""
+import os
+import re
+import subprocess
+import sys
+import xml.etree.ElementTree as ET
+
+STOP = set("""a an the and or but if then than that this these those there here of in on at by for with from to into onto
+over under about as is are was were be been being am do does did has have had having it its he she they them his her
+their our we you your i me my him us who whom whose which what when where why how not no nor never none nothing all any
+each every some such so too very can could may might must shall should will would also only just more most less least
+one two three upon out up down off again further once same other own both few many much""".split())
+HEDGE_WORDS = set("""may might could would should possibly possible perhaps probably probable likely unlikely seem seems
+seemed appear appears appeared suggest suggests suggested suggesting indicate indicates indicated whether if suspect
+suspected presumably apparently think thought believe believed guess fancy imagine""".split())
+CAP = 250  # examples per label per output file
+
+
+def words_of(sentence):
+    return [(m.group(0), m.start(), m.end()) for m in re.finditer(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]", sentence)]
+
+
+def content(word):
+    w = word.lower()
+    return len(w) >= 3 and w not in STOP and not w.endswith("n't")
+
+
+def git_show(mirror, path):
+    return subprocess.run(["git", "-C", mirror, "show", "HEAD:" + path], check=True, capture_output=True).stdout.decode("utf-8")
+
+
+def detok(tokens):
+    out = ""
+    for t in tokens:
+        if out and not re.match(r"^([,.;:!?)\]}]|'s|'|n't|'ll|'re|'ve|'d|'m)$", t) and not out.endswith(("(", "``")):
+            out += " "
+        out += t
+    return out.replace("``", '"').replace("''", '"')
+
+
+def starsem(mirror, paths):
+    """Examples from *SEM 2012 CD-SCO files (CoNLL: 7 columns, then cue, scope, event per negation)."""
+    rows = []
+    for path in paths:
+        block = []
+        for line in git_show(mirror, path).split("\n") + [""]:
+            if line.strip():
+                block.append(line.split("\t"))
+                continue
+            if block:
+                rows.append(block)
+            block = []
+    out = {"negated": [], "affirmed": []}
+    for block in rows:
+        toks = [r[3] for r in block]
+        sentence = detok(toks)
+        if "?" in toks:
+            continue
+        lower = [t.lower() for t in toks]
+        if any(w in HEDGE_WORDS for w in lower):  # speculation is not annotated here: no example
+            continue
+        negs = 0 if block[0][7] == "***" else (len(block[0]) - 7) // 3
+        cue_tok, in_scope = set(), set()
+        taken = set()
+        for n in range(negs):
+            c = [i for i, r in enumerate(block) if r[7 + 3 * n] != "_"]
+            if not c or any(block[i][7 + 3 * n] != block[i][3] for i in c):
+                cue_tok.update(c)  # an affixal cue ("im-possible"): its word is neither here nor there
+                in_scope.update(i for i, r in enumerate(block) if r[8 + 3 * n] != "_")
+                continue
+            cue_tok.update(c)
+            scope = {i for i, r in enumerate(block) if r[8 + 3 * n] != "_"}
+            in_scope.update(scope)
+            last = max(c)
+            for i in range(last + 1, min(len(toks), last + 4)):
+                if i in scope and block[i][8 + 3 * n] == toks[i] and block[i][5][:2] in ("NN", "VB", "JJ") \
+                        and content(toks[i]) and lower.count(lower[i]) == 1 and i not in taken:
+                    out["negated"].append((toks[i], sentence))
+                    taken.add(i)
+                    break
+        cands = [i for i, r in enumerate(block) if i not in in_scope and i not in cue_tok and r[5][:2] in ("NN", "VB", "JJ")
+                 and content(toks[i]) and lower.count(lower[i]) == 1]
+        if cands:
+            i = cands[len(cands) // 2]
+            out["affirmed"].append((toks[i], sentence))
+    return out
+
+
+def bioscope(mirror, path):
+    """Examples from a BioScope XML file: <xcope> scopes holding <cue type="negation|speculation">."""
+    xml = re.sub(r"<!DOCTYPE[^>]*>", "", git_show(mirror, path))  # the DTD is not needed to read it
+    root = ET.fromstring(xml)
+    out = {"negated": [], "hedged": [], "affirmed": []}
+    for s in root.iter("sentence"):
+        text, scopes, cues = [], {}, []
+
+        def walk(e):
+            start = sum(len(x) for x in text)
+            if e.text:
+                text.append(e.text)
+            for ch in e:
+                walk(ch)
+                if ch.tail:
+                    text.append(ch.tail)
+            end = sum(len(x) for x in text)  # before its tail, which its parent appends
+            if e.tag == "xcope":
+                scopes[e.get("id")] = (start, end)
+            elif e.tag == "cue":
+                cues.append((e.get("type"), e.get("ref"), start, end, "".join(e.itertext()).lower()))
+
+        walk(s)
+        sentence = "".join(text)
+        words = words_of(sentence)
+        lower = [w.lower() for w, _, _ in words]
+        cue_spans = [(b, e) for _, _, b, e, _ in cues]
+        spec = [(scopes[r], (b, e), t) for typ, r, b, e, t in cues if typ == "speculation" and r in scopes]
+        neg = [(scopes[r], (b, e)) for typ, r, b, e, _ in cues if typ == "negation" and r in scopes]
+        def inside(span, b, e):
+            return span[0] <= b and e <= span[1]
+        def after(words, cue_end, b, limit):
+            n = sum(1 for _, wb, we in words if cue_end <= wb < b)
+            return b >= cue_end and n < limit
+        eligible = [k for k, (w, b, e) in enumerate(words) if content(w) and lower.count(lower[k]) == 1
+                    and not any(cb <= b < ce for cb, ce in cue_spans)]
+        for label, test in (
+                ("negated", lambda b, e: any(inside(sc, b, e) and after(words, ce, b, 3) for sc, (cb, ce) in neg)
+                 and not any(inside(sc, b, e) for sc, _, _ in spec)),
+                ("hedged", lambda b, e: any(inside(sc, b, e) and after(words, ce, b, 6) and t not in ("can", "cannot", "i think")
+                                            for sc, (cb, ce), t in spec)),
+                ("affirmed", lambda b, e: not any(inside(sc, b, e) for sc in scopes.values()))):
+            ks = [k for k in eligible if test(words[k][1], words[k][2])]
+            if ks:
+                k = ks[0] if label != "affirmed" else ks[len(ks) // 2]
+                out[label].append((words[k][0], sentence))
+    return out
+
+
+def write(path, examples, source):
+    with open(path, "w", encoding="utf-8") as f:
+        f.write(f"# {source}: label, phrase, sentence (bench/text/public/extract.py; mapping in docs/text.md)\n")
+        for label in ("negated", "hedged", "affirmed"):
+            for phrase, sentence in examples.get(label, [])[:CAP]:
+                f.write(f"{label}\t{phrase}\t{' '.join(sentence.split())}\n")
+
+
+def main():
+    mirror, out = sys.argv[1], sys.argv[2]
+    os.makedirs(out, exist_ok=True)
+    sem = "data/starsem-st-2012-data/cd-sco/corpus/"
+    write(os.path.join(out, "starsem_dev.tsv"),
+          starsem(mirror, [sem + "training/SEM-2012-SharedTask-CD-SCO-training-09032012.txt",
+                           sem + "dev/SEM-2012-SharedTask-CD-SCO-dev-09032012.txt"]), "*SEM 2012 CD-SCO training and dev")
+    write(os.path.join(out, "starsem_test.tsv"),
+          starsem(mirror, [sem + "test-gold/SEM-2012-SharedTask-CD-SCO-test-cardboard-GOLD.txt",
+                           sem + "test-gold/SEM-2012-SharedTask-CD-SCO-test-circle-GOLD.txt"]), "*SEM 2012 CD-SCO test (gold)")
+    write(os.path.join(out, "bioscope_abstracts.tsv"), bioscope(mirror, "data/bioscope/abstracts.xml"), "BioScope abstracts")
+    write(os.path.join(out, "bioscope_papers.tsv"), bioscope(mirror, "data/bioscope/full_papers.xml"), "BioScope full papers")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,130 @@
+#include "operators/text/sections.hpp"
+
+#include <string>
+#include <vector>
+
+#include "operators/text/stemmer.hpp"
+
+namespace rubric::text {
+
+namespace {
+
+bool alnum(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); }
+
+// The inflection keys of the words of s, lower-cased: "**Root causes**" → ["root", "cause"].
+std::vector<std::string> word_keys(std::string_view s) {
+  std::vector<std::string> keys;
+  for (std::size_t i = 0; i < s.size();) {
+    if (!alnum(s[i])) {
+      ++i;
+      continue;
+    }
+    std::string w;
+    while (i < s.size() && (alnum(s[i]) || (s[i] == '\'' && i + 1 < s.size() && alnum(s[i + 1]))))
+      w += static_cast<char>(s[i] >= 'A' && s[i] <= 'Z' ? s[i] - 'A' + 'a' : s[i]), ++i;
+    keys.push_back(inflection_key(w));
+  }
+  return keys;
+}
+
+bool contains(const std::vector<std::string>& words, const std::vector<std::string>& part) {
+  if (part.empty() || part.size() > words.size()) return false;
+  for (std::size_t i = 0; i + part.size() <= words.size(); ++i) {
+    std::size_t k = 0;
+    while (k < part.size() && words[i + k] == part[k]) ++k;
+    if (k == part.size()) return true;
+  }
+  return false;
+}
+
+// The text's lines in order, with fenced code blocks passed over: `visit(begin, end)` per line of
+// prose (end before the newline); it returns false to stop.
+template <typename F>
+void prose_lines(std::string_view t, F&& visit) {
+  bool fenced = false;
+  for (std::size_t b = 0; b < t.size();) {
+    std::size_t e = t.find('\n', b);
+    if (e == std::string_view::npos) e = t.size();
+    std::string_view line = t.substr(b, e - b);
+    std::size_t lead = line.find_first_not_of(' ');
+    bool fence = lead != std::string_view::npos && lead < 4 &&
+                 (line.compare(lead, 3, "```") == 0 || line.compare(lead, 3, "~~~") == 0);
+    if (fence) fenced = !fenced;
+    else if (!fenced && !visit(b, e)) return;
+    b = e + 1;
+  }
+}
+
+// The level of an ATX heading line (1 to 6), or 0.
+int heading_level(std::string_view line) {
+  std::size_t k = line.find_first_not_of(' ');
+  if (k == std::string_view::npos || k > 3) return 0;
+  std::size_t h = k;
+  while (h < line.size() && line[h] == '#') ++h;
+  int level = static_cast<int>(h - k);
+  return level >= 1 && level <= 6 && (h == line.size() || line[h] == ' ' || line[h] == '\t') ? level : 0;
+}
+
+bool blank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
+
+}  // namespace
+
+std::optional<std::string_view> section_of(std::string_view t, std::string_view heading) {
+  const std::vector<std::string> want = word_keys(heading);
+  std::size_t begin = std::string_view::npos, end = t.size();
+  int level = 0;
+  prose_lines(t, [&](std::size_t b, std::size_t e) {
+    std::string_view line = t.substr(b, e - b);
+    int l = heading_level(line);
+    if (l == 0) return true;
+    if (begin == std::string_view::npos) {
+      if (contains(word_keys(line), want)) begin = b, level = l;
+      return true;
+    }
+    if (l <= level) {
+      end = b;
+      return false;
+    }
+    return true;
+  });
+  if (begin == std::string_view::npos) return std::nullopt;
+  while (end > begin && (t[end - 1] == '\n' || t[end - 1] == ' ' || t[end - 1] == '\r')) --end;
+  return t.substr(begin, end - begin);
+}
+
+std::optional<std::string_view> labelled_line(std::string_view t, std::string_view label) {
+  const std::vector<std::string> want = word_keys(label);
+  if (want.empty()) return std::nullopt;
+  std::size_t begin = std::string_view::npos, end = t.size();
+  bool block = false;  // nothing after the colon: the label's block follows
+  prose_lines(t, [&](std::size_t b, std::size_t e) {
+    std::string_view line = t.substr(b, e - b);
+    if (begin != std::string_view::npos) {  // extending a label's block
+      if (blank(line) || heading_level(line)) return false;
+      end = e;
+      return true;
+    }
+    // Past indentation, a list marker ("- ", "* ", "1. ") and a block quote's ">".
+    std::size_t k = line.find_first_not_of(" \t>");
+    if (k == std::string_view::npos) return true;
+    if ((line[k] == '-' || line[k] == '*' || line[k] == '+') && k + 1 < line.size() && line[k + 1] == ' ') k += 2;
+    else {
+      std::size_t d = k;
+      while (d < line.size() && line[d] >= '0' && line[d] <= '9') ++d;
+      if (d > k && d + 1 < line.size() && (line[d] == '.' || line[d] == ')') && line[d + 1] == ' ') k = d + 2;
+    }
+    std::size_t colon = line.find(':', k);
+    if (colon == std::string_view::npos || colon - k > 120) return true;
+    if (word_keys(line.substr(k, colon - k)) != want) return true;
+    begin = b + k;
+    std::string_view rest = line.substr(colon + 1);
+    block = rest.find_first_not_of(" \t*_\r") == std::string_view::npos;
+    end = e;
+    return block;  // a label with its value on the line: done
+  });
+  if (begin == std::string_view::npos) return std::nullopt;
+  while (end > begin && (t[end - 1] == '\n' || t[end - 1] == ' ' || t[end - 1] == '\r')) --end;
+  return t.substr(begin, end - begin);
+}
+
+}  // namespace rubric::text

@@ -1,0 +1,60 @@
+// Doubt made visible: a polarity read from an ambiguous construction says so and why; one read
+// from a clear construction does not.
+#include <doctest/doctest.h>
+
+#include "operators/text/claims.hpp"
+#include "operators/text/concept.hpp"
+
+using namespace rubric::text;
+
+namespace {
+// The reason the finding rests on an ambiguous reading, "" when clear.
+std::string doubt(std::string_view text, std::string_view phrase) {
+  Stemmer st;
+  auto f = analyse(text, {make_phrase(phrase, st)}, st)[0];
+  return f.ambiguous ? f.ambiguous->ambiguous : "";
+}
+std::string evidence(std::string_view text, std::string_view phrase) {
+  Stemmer st;
+  return explain(text, analyse(text, {make_phrase(phrase, st)}, st)[0]);
+}
+}  // namespace
+
+TEST_CASE("each ambiguous construction names itself") {
+  CHECK(doubt("Is it the prefix cache?", "prefix cache") == "a question");
+  CHECK(doubt("He wrote \"the prefix cache is the cause\" in the log.", "prefix cache") == "a quotation");
+  CHECK(doubt("The cause is the prefix cache or a bank conflict.", "prefix cache") == "an alternative ('A or B')");
+  CHECK(doubt("The prefix cache might not be the cause.", "prefix cache") == "a hedge and a negation in one clause");
+  CHECK(doubt("We found no evidence in the profiles of the last three runs of bank conflicts.", "bank conflict") ==
+        "the negation 'no' is 10 words from the phrase");
+  CHECK(doubt("The worm C. elegans has no bank conflicts.", "bank conflict").find("sentence split") != std::string::npos);
+}
+
+TEST_CASE("a clear construction is not marked") {
+  CHECK(doubt("The prefix cache is not the cause.", "prefix cache") == "");
+  CHECK(doubt("Fever? No.", "fever") == "");  // a question answered at once
+  CHECK(doubt("The cause is bank conflicts.", "bank conflict") == "");
+  CHECK(doubt("The prefix cache might be the cause.", "prefix cache") == "");
+  CHECK(doubt("The profile shows no bank conflicts.", "absent phrase") == "");
+}
+
+TEST_CASE("a clear statement decides over an ambiguous one; when nothing is stated, any doubt counts") {
+  CHECK(doubt("Is it the prefix cache? The prefix cache is the cause.", "prefix cache") == "");
+  CHECK(doubt("The prefix cache is not the cause. Is it the prefix cache?", "prefix cache") == "a question");
+  std::string e = evidence("Is it the prefix cache?", "prefix cache");
+  CHECK(e.find("; ambiguous: a question") != std::string::npos);
+  e = evidence("The prefix cache is not the cause. He wrote \"the prefix cache is not involved\".", "prefix cache");
+  CHECK(e.find("denied in \"The prefix cache is [not] the cause.\"") != std::string::npos);
+  CHECK(e.find("ambiguous: a quotation in \"He wrote") != std::string::npos);
+}
+
+TEST_CASE("a sentence cut at the token limit is read in doubt, both halves") {
+  std::string t;
+  for (int i = 0; i < 2100; ++i) t += "word ";
+  t += "and the prefix cache is not the cause.";
+  CHECK(doubt(t, "prefix cache").find("sentence split") != std::string::npos);
+  Stemmer st;
+  auto claims = find_claims("Is it 10x faster?", st, 10, nullptr);
+  REQUIRE(claims.size() == 1);
+  CHECK(claims[0].ambiguous == "a question");
+}

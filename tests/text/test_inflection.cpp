@@ -1,0 +1,54 @@
+// Matching folds inflection, not derivation: a word's plural, past, participle and third person
+// share a key with it; a derived word (an agent noun, a nominalisation) is another word.
+#include <doctest/doctest.h>
+
+#include "operators/text/concept.hpp"
+#include "operators/text/stemmer.hpp"
+
+using namespace rubric::text;
+
+namespace {
+bool same(std::string_view a, std::string_view b) { return inflection_key(a) == inflection_key(b); }
+std::string pol(std::string_view text, std::string_view phrase) {
+  Stemmer st;
+  return polarity_name(analyse(text, {make_phrase(phrase, st)}, st)[0].polarity);
+}
+}  // namespace
+
+TEST_CASE("inflections share a key: plural, possessive, -ed, -ing, third person") {
+  for (auto [a, b] : std::vector<std::pair<std::string_view, std::string_view>>{
+           {"token", "tokens"}, {"evict", "evicted"}, {"evicts", "evicting"}, {"wavefront", "wavefronts"},
+           {"cache", "caches"}, {"cache", "cached"}, {"cache", "caching"}, {"cause", "causes"}, {"cause", "caused"},
+           {"use", "used"}, {"use", "using"}, {"uses", "use"}, {"stop", "stopped"}, {"pad", "padding"}, {"spill", "spilled"},
+           {"add", "added"}, {"hope", "hoping"}, {"rate", "rated"}, {"scale", "scaling"}, {"apply", "applies"},
+           {"apply", "applied"}, {"apply", "applying"}, {"policy", "policies"}, {"try", "tried"}, {"box", "boxes"},
+           {"match", "matches"}, {"process", "processes"}, {"class", "classes"}, {"bias", "biases"}, {"status", "statuses"},
+           {"gpu", "gpus"}, {"api", "apis"}, {"model", "model's"}, {"users", "users'"}, {"tokenize", "tokenized"},
+           {"compute", "computed"}, {"preempt", "preempting"}, {"setting", "settings"}, {"finding", "findings"},
+           {"degrade", "degrades"}, {"dominate", "dominated"}, {"idea", "ideas"}})
+    CHECK_MESSAGE(same(a, b), a, " / ", b);
+}
+
+TEST_CASE("derivations and lookalikes keep their own key") {
+  for (auto [a, b] : std::vector<std::pair<std::string_view, std::string_view>>{
+           {"token", "tokenizer"}, {"normal", "normalization"}, {"compute", "computer"}, {"evict", "eviction"},
+           {"preempt", "preemption"}, {"hope", "hop"}, {"hoping", "hopping"}, {"rate", "rat"}, {"note", "not"},
+           {"plane", "plan"}, {"made", "mad"}, {"byte", "bit"}, {"tile", "till"}, {"none", "non"}, {"off", "of"},
+           {"status", "statu"}, {"analysis", "analysi"}, {"news", "new"}, {"its", "it"}, {"string", "str"}})
+    CHECK_MESSAGE(!same(a, b), a, " / ", b);
+  // Identifiers, numbers and two-letter words are kept whole.
+  CHECK(inflection_key("sm_90") == "sm_90");
+  CHECK(inflection_key("fp32s") == "fp32s");
+  CHECK(inflection_key("is") == "is");
+}
+
+TEST_CASE("phrases match inflections of the prose, never its derivations") {
+  CHECK(pol("The shared 30k-token prefix is evicted first.", "tokenizer") == "absent");
+  CHECK(pol("The shared 30k-token prefix is evicted first.", "token") == "affirmed");
+  CHECK(pol("Values follow a normal distribution.", "normalization") == "absent");
+  CHECK(pol("The computer was slow.", "compute") == "absent");
+  CHECK(pol("The scheduler evicts the shared blocks.", "evicted") == "affirmed");
+  CHECK(pol("The tokens of the prompt were evicted.", "token") == "affirmed");
+  CHECK(pol("Each warp issues two wavefronts.", "wavefront") == "affirmed");
+  CHECK(pol("The tokenizer is slow.", "token") == "absent");
+}

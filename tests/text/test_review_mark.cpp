@@ -1,0 +1,117 @@
+// The review mark through the language and every report: a check whose verdict rests on an
+// ambiguous reading of the prose is marked, its verdict kept; `any` over claims counts only what
+// the answer states.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "report/html_report.hpp"
+#include "report/json_report.hpp"
+#include "report/junit_report.hpp"
+#include "report/markdown_report.hpp"
+#include "report/text_report.hpp"
+#include "tests/interpreter/helpers.hpp"
+
+namespace {
+
+rubric::Report run(const std::string& answer, const std::string& body) {
+  rubric::test::TempDir dir;
+  dir.write("sub/answer.md", answer);
+  dir.dir("ref");
+  std::string text = "rubric \"t\" {}\ncriterion c \"text\" {\n  let answer = text(submission / \"answer.md\")\n" + body + "\n}\n";
+  return rubric::test::run_text(text, dir.path + "/sub", dir.path + "/ref");
+}
+
+const rubric::CheckResult& only_check(const rubric::Report& r) {
+  REQUIRE(r.criteria.size() == 1);
+  REQUIRE(r.criteria[0].checks.size() == 1);
+  return r.criteria[0].checks[0];
+}
+
+}  // namespace
+
+TEST_CASE("affirms, denies and polarity mark a verdict that rests on an ambiguous reading") {
+  auto r = run("Is it the prefix cache?", "expect answer affirms \"prefix cache\"");
+  const auto& k = only_check(r);
+  CHECK(k.verdict == rubric::Verdict::fail);  // the verdict is kept
+  CHECK(k.review == "\"prefix cache\": a question");
+  CHECK(rubric::review_reason(r.criteria[0]) == "\"prefix cache\": a question");
+
+  auto p = run("The fix might not remove the bank conflicts.", "expect polarity(answer, \"bank conflict\") == \"hedged\"");
+  CHECK(only_check(p).verdict == rubric::Verdict::pass);
+  CHECK(only_check(p).review == "\"bank conflict\": a hedge and a negation in one clause");
+  bool shown = false;
+  for (const auto& e : only_check(p).evidence) shown = shown || e.find("ambiguous: a hedge and a negation") != std::string::npos;
+  CHECK(shown);
+
+  auto clear = run("The prefix cache is not the cause.", "expect answer denies \"prefix cache\"");
+  CHECK(only_check(clear).verdict == rubric::Verdict::pass);
+  CHECK(only_check(clear).review.empty());
+  CHECK(rubric::review_reason(clear.criteria[0]).empty());
+}
+
+TEST_CASE("any over claims counts only a claim the answer states") {
+  const std::string pred = "expect any(claims(answer), c => c.value within 10% of 6.5)";
+  CHECK(only_check(run("The kernel is 6.5x faster.", pred)).verdict == rubric::Verdict::pass);
+  auto hedged = run("The kernel might be 6.5x faster.", pred);
+  CHECK(only_check(hedged).verdict == rubric::Verdict::fail);
+  CHECK(only_check(hedged).evidence[0].find("not counted: the answer does not state it (hedged)") != std::string::npos);
+  CHECK(only_check(run("Keywords: 6.5x, bandwidth.", pred)).verdict == rubric::Verdict::fail);
+  CHECK(only_check(run("It is not 6.5x faster.", pred)).verdict == rubric::Verdict::fail);
+  // A predicate that reads the polarity decides for itself.
+  CHECK(only_check(run("The kernel might be 6.5x faster.", "expect any(claims(answer), c => c.polarity == \"hedged\" and c.value within 10% of 6.5)"))
+            .verdict == rubric::Verdict::pass);
+  // `all` still checks every claim, hedged ones too.
+  CHECK(only_check(run("It is 6.5x faster and might be 10x faster.", "expect all(claims(answer), c => c.value within 10% of 6.5)"))
+            .verdict == rubric::Verdict::fail);
+  auto asked = run("Is it 6.5x faster?", pred);
+  CHECK(only_check(asked).review == "claim 6.5x: a question");
+}
+
+TEST_CASE("every report format shows the mark and keeps the verdict") {
+  auto r = run("Is it the prefix cache?", "expect answer affirms \"prefix cache\"");
+  const std::string text = rubric::report::format_text(r);
+  CHECK(text.find("marked for review (verdict kept): \"prefix cache\": a question") != std::string::npos);
+  CHECK(text.find("review: \"prefix cache\": a question") != std::string::npos);
+  CHECK(text.find("[FAIL]") != std::string::npos);
+  const std::string json = rubric::report::format_json(r);
+  CHECK(json.find("\"review\": \"\\\"prefix cache\\\": a question\"") != std::string::npos);
+  const std::string md = rubric::report::format_markdown(r);
+  CHECK(md.find("*Marked for review (verdict kept):* \"prefix cache\": a question") != std::string::npos);
+  const std::string html = rubric::report::format_html(r);
+  CHECK(html.find("<p class=\"review\">marked for review (verdict kept): &quot;prefix cache&quot;: a question</p>") != std::string::npos);
+  const std::string junit = rubric::report::format_junit(r);
+  CHECK(junit.find("<property name=\"review\" value=\"&quot;prefix cache&quot;: a question\"/>") != std::string::npos);
+  CHECK(junit.find("<failure") != std::string::npos);
+  // A clear verdict: no mark anywhere, an empty field in JSON.
+  auto clear = run("The prefix cache is the cause.", "expect answer affirms \"prefix cache\"");
+  CHECK(rubric::report::format_text(clear).find("review") == std::string::npos);
+  CHECK(rubric::report::format_json(clear).find("\"review\": \"\"") != std::string::npos);
+  CHECK(rubric::report::format_junit(clear).find("review") == std::string::npos);
+}
+
+TEST_CASE("section and labelled give the part of an answer a criterion is about") {
+  const std::string answer = "## Diagnosis\n\nThe prefix cache is fine.\n\n## Cause\n\nRoot cause: bank conflicts.\n\n"
+                             "Ruled out: register spills.\n";
+  auto r = run(answer, "expect labelled(answer, \"root cause\") affirms \"bank conflict\"\n"
+                       "expect labelled(answer, \"ruled out\") denies \"register spill\"\n"
+                       "expect not (section(answer, \"diagnosis\") affirms \"bank conflict\")\n"
+                       "expect section(answer, \"cause\") affirms \"bank conflict\"\n"
+                       "expect labelled(answer, \"fix\") == \"\"");
+  REQUIRE(r.criteria.size() == 1);
+  REQUIRE(r.criteria[0].checks.size() == 5);
+  for (const auto& k : r.criteria[0].checks) {
+    INFO(k.source_text, " → ", k.explanation);
+    CHECK(k.verdict == rubric::Verdict::pass);
+  }
+}
+
+TEST_CASE("a concept's evidence names the member that matched") {
+  auto r = run("The shared prefix blocks are reused and the requests were evicted first.",
+               "let preemption = concept([\"preempt\", \"preemption\", \"requests\" near(6) \"evicted\"], \"any\", \"preemption\")\n"
+               "expect answer affirms preemption");
+  const auto& k = only_check(r);
+  CHECK(k.verdict == rubric::Verdict::pass);
+  REQUIRE_FALSE(k.evidence.empty());
+  CHECK(k.evidence[0].find("stated by \"requests\" near(6) \"evicted\" in") != std::string::npos);
+}

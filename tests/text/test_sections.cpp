@@ -1,0 +1,50 @@
+// The section under a heading and a labelled line, as slices of the answer that keep their rules.
+#include <doctest/doctest.h>
+
+#include "operators/text/concept.hpp"
+#include "operators/text/sections.hpp"
+
+using namespace rubric::text;
+
+namespace {
+const char* const kAnswer =
+    "# Report\n\nThe run was slow.\n\n## Root causes\n\nThe draft head degraded.\n\n### Details\n\nSee the profile.\n\n"
+    "## Fix\n\nRuled out: the prefix cache.\n- **Root cause**: bank conflicts in the epilogue\n```\nRoot cause: not code\n```\n"
+    "Possible causes:\n- register spills\n- occupancy\n\nDone.\n";
+std::string pol(std::string_view text, std::string_view phrase) {
+  Stemmer st;
+  return polarity_name(analyse(text, {make_phrase(phrase, st)}, st)[0].polarity);
+}
+}  // namespace
+
+TEST_CASE("a heading's section runs to the next heading of its level or higher, subsections included") {
+  auto s = section_of(kAnswer, "root cause");  // "Root causes": by inflection key
+  REQUIRE(s);
+  CHECK(*s == "## Root causes\n\nThe draft head degraded.\n\n### Details\n\nSee the profile.");
+  REQUIRE(section_of(kAnswer, "report"));
+  CHECK(section_of(kAnswer, "report")->size() == std::string_view(kAnswer).size() - 1);  // the whole, to the end
+  CHECK_FALSE(section_of(kAnswer, "conclusion"));
+  CHECK_FALSE(section_of("```\n# Root cause\n```\n", "root cause"));  // code holds no heading
+}
+
+TEST_CASE("a labelled line keeps its label, so its rules still apply") {
+  auto rc = labelled_line(kAnswer, "Root cause");
+  REQUIRE(rc);
+  CHECK(*rc == "**Root cause**: bank conflicts in the epilogue");
+  CHECK(pol(*rc, "bank conflict") == "affirmed");
+  auto out = labelled_line(kAnswer, "ruled out");
+  REQUIRE(out);
+  CHECK(pol(*out, "prefix cache") == "negated");
+  CHECK(pol("Not the cause: the prefix cache, register spills.", "register spill") == "negated");
+  CHECK(pol("It is not the cache: the scheduler is.", "scheduler") == "affirmed");
+  CHECK(pol("Root cause: the prefix cache.", "prefix cache") == "affirmed");
+  // Nothing after the colon: the block under it, still candidates.
+  auto possible = labelled_line(kAnswer, "possible causes");
+  REQUIRE(possible);
+  CHECK(*possible == "Possible causes:\n- register spills\n- occupancy");
+  CHECK(pol(*possible, "register spill") == "hedged");
+  CHECK_FALSE(labelled_line(kAnswer, "root"));  // the whole label, not part of it
+  CHECK_FALSE(labelled_line("Note: the root cause: X", "root cause"));
+  REQUIRE(labelled_line("1. **Fix:** pad the tile", "fix"));
+  CHECK(*labelled_line("1. **Fix:** pad the tile", "fix") == "**Fix:** pad the tile");
+}
