@@ -1,0 +1,169 @@
+#!/usr/bin/python3
+"""Integration tests of `rubric review`: graders' verdicts recorded in OUT/reviews.jsonl by the
+real binary (--set, --import, --list), concurrent reviewers, torn lines and stale reviews.
+
+usage: test_review.py RUBRIC_BINARY [unittest args...]
+"""
+import json
+import os
+import shutil
+import subprocess
+import sys
+import tempfile
+import unittest
+
+import test_grading as tg
+
+
+def reviews(out):
+    path = os.path.join(out, "reviews.jsonl")
+    if not os.path.exists(path):
+        return []
+    with open(path, encoding="utf-8") as f:
+        return [json.loads(line) for line in f.read().splitlines() if line.strip()]
+
+
+class ReviewTest(unittest.TestCase):
+    def setUp(self):
+        self.tmp = tempfile.mkdtemp(prefix="rubric-review-test-")
+        self.rubric = os.path.join(tg.CORPUS, "corpus.rubric")
+        self.reference = os.path.join(tg.CORPUS, "reference")
+        self.paths, _ = tg.make_corpus(os.path.join(self.tmp, "corpus"), 1, kinds=("pass", "fail"))
+        self.out = os.path.join(self.tmp, "out")
+        self.grade()
+        self.passing, self.failing = self.paths
+
+    def tearDown(self):
+        shutil.rmtree(self.tmp, ignore_errors=True)
+
+    def grade(self):
+        tg.run(["grade", self.rubric] + self.paths + ["--reference", self.reference, "--out", self.out, "--quiet"])
+
+    def review(self, *args, exit=0, env=None):
+        return tg.run(["review", self.out] + list(args), env=env, check_exit=exit)
+
+
+class Store(ReviewTest):
+    def test_agree_and_overrule_are_recorded_with_the_tools_verdict_and_key(self):
+        self.review("--set", f"{self.passing}:cause=agree", "--reviewer", "ada")
+        self.review("--set", f"{self.failing}:cause=PASS", "--why", "names the sink in other words", "--reviewer", "bob")
+        lines, _ = tg.read_lines(self.out)
+        key = {l["submission"]: l["key"] for l in lines}
+        first, second = reviews(self.out)
+        self.assertEqual((first["submission"], first["criterion"], first["verdict"], first["tool_verdict"], first["reviewer"]),
+                         (self.passing, "cause", "agree", "PASS", "ada"))
+        self.assertEqual((second["verdict"], second["tool_verdict"], second["justification"], second["reviewer"]),
+                         ("PASS", "FAIL", "names the sink in other words", "bob"))
+        self.assertEqual(second["rubric_sha256"], key[self.failing]["rubric_sha256"])
+        self.assertEqual(second["submission_sha256"], key[self.failing]["submission_sha256"])
+        self.assertRegex(second["time"], r"^\d{4}-\d\d-\d\dT\d\d:\d\d:\d\dZ$")
+
+    def test_overruling_needs_a_justification(self):
+        proc = self.review("--set", f"{self.failing}:cause=PASS", exit=2)
+        self.assertIn("needs a justification", proc.stderr)
+        self.review("--set", f"{self.failing}:cause=PASS", "--why", "   ", exit=2)
+        self.assertEqual(reviews(self.out), [])
+        # Saying what the tool said, or abstaining, overrules nothing.
+        self.review("--set", f"{self.failing}:cause=FAIL", f"--set={self.passing}:cause=cannot-tell")
+        self.assertEqual([r["verdict"] for r in reviews(self.out)], ["FAIL", "cannot tell"])
+
+    def test_unknown_submission_criterion_group_or_verdict_is_refused(self):
+        for bad in (f"{self.tmp}/nowhere:cause=agree", f"{self.passing}:nosuch=agree", f"{self.passing}:cause=maybe",
+                    "cause=agree"):
+            with self.subTest(bad=bad):
+                self.review("--set", bad, exit=2)
+        self.assertEqual(reviews(self.out), [])
+
+    def test_a_folder_may_be_named_in_another_spelling(self):
+        self.review("--set", f"{self.passing}/:result=agree")
+        self.assertEqual(reviews(self.out)[0]["submission"], self.passing)
+
+    def test_a_later_review_supersedes_and_the_history_stays(self):
+        self.review("--set", f"{self.failing}:cause=PASS", "--why", "first look", "--reviewer", "ada")
+        self.review("--set", f"{self.failing}:cause=agree", "--reviewer", "ada")
+        self.assertEqual([r["verdict"] for r in reviews(self.out)], ["PASS", "agree"])
+        listed = self.review("--list").stdout.splitlines()
+        self.assertEqual(len(listed), 1)
+        self.assertIn(":cause: agree by ada", listed[0])
+
+    def test_a_review_of_other_content_is_stale(self):
+        self.review("--set", f"{self.failing}:cause=PASS", "--why", "close enough")
+        self.assertNotIn("stale", self.review("--list").stdout)
+        with open(os.path.join(self.failing, "answer.md"), "a") as f:
+            f.write("edited after the review\n")
+        self.grade()
+        self.assertIn("stale", self.review("--list").stdout)
+
+    def test_import_checks_every_record_before_writing_any(self):
+        records = os.path.join(self.tmp, "import.jsonl")
+        with open(records, "w") as f:
+            f.write(json.dumps({"submission": self.passing, "criterion": "result", "verdict": "agree"}) + "\n")
+            f.write(json.dumps({"submission": self.failing, "criterion": "cause", "verdict": "PASS"}) + "\n")
+        self.assertIn("needs a justification", self.review("--import", records, exit=2).stderr)
+        self.assertEqual(reviews(self.out), [])
+        with open(records, "w") as f:
+            f.write(json.dumps({"submission": self.passing, "criterion": "result", "verdict": "agree"}) + "\n")
+            f.write(json.dumps({"submission": self.failing, "criterion": "cause", "verdict": "PASS",
+                                "justification": "ok", "reviewer": "carol"}) + "\n")
+        self.review("--import", records, "--reviewer", "dan")
+        got = reviews(self.out)
+        self.assertEqual([(r["criterion"], r["reviewer"], r["tool_verdict"]) for r in got],
+                         [("result", "dan", "PASS"), ("cause", "carol", "FAIL")])
+
+    def test_an_imported_review_keeps_the_key_it_was_made_against(self):
+        records = os.path.join(self.tmp, "import.jsonl")
+        with open(records, "w") as f:
+            f.write(json.dumps({"submission": self.passing, "criterion": "result", "verdict": "agree",
+                                "submission_sha256": "0" * 64}) + "\n")
+        self.review("--import", records)
+        self.assertIn("stale", self.review("--list").stdout)
+
+    def test_hostile_justification_stays_one_record_and_prints_escaped(self):
+        why = 'line one\n{"submission": "forged"}\x1b[31m\u202e'
+        self.review("--set", f"{self.failing}:cause=PASS", "--why", why)
+        (got,) = reviews(self.out)
+        self.assertEqual(got["justification"], why)
+        listed = self.review("--list").stdout
+        self.assertEqual(len(listed.splitlines()), 1)
+        self.assertNotIn("\x1b", listed)
+        self.assertNotIn("\u202e", listed)
+
+
+class Concurrent(ReviewTest):
+    def test_concurrent_reviewers_lose_and_tear_nothing(self):
+        writers, each = 8, 12
+        long_why = "x" * 20000  # past a pipe's atomic size: only the lock keeps lines whole
+        procs = []
+        for w in range(writers):
+            args = []
+            for i in range(each):
+                args += ["--set", f"{self.failing}:cause=PASS"]
+            procs.append(subprocess.Popen(
+                [tg.RUBRIC_EXE, "review", self.out] + args + ["--why", f"{w} {long_why}", "--reviewer", f"r{w}"],
+                stdin=subprocess.DEVNULL, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=tg.env_without_ci()))
+        for p in procs:
+            _, err = p.communicate(timeout=300)
+            self.assertEqual(p.returncode, 0, err)
+        got = reviews(self.out)  # every line parses
+        self.assertEqual(len(got), writers * each)
+        self.assertEqual(sorted({r["reviewer"] for r in got}), sorted(f"r{w}" for w in range(writers)))
+        for r in got:
+            self.assertEqual(r["justification"], f"{r['reviewer'][1:]} {long_why}")
+
+    def test_a_torn_last_line_is_skipped_and_closed_off(self):
+        self.review("--set", f"{self.passing}:cause=agree")
+        with open(os.path.join(self.out, "reviews.jsonl"), "a") as f:
+            f.write('{"submission": "torn')
+        listed = self.review("--list")
+        self.assertIn("unreadable", listed.stderr)
+        self.review("--set", f"{self.passing}:result=agree")
+        with open(os.path.join(self.out, "reviews.jsonl"), encoding="utf-8") as f:
+            lines = f.read().splitlines()
+        self.assertEqual(len(lines), 3)
+        self.assertEqual(json.loads(lines[2])["criterion"], "result")
+        self.assertEqual(len(self.review("--list").stdout.splitlines()), 2)
+
+
+if __name__ == "__main__":
+    tg.RUBRIC_EXE = os.path.abspath(sys.argv.pop(1))
+    unittest.main(verbosity=2)
