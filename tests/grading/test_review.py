@@ -164,6 +164,99 @@ class Concurrent(ReviewTest):
         self.assertEqual(len(self.review("--list").stdout.splitlines()), 2)
 
 
+def cohen_kappa(pairs):
+    """Cohen's kappa of (tool, grader) pairs, written out from its definition."""
+    n = len(pairs)
+    observed = sum(t == g for t, g in pairs) / n
+    labels = {x for pair in pairs for x in pair}
+    chance = sum((sum(t == k for t, _ in pairs) / n) * (sum(g == k for _, g in pairs) / n) for k in labels)
+    return (observed - chance) / (1 - chance)
+
+
+class Applied(ReviewTest):
+    """Reviews in force change the summary's verdicts and scores, with the rubric's rules."""
+
+    def setUp(self):
+        super().setUp()
+        self.more, _ = tg.make_corpus(os.path.join(self.tmp, "more"), 1, kinds=("pass", "fail"))
+        self.paths += self.more
+        self.grade()
+
+    def summary_after_regrade(self):
+        proc = tg.run(["grade", self.rubric] + self.paths + ["--reference", self.reference, "--out", self.out])
+        return tg.read_summary(self.out), proc.stdout
+
+    def test_an_overrule_recomputes_the_verdict_and_score(self):
+        lines, _ = tg.read_lines(self.out)
+        self.assertTrue(all(l["pass_mark"] == 0.6 for l in lines))
+        before = tg.read_summary(self.out)
+        self.assertEqual(before["verdicts"]["FAIL"], 2)
+        # The failing answers fail the required criterion `cause`; overruled, they pass whole.
+        self.review("--set", f"{self.failing}:cause=PASS", "--why", "names the sink as 'the first tokens'",
+                    "--reviewer", "ada")
+        summary, table = self.summary_after_regrade()
+        self.assertEqual((summary["verdicts"]["PASS"], summary["verdicts"]["FAIL"]), (3, 1))
+        cause = next(c for c in summary["criteria"] if c["id"] == "cause")
+        self.assertEqual((cause["counts"]["PASS"], cause["counts"]["FAIL"]), (3, 1))
+        self.assertEqual(summary["reviews"]["changed_verdicts"], 1)
+        (overrule,) = summary["reviews"]["overrules"]
+        self.assertEqual((overrule["submission"], overrule["tool_verdict"], overrule["verdict"], overrule["reviewer"]),
+                         (self.failing, "FAIL", "PASS", "ada"))
+        self.assertIn("overruled by ada: names the sink as 'the first tokens'", table)
+        # results.jsonl stays the tool's own record.
+        lines, _ = tg.read_lines(self.out)
+        self.assertEqual({l["submission"]: l["verdict"] for l in lines}[self.failing], "FAIL")
+
+    def test_a_failed_criterion_that_is_not_required_lowers_the_score_by_its_weight(self):
+        # weights: cause 2, result 1, variant 1, speed 1; pass mark 60%: 4/5 passes, 3/5 passes, 2/5 fails.
+        self.review("--set", f"{self.passing}:result=FAIL", "--why", "ran at 16Ki, the file is edited")
+        summary, _ = self.summary_after_regrade()
+        self.assertEqual(summary["verdicts"]["PASS"], 2)
+        self.assertEqual(summary["reviews"]["changed_verdicts"], 0)
+        histogram = {round(b["from"], 1): b["count"] for b in summary["score"]["histogram"] if b["count"]}
+        self.assertEqual(histogram, {0.6: 2, 0.8: 1, 0.9: 1})  # 3/5 twice (cause failed), 4/5, 5/5
+        self.review("--set", f"{self.passing}:variant=FAIL", "--why", "variant b is not what it ran",
+                    f"--set={self.passing}:speed=FAIL")
+        summary, _ = self.summary_after_regrade()
+        self.assertEqual(summary["verdicts"]["FAIL"], 3)  # 2/5 = 40% is below the pass mark
+
+    def test_agreement_figures_per_criterion(self):
+        passing2, failing2 = self.more
+        self.review("--set", f"{self.passing}:cause=agree", f"--set={passing2}:cause=agree",
+                    f"--set={self.failing}:cause=agree")
+        self.review("--set", f"{failing2}:cause=PASS", "--why", "says 'sink tokens' in a table")
+        self.review("--set", f"{self.passing}:result=cannot-tell")
+        summary, table = self.summary_after_regrade()
+        cause = next(c for c in summary["criteria"] if c["id"] == "cause")["review"]
+        pairs = [("PASS", "PASS"), ("PASS", "PASS"), ("FAIL", "FAIL"), ("FAIL", "PASS")]
+        self.assertEqual((cause["reviewed"], cause["agreed"], cause["overruled"]), (4, 3, 1))
+        self.assertAlmostEqual(cause["agreement_rate"], 0.75)
+        self.assertAlmostEqual(cause["kappa"], cohen_kappa(pairs))
+        self.assertEqual({(c["tool"], c["grader"]): c["count"] for c in cause["confusion"]},
+                         {("PASS", "PASS"): 2, ("FAIL", "FAIL"): 1, ("FAIL", "PASS"): 1})
+        result = next(c for c in summary["criteria"] if c["id"] == "result")["review"]
+        self.assertEqual((result["reviewed"], result["cannot_tell"], result["agreement_rate"], result["kappa"]),
+                         (0, 1, None, None))
+        self.assertRegex(table, r"cause\s+4\s+75%\s+0\.50\s+1\s+0")
+
+    def test_a_stale_review_is_counted_apart_and_not_applied(self):
+        self.review("--set", f"{self.failing}:cause=PASS", "--why", "close enough")
+        with open(os.path.join(self.failing, "answer.md"), "a") as f:
+            f.write("rewritten after the review\n")
+        summary, _ = self.summary_after_regrade()
+        self.assertEqual(summary["verdicts"]["FAIL"], 2)
+        cause = next(c for c in summary["criteria"] if c["id"] == "cause")["review"]
+        self.assertEqual((cause["reviewed"], cause["stale"]), (0, 1))
+
+    def test_merge_applies_the_reviews_of_the_folders_it_merges(self):
+        self.review("--set", f"{self.failing}:cause=PASS", "--why", "close enough")
+        merged = os.path.join(self.tmp, "merged")
+        tg.run(["merge", self.out, "--out", merged, "--quiet"], check_exit=0)
+        summary = tg.read_summary(merged)
+        self.assertEqual(summary["verdicts"]["PASS"], 3)
+        self.assertEqual(len(summary["reviews"]["overrules"]), 1)
+
+
 if __name__ == "__main__":
     tg.RUBRIC_EXE = os.path.abspath(sys.argv.pop(1))
     unittest.main(verbosity=2)
