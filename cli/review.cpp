@@ -13,8 +13,11 @@
 #include <fmt/format.h>
 
 #include "cli/cli_support.hpp"
+#include "cli/review_page.hpp"
+#include "cli/review_server.hpp"
 #include "cli/verbs.hpp"
 #include "grading/result_line.hpp"
+#include "grading/review_queue.hpp"
 #include "grading/shard.hpp"
 #include "grading/review_store.hpp"
 #include "grading/reviewed_results.hpp"
@@ -105,6 +108,18 @@ int list(const std::string& out_dir) {
   return 0;
 }
 
+int serve(const std::string& out_dir, const std::string& reviewer, bool blind, std::size_t sample, std::uint64_t seed,
+          std::uint16_t port) {
+  ReviewSite site;
+  site.out_dir = out_dir;
+  site.lines = grading::load_result_lines(out_dir);
+  for (const auto& [submission, line] : site.lines) site.submissions.push_back(submission);
+  site.queue = grading::review_queue(site.lines, sample, seed);
+  site.blind = blind;
+  site.reviewer = reviewer;
+  return serve_reviews(site, port);
+}
+
 }  // namespace
 
 int run_review(const std::vector<std::string>& args) {
@@ -112,7 +127,10 @@ int run_review(const std::vector<std::string>& args) {
   std::vector<std::string> sets;
   std::vector<std::string> imports;
   std::string why, reviewer;
-  bool list_only = false;
+  bool list_only = false, blind = false;
+  unsigned port = 0;
+  std::size_t sample = 20;
+  std::string seed_text = "1";
   po::options_description options("options");
   options.add_options()
       ("help,h", "show this help")
@@ -122,10 +140,17 @@ int run_review(const std::vector<std::string>& args) {
       ("reviewer", po::value(&reviewer)->value_name("NAME"), "who reviews (default: the user's name)")
       ("import", po::value(&imports)->value_name("FILE.jsonl")->composing(),
        "record the reviews of a file, one JSON record a line as reviews.jsonl holds them (repeatable)")
-      ("list", po::bool_switch(&list_only), "print the review in force for each reviewed criterion");
+      ("list", po::bool_switch(&list_only), "print the review in force for each reviewed criterion")
+      ("port", po::value(&port)->value_name("N"), "the review page's port on 127.0.0.1 (default: a free one)")
+      ("blind", po::bool_switch(&blind), "hide the tool's verdicts and evidence on a submission until yours are in")
+      ("sample", po::value(&sample)->value_name("N"), "how many of the settled submissions the queue draws (default 20)")
+      ("seed", po::value(&seed_text)->value_name("N"), "the sample's seed (default 1)");
   po::variables_map vm = parse_arguments(args, options, "out");
   if (vm.count("help")) {
-    print_help("rubric review OUT [--set SUBMISSION:CRITERION=VERDICT --why TEXT] [--reviewer NAME] [--import FILE.jsonl] [--list]",
+    print_help("rubric review OUT [--port N] [--blind] [--sample N] [--seed N]\n"
+               "       rubric review OUT [--set SUBMISSION:CRITERION=VERDICT --why TEXT] [--reviewer NAME] [--import FILE.jsonl] [--list]",
+               "Serves the review page on 127.0.0.1 (the URL printed holds its token), or, with --set or\n"
+               "--import, records reviews directly.\n"
                "Records graders' verdicts beside the tool's in OUT/reviews.jsonl (OUT: a `rubric grade` or\n"
                "`rubric merge` out folder). A review that overrules the tool needs a justification. Records\n"
                "are only appended: a later review of a criterion supersedes the earlier one.",
@@ -138,10 +163,12 @@ int run_review(const std::vector<std::string>& args) {
   if (outs.size() != 1) throw UsageError("give one out folder");
   const std::string& out_dir = outs.front();
   if (list_only) return list(out_dir);
-  if (sets.empty() && imports.empty()) throw UsageError("give --set, --import or --list");
   if (!why.empty() && sets.empty()) throw UsageError("--why goes with --set");
-
+  if (port > 65535) throw UsageError(fmt::format("--port {} is not a port", port));
   if (reviewer.empty()) reviewer = default_reviewer();
+  if (sets.empty() && imports.empty())
+    return serve(out_dir, reviewer, blind, sample, parse_seed_option(seed_text), static_cast<std::uint16_t>(port));
+
   std::vector<grading::Review> reviews;
   for (const std::string& set : sets) {
     grading::Review r = review_from_set(set);

@@ -111,7 +111,8 @@ std::string format_review_line(const Review& r) {
   return "{" + field("submission", r.submission) + "," + field("criterion", r.criterion) + "," +
          field("verdict", grader_verdict_name(r.verdict)) + "," + field("justification", r.justification) + "," +
          field("reviewer", r.reviewer) + "," + field("time", r.time) + "," + field("tool_verdict", r.tool_verdict) +
-         "," + field("rubric_sha256", r.rubric_sha256) + "," + field("submission_sha256", r.submission_sha256) + "}";
+         "," + field("rubric_sha256", r.rubric_sha256) + "," + field("submission_sha256", r.submission_sha256) +
+         ",\"blind\":" + (r.blind ? "true" : "false") + "}";
 }
 
 Review review_of(const json::Value& record) {
@@ -130,6 +131,9 @@ Review review_of(const json::Value& record) {
   r.tool_verdict = text_field(record, "tool_verdict", false);
   r.rubric_sha256 = text_field(record, "rubric_sha256", false);
   r.submission_sha256 = text_field(record, "submission_sha256", false);
+  const json::Value* blind = record.find("blind");
+  if (blind && !blind->is_null() && !blind->is_bool()) throw std::runtime_error("'blind' is not true or false");
+  r.blind = blind && blind->is_bool() && blind->as_bool();
   return r;
 }
 

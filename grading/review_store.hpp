@@ -34,6 +34,7 @@ struct Review {
   std::string tool_verdict;
   std::string rubric_sha256;
   std::string submission_sha256;
+  bool blind = false;  // committed before the tool's verdict and evidence were shown
 
   // PASS or FAIL where the tool said otherwise: such a review needs a justification.
   bool overrules() const;
