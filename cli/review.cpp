@@ -1,7 +1,9 @@
 // `rubric review OUT`: the graders' own verdicts, with their justification, recorded beside the
 // tool's in OUT/reviews.jsonl (docs/review.md). Scripted: --set and --import; --list shows the
 // reviews in force.
+#include <cctype>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <map>
 #include <pwd.h>
@@ -16,6 +18,7 @@
 #include "cli/review_page.hpp"
 #include "cli/review_server.hpp"
 #include "cli/verbs.hpp"
+#include "grading/line_report.hpp"
 #include "grading/result_line.hpp"
 #include "grading/review_queue.hpp"
 #include "grading/shard.hpp"
@@ -23,6 +26,8 @@
 #include "grading/reviewed_results.hpp"
 #include "operators/json/json_reader.hpp"
 #include "report/display_text.hpp"
+#include "report/html_report.hpp"
+#include "report/markdown_report.hpp"
 
 namespace rubric::cli {
 namespace {
@@ -108,6 +113,45 @@ int list(const std::string& out_dir) {
   return 0;
 }
 
+// The reviews in force, by submission and criterion.
+std::map<std::string, std::map<std::string, grading::Review>> reviews_by_submission(const std::string& out_dir) {
+  std::map<std::string, std::map<std::string, grading::Review>> by;
+  for (const auto& [where, r] : grading::latest_reviews(grading::load_reviews(grading::reviews_path(out_dir)).history))
+    by[where.first][where.second] = r;
+  return by;
+}
+
+// A file name for a submission's record: its place in path order (names stay distinct) and its
+// folder's name with anything but letters, digits, '.', '-' and '_' replaced.
+std::string record_name(std::size_t index, const std::string& submission) {
+  std::string base = std::filesystem::path(submission).filename().string();
+  if (base.empty() || base == "." || base == "..") base = "submission";
+  for (char& c : base)
+    if (!std::isalnum(static_cast<unsigned char>(c)) && c != '.' && c != '-' && c != '_') c = '_';
+  return fmt::format("{:04d}-{}", index, base.substr(0, 80));
+}
+
+// One grading record per submission, Markdown and HTML, through the reports' printers.
+int export_records(const std::string& out_dir, const std::string& dir) {
+  const auto lines = grading::load_result_lines(out_dir);
+  const auto reviews = reviews_by_submission(out_dir);
+  std::filesystem::create_directories(dir);
+  std::size_t index = 0, reviewed = 0;
+  for (const auto& [submission, line] : lines) {
+    const auto in_force = reviews.find(submission);
+    const json::Value final_line =
+        in_force == reviews.end() ? line : grading::reviewed_line(line, in_force->second);
+    if (in_force != reviews.end()) ++reviewed;
+    const Report record = grading::report_of_line(final_line, "grading record: " + submission);
+    const std::string name = record_name(index++, submission);
+    write_file((std::filesystem::path(dir) / (name + ".md")).string(), report::format_markdown(record));
+    write_file((std::filesystem::path(dir) / (name + ".html")).string(), report::format_html(record));
+  }
+  fmt::print("{} grading records ({} with reviews) written to {}\n", lines.size(), reviewed,
+             report::display_text(dir));
+  return 0;
+}
+
 int serve(const std::string& out_dir, const std::string& reviewer, bool blind, std::size_t sample, std::uint64_t seed,
           std::uint16_t port) {
   ReviewSite site;
@@ -126,7 +170,7 @@ int run_review(const std::vector<std::string>& args) {
   namespace po = boost::program_options;
   std::vector<std::string> sets;
   std::vector<std::string> imports;
-  std::string why, reviewer;
+  std::string why, reviewer, export_dir;
   bool list_only = false, blind = false;
   unsigned port = 0;
   std::size_t sample = 20;
@@ -140,6 +184,7 @@ int run_review(const std::vector<std::string>& args) {
       ("reviewer", po::value(&reviewer)->value_name("NAME"), "who reviews (default: the user's name)")
       ("import", po::value(&imports)->value_name("FILE.jsonl")->composing(),
        "record the reviews of a file, one JSON record a line as reviews.jsonl holds them (repeatable)")
+      ("export", po::value(&export_dir)->value_name("DIR"), "write a grading record per submission to DIR (Markdown and HTML)")
       ("list", po::bool_switch(&list_only), "print the review in force for each reviewed criterion")
       ("port", po::value(&port)->value_name("N"), "the review page's port on 127.0.0.1 (default: a free one)")
       ("blind", po::bool_switch(&blind), "hide the tool's verdicts and evidence on a submission until yours are in")
@@ -163,6 +208,7 @@ int run_review(const std::vector<std::string>& args) {
   if (outs.size() != 1) throw UsageError("give one out folder");
   const std::string& out_dir = outs.front();
   if (list_only) return list(out_dir);
+  if (!export_dir.empty()) return export_records(out_dir, export_dir);
   if (!why.empty() && sets.empty()) throw UsageError("--why goes with --set");
   if (port > 65535) throw UsageError(fmt::format("--port {} is not a port", port));
   if (reviewer.empty()) reviewer = default_reviewer();

@@ -257,6 +257,49 @@ class Applied(ReviewTest):
         self.assertEqual(len(summary["reviews"]["overrules"]), 1)
 
 
+class Export(ReviewTest):
+    def test_grading_records_carry_final_verdicts_and_justifications(self):
+        why = "names the sink as 'the first tokens' <script>alert(1)</script>"
+        self.review("--set", f"{self.failing}:cause=PASS", "--why", why, "--reviewer", "ada")
+        self.review("--set", f"{self.failing}:result=agree", "--reviewer", "bob")
+        records = os.path.join(self.tmp, "records")
+        self.review("--export", records)
+        self.assertEqual(sorted(os.listdir(records)),
+                         ["0000-sub-0000-pass.html", "0000-sub-0000-pass.md", "0001-sub-0001-fail.html", "0001-sub-0001-fail.md"])
+        with open(os.path.join(records, "0001-sub-0001-fail.md"), encoding="utf-8") as f:
+            md = f.read()
+        self.assertIn("**Verdict: PASS**", md)  # the required criterion overruled: the whole passes
+        self.assertIn("overruled by ada (the tool said FAIL): names the sink as 'the first tokens'", md)
+        self.assertIn("agreed by bob", md)
+        self.assertIn('not found: "attention sink"', md)  # the tool's evidence beside it
+        with open(os.path.join(records, "0001-sub-0001-fail.html"), encoding="utf-8") as f:
+            page = f.read()
+        self.assertIn("overruled by ada", page)
+        self.assertNotIn("<script", page.lower())
+        with open(os.path.join(records, "0000-sub-0000-pass.md"), encoding="utf-8") as f:
+            self.assertIn("**Verdict: PASS**", f.read())
+
+    def test_cases_from_reviews_prove_a_rubric_change(self):
+        self.review("--set", f"{self.failing}:cause=PASS", "--why", "'slow' is the cause the task wanted",
+                    f"--set={self.passing}:cause=agree")
+        proc = tg.run(["test", self.rubric, "--cases-from", self.out, "--format", "json"], check_exit=1)
+        result = json.loads(proc.stdout)
+        self.assertEqual(sorted((c["name"], c["expected"], c["actual"]) for c in result["cases"]),
+                         sorted([(self.failing, "PASS", "FAIL"), (self.passing, "PASS", "PASS")]))
+        # The rubric changed to accept the graders' decision: it now agrees with every review,
+        # though the reviews were made under the old rubric.
+        fixed = os.path.join(self.tmp, "fixed.rubric")
+        with open(self.rubric) as f:
+            text = f.read().replace('["attention sink", "sink tokens"]', '["attention sink", "sink tokens", "slow"]')
+        with open(fixed, "w") as f:
+            f.write(text)
+        tg.run(["test", fixed, "--cases-from", self.out], check_exit=0)
+        tg.run(["test", fixed, "--cases-from", self.out, "--cases", "x.json"], check_exit=2)
+
+    def test_cases_from_an_unreviewed_folder_is_an_error(self):
+        self.assertIn("holds no review", tg.run(["test", self.rubric, "--cases-from", self.out], check_exit=2).stderr)
+
+
 if __name__ == "__main__":
     tg.RUBRIC_EXE = os.path.abspath(sys.argv.pop(1))
     unittest.main(verbosity=2)

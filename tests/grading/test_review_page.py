@@ -313,6 +313,10 @@ class Browser(PageTest):
         self.assertEqual(got[(self.paths[1], "cause")]["verdict"], "PASS")
         self.assertEqual(got[(self.paths[1], "result")]["verdict"], "agree")
         self.assertTrue(got[(self.paths[0], "speed")]["blind"])
+        records = os.path.join(self.tmp, "records")
+        tg.run(["review", self.out, "--export", records], check_exit=0)
+        with open(os.path.join(records, "0001-sub-0001-fail.md"), encoding="utf-8") as f:
+            self.assertIn("names the sink as 'the first tokens'", f.read())
 
 
 if __name__ == "__main__":
