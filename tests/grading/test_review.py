@@ -203,6 +203,9 @@ class Applied(ReviewTest):
         self.assertEqual((overrule["submission"], overrule["tool_verdict"], overrule["verdict"], overrule["reviewer"]),
                          (self.failing, "FAIL", "PASS", "ada"))
         self.assertIn("overruled by ada: names the sink as 'the first tokens'", table)
+        page = tg.run(["merge", self.out, "--out", self.out, "--format", "html"], check_exit=0).stdout
+        self.assertIn("<h2>Graders' reviews</h2>", page)
+        self.assertIn("overruled by ada: names the sink as &#39;the first tokens&#39;", page)
         # results.jsonl stays the tool's own record.
         lines, _ = tg.read_lines(self.out)
         self.assertEqual({l["submission"]: l["verdict"] for l in lines}[self.failing], "FAIL")
