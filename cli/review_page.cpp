@@ -44,10 +44,10 @@ std::string link(const ReviewSite& site, std::size_t index, const std::string& t
   return fmt::format("<a href=\"/s/{}?token={}\">{}</a>", index, site.token, text);
 }
 
+// `site.submissions` is in the lines' (sorted) order.
 std::size_t index_of(const ReviewSite& site, const std::string& submission) {
-  for (std::size_t i = 0; i < site.submissions.size(); ++i)
-    if (site.submissions[i] == submission) return i;
-  return 0;
+  const auto it = std::lower_bound(site.submissions.begin(), site.submissions.end(), submission);
+  return static_cast<std::size_t>(it - site.submissions.begin());
 }
 
 std::size_t applied_reviews(const std::string& submission, const json::Value& line, const ReviewsInForce& reviews) {

@@ -18,7 +18,7 @@ namespace rubric::cli {
 struct ReviewSite {
   std::string out_dir;
   std::map<std::string, json::Value> lines;  // by submission
-  std::vector<std::string> submissions;      // page number → submission, in path order
+  std::vector<std::string> submissions;      // page number → submission, in the lines' (sorted) order
   std::vector<grading::QueueGroup> queue;
   bool blind = false;
   std::string reviewer;  // the form's default

@@ -23,12 +23,6 @@ std::vector<std::string> strings(const json::Value* v) {
   return out;
 }
 
-Verdict verdict_of(const std::string& name) {
-  for (Verdict v : {Verdict::pass, Verdict::skip, Verdict::inconclusive, Verdict::fail, Verdict::error})
-    if (name == verdict_name(v)) return v;
-  return Verdict::error;
-}
-
 SourceLocation location_of(const json::Value* l) {
   SourceLocation loc;
   if (!l || !l->is_object()) return loc;
@@ -63,7 +57,7 @@ std::vector<CriterionResult> criteria_of(const json::Value* criteria) {
     r.title = str(c, "title");
     r.location = location_of(c.find("location"));
     r.is_group = str(c, "kind") == "group";
-    r.verdict = verdict_of(str(c, "verdict"));
+    r.verdict = criterion_verdict_of(str(c, "verdict"));
     r.score = number(c, "score");
     r.weight = number(c, "weight").value_or(1.0);
     r.penalty = number(c, "penalty");
@@ -80,7 +74,7 @@ std::vector<CriterionResult> criteria_of(const json::Value* criteria) {
         check.source_text = str(k, "source");
         check.location = location_of(k.find("location"));
         check.label = str(k, "label");
-        check.verdict = verdict_of(str(k, "verdict"));
+        check.verdict = criterion_verdict_of(str(k, "verdict"));
         check.evidence = strings(k.find("evidence"));
         check.explanation = str(k, "explanation");
         check.message = str(k, "message");
@@ -93,6 +87,12 @@ std::vector<CriterionResult> criteria_of(const json::Value* criteria) {
 }
 
 }  // namespace
+
+Verdict criterion_verdict_of(const std::string& name) {
+  for (Verdict v : {Verdict::pass, Verdict::skip, Verdict::inconclusive, Verdict::fail, Verdict::error})
+    if (name == verdict_name(v)) return v;
+  return Verdict::error;
+}
 
 Report report_of_line(const json::Value& line, const std::string& title) {
   Report report;

@@ -9,6 +9,9 @@
 
 namespace rubric::grading {
 
+// A criterion verdict as the JSON spells it ("PASS", "SKIP", ...); anything else is ERROR.
+Verdict criterion_verdict_of(const std::string& name);
+
 // `line`: a line as reviewed_line() leaves it; `title`: the record's title.
 Report report_of_line(const json::Value& line, const std::string& title);
 

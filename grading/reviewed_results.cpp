@@ -7,6 +7,7 @@
 
 #include <fmt/format.h>
 
+#include "grading/line_report.hpp"
 #include "grading/results_file.hpp"
 #include "interpreter/report_model.hpp"
 #include "interpreter/scoring.hpp"
@@ -42,6 +43,14 @@ json::Value number_or_null(const std::optional<double>& d) {
   return v;
 }
 
+// A member of an object, to change in place; nullptr when absent.
+json::Value* member(json::Value& object, const std::string& key) {
+  if (!object.is_object()) return nullptr;
+  for (auto& [k, v] : std::get<json::Object>(object.data))
+    if (k == key) return &v;
+  return nullptr;
+}
+
 // Sets `key` of an object, replacing it in place or appending it.
 void set(json::Value& object, const std::string& key, json::Value value) {
   auto& members = std::get<json::Object>(object.data);
@@ -51,12 +60,6 @@ void set(json::Value& object, const std::string& key, json::Value value) {
       return;
     }
   members.emplace_back(key, std::move(value));
-}
-
-Verdict verdict_of(const std::string& name) {
-  for (Verdict v : {Verdict::pass, Verdict::skip, Verdict::inconclusive, Verdict::fail, Verdict::error})
-    if (name == verdict_name(v)) return v;
-  return Verdict::error;
 }
 
 std::optional<double> optional_number(const json::Value& object, const char* name) {
@@ -92,14 +95,14 @@ std::vector<CriterionResult> apply(json::Value& criteria, const std::map<std::st
     r.title = string_at(c, "title");
     r.reason = string_at(c, "reason");
     r.is_group = string_at(c, "kind") == "group";
-    r.verdict = verdict_of(string_at(c, "verdict"));
+    r.verdict = criterion_verdict_of(string_at(c, "verdict"));
     r.score = optional_number(c, "score");
     r.weight = optional_number(c, "weight").value_or(1.0);
     r.penalty = optional_number(c, "penalty");
     const json::Value* required = c.find("required");
     r.required = required && required->is_bool() && required->as_bool();
     if (r.is_group) {
-      if (json::Value* children = const_cast<json::Value*>(c.find("criteria"))) {
+      if (json::Value* children = member(c, "criteria")) {
         r.children = apply(*children, in_force, line);
         Verdict worst_child = Verdict::pass;
         for (const CriterionResult& child : r.children) worst_child = worst(worst_child, child.verdict);
@@ -115,7 +118,7 @@ std::vector<CriterionResult> apply(json::Value& criteria, const std::map<std::st
       if (applied && *final_verdict != verdict_name(r.verdict)) {
         set(c, "tool_verdict", text(verdict_name(r.verdict)));
         set(c, "tool_score", number_or_null(r.score));
-        r.verdict = verdict_of(*final_verdict);
+        r.verdict = criterion_verdict_of(*final_verdict);
         // A penalty criterion has no score of its own; its FAIL is subtracted by combined_score.
         r.score = std::nullopt;
         if (!r.penalty && r.verdict == Verdict::pass) r.score = 1.0;
@@ -135,7 +138,7 @@ std::vector<CriterionResult> apply(json::Value& criteria, const std::map<std::st
 json::Value reviewed_line(const json::Value& line, const std::map<std::string, Review>& in_force) {
   json::Value out = line;
   if (!out.is_object() || in_force.empty()) return out;
-  json::Value* criteria = const_cast<json::Value*>(out.find("criteria"));
+  json::Value* criteria = member(out, "criteria");
   if (!criteria) return out;
   Report report;
   report.criteria = apply(*criteria, in_force, line);
