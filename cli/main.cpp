@@ -26,6 +26,7 @@ constexpr const char* kOverview =
     "  test RUBRIC [--cases FILE]      calibrate: grade labelled cases; exit 0 all agree, 1 any disagrees\n"
     "  grade RUBRIC SUBMISSION...      grade a corpus into results.jsonl and summary.json (resumable)\n"
     "  merge DIR...                    merge the results of grade shards\n"
+    "  review OUT                      record graders' verdicts and justifications beside the tool's\n"
     "\n"
     "options:\n"
     "  --help, -h                      this text; `rubric <command> --help` for a command's options\n"
@@ -64,6 +65,7 @@ int main(int argc, char** argv) {
     if (verb == "test") return cli::run_test(rest);
     if (verb == "grade") return cli::run_grade(rest);
     if (verb == "merge") return cli::run_merge(rest);
+    if (verb == "review") return cli::run_review(rest);
     fmt::print(stderr, "rubric: unknown command '{}'\nRun 'rubric --help' for the commands.\n", verb);
     return cli::kExitUsage;
   } catch (const cli::UsageError& e) {

@@ -14,6 +14,7 @@
 #include "calibration/calibration_report.hpp"
 #include "calibration/cases_file.hpp"
 #include "cli/cli_support.hpp"
+#include "cli/review_cases.hpp"
 #include "cli/verbs.hpp"
 #include "interpreter/engine.hpp"
 #include "report/terminal_progress.hpp"
@@ -23,14 +24,14 @@ namespace rubric::cli {
 
 namespace {
 constexpr const char* kTestUsage =
-    "rubric test RUBRIC [--cases FILE] [--format text|json] [--output FILE] [--set NAME=VALUE]... [-I DIR]...\n"
+    "rubric test RUBRIC [--cases FILE | --cases-from OUT] [--format text|json] [--output FILE] [--set NAME=VALUE]... [-I DIR]...\n"
     "                   [--seed N] [--no-color]";
 }  // namespace
 
 int run_test(const std::vector<std::string>& args) {
   namespace po = boost::program_options;
   namespace fs = std::filesystem;
-  std::string cases_path, format = "text", output, seed;
+  std::string cases_path, cases_from, format = "text", output, seed;
   std::vector<std::string> sets, include_dirs;
   bool no_color = false;
   JudgeOptions judge;
@@ -39,6 +40,8 @@ int run_test(const std::vector<std::string>& args) {
       ("help,h", "show this help")
       ("cases,c", po::value(&cases_path)->value_name("FILE"),
        "the cases file (default: RUBRIC's <name>.cases.json, else cases.json, beside it)")
+      ("cases-from", po::value(&cases_from)->value_name("OUT"),
+       "the cases: the graders' reviews in a `rubric grade` out folder (docs/review.md)")
       ("format,f", po::value(&format)->value_name("FMT"), "text (default) or json")
       ("output,o", po::value(&output)->value_name("FILE"),
        "write the result in --format to FILE; the text summary still goes to stdout")
@@ -66,7 +69,8 @@ int run_test(const std::vector<std::string>& args) {
   if (format != "text" && format != "json") throw UsageError(fmt::format("unknown --format '{}' (expected text or json)", format));
   std::error_code ec;
   if (!fs::is_regular_file(rubric, ec)) throw UsageError(fmt::format("cannot read rubric file '{}'", rubric));
-  if (cases_path.empty()) {
+  if (!cases_from.empty() && !cases_path.empty()) throw UsageError("give --cases or --cases-from, not both");
+  if (cases_path.empty() && cases_from.empty()) {
     const auto found = calibration::find_default_cases_file(rubric);
     if (!found) {
       const fs::path p(rubric);
@@ -79,7 +83,7 @@ int run_test(const std::vector<std::string>& args) {
 
   calibration::CasesFile cases;
   try {
-    cases = calibration::read_cases_file(cases_path);
+    cases = cases_from.empty() ? calibration::read_cases_file(cases_path) : cases_from_reviews(cases_from);
   } catch (const calibration::CasesError& e) {
     fmt::print(stderr, "{}: error: {}\n", "rubric test", e.what());
     return kExitUsage;

@@ -13,5 +13,6 @@ int run_doc(const std::vector<std::string>& args);
 int run_test(const std::vector<std::string>& args);
 int run_grade(const std::vector<std::string>& args);
 int run_merge(const std::vector<std::string>& args);
+int run_review(const std::vector<std::string>& args);
 
 }  // namespace rubric::cli

@@ -8,6 +8,7 @@
 
 #include <fmt/format.h>
 
+#include "grading/reviewed_results.hpp"
 #include "operators/json/json_reader.hpp"
 #include "report/display_text.hpp"
 #include "report/json_writer.hpp"
@@ -70,7 +71,41 @@ void BatchSummary::add_criteria(const json::Value& criteria, int depth, const st
   }
 }
 
-void BatchSummary::add(const json::Value& line) {
+void BatchSummary::use_reviews(const std::vector<Review>& history) {
+  for (const auto& [where, review] : latest_reviews(history)) reviews_[where.first][where.second] = review;
+}
+
+void BatchSummary::add_agreement(const json::Value& line, const std::map<std::string, Review>& in_force) {
+  for (const auto& [id, review] : in_force) {
+    const json::Value* criterion = find_criterion(line, id);
+    if (!criterion) continue;
+    CriterionAgreement& a = agreement_[id];
+    const auto final_verdict = review.final_verdict();
+    if (is_stale(review, line)) ++a.stale;
+    else if (!final_verdict) ++a.cannot_tell;
+    else {
+      const std::string tool = string_or(*criterion, "verdict", "ERROR");
+      ++a.reviewed;
+      ++a.confusion[{tool, *final_verdict}];
+      if (tool == *final_verdict) ++a.agreed;
+      if (review.overrules()) {
+        ++a.overruled;
+        overrules_.push_back(Overrule{review.submission, id, tool, *final_verdict, review.reviewer, review.justification});
+      }
+    }
+  }
+}
+
+void BatchSummary::add(const json::Value& tool_line) {
+  const auto reviewed = reviews_.find(string_or(tool_line, "submission", ""));
+  json::Value after_review;
+  if (reviewed != reviews_.end()) {
+    add_agreement(tool_line, reviewed->second);
+    after_review = reviewed_line(tool_line, reviewed->second);
+    if (after_review.find("tool_verdict") && string_or(after_review, "verdict", "") != string_or(tool_line, "verdict", ""))
+      ++changed_verdicts_;
+  }
+  const json::Value& line = reviewed != reviews_.end() ? after_review : tool_line;
   ++submissions_;
   const std::string submission = string_or(line, "submission", "?");
   std::string verdict = string_or(line, "verdict", "ERROR");
@@ -149,6 +184,30 @@ std::string BatchSummary::to_json(const BatchProvenance& p) const {
     w.key("pass_rate");
     if (c.total() == 0) w.null();
     else w.value(static_cast<double>(c.counts[0]) / static_cast<double>(c.total()));
+    if (c.kind != "group") {
+      const auto found = agreement_.find(c.id);
+      const CriterionAgreement a = found == agreement_.end() ? CriterionAgreement{} : found->second;
+      w.key("agreement");
+      w.begin_object();
+      w.field("reviewed", static_cast<std::uint64_t>(a.reviewed));
+      w.field("agreed", static_cast<std::uint64_t>(a.agreed));
+      w.field("overruled", static_cast<std::uint64_t>(a.overruled));
+      w.field("cannot_tell", static_cast<std::uint64_t>(a.cannot_tell));
+      w.field("stale", static_cast<std::uint64_t>(a.stale));
+      w.field("agreement_rate", a.agreement_rate());
+      w.field("kappa", a.kappa());
+      w.key("confusion");
+      w.begin_array();
+      for (const auto& [pair, count] : a.confusion) {
+        w.begin_object();
+        w.field("tool", pair.first);
+        w.field("grader", pair.second);
+        w.field("count", static_cast<std::uint64_t>(count));
+        w.end_object();
+      }
+      w.end_array();
+      w.end_object();
+    }
     w.end_object();
   }
   w.end_array();
@@ -209,6 +268,24 @@ std::string BatchSummary::to_json(const BatchProvenance& p) const {
     w.end_object();
   }
   w.end_array();
+
+  w.key("reviews");
+  w.begin_object();
+  w.field("changed_verdicts", static_cast<std::uint64_t>(changed_verdicts_));
+  w.key("overrules");
+  w.begin_array();
+  for (const Overrule& o : overrules_) {
+    w.begin_object();
+    w.field("submission", o.submission);
+    w.field("criterion", o.criterion);
+    w.field("tool_verdict", o.tool_verdict);
+    w.field("verdict", o.verdict);
+    w.field("reviewer", o.reviewer);
+    w.field("justification", o.justification);
+    w.end_object();
+  }
+  w.end_array();
+  w.end_object();
 
   w.key("provenance");
   w.begin_object();
@@ -304,6 +381,29 @@ std::string BatchSummary::to_text(const BatchProvenance& p, const std::string& o
                        report::format_percent(quantile(sorted, 0.5)), report::format_percent(quantile(sorted, 0.25)),
                        report::format_percent(quantile(sorted, 0.75)), report::format_percent(sorted.front()),
                        report::format_percent(sorted.back()));
+  }
+  if (!agreement_.empty()) {
+    out += "\ngraders' reviews (the verdicts above are final: the grader's where one applies)\n";
+    out += fmt::format("{:<24} {:>8} {:>9} {:>7} {:>9} {:>6}\n", "criterion", "reviewed", "agreement", "kappa",
+                       "overruled", "stale");
+    for (const CriterionCounts& c : criteria_) {
+      const auto found = agreement_.find(c.id);
+      if (found == agreement_.end() || c.kind == "group") continue;
+      const CriterionAgreement& a = found->second;
+      const auto rate = a.agreement_rate();
+      const auto kappa = a.kappa();
+      out += fmt::format("{:<24} {:>8} {:>9} {:>7} {:>9} {:>6}\n", report::display_text(c.id), a.reviewed,
+                         rate ? report::format_percent(*rate) : "-", kappa ? fmt::format("{:.2f}", *kappa) : "-",
+                         a.overruled, a.stale);
+    }
+    for (std::size_t i = 0; i < overrules_.size() && i < kErrorsShown; ++i) {
+      const Overrule& o = overrules_[i];
+      out += fmt::format("  {} {}: {} → {}, overruled by {}: {}\n", report::display_text(o.submission),
+                         report::display_text(o.criterion), o.tool_verdict, o.verdict, report::display_text(o.reviewer),
+                         report::display_text(o.justification));
+    }
+    if (overrules_.size() > kErrorsShown)
+      out += fmt::format("  ... and {} more overrules (summary.json lists them all)\n", overrules_.size() - kErrorsShown);
   }
   if (!errors_.empty()) {
     out += "\n" + style.paint(fmt::format("{} submission{} ERRORED — the rubric's or the grading machine's problem, not "

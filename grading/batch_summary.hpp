@@ -9,6 +9,8 @@
 #include <utility>
 #include <vector>
 
+#include "grading/review_agreement.hpp"
+#include "grading/review_store.hpp"
 #include "operators/json/json_value.hpp"
 
 namespace rubric::grading {
@@ -34,6 +36,10 @@ struct BatchProvenance {
 
 class BatchSummary {
  public:
+  // The graders' reviews (OUT/reviews.jsonl, in file order): each line added afterwards counts
+  // with the verdicts the reviews in force give it (grading/reviewed_results.hpp), and the
+  // criteria get agreement figures. Call before adding lines.
+  void use_reviews(const std::vector<Review>& history);
   // Adds one result line (parsed). Lines lacking the fields a summary counts are counted as ERROR.
   void add(const json::Value& line);
   // Adds every line of a results.jsonl, one at a time (unparsable lines are skipped).
@@ -60,6 +66,15 @@ class BatchSummary {
     std::size_t total() const;
   };
   void add_criteria(const json::Value& criteria, int depth, const std::string& submission);
+  void add_agreement(const json::Value& line, const std::map<std::string, Review>& in_force);
+
+  std::map<std::string, std::map<std::string, Review>> reviews_;  // submission → criterion → review in force
+  std::map<std::string, CriterionAgreement> agreement_;            // by criterion id
+  struct Overrule {
+    std::string submission, criterion, tool_verdict, verdict, reviewer, justification;
+  };
+  std::vector<Overrule> overrules_;
+  std::size_t changed_verdicts_ = 0;  // submissions whose verdict the reviews changed
 
   std::size_t submissions_ = 0;
   std::map<std::string, std::size_t> verdicts_;

@@ -23,6 +23,7 @@
 
 #include "grading/batch_progress.hpp"
 #include "grading/batch_summary.hpp"
+#include "grading/review_store.hpp"
 #include "grading/folder_hash.hpp"
 #include "grading/measure_lock.hpp"
 #include "grading/process_pool.hpp"
@@ -382,6 +383,7 @@ int grade(const GradeSettings& s) {
   rewrite_lines({results_path}, ordered, results_path);
 
   BatchSummary summary;
+  summary.use_reviews(load_reviews(reviews_path(s.out_dir)).history);
   summary.add_file(results_path);
   prov.finished_at = utc_now();
   prov.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();

@@ -14,6 +14,7 @@
 #include <fmt/format.h>
 
 #include "grading/batch_summary.hpp"
+#include "grading/review_store.hpp"
 #include "grading/result_line.hpp"
 #include "grading/results_file.hpp"
 #include "grading/shard.hpp"
@@ -134,7 +135,18 @@ MergeOutcome merge_results(const MergeSettings& s, std::string* summary_json, st
   rewrite_lines(sources, spans, out_results);
   outcome.written = true;
 
+  // The graders' reviews of every merged folder and of the out folder, oldest first.
+  std::vector<Review> reviews;
+  std::vector<std::string> review_dirs = s.dirs;
+  review_dirs.push_back(s.out_dir);
+  std::set<std::string> read_dirs;
+  for (const std::string& dir : review_dirs) {
+    if (!read_dirs.insert(fs::weakly_canonical(dir, ec).string()).second) continue;
+    for (Review& r : load_reviews(reviews_path(dir)).history) reviews.push_back(std::move(r));
+  }
+  std::stable_sort(reviews.begin(), reviews.end(), [](const Review& a, const Review& b) { return a.time < b.time; });
   BatchSummary summary;
+  summary.use_reviews(reviews);
   summary.add_file(out_results);
   outcome.submissions = summary.submissions();
   outcome.errors = summary.count("ERROR");

@@ -78,6 +78,7 @@ std::string format_result_line(const LineContext& context, const Report& unescap
   report::JsonWriter w;
   write_head(w, context, overall_verdict_name(report.verdict), report.score, exit_code(report.verdict),
              report::overall_reason(report));
+  w.field("pass_mark", report.pass_mark);  // so that a grader's review can recompute the verdict
   w.key("criteria");
   w.begin_array();
   for (const CriterionResult& c : report.criteria) report::write_criterion(w, c);

@@ -76,6 +76,41 @@ std::string histogram_svg(const json::Array& bins) {
 }
 
 // Each criterion's verdicts as one stacked bar, its pass rate written beside it.
+// The graders' reviews (docs/review.md): agreement per reviewed criterion and every overrule.
+std::string reviews_section(const json::Value& s) {
+  std::string rows;
+  for (const json::Value& c : arr(s.find("criteria"))) {
+    const json::Value* r = c.find("agreement");
+    if (!r || !r->is_object() || (num(r->find("reviewed")) == 0 && num(r->find("stale")) == 0 && num(r->find("cannot_tell")) == 0))
+      continue;
+    const json::Value* rate = r->find("agreement_rate");
+    const json::Value* kappa = r->find("kappa");
+    std::string confusion;
+    for (const json::Value& cell : arr(r->find("confusion")))
+      confusion += fmt::format("{}→{}: {} ", esc(str(cell.find("tool"))), esc(str(cell.find("grader"))), esc(str(cell.find("count"))));
+    rows += fmt::format("<tr><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+                        esc(str(c.find("id"))), esc(str(r->find("reviewed"))),
+                        rate && rate->is_number() ? html_escape(format_percent(rate->as_number())) : "n/a",
+                        kappa && kappa->is_number() ? fmt::format("{:.2f}", kappa->as_number()) : "n/a",
+                        esc(str(r->find("overruled"))), esc(str(r->find("stale"))), confusion);
+  }
+  if (rows.empty()) return "";
+  std::string out = "<h2>Graders' reviews</h2>\n<p>The counts above are the final verdicts: the grader's where a review applies.</p>\n"
+                    "<table class=\"reviews\">\n<tr><th>criterion</th><th>reviewed</th><th>agreement</th><th>kappa</th>"
+                    "<th>overruled</th><th>stale</th><th>tool→grader</th></tr>\n" + rows + "</table>\n";
+  const json::Value* reviews = s.find("reviews");
+  const json::Array overrules = arr(reviews ? reviews->find("overrules") : nullptr);
+  if (!overrules.empty()) {
+    out += "<ul class=\"overrules\">\n";
+    for (const json::Value& o : overrules)
+      out += fmt::format("<li><code>{}</code> {}: {} → {}, overruled by {}: {}</li>\n", esc(str(o.find("submission"))),
+                         esc(str(o.find("criterion"))), esc(str(o.find("tool_verdict"))), esc(str(o.find("verdict"))),
+                         esc(str(o.find("reviewer"))), esc(str(o.find("justification"))));
+    out += "</ul>\n";
+  }
+  return out;
+}
+
 std::string pass_rate_svg(const json::Array& criteria) {
   if (criteria.empty()) return "";
   static const std::array<const char*, 5> kinds = {"PASS", "FAIL", "ERROR", "INCONCLUSIVE", "SKIP"};
@@ -151,6 +186,8 @@ std::string format_corpus_html(const json::Value& s) {
                        rate && rate->is_number() ? html_escape(format_percent(rate->as_number())) : "n/a");
   }
   out += "</table>\n";
+
+  out += reviews_section(s);
 
   if (!arr(s.find("errors")).empty()) {
     out += "<h2>Errors</h2>\n<table class=\"errors\">\n<tr><th>submission</th><th>reason</th></tr>\n";
