@@ -111,4 +111,10 @@ std::optional<ScannedNumber> scan_number(const char*& p, const char* end) {
   return n;
 }
 
+bool is_keyword(std::string_view word) {
+  for (const char* k : keywords_list)
+    if (word == k) return true;
+  return false;
+}
+
 }  // namespace rubric::grammar

@@ -440,7 +440,9 @@ Value Evaluator::lookup(const std::string& name, const ast::Expr& at, const EnvP
   if (name == "submission" || name == "reference") {
     auto dir = root_dir(name);
     if (!dir) return error_at(at, env, fmt::format("no {} directory was given", name));
-    return Value::path(make_root(name, *dir));
+    PathValue root = make_root(name, *dir);
+    if (name == "reference") root.root_origin = settings_.reference_origin;
+    return Value::path(std::move(root));
   }
   if (const Value* v = registry_.find_binding(name)) return *v;
   if (auto b = registry_.find(name)) {

@@ -220,7 +220,14 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
     check_list_size(a.as_list().size() + b.as_list().size());
     List out = a.as_list();
     out.insert(out.end(), b.as_list().begin(), b.as_list().end());
-    return Value::list(std::move(out));
+    // The joined list keeps what each side says it lists and the submission's blame, so an index
+    // past its end still FAILs naming what is missing ("no file matches *.json ...; no file matches *.jsonl ...").
+    auto joined = [](const std::string& x, const std::string& y, const char* sep) {
+      return x.empty() || y.empty() ? std::string() : x + sep + y;
+    };
+    Value list = Value::list(std::move(out), joined(a.list_what(), b.list_what(), " + "), joined(a.list_none(), b.list_none(), "; "));
+    if (a.from_submission() || b.from_submission()) list.mark_from_submission();
+    return list;
   }
   if (!numeric_a || !numeric_b)
     return fail(fmt::format("cannot apply '{}' to a {} and a {}", op_text(op), a.kind_name(), b.kind_name()));
@@ -570,7 +577,7 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
             note_read(r);
             if (const Value* v = r.find(n.name.name)) return *v;
             return error_at(e, env,
-                            fmt::format("no key '{}' in {}; keys: {}", n.name.name, r.origin.empty() ? "record" : r.origin, r.key_list()),
+                            r.missing_key(n.name.name),
                             blame_for_origin(r.origin));
           }
           if (auto hooked = try_field_hooks(obj, n.name.name, e, env)) return *hooked;
@@ -610,7 +617,7 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
             note_read(r);
             if (const Value* v = r.find(idx.as_string())) return *v;
             return error_at(e, env,
-                            fmt::format("no key '{}' in {}; keys: {}", idx.as_string(), r.origin.empty() ? "record" : r.origin, r.key_list()),
+                            r.missing_key(idx.as_string()),
                             blame_for_origin(r.origin));
           }
           if (obj.is(ValueKind::string)) {

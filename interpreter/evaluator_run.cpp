@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "interpreter/evaluator.hpp"
+#include "interpreter/fractions.hpp"
 #include "interpreter/needs.hpp"
 #include "interpreter/scoring.hpp"
 
@@ -36,6 +37,8 @@ struct CriterionRun {
   // Checks past the listing limits are counted, not stored: a loop over millions of items must not
   // fill memory or the report. The counts still decide the criterion's verdict.
   std::size_t omitted_by_verdict[5] = {0, 0, 0, 0, 0};
+  // Checks whose comparison was answered against the submission (listed or not): what a penalty needs.
+  std::size_t decided_against = 0;
 };
 
 // A criterion lists its first kListedChecks checks, then only those that did not pass, up to
@@ -108,6 +111,7 @@ struct StatementRunner {
 
   void add_check(CriterionRun& run, const ast::Expr& cond, const EnvPtr& env, CheckOutcome o, double secs,
                  const ast::Expr* message) {
+    if (o.verdict == Verdict::fail && o.decided) ++run.decided_against;
     const std::size_t listed = run.result.checks.size();
     if (listed >= kListedChecksOfAnyVerdict || (listed >= kListedChecks && o.verdict == Verdict::pass)) {
       ++run.omitted_by_verdict[static_cast<int>(o.verdict)];
@@ -378,18 +382,25 @@ Report Evaluator::run() {
           reset_steps();
           Value v = guarded_eval(*f.value, globals);
           const std::string& k = f.key.name;
-          auto plain = [&](double lo, double hi) -> std::optional<double> {
-            if (v.is(ValueKind::number) && v.as_quantity().dim.dimensionless() && v.as_number() >= lo && v.as_number() <= hi)
-              return v.as_number();
-            Diagnostic d{Severity::warning, root->file->source, f.value->range,
-                         fmt::format("header field '{}' must be a plain number in [{}, {}]; got {}; using the default", k, lo, hi, v.repr(5)), {}};
-            report.warnings.push_back(std::move(d));
-            return std::nullopt;
-          };
+          // pass, confidence and seed: a value out of range warns and keeps the default.
+          std::optional<double> x;
+          if (auto range = header_field_range(k)) {
+            if (v.is(ValueKind::number) && v.as_quantity().dim.dimensionless() && v.as_number() >= range->lo &&
+                v.as_number() <= range->hi) {
+              x = v.as_number();
+            } else {
+              std::vector<std::string> notes;
+              if (auto hint = range->fraction && v.is(ValueKind::number) && v.as_quantity().dim.dimensionless()
+                                  ? percent_hint(v.as_number()) : std::nullopt)
+                notes.push_back(*hint);
+              report.warnings.push_back(Diagnostic{Severity::warning, root->file->source, f.value->range,
+                                                   header_field_problem(k, *range, v.repr(5)), std::move(notes)});
+            }
+          }
           if (k == "version") report.version = v.to_string();
-          else if (k == "pass") { if (auto x = plain(0, 1)) report.pass_mark = *x; }
-          else if (k == "confidence") { if (auto x = plain(0.5, 0.999999)) report.confidence = *x; }
-          else if (k == "seed") { if (auto x = plain(0, 1.8e19)) seed_ = static_cast<std::uint64_t>(*x); }
+          else if (k == "pass") { if (x) report.pass_mark = *x; }
+          else if (k == "confidence") { if (x) report.confidence = *x; }
+          else if (k == "seed") { if (x) seed_ = static_cast<std::uint64_t>(*x); }
           else report.metadata[k] = v.to_string();
         }
       }
@@ -502,6 +513,7 @@ Report Evaluator::run() {
     }
 
     std::optional<double> score;
+    std::size_t decided_against = 0;
     if (!decided) {
       reset_steps();
       CriterionRun crun{r, {}, std::nullopt};
@@ -516,6 +528,7 @@ Report Evaluator::run() {
         r.checks.push_back(aborted_check(c, r, "out of memory while evaluating this criterion"));
       }
       score = crun.score;
+      decided_against = crun.decided_against;
       Verdict v = Verdict::pass;
       for (const auto& ch : r.checks) v = worst(v, ch.verdict);
       std::string omitted;
@@ -530,7 +543,10 @@ Report Evaluator::run() {
     }
     if (r.verdict == Verdict::pass) r.score = score ? *score : 1.0;
     else if (r.verdict == Verdict::fail) r.score = (score && r.reason.empty()) ? *score : 0.0;
-    if (r.penalty) r.score.reset();
+    if (r.penalty) {
+      r.deducted = r.verdict == Verdict::fail && decided_against > 0;
+      r.score.reset();
+    }
     impl_->verdicts[r.id] = r.verdict;
     r.seconds = seconds_since(t0);
     if (settings_.progress) settings_.progress->criterion_finished(r);

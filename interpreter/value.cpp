@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "grammar/suggest.hpp"
 #include "interpreter/paths.hpp"
 #include "interpreter/content_digest.hpp"
 #include "operators/files/safe_open.hpp"
@@ -47,6 +48,13 @@ std::string Record::key_list() const {
     s += f.first;
   }
   return s.empty() ? "(none)" : s;
+}
+
+std::string Record::missing_key(const std::string& key) const {
+  std::vector<std::string> names;
+  names.reserve(fields.size());
+  for (const auto& f : fields) names.push_back(f.first);
+  return fmt::format("no key '{}' in {}{}; keys: {}", key, origin.empty() ? "record" : origin, did_you_mean(key, names), key_list());
 }
 
 std::string PathValue::display() const { return relative.empty() ? root : root + "/" + relative; }

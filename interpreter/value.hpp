@@ -58,6 +58,8 @@ struct Record {
   std::string abnormal;
   const Value* find(const std::string& key) const;
   std::string key_list() const;  // "a, b, c" (the first 20, then "...")
+  // "no key 'triton_msec' in submission/bench.json (did you mean 'triton_ms'?); keys: torch_ms, triton_ms"
+  std::string missing_key(const std::string& key) const;
 };
 
 // A path confined to a root: `submission / "out" / "y.npy"`.
@@ -65,6 +67,9 @@ struct PathValue {
   std::string root;      // "submission", "reference", ...
   std::string root_dir;  // the root's directory on disk (absolute)
   std::string relative;  // normalised, '/'-separated, no "..", "" for the root itself
+  // How the root's folder was chosen ("`reference` is the rubric's own folder, as no --reference
+  // was given"), said when a file under it is missing; null when there is nothing to say.
+  std::shared_ptr<const std::string> root_origin;
   std::string display() const;  // "submission/out/y.npy"
   std::string full() const;     // root_dir + "/" + relative
 };
