@@ -54,6 +54,20 @@ class BatchSummary {
     int depth = 0;  // inside how many groups
     std::array<std::size_t, 5> counts{};  // PASS, FAIL, ERROR, SKIP, INCONCLUSIVE
     std::size_t total() const;
+    // Why it first FAILed, while every FAIL so far gave the same reason (by its first clause): a
+    // criterion that FAILs every submission for one reason is most likely the rubric's mistake
+    // (a mistyped key or kernel).
+    std::optional<std::string> fail_reason;
+    bool fail_reasons_differ = false;
+    // The reason when it FAILed every submission (at least two) for that one reason.
+    std::optional<std::string> common_failure(std::size_t submissions) const;
+  };
+  // One submission in the per-submission list: its verdict, score and the reason that decided it.
+  struct SubmissionRow {
+    std::string submission;
+    std::string verdict;
+    std::optional<double> score;
+    std::string reason;
   };
   void add_criteria(const json::Value& criteria, int depth);
 
@@ -65,6 +79,7 @@ class BatchSummary {
   std::vector<std::pair<double, std::string>> slowest_;  // (seconds, submission), at most kSlowest
   std::vector<std::pair<std::string, std::string>> errors_;  // submission, reason
   std::map<std::string, std::string> slow_verdicts_;
+  std::vector<SubmissionRow> rows_;
 };
 
 }  // namespace rubric::grading
