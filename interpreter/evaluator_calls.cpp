@@ -396,7 +396,7 @@ Value Evaluator::force(const std::shared_ptr<LazyCell>& cell) {
       v = Value::undecided(fmt::format("'{}' could not be evaluated: {}", cell->name, info.message), info.verdict, info.blame,
                            info.location);
     }
-    cell->value = std::move(v);
+    cell->value = v.named_samples(cell->name);
   } catch (const LimitExceeded& ex) {
     cell->value = Value::error(fmt::format("'{}' could not be evaluated: {}", cell->name, ex.what()), Blame::rubric,
                                location_of(*cell->expr, env));

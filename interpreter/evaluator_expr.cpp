@@ -385,7 +385,7 @@ struct DepthGuard {
 
 EnvPtr Evaluator::bind_block_lets(const ast::BlockExpr& b, const EnvPtr& env) {
   auto scope = std::make_shared<Environment>(env, env ? env->module() : nullptr);
-  for (const ast::BlockLet& l : b.lets) scope->define(l.name.name, eval(*l.value, scope));
+  for (const ast::BlockLet& l : b.lets) scope->define(l.name.name, eval(*l.value, scope).named_samples(l.name.name));
   return scope;
 }
 

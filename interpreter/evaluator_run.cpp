@@ -154,7 +154,7 @@ struct StatementRunner {
         [&](const auto& n) {
           using T = std::decay_t<decltype(n)>;
           if constexpr (std::is_same_v<T, ast::LetStmt>) {
-            env->define(n.name.name, ev.eval(*n.value, env));
+            env->define(n.name.name, ev.eval(*n.value, env).named_samples(n.name.name));
           } else if constexpr (std::is_same_v<T, ast::ExpectStmt>) {
             auto t0 = Clock::now();
             ev.take_read_evidence();

@@ -176,6 +176,17 @@ Value Value::samples(std::shared_ptr<const SampleExpr> e) {
   v.payload_ = std::make_shared<const Samples>(Samples{std::move(e)});
   return v;
 }
+Value Value::named_samples(const std::string& name) const {
+  if (!is(ValueKind::samples)) return *this;
+  const SampleExpr& e = *as_samples().expr;
+  if (e.op != SampleExpr::Op::leaf || e.leaf->description.rfind(name + ":", 0) == 0) return *this;
+  SampleSet named = *e.leaf;
+  named.description = name + ": " + named.description;
+  Value v = samples_of(std::move(named));
+  if (from_submission()) v.mark_from_submission();
+  return v;
+}
+
 Value Value::samples_of(SampleSet s) {
   auto e = std::make_shared<SampleExpr>();
   e->op = SampleExpr::Op::leaf;

@@ -142,6 +142,10 @@ class Value {
   static Value tensor(std::shared_ptr<const tensor::Tensor> t);
   static Value samples(std::shared_ptr<const SampleExpr> e);
   static Value samples_of(SampleSet s);  // a leaf
+  // A leaf set bound to a name (`let base_runs = samples(...)`) is described by that name first
+  // ("base_runs: 10 recorded values"), so evidence and plots tell two sets apart. Anything else
+  // is returned as it is.
+  Value named_samples(const std::string& name) const;
   static Value function(Function f);
   static Value error(std::string message, Blame blame = Blame::rubric, SourceLocation where = {});
   // An undecided value that SKIPs or is INCONCLUSIVE where a check uses it (not an ERROR).
