@@ -39,6 +39,9 @@ struct CriterionRun {
   std::size_t omitted_by_verdict[5] = {0, 0, 0, 0, 0};
   // Checks whose comparison was answered against the submission (listed or not): what a penalty needs.
   std::size_t decided_against = 0;
+  // While a check def of the standard library runs: where the rubric called it. Its checks are
+  // placed there, in the author's file, rather than in the library's source.
+  std::optional<SourceLocation> call_site;
 };
 
 // A criterion lists its first kListedChecks checks, then only those that did not pass, up to
@@ -119,7 +122,7 @@ struct StatementRunner {
     }
     CheckResult r;
     r.source_text = ev.source_text(cond, env);
-    r.location = ev.location_of(cond, env);
+    r.location = run.call_site ? *run.call_site : ev.location_of(cond, env);
     r.label = join_labels(run.labels);
     r.verdict = o.verdict;
     r.blame = o.blame;
@@ -259,13 +262,17 @@ struct StatementRunner {
       throw LimitExceeded(fmt::format("call depth limit exceeded ({} nested calls)", ev.limits().call_depth));
     }
     run.labels.push_back(ev.source_text(call_expr, env));
+    const bool library_call = !run.call_site && f.closure->module() && f.closure->module()->module->is_stdlib;
+    if (library_call) run.call_site = ev.location_of(call_expr, env);
     try {
       block(*d.body_stmts, scope, run);
     } catch (...) {
       --depth;
       run.labels.pop_back();
+      if (library_call) run.call_site.reset();
       throw;
     }
+    if (library_call) run.call_site.reset();
     --depth;
     run.labels.pop_back();
   }
