@@ -125,6 +125,29 @@ Value load(CallContext& ctx, const Args& a) {
   }
 }
 
+// The names of the tensors in a .safetensors file, sorted, from its header alone.
+Value tensor_names(CallContext& ctx, const Args& a) {
+  if (auto e = builtins::want(ctx, a, 0, ValueKind::path, "a path")) return *e;
+  const PathValue& p = a[0].as_path();
+  Value err;
+  auto real = ctx.resolve_file(p, &err);
+  if (!real) return err;
+  try {
+    const tensor::SafetensorsIndex index = tensor::read_safetensors_index(*real);
+    auto file = tensor::MappedFile::open(*real);
+    ctx.record_mapped_file(p, file, file->data(), file->size(), [file] { return !file->damaged(); });
+    List names;
+    for (const std::string& n : index.names()) names.push_back(Value::string(n));
+    return Value::list(std::move(names), fmt::format("the tensors in {}", p.display()),
+                       fmt::format("{} holds no tensor", p.display()));
+  } catch (const OperatorError& e) {
+    std::string message = e.what();
+    for (std::size_t at = message.find(*real); at != std::string::npos; at = message.find(*real, at))
+      message.replace(at, real->size(), p.display());
+    return ctx.file_error(p, message);
+  }
+}
+
 std::optional<CheckOutcome> tensor_matches(CallContext& ctx, const Value& a, const Value& b, const MatchTolerance& mt) {
   if (!is_tensor(a) && !is_tensor(b)) return std::nullopt;
   CheckOutcome o;
@@ -341,6 +364,9 @@ void open_tensors(Registry& r) {
         "A tensor from a file, memory-mapped: .npy (v1-v3, C or Fortran order, any byte order), .safetensors "
         "(load(p, \"name\")), or raw elements (load(p, dtype = f32, shape = [n, m])).",
         fam, load);
+  r.add("tensor_names", {P("p")}, false,
+        "The names of the tensors in a .safetensors file, sorted (read from its header): what load(p, name) takes.", fam,
+        tensor_names);
   r.add("random", {P("shape"), P("dtype", Value::string("f32")), P("seed", Value())}, false,
         "A deterministic random tensor: floats uniform in [-1, 1), integers over their range; the same seed gives the "
         "same data on every machine (default seed: the rubric's).",
