@@ -456,6 +456,19 @@ void open_tensors(Registry& r) {
             return Value::number(numerics::frac_close(compare_tensors(ctx, x, y, tol)));
           });
         });
+  r.add("frac_near_zero", {P("t"), P("atol")}, false,
+        "The fraction of elements with |x| <= atol: how much of a reference an all-zero output would match to an "
+        "absolute tolerance atol.", fam,
+        [](CallContext& ctx, const Args& a) {
+          if (!first_is_tensor(a)) return ctx.bad_argument(1, "a tensor", a[0]);
+          if (auto e = builtins::want_plain(ctx, a, 1)) return *e;
+          const double atol = a[1].as_number();
+          if (!(atol >= 0)) return ctx.error(fmt::format("'frac_near_zero' needs a tolerance of 0 or more, got {}", a[1].repr(5)), owner_of(a[1]));
+          const tensor::Tensor& t = *a[0].as_tensor();
+          return guarded(ctx, owner_of(a[0]), [&] {
+            return Value::number(t.size() == 0 ? 0.0 : static_cast<double>(numerics::count_within(t, atol)) / static_cast<double>(t.size()));
+          });
+        });
   r.add("nan_count", {P("t")}, false, "The number of NaN elements.", fam,
         [](CallContext& ctx, const Args& a) { return count_metric(ctx, a, &numerics::TensorSummary::nan_count); });
   r.add("inf_count", {P("t")}, false, "The number of infinite elements.", fam,
