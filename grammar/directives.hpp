@@ -218,7 +218,7 @@ struct number_token : x3::parser<number_token> {
     if (!n) return false;
     if (n->out_of_range) throw x3::expectation_failure<It>(first, "!number out of range");
     ParseState& st = state_of(ctx);
-    attr = make_expr(ast::NumberLit{n->value, std::move(n->unit)}, {st.offset(first), st.offset(p)});
+    attr = make_expr(ast::NumberLit{n->value, std::move(n->unit), n->percent}, {st.offset(first), st.offset(p)});
     first = p;
     return true;
   }

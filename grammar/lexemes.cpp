@@ -98,6 +98,7 @@ std::optional<ScannedNumber> scan_number(const char*& p, const char* end) {
     if (q + len < end && is_ident_char(q[len])) continue;  // `2GB`: a unit, not G then B
     // Percent divides so that 70% is exactly 0.7 (70 * 0.01 is not).
     n.value = s.text == "%" ? n.value / 100.0 : n.value * s.scale;
+    n.percent = s.text == "%";
     q += len;
     break;
   }

@@ -29,6 +29,7 @@ struct ScannedNumber {
   double value = 0;   // scale suffix applied
   std::string unit;   // normalised unit text, or empty
   bool out_of_range = false;
+  bool percent = false;  // the suffix was `%`
 };
 
 // Scans a number literal at p (which must be a digit): digits, optional fraction and exponent,

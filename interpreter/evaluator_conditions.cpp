@@ -424,6 +424,13 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
       std::string ls = l.value.repr(), rs = r.value.repr();
       if (l.value.is(ValueKind::number) && r.value.is(ValueKind::number) && l.value.as_quantity().dim == r.value.as_quantity().dim)
         std::tie(ls, rs) = format_quantity_pair(l.value.as_number(), r.value.as_number(), l.value.as_quantity().dim);
+      // A fraction compared with a percentage the rubric wrote reads as percentages.
+      if (l.value.is(ValueKind::number) && r.value.is(ValueKind::number) && (l.value.percent() || r.value.percent()) &&
+          l.value.as_quantity().dim.dimensionless() && r.value.as_quantity().dim.dimensionless()) {
+        auto percent = [](double f) { return fmt::format("{:.6g}%", f * 100); };
+        ls = percent(l.value.as_number());
+        rs = percent(r.value.as_number());
+      }
       std::string line = fmt::format("{}{} {} {}{}", ls, l.decomposition.empty() ? "" : " " + l.decomposition, op, rs,
                                      r.decomposition.empty() ? "" : " " + r.decomposition);
       std::string expl;

@@ -400,7 +400,7 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
         } else if constexpr (std::is_same_v<T, ast::BoolLit>) {
           return Value::boolean(n.value);
         } else if constexpr (std::is_same_v<T, ast::NumberLit>) {
-          if (n.unit.empty()) return Value::number(n.value);
+          if (n.unit.empty()) return n.percent ? Value::number(n.value).mark_percent() : Value::number(n.value);
           std::string why;
           auto u = parse_unit(n.unit, &why);
           if (!u) return error_at(e, env, why);

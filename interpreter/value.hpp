@@ -168,6 +168,13 @@ class Value {
     claimed_ = true;
     return *this;
   }
+  // A fraction the rubric wrote as a percentage (`min = 70%`): a comparison with it shows both
+  // sides as percentages (`86.4% >= 70%`). Arithmetic makes a new value without it.
+  bool percent() const { return percent_; }
+  Value& mark_percent() {
+    percent_ = true;
+    return *this;
+  }
   const char* kind_name() const { return rubric::kind_name(kind()); }
   bool is(ValueKind k) const { return kind() == k; }
   bool is_null() const { return kind() == ValueKind::null; }
@@ -209,6 +216,7 @@ class Value {
   Payload payload_;
   bool from_submission_ = false;
   bool claimed_ = false;
+  bool percent_ = false;
 };
 
 struct ListPayload {
