@@ -84,9 +84,19 @@ class TextWriter {
     }
     // The overall verdict differs and no pin says where: show the criteria that decided it.
     if (!any_pin_differs && c.verdict_agrees.has_value() && !*c.verdict_agrees) {
-      for (const CriterionComparison& k : c.criteria)
-        if (!k.is_group && k.actual != Verdict::pass) criterion_evidence(k, detail, std::string("got ") + verdict_name(k.actual));
-      if (c.actual == OverallVerdict::pass) line(detail, "every criterion that was decided passed");
+      std::size_t shown = 0;
+      for (const CriterionComparison& k : c.criteria) {
+        if (k.is_group || k.actual == Verdict::pass) continue;
+        ++shown;
+        // A pin that agrees under a case that does not still says so; a penalty says whether it was taken.
+        std::string what = std::string("got ") + verdict_name(k.actual);
+        if (k.result->penalty) what += fmt::format(" (penalty {}, {})", report::format_number(*k.result->penalty), report::penalty_state(*k.result));
+        if (k.agree.value_or(false)) what += ", as expected";
+        criterion_evidence(k, detail, what);
+      }
+      if (c.actual == OverallVerdict::pass)
+        line(detail, shown == 0 ? std::string("every criterion that was decided passed")
+                                : "the rubric passed all the same: " + report::describe_score(c.report));
     }
     out_ += '\n';
   }

@@ -1,4 +1,4 @@
-// `rubric doc [MODULE]`: builtins and stdlib modules with their signatures and `##` docs.
+// `rubric doc [MODULE | BUILTIN | FILE.rubric]`: builtins and modules with their signatures and `##` docs.
 #include <string>
 #include <vector>
 
@@ -20,9 +20,11 @@ int run_doc(const std::vector<std::string>& args) {
       ("include,I", po::value(&include_dirs)->value_name("DIR")->composing(), "module search folder (repeatable)");
   po::variables_map vm = parse_arguments(args, options, "module");
   if (vm.count("help")) {
-    print_help("rubric doc [MODULE] [-I DIR]...",
+    print_help("rubric doc [MODULE | BUILTIN | FILE.rubric] [-I DIR]...",
                "Without MODULE: the builtins and the list of modules. With MODULE (std.numerics, team.serving):\n"
-               "that module's functions and checks with their signatures and documentation.",
+               "that module's functions and checks with their signatures and documentation. With a builtin's\n"
+               "name (samples) or a name a standard module declares (no_regression): its entry. With a\n"
+               "FILE.rubric: the params, lets, concepts and defs that file declares.",
                options);
     return 0;
   }

@@ -20,7 +20,9 @@ namespace {
 
 constexpr std::size_t kSlowest = 10;
 constexpr std::size_t kHistogramBins = 10;
-constexpr std::size_t kErrorsShown = 20;  // in the table; summary.json lists all
+constexpr std::size_t kErrorsShown = 20;  // reasons in the table; summary.json lists every ERROR
+constexpr std::size_t kNamesPerError = 5;  // submissions named under one ERROR reason
+constexpr std::size_t kRowsShown = 50;     // rows of the per-submission list in the table
 constexpr std::array<const char*, 5> kCriterionVerdicts = {"PASS", "FAIL", "ERROR", "SKIP", "INCONCLUSIVE"};
 constexpr std::array<const char*, 4> kOverallVerdicts = {"PASS", "FAIL", "INCOMPLETE", "ERROR"};
 
@@ -38,7 +40,62 @@ double quantile(const std::vector<double>& sorted, double q) {
   return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - static_cast<double>(lo));
 }
 
+// A reason's first clause, without the suggestions and listings that depend on the submission's data.
+std::string_view first_clause(std::string_view reason) {
+  return reason.substr(0, std::min(reason.find("; "), reason.find(" (did you mean")));
+}
+
+// The first leaf criterion (groups descended into) with `verdict`, depth-first in report order.
+const json::Value* first_with(const json::Value& criteria, const std::string& verdict) {
+  if (!criteria.is_array()) return nullptr;
+  for (const json::Value& c : criteria.as_array()) {
+    if (!c.is_object()) continue;
+    if (const json::Value* children = c.find("criteria")) {
+      if (const json::Value* found = first_with(*children, verdict)) return found;
+      continue;
+    }
+    if (string_or(c, "verdict", "") == verdict) return &c;
+  }
+  return nullptr;
+}
+
+// Why a criterion got its verdict: its own reason (not evaluated, skipped), else its first check
+// with that verdict (the `else` message where one was shown, else the explanation).
+std::string criterion_reason(const json::Value& c) {
+  const std::string verdict = string_or(c, "verdict", "");
+  std::string reason = string_or(c, "reason", "");
+  if (!reason.empty()) return reason;
+  if (const json::Value* checks = c.find("checks"); checks && checks->is_array())
+    for (const json::Value& check : checks->as_array()) {
+      if (!check.is_object() || string_or(check, "verdict", "") != verdict) continue;
+      std::string message = string_or(check, "message", "");
+      return message.empty() ? string_or(check, "explanation", "") : message;
+    }
+  return "";
+}
+
+// The reason a submission got its verdict, in one line: the rubric's reason, then for anything
+// but a PASS the first criterion behind it and why ("score 40% is below the pass mark 70% · first
+// FAIL: speed: no key 'triton_msec' ...").
+std::string deciding_reason(const json::Value& line, const std::string& verdict) {
+  const std::string overall = string_or(line, "reason", "");
+  const json::Value* criteria = line.find("criteria");
+  const std::string wanted = verdict == "INCOMPLETE" ? "SKIP" : verdict;
+  const json::Value* c = criteria ? first_with(*criteria, wanted) : nullptr;
+  if (!c && verdict == "INCOMPLETE" && criteria) c = first_with(*criteria, "INCONCLUSIVE");
+  if (verdict == "PASS" || !c) return overall;
+  const std::string why = criterion_reason(*c);
+  return fmt::format("{} · first {}: {}{}", overall, string_or(*c, "verdict", ""), string_or(*c, "id", "?"),
+                     why.empty() ? "" : ": " + why);
+}
+
 }  // namespace
+
+std::optional<std::string> BatchSummary::CriterionCounts::common_failure(std::size_t submissions) const {
+  if (submissions < 2 || counts[1] != submissions || fail_reasons_differ || !fail_reason || fail_reason->empty())
+    return std::nullopt;
+  return fail_reason;
+}
 
 std::size_t BatchSummary::CriterionCounts::total() const {
   std::size_t t = 0;
@@ -66,6 +123,13 @@ void BatchSummary::add_criteria(const json::Value& criteria, int depth, const st
     if (!string_or(c, "review", "").empty()) {
       ++counts.review;
       if (counts.review_submissions.size() < kReviewListed) counts.review_submissions.push_back(submission);
+    }
+    if (verdict == "FAIL" && !counts.fail_reasons_differ) {
+      // Compared by their first clause: "no key 'triton_msec' in submission/bench.json" is one
+      // reason whatever keys each file lists after it, or suggests.
+      const std::string reason = criterion_reason(c);
+      if (!counts.fail_reason) counts.fail_reason = reason;
+      else if (first_clause(*counts.fail_reason) != first_clause(reason)) counts.fail_reasons_differ = true;
     }
     if (const json::Value* children = c.find("criteria")) add_criteria(*children, depth + 1, submission);
   }
@@ -111,8 +175,13 @@ void BatchSummary::add(const json::Value& tool_line) {
   std::string verdict = string_or(line, "verdict", "ERROR");
   if (std::find(kOverallVerdicts.begin(), kOverallVerdicts.end(), verdict) == kOverallVerdicts.end()) verdict = "ERROR";
   ++verdicts_[verdict];
-  if (verdict == "ERROR") errors_.emplace_back(submission, string_or(line, "reason", "no reason recorded"));
-  if (const json::Value* s = line.find("score"); s && s->is_number()) scores_.push_back(s->as_number());
+  const std::string reason = deciding_reason(line, verdict);
+  if (verdict == "ERROR") errors_.emplace_back(submission, reason.empty() ? "no reason recorded" : reason);
+  // An ERRORed submission's score says nothing about the submission: it stays out of the distribution.
+  std::optional<double> score;
+  if (const json::Value* s = line.find("score"); s && s->is_number()) score = s->as_number();
+  if (score && verdict != "ERROR") scores_.push_back(*score);
+  rows_.push_back(SubmissionRow{submission, verdict, score, reason});
   if (const json::Value* c = line.find("criteria")) add_criteria(*c, 0, submission);
   if (const json::Value* s = line.find("seconds"); s && s->is_number()) {
     // Each entry carries its own verdict: two submissions may share a name as shown.
@@ -208,6 +277,9 @@ std::string BatchSummary::to_json(const BatchProvenance& p) const {
       w.end_array();
       w.end_object();
     }
+    w.key("common_failure");
+    if (auto why = c.common_failure(submissions_)) w.value(*why);
+    else w.null();
     w.end_object();
   }
   w.end_array();
@@ -265,6 +337,17 @@ std::string BatchSummary::to_json(const BatchProvenance& p) const {
     w.begin_object();
     w.field("submission", submission);
     w.field("reason", reason);
+    w.end_object();
+  }
+  w.end_array();
+  w.key("submission_list");
+  w.begin_array();
+  for (const SubmissionRow& row : rows_) {
+    w.begin_object();
+    w.field("submission", row.submission);
+    w.field("verdict", row.verdict);
+    w.field("score", row.score);
+    w.field("reason", row.reason);
     w.end_object();
   }
   w.end_array();
@@ -370,13 +453,20 @@ std::string BatchSummary::to_text(const BatchProvenance& p, const std::string& o
                          c.review > 10 ? fmt::format(" ... and {} more (summary.json lists {})", c.review - 10,
                                                      std::min(c.review, kReviewListed)) : "");
     }
+    for (const CriterionCounts& c : criteria_)
+      if (auto why = c.common_failure(submissions_))
+        out += "\n" + style.paint(fmt::format("criterion {} FAILed all {} submissions for the same reason — check the rubric:",
+                                               report::display_text(c.id), submissions_),
+                                   Verdict::fail) +
+               fmt::format("\n  {}\n", report::display_text(*why));
   }
   if (!scores_.empty()) {
     std::vector<double> sorted = scores_;
     std::sort(sorted.begin(), sorted.end());
     double sum = 0;
     for (double s : sorted) sum += s;
-    out += fmt::format("\nscore: mean {} · median {} · quartiles {} – {} · min {} · max {}\n",
+    out += fmt::format("\nscore{}: mean {} · median {} · quartiles {} – {} · min {} · max {}\n",
+                       errors_.empty() ? "" : fmt::format(" (the {} ERRORed left out)", errors_.size()),
                        report::format_percent(sum / static_cast<double>(sorted.size())),
                        report::format_percent(quantile(sorted, 0.5)), report::format_percent(quantile(sorted, 0.25)),
                        report::format_percent(quantile(sorted, 0.75)), report::format_percent(sorted.front()),
@@ -411,11 +501,37 @@ std::string BatchSummary::to_text(const BatchProvenance& p, const std::string& o
                                           errors_.size(), errors_.size() == 1 ? "" : "s"),
                               Verdict::error) +
            "\n";
-    for (std::size_t i = 0; i < errors_.size() && i < kErrorsShown; ++i)
-      out += fmt::format("  {} {}: {}\n", style.paint("ERROR", Verdict::error), report::display_text(errors_[i].first),
-                         report::display_text(errors_[i].second));
-    if (errors_.size() > kErrorsShown)
-      out += fmt::format("  ... and {} more (summary.json lists them all)\n", errors_.size() - kErrorsShown);
+    // Identical reasons once, with the submissions they stopped: one cause, one line to read.
+    std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+    for (const auto& [submission, reason] : errors_) {
+      auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == reason; });
+      if (it == groups.end()) groups.push_back({reason, {submission}});
+      else it->second.push_back(submission);
+    }
+    for (std::size_t i = 0; i < groups.size() && i < kErrorsShown; ++i) {
+      const auto& [reason, subs] = groups[i];
+      out += fmt::format("  {} {}: {}\n", style.paint("ERROR", Verdict::error), subs.size() == 1 ? "1 submission" : fmt::format("{} submissions", subs.size()),
+                         report::display_text(reason));
+      std::string names;
+      for (std::size_t k = 0; k < subs.size() && k < kNamesPerError; ++k) names += (k ? ", " : "") + report::display_text(subs[k]);
+      if (subs.size() > kNamesPerError) names += fmt::format(", ... ({} more)", subs.size() - kNamesPerError);
+      out += fmt::format("    {}\n", names);
+    }
+    if (groups.size() > kErrorsShown)
+      out += fmt::format("  ... and {} more reasons (summary.json lists every ERROR)\n", groups.size() - kErrorsShown);
+  }
+  if (!rows_.empty()) {
+    out += "\nsubmissions (verdict, score, what decided it):\n";
+    for (std::size_t i = 0; i < rows_.size() && i < kRowsShown; ++i) {
+      const SubmissionRow& row = rows_[i];
+      const auto v = std::find_if(overall.begin(), overall.end(), [&](const auto& o) { return row.verdict == o.first; });
+      out += fmt::format("  {} {:>5}  {}: {}\n",
+                         v == overall.end() ? row.verdict : style.paint(fmt::format("{:<10}", row.verdict), v->second),
+                         row.score ? report::format_percent(*row.score) : "-", report::display_text(row.submission),
+                         report::display_text(row.reason));
+    }
+    if (rows_.size() > kRowsShown)
+      out += fmt::format("  ... and {} more (summary.json's submission_list has them all)\n", rows_.size() - kRowsShown);
   }
   return out;
 }

@@ -64,6 +64,20 @@ class BatchSummary {
     std::size_t review = 0;                // verdicts marked for review (resting on an ambiguous reading)
     std::vector<std::string> review_submissions;  // the first kReviewListed of them
     std::size_t total() const;
+    // Why it first FAILed, while every FAIL so far gave the same reason (by its first clause): a
+    // criterion that FAILs every submission for one reason is most likely the rubric's mistake
+    // (a mistyped key or kernel).
+    std::optional<std::string> fail_reason;
+    bool fail_reasons_differ = false;
+    // The reason when it FAILed every submission (at least two) for that one reason.
+    std::optional<std::string> common_failure(std::size_t submissions) const;
+  };
+  // One submission in the per-submission list: its verdict, score and the reason that decided it.
+  struct SubmissionRow {
+    std::string submission;
+    std::string verdict;
+    std::optional<double> score;
+    std::string reason;
   };
   void add_criteria(const json::Value& criteria, int depth, const std::string& submission);
   void add_agreement(const json::Value& line, const std::map<std::string, Review>& in_force);
@@ -87,6 +101,7 @@ class BatchSummary {
   };
   std::vector<Slow> slowest_;  // at most kSlowest
   std::vector<std::pair<std::string, std::string>> errors_;  // submission, reason
+  std::vector<SubmissionRow> rows_;
 };
 
 }  // namespace rubric::grading

@@ -34,6 +34,7 @@ struct BoolLit {
 struct NumberLit {
   double value = 0;
   std::string unit;
+  bool percent = false;  // written with `%`: shown as a percentage in evidence
 };
 
 // One piece of a string: literal text (escapes already resolved) or an interpolated `{expr}`.

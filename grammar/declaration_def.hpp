@@ -210,9 +210,11 @@ const auto def_decl_def =
                             | braced{"check body"}[statement_list][set_check_body],
                         "'= expression' or '{' after the parameters of the def")];
 
+// A weight or penalty is a number, never the body's '{' (`weight {` forgot the number).
+const auto weight_value = !x3::lit('{') >> unary;
 const auto criterion_modifier =
-    (kw("weight") >> expect_that(unary, "a weight after 'weight'"))[set_weight]
-    | (kw("penalty") >> expect_that(unary, "a penalty after 'penalty'"))[set_penalty]
+    (kw("weight") >> expect_that(weight_value, "a weight after 'weight' (a number: weight 2)"))[set_weight]
+    | (kw("penalty") >> expect_that(weight_value, "a penalty after 'penalty' (a number: penalty 2)"))[set_penalty]
     | kw("required")[set_required]
     | (kw("after") >> expect_that(identifier % ',', "a criterion id after 'after'"))[add_after]
     | (kw("needs") >> expect_that(identifier, "what the criterion needs after 'needs' (gpu)"))[add_need];
@@ -231,7 +233,7 @@ const auto group_items_def = *x3::lit(';') >> *(group_item[push_group_item] >> *
 const auto group_def =
     nested[located[kw("group") >> expect_that(identifier, "a group id after 'group'")[set_id] >>
                    expect_that(string_lit, "a title string after the group id")[set_title] >>
-                   -(kw("weight") >> expect_that(unary, "a weight after 'weight'"))[set_group_weight] >>
+                   -(kw("weight") >> expect_that(weight_value, "a weight after 'weight' (a number: weight 2)"))[set_group_weight] >>
                    expect_that(braced{"group body"}[group_items], "'{' to open the group body")[set_items]]];
 
 const auto top_item_def = use_decl[assign_item] | import_decl[assign_item] | param_decl[assign_item] |

@@ -1,7 +1,7 @@
 #pragma once
 // Small X3 parsers the grammar parts share: located[] (fills a node's SourceRange), nested[]
-// (caps recursion depth), expect_that() (an expectation with a readable message), braced()
-// (a { } body whose missing '}' names where it was opened), unlexeme[] (an expression inside a
+// (caps recursion depth), expect_that() (an expectation with a readable message), braced{} and
+// enclosed{} (a { } body or ( ) list whose missing closer names where it was opened), unlexeme[] (an expression inside a
 // string), keywords, and the number and unit tokens. Included only by grammar/*_def.hpp.
 #include <memory>
 #include <string>
@@ -133,40 +133,52 @@ struct error_here : x3::parser<error_here> {
   const char* what;
 };
 
-// ---- braced("criterion body")[p]: '{' p '}' ---------------------------------------------------
+// ---- braced{"criterion body"}[p]: '{' p '}'; enclosed{'(', ')', "argument list"}[p] --------
+// A missing closer is reported with where its opener stands: "')' to close the argument list
+// opened at 4:15".
 
 template <typename Subject>
-struct braced_directive : x3::unary_parser<Subject, braced_directive<Subject>> {
-  using base_type = x3::unary_parser<Subject, braced_directive<Subject>>;
+struct enclosed_directive : x3::unary_parser<Subject, enclosed_directive<Subject>> {
+  using base_type = x3::unary_parser<Subject, enclosed_directive<Subject>>;
   static bool const is_pass_through_unary = true;
-  braced_directive(Subject const& subject, const char* what) : base_type(subject), what(what) {}
+  enclosed_directive(Subject const& subject, char open, char close, const char* what)
+      : base_type(subject), open(open), close(close), what(what) {}
 
   template <typename It, typename Ctx, typename RCtx, typename Attr>
   bool parse(It& first, It const& last, Ctx const& ctx, RCtx& rctx, Attr& attr) const {
     x3::skip_over(first, last, ctx);
-    if (first == last || *first != '{') return false;
-    It open = first;
+    if (first == last || *first != open) return false;
+    It opened = first;
     ++first;
     if (!this->subject.parse(first, last, ctx, rctx, attr)) {
       x3::skip_over(first, last, ctx);
       throw x3::expectation_failure<It>(first, fmt::format("the {}", what));
     }
     x3::skip_over(first, last, ctx);
-    if (first != last && *first == '}') {
+    if (first != last && *first == close) {
       ++first;
       return true;
     }
     ParseState& st = state_of(ctx);
-    LineColumn lc = st.source->position(st.offset(open));
-    throw x3::expectation_failure<It>(first, fmt::format("'}}' to close the {} opened at {}:{}", what, lc.line, lc.column));
+    LineColumn lc = st.source->position(st.offset(opened));
+    throw x3::expectation_failure<It>(first, fmt::format("'{}' to close the {} opened at {}:{}", close, what, lc.line, lc.column));
   }
+  char open, close;
   const char* what;
+};
+struct enclosed {
+  char open, close;
+  const char* what;
+  template <typename Subject>
+  enclosed_directive<typename x3::extension::as_parser<Subject>::value_type> operator[](Subject const& subject) const {
+    return {x3::as_parser(subject), open, close, what};
+  }
 };
 struct braced {
   const char* what;
   template <typename Subject>
-  braced_directive<typename x3::extension::as_parser<Subject>::value_type> operator[](Subject const& subject) const {
-    return {x3::as_parser(subject), what};
+  enclosed_directive<typename x3::extension::as_parser<Subject>::value_type> operator[](Subject const& subject) const {
+    return {x3::as_parser(subject), '{', '}', what};
   }
 };
 
@@ -206,7 +218,7 @@ struct number_token : x3::parser<number_token> {
     if (!n) return false;
     if (n->out_of_range) throw x3::expectation_failure<It>(first, "!number out of range");
     ParseState& st = state_of(ctx);
-    attr = make_expr(ast::NumberLit{n->value, std::move(n->unit)}, {st.offset(first), st.offset(p)});
+    attr = make_expr(ast::NumberLit{n->value, std::move(n->unit), n->percent}, {st.offset(first), st.offset(p)});
     first = p;
     return true;
   }

@@ -28,11 +28,7 @@ struct ToleranceSpec {
 
 struct keyword_table : x3::symbols<int> {
   keyword_table() {
-    for (const char* k : {"rubric", "use",   "import", "as",    "param",    "let",   "def",     "criterion",
-                          "group",  "weight", "penalty", "required", "after", "needs", "expect", "else",
-                          "note",   "score", "check",  "for",   "in",       "if",    "then",    "and",
-                          "or",     "not",   "true",   "false", "null",     "within", "of",     "matches",
-                          "to",     "mentions", "affirms", "denies"})
+    for (const char* k : keywords_list)
       add(k, 0);
   }
 };
@@ -379,13 +375,12 @@ const auto raw_string_def =
 const auto keyword_lit_def = located[kw("true")[make_true] | kw("false")[make_false] | kw("null")[make_null]];
 
 const auto list_def =
-    located[('[' >> -(expression % ',') >> -x3::lit(',') >> expect_that(']', "']' to close the list"))[make_list]];
+    located[enclosed{'[', ']', "list"}[-(expression % ',') >> -x3::lit(',')][make_list]];
 
 const auto record_key_def = identifier[assign] | string_lit[string_key];
 const auto record_field_def = (record_key >> expect_that(':', "':' after the record key") >>
                                expect_that(expression, "a value after ':'"))[make_field_entry];
-const auto record_def = located[('{' >> -(record_field % ',') >> -x3::lit(',') >>
-                                 expect_that('}', "'}' to close the record"))[make_record]];
+const auto record_def = located[enclosed{'{', '}', "record"}[-(record_field % ',') >> -x3::lit(',')][make_record]];
 
 // `{ let a = e; let b = e; value }`: `{` followed by the keyword `let` opens a block, anything
 // else a record. Lets are separated by `;` or line breaks alike; the value comes last.
@@ -402,7 +397,7 @@ const auto block_body =
 const auto block_def = located[&(x3::lit('{') >> kw("let")) >> braced{"block"}[block_body]];
 
 const auto paren_def =
-    located['(' >> expect_that(expression, "an expression after '('") >> expect_that(')', "')' to close the parenthesis")];
+    located[enclosed{'(', ')', "parenthesis"}[expect_that(expression, "an expression after '('")]];
 
 const auto name_def = located[identifier[make_name]];
 
@@ -411,8 +406,7 @@ const auto primary_def = number | raw_string | string_lit | keyword_lit | list |
 const auto argument_def =
     (identifier >> '=' >> !x3::char_("=>") >> expect_that(expression, "a value after '=' in the named argument"))[named_argument]
     | expression[positional_argument];
-const auto call_args_def =
-    '(' >> -(argument % ',') >> -x3::lit(',') >> expect_that(')', "')' to close the argument list");
+const auto call_args_def = enclosed{'(', ')', "argument list"}[-(argument % ',') >> -x3::lit(',')];
 
 // numpy's subscript: `i`, `a:b`, `a:b:step` (parts optional), `...`; components separated by commas.
 const auto slice_tail = (':' >> -expression[subscript_stop] >> -(':' >> -expression[subscript_step]))[subscript_range];

@@ -101,16 +101,19 @@ std::optional<ScannedNumber> scan_number(const char*& p, const char* end) {
       {"%", -2, 1},      {"x", 0, 1},
   };
   double binary = 1;
+  bool percent = false;
   for (const Suffix& s : suffixes) {
     std::size_t len = s.text.size();
     if (static_cast<std::size_t>(end - q) < len || std::memcmp(q, s.text.data(), len) != 0) continue;
     if (q + len < end && is_ident_char(q[len])) continue;  // `2GB`: a unit, not G then B
     exponent += s.power_of_ten;
     binary = s.binary;
+    percent = s.text == "%";
     q += len;
     break;
   }
   ScannedNumber n;
+  n.percent = percent;
   n.value = std::strtod((digits + "e" + std::to_string(exponent)).c_str(), nullptr) * binary;
   if (!std::isfinite(n.value)) n.out_of_range = true;
   const char* r = q;
@@ -121,6 +124,12 @@ std::optional<ScannedNumber> scan_number(const char*& p, const char* end) {
   }
   p = q;
   return n;
+}
+
+bool is_keyword(std::string_view word) {
+  for (const char* k : keywords_list)
+    if (word == k) return true;
+  return false;
 }
 
 }  // namespace rubric::grammar

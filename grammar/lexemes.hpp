@@ -3,8 +3,17 @@
 // literals (digits, scale suffix, unit) and unit text. X3-free; the grammar wraps them.
 #include <optional>
 #include <string>
+#include <string_view>
 
 namespace rubric::grammar {
+
+// The reserved words (docs/grammar.md lists them): none can name a let, param, def or criterion.
+inline constexpr const char* keywords_list[] = {
+    "rubric", "use",    "import", "as",    "param",    "let",   "def",      "criterion", "group",   "weight",
+    "penalty", "required", "after", "needs", "expect", "else",  "note",     "score",     "check",   "for",
+    "in",     "if",     "then",   "and",   "or",       "not",   "true",     "false",     "null",    "within",
+    "of",     "matches", "to",    "mentions", "affirms", "denies"};
+bool is_keyword(std::string_view word);
 
 inline bool is_ident_char(char c) {
   return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') || c == '_';
@@ -20,6 +29,7 @@ struct ScannedNumber {
   double value = 0;   // scale suffix applied
   std::string unit;   // normalised unit text, or empty
   bool out_of_range = false;
+  bool percent = false;  // the suffix was `%`
 };
 
 // Scans a number literal at p (which must be a digit): digits, optional fraction and exponent,

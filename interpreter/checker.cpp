@@ -6,23 +6,11 @@
 #include <set>
 #include <unordered_set>
 
+#include "grammar/suggest.hpp"
 #include "interpreter/builtins/registry.hpp"
+#include "interpreter/fractions.hpp"
 
 namespace rubric {
-
-// Optimal string alignment distance: Levenshtein plus adjacent transpositions, so the common
-// typo `medain` is one edit from `median` (and not a tie with `mean`).
-std::size_t edit_distance(const std::string& a, const std::string& b) {
-  std::vector<std::vector<std::size_t>> d(a.size() + 1, std::vector<std::size_t>(b.size() + 1));
-  for (std::size_t i = 0; i <= a.size(); ++i) d[i][0] = i;
-  for (std::size_t j = 0; j <= b.size(); ++j) d[0][j] = j;
-  for (std::size_t i = 1; i <= a.size(); ++i)
-    for (std::size_t j = 1; j <= b.size(); ++j) {
-      d[i][j] = std::min({d[i - 1][j] + 1, d[i][j - 1] + 1, d[i - 1][j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)});
-      if (i > 1 && j > 1 && a[i - 1] == b[j - 2] && a[i - 2] == b[j - 1]) d[i][j] = std::min(d[i][j], d[i - 2][j - 2] + 1);
-    }
-  return d[a.size()][b.size()];
-}
 
 namespace {
 
@@ -59,10 +47,30 @@ struct Scope {
   std::map<std::string, Local> names;
 };
 
+// What the checkers of one program share: the result types of function defs, typed once each.
+struct DefTypes {
+  std::unordered_map<const ast::Def*, StaticType> known;
+  std::unordered_set<const ast::Def*> typing;  // a def being typed (recursion gives unknown)
+};
+
+bool same_type(const StaticType& a, const StaticType& b) {
+  if (a.kind != b.kind || a.dim.has_value() != b.dim.has_value() || (a.dim && *a.dim != *b.dim)) return false;
+  if (a.fields != b.fields && (!a.fields || !b.fields)) return false;
+  if (a.fields && a.fields != b.fields) {
+    if (a.fields->size() != b.fields->size()) return false;
+    for (const auto& [k, t] : *a.fields) {
+      auto it = b.fields->find(k);
+      if (it == b.fields->end() || !same_type(t, it->second)) return false;
+    }
+  }
+  if (a.item != b.item && (!a.item || !b.item || !same_type(*a.item, *b.item))) return false;
+  return true;
+}
+
 class ModuleChecker {
  public:
-  ModuleChecker(const Module& m, const Registry& reg, CheckerResult& out, bool is_root)
-      : m_(m), reg_(reg), out_(out), is_root_(is_root) {
+  ModuleChecker(const Module& m, const Registry& reg, CheckerResult& out, bool is_root, DefTypes& def_types)
+      : m_(m), reg_(reg), out_(out), is_root_(is_root), def_types_(def_types) {
     for (const auto& u : m.uses)
       if (u.alias.empty()) unqualified_.push_back(u.module);
   }
@@ -83,7 +91,7 @@ class ModuleChecker {
     if (m_.file->header) {
       Scope s;
       if (m_.file->header->title) expr(*m_.file->header->title, s);
-      if (m_.file->header->fields) expr(*m_.file->header->fields, s);
+      if (m_.file->header->fields) header_fields(*m_.file->header->fields, s);
     }
     bool is_module = !is_root_;
     std::map<std::string, SourceRange> seen;
@@ -121,6 +129,78 @@ class ModuleChecker {
                 {fmt::format("use one of them with an alias: use {} as {}", u.module->name, u.module->name.substr(u.module->name.rfind('.') + 1))});
       }
     }
+  }
+
+  // `pass`, `confidence`, `seed`: what the evaluator would warn about and replace with the
+  // default, said before anything runs; a fraction written without its `%` gets "write 70%".
+  void header_fields(const ast::Expr& fields, const Scope& s) {
+    expr(fields, s);
+    auto* rec = std::get_if<ast::RecordLit>(&fields.node);
+    if (!rec) return;
+    for (const auto& f : rec->fields) {
+      auto range = header_field_range(f.key.name);
+      if (!range) continue;
+      StaticType t = out_.types.count(f.value.get()) ? out_.types.at(f.value.get()) : of(K::unknown);
+      auto v = plain_literal(*f.value);
+      bool wrong_kind = t.kind != K::unknown && (t.kind != K::number || (t.dim && !t.dim->dimensionless()));
+      bool out_of_range = v && !(*v >= range->lo && *v <= range->hi);
+      if (!wrong_kind && !out_of_range) continue;
+      std::vector<std::string> notes;
+      if (auto hint = out_of_range && range->fraction ? percent_hint(*v) : std::nullopt) notes.push_back(*hint);
+      out_.diagnostics.push_back(Diagnostic{Severity::warning, m_.file->source, f.value->range,
+                                            header_field_problem(f.key.name, *range, text(*f.value)), std::move(notes)});
+    }
+  }
+
+  // The type of a function def's value, from its body with its parameters unknown: typed once per
+  // program by a checker of the def's own module whose diagnostics are dropped (the def itself is
+  // checked, and reported, where it is declared).
+  StaticType def_result(const ast::Def& d, const Module* owner) {
+    if (d.is_check() || !d.body_expr) return of(K::unknown);
+    if (auto it = def_types_.known.find(&d); it != def_types_.known.end()) return it->second;
+    if (!def_types_.typing.insert(&d).second) return of(K::unknown);
+    CheckerResult dropped;
+    ModuleChecker quiet(owner ? *owner : m_, reg_, dropped, false, def_types_);
+    Scope s;
+    for (const auto& p : d.params) s.names[p.name.name] = Local{};
+    StaticType t = quiet.expr(*d.body_expr, s);
+    def_types_.typing.erase(&d);
+    def_types_.known[&d] = t;
+    return t;
+  }
+
+  // An argument given to a def's fraction parameter (its default written as a percentage) as a
+  // plain number above 1: `min = 70` asks for 7000%.
+  void fraction_arguments(const ast::Call& n, const ast::Def& d, const Module* owner, const std::string& name) {
+    const SourceFile& source = *(owner ? owner->file->source : m_.file->source);
+    auto warn = [&](const ast::DefParam& p, const ast::Expr& arg) {
+      if (!is_fraction_param(p, source)) return;
+      auto v = plain_literal(arg);
+      auto hint = v ? percent_hint(*v) : std::nullopt;
+      if (!hint) return;
+      out_.diagnostics.push_back(Diagnostic{Severity::warning, m_.file->source, arg.range,
+                                            fmt::format("'{}' of '{}' is a fraction: {} is {:g}%", p.name.name, name, text(arg), *v * 100),
+                                            {*hint}});
+    };
+    for (std::size_t i = 0; i < n.args.size() && i < d.params.size(); ++i) warn(d.params[i], *n.args[i]);
+    for (const auto& na : n.named)
+      for (const auto& p : d.params)
+        if (p.name.name == na.name.name) warn(p, *na.value);
+  }
+
+  // A key looked up in a record whose keys are known (a record literal, here or returned by a def).
+  StaticType record_key(const StaticType& record, const std::string& key, SourceRange at) {
+    if (record.kind != K::record || !record.fields) return of(K::unknown);
+    if (auto it = record.fields->find(key); it != record.fields->end()) return it->second;
+    std::vector<std::string> keys;
+    for (const auto& f : *record.fields) keys.push_back(f.first);
+    std::vector<std::string> notes;
+    if (auto best = nearest_name(key, keys); !best.empty()) notes.push_back(fmt::format("did you mean '{}'?", best));
+    std::string listed;
+    for (std::size_t i = 0; i < keys.size() && i < 12; ++i) listed += (i ? ", " : "") + keys[i];
+    if (keys.size() > 12) listed += fmt::format(", ... ({} keys)", keys.size());
+    error(at, fmt::format("no key '{}' in this record; keys: {}", key, listed), notes);
+    return of(K::unknown);
   }
 
   // ---- names ----
@@ -191,20 +271,23 @@ class ModuleChecker {
     for (const auto& n : reg_.names()) candidates.push_back(n);
     candidates.push_back("submission");
     candidates.push_back("reference");
-    std::string best;
-    std::size_t best_d = SIZE_MAX;
-    for (const auto& c : candidates) {
-      std::size_t d = edit_distance(name, c);
-      if (d < best_d) {
-        best_d = d;
-        best = c;
-      }
-    }
     std::vector<std::string> notes;
-    if (name == "None" || name == "newaxis")
+    std::string best = nearest_name(name, candidates);
+    std::string aliased;  // a module this file uses under an alias that declares the name
+    for (const auto& u : m_.uses)
+      if (!u.alias.empty() && u.module->decls.count(name)) aliased = u.alias;
+    const std::vector<std::string> std_modules = stdlib_modules_declaring(name);
+    if (name == "None" || name == "newaxis") {
       notes.push_back("Python's None is written null; a new axis (numpy's t[None]) is not supported in tensor subscripts");
-    else if (!best.empty() && best_d <= std::max<std::size_t>(1, name.size() / 3))
+    } else if (!aliased.empty()) {
+      notes.push_back(fmt::format("'{}' is in a module this file uses as '{}': write '{}.{}'", name, aliased, aliased, name));
+    } else if (!std_modules.empty()) {
+      std::string which;
+      for (const auto& m : std_modules) which += (which.empty() ? "" : " and ") + m;
+      notes.push_back(fmt::format("'{}' is defined in {}; add `use {}`", name, which, std_modules.front()));
+    } else if (!best.empty()) {
       notes.push_back(fmt::format("did you mean '{}'?", best));
+    }
     error(r, fmt::format("undefined name '{}'", name), notes);
   }
 
@@ -262,11 +345,22 @@ class ModuleChecker {
             if (f->kind == NameKind::module_alias) error(e.range, fmt::format("'{}' names a module; use '{}.name'", n.name, n.name));
             return f->type;
           } else if constexpr (std::is_same_v<T, ast::ListLit>) {
-            for (const auto& i : n.items) expr(*i, scope);
-            return of(K::list);
+            StaticType list = of(K::list);
+            std::optional<StaticType> item;
+            bool one_type = true;
+            for (const auto& i : n.items) {
+              StaticType t = expr(*i, scope);
+              if (!item) item = t;
+              else one_type = one_type && same_type(*item, t);
+            }
+            if (item && one_type && item->kind != K::unknown) list.item = std::make_shared<const StaticType>(*item);
+            return list;
           } else if constexpr (std::is_same_v<T, ast::RecordLit>) {
-            for (const auto& f : n.fields) expr(*f.value, scope);
-            return of(K::record);
+            auto fields = std::make_shared<std::map<std::string, StaticType>>();
+            for (const auto& f : n.fields) (*fields)[f.key.name] = expr(*f.value, scope);
+            StaticType record = of(K::record);
+            record.fields = std::move(fields);
+            return record;
           } else if constexpr (std::is_same_v<T, ast::Unary>) {
             StaticType t = expr(*n.operand, scope);
             if (n.op == ast::UnaryOp::logical_not) {
@@ -333,27 +427,27 @@ class ModuleChecker {
               if (f && f->kind == NameKind::module_alias) {
                 out_.names[n.object.get()] = NameKind::module_alias;
                 if (!f->module->decls.count(n.name.name)) {
+                  std::vector<std::string> names;
+                  for (const auto& d : f->module->decls) names.push_back(d.first);
                   std::vector<std::string> notes;
-                  std::string best;
-                  std::size_t bd = SIZE_MAX;
-                  for (const auto& d : f->module->decls)
-                    if (std::size_t x = edit_distance(d.first, n.name.name); x < bd) {
-                      bd = x;
-                      best = d.first;
-                    }
-                  if (!best.empty() && bd <= std::max<std::size_t>(1, n.name.name.size() / 3))
-                    notes.push_back(fmt::format("did you mean '{}'?", best));
+                  if (auto best = nearest_name(n.name.name, names); !best.empty()) notes.push_back(fmt::format("did you mean '{}'?", best));
                   error(n.name.range.known() ? n.name.range : e.range,
                         fmt::format("module '{}' has no '{}'", f->module->name, n.name.name), notes);
                 }
                 return of(K::unknown);
               }
             }
-            expr(*n.object, scope);
-            return of(K::unknown);
+            StaticType object = expr(*n.object, scope);
+            return record_key(object, n.name.name, n.name.range.known() ? n.name.range : e.range);
           } else if constexpr (std::is_same_v<T, ast::Index>) {
-            expr(*n.object, scope);
-            if (n.index) expr(*n.index, scope);
+            StaticType object = expr(*n.object, scope);
+            if (n.index) {
+              expr(*n.index, scope);
+              if (auto* key = std::get_if<ast::StringLit>(&n.index->node); key && key->parts.size() == 1)
+                if (auto* k = std::get_if<std::string>(&key->parts[0])) return record_key(object, *k, n.index->range);
+              if (object.kind == K::list && object.item && std::holds_alternative<ast::NumberLit>(n.index->node))
+                return *object.item;
+            }
             for (const ast::Subscript& sub : n.subscripts)
               for (const ast::ExprPtr& part : {sub.start, sub.stop, sub.step})
                 if (part) expr(*part, scope);
@@ -362,7 +456,8 @@ class ModuleChecker {
             StaticType c = expr(*n.condition, scope);
             not_bool(*n.condition, c, "'if'");
             StaticType a = expr(*n.then_value, scope), b = expr(*n.else_value, scope);
-            if (a.kind == b.kind && (a.kind != K::number || (a.dim && b.dim && *a.dim == *b.dim))) return a;
+            if (same_type(a, b)) return a;
+            if (a.kind == b.kind && a.kind != K::number && a.kind != K::samples) return of(a.kind);
             return of(K::unknown);
           } else if constexpr (std::is_same_v<T, ast::Lambda>) {
             Scope inner{&scope, {}};
@@ -476,9 +571,11 @@ class ModuleChecker {
 
   // Arity of builtins and defs; `in_check` when this is the call of a `check` statement.
   StaticType call(const ast::Expr& e, const ast::Call& n, const Scope& scope, bool in_check) {
-    for (const auto& a : n.args) expr(*a, scope);
+    std::vector<StaticType> arg_types;
+    for (const auto& a : n.args) arg_types.push_back(expr(*a, scope));
     for (const auto& a : n.named) expr(*a.value, scope);
     const ast::Def* def = nullptr;
+    const Module* owner = nullptr;
     const Builtin* builtin = nullptr;
     std::string name;
     if (auto* nm = std::get_if<ast::Name>(&n.callee->node)) {
@@ -490,6 +587,7 @@ class ModuleChecker {
       }
       out_.names[n.callee.get()] = f->kind;
       def = f->def;
+      owner = f->module;
       builtin = f->builtin;
       if (f->kind == NameKind::local || f->kind == NameKind::let || f->kind == NameKind::param) {
         if (f->type.kind != K::unknown && f->type.kind != K::function)
@@ -501,7 +599,10 @@ class ModuleChecker {
         auto f = resolve(mn->name, scope);
         if (f && f->kind == NameKind::module_alias) {
           auto it = f->module->decls.find(fld->name.name);
-          if (it != f->module->decls.end() && it->second.kind == Decl::Kind::def) def = it->second.def;
+          if (it != f->module->decls.end() && it->second.kind == Decl::Kind::def) {
+            def = it->second.def;
+            owner = f->module;
+          }
           name = mn->name + "." + fld->name.name;
         }
       }
@@ -531,6 +632,8 @@ class ModuleChecker {
       for (const auto& p : def->params)
         if (!p.default_value && !given.count(p.name.name))
           error(e.range, fmt::format("missing argument '{}' to '{}'", p.name.name, name));
+      fraction_arguments(n, *def, owner, name);
+      return def_result(*def, owner);
     } else if (builtin) {
       // Overloads (a family extending a name) each have their own parameters: the call must fit one.
       std::string first_problem;
@@ -541,7 +644,15 @@ class ModuleChecker {
         else if (first_problem.empty()) first_problem = problem;
       }
       if (!fits) error(e.range, first_problem);
+      if (reg_.keeps_unit(name) && !arg_types.empty()) return unit_of_first(arg_types.front());
     }
+    return of(K::unknown);
+  }
+
+  // A builtin that keeps its first argument's unit: a number of that unit, when it is known.
+  static StaticType unit_of_first(const StaticType& a) {
+    const StaticType& x = a.kind == K::list && a.item ? *a.item : a;
+    if ((x.kind == K::number || x.kind == K::samples) && x.dim) return number(*x.dim);
     return of(K::unknown);
   }
 
@@ -609,7 +720,7 @@ class ModuleChecker {
             if (t.kind != K::unknown && t.kind != K::list)
               error(n.iterable->range, fmt::format("'for' needs a list, got a {}", kind_text(t.kind)));
             Scope inner{&s, {}};
-            inner.names[n.var.name] = Local{};
+            inner.names[n.var.name] = Local{NameKind::local, t.kind == K::list && t.item ? *t.item : of(K::unknown), nullptr};
             block(*n.body, inner);
           } else if constexpr (std::is_same_v<T, ast::IfStmt>) {
             StaticType t = expr(*n.condition, s);
@@ -646,14 +757,8 @@ class ModuleChecker {
                 {"'after' must point to a criterion declared earlier (this also rules out cycles)"});
         } else {
           std::vector<std::string> notes;
-          std::string best;
-          std::size_t bd = SIZE_MAX;
-          for (const auto& id : ids_)
-            if (std::size_t d = edit_distance(id, a.name); d < bd) {
-              bd = d;
-              best = id;
-            }
-          if (!best.empty() && bd <= std::max<std::size_t>(1, a.name.size() / 3)) notes.push_back(fmt::format("did you mean '{}'?", best));
+          if (auto best = nearest_name(a.name, std::vector<std::string>(ids_.begin(), ids_.end())); !best.empty())
+            notes.push_back(fmt::format("did you mean '{}'?", best));
           error(a.range, fmt::format("'after {}': no criterion or group with that id", a.name), notes);
         }
       }
@@ -718,15 +823,17 @@ class ModuleChecker {
   bool ids_done_ = false;
   std::set<const ast::BlockLet*> used_block_lets_, warned_unused_;
   bool is_root_ = false;
+  DefTypes& def_types_;
 };
 
 }  // namespace
 
 CheckerResult check_program(const Program& program, const Registry& registry) {
   CheckerResult out;
+  DefTypes def_types;
   for (const auto& m : program.modules) {
     if (!m->file) continue;
-    ModuleChecker(*m, registry, out, m.get() == program.root).run();
+    ModuleChecker(*m, registry, out, m.get() == program.root, def_types).run();
   }
   return out;
 }

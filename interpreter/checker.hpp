@@ -4,6 +4,8 @@
 // of a non-bool, `check` of a non-check def and calls of check defs outside `check`, and name
 // clashes between modules used unqualified. Evaluates nothing; its results live in side tables
 // keyed by node, never in the syntax tree.
+#include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <unordered_map>
@@ -22,6 +24,10 @@ struct StaticType {
   enum class Kind { unknown, null, boolean, number, string, list, record, path, function, samples };
   Kind kind = Kind::unknown;
   std::optional<Dimension> dim;  // number / samples, when known
+  // A record built by a literal (here or in a def, `vllm_bench(p)`): its keys and their types.
+  std::shared_ptr<const std::map<std::string, StaticType>> fields;
+  // A list whose items are all of one known type (`[1 s, 2 s]`).
+  std::shared_ptr<const StaticType> item;
 };
 
 // What a name refers to.
@@ -34,8 +40,5 @@ struct CheckerResult {
 };
 
 CheckerResult check_program(const Program& program, const Registry& registry);
-
-// Levenshtein distance, for "did you mean".
-std::size_t edit_distance(const std::string& a, const std::string& b);
 
 }  // namespace rubric

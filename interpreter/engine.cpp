@@ -1,11 +1,13 @@
 #include "interpreter/engine.hpp"
 
+#include <algorithm>
 #include <cstdlib>
 #include <fmt/format.h>
 #include <functional>
 #include <set>
 
 #include "grammar/parse.hpp"
+#include "grammar/suggest.hpp"
 #include "interpreter/builtins/registry.hpp"
 #include "interpreter/checker.hpp"
 #include "interpreter/evaluator.hpp"
@@ -67,6 +69,29 @@ void Engine::register_operator(HostOperator op) {
   impl_->registry.add(std::move(b));
 }
 
+namespace {
+
+// Every criterion and group id among `items` (a file's or a group's), in order.
+template <class Items>
+void collect_ids(const Items& items, std::vector<std::string>& ids) {
+  for (const auto& item : items) {
+    if (auto* c = std::get_if<ast::Criterion>(&item)) {
+      ids.push_back(c->id.name);
+    } else if (auto* g = std::get_if<std::shared_ptr<const ast::Group>>(&item)) {
+      ids.push_back((*g)->id.name);
+      collect_ids((*g)->items, ids);
+    }
+  }
+}
+
+std::vector<std::string> criterion_ids(const ast::File& file) {
+  std::vector<std::string> ids;
+  collect_ids(file.items, ids);
+  return ids;
+}
+
+}  // namespace
+
 void Engine::bind(const std::string& name, Value value) { impl_->registry.bind(name, std::move(value)); }
 
 std::vector<Diagnostic> Engine::load(const std::string& rubric_path) {
@@ -112,6 +137,20 @@ std::vector<Diagnostic> Engine::load_source(SourcePtr source) {
     }
     impl_->override_sources.push_back(src);
     impl_->overrides[name] = r.expr;
+  }
+
+  // --only ID: an id the rubric lacks is a usage error, with the nearest id it has.
+  if (root && root->file && !impl_->options.only.empty()) {
+    const std::vector<std::string> ids = criterion_ids(*root->file);
+    for (const std::string& id : impl_->options.only) {
+      if (std::find(ids.begin(), ids.end(), id) != ids.end()) continue;
+      std::string best = nearest_name(id, ids);
+      std::string listed;
+      for (const auto& known : ids) listed += (listed.empty() ? "" : ", ") + known;
+      diags.push_back(Diagnostic{Severity::error, nullptr, {}, fmt::format("--only {}: the rubric has no criterion or group '{}'", id, id),
+                                 {best.empty() ? (ids.empty() ? std::string("it has no criteria") : "ids: " + listed)
+                                               : fmt::format("did you mean '{}'?", best)}});
+    }
   }
 
   if (!has_errors(diags) && root && root->file) {
@@ -239,6 +278,8 @@ Report Engine::check(const std::string& submission_dir, const std::string& refer
     ref = slash == std::string::npos ? "." : p.substr(0, slash == 0 ? 1 : slash);
   }
   settings.reference_dir = make_root("reference", ref).root_dir;
+  if (reference_dir.empty())
+    settings.reference_origin = std::make_shared<const std::string>("`reference` is the rubric's own folder, as no --reference was given");
   settings.param_overrides = impl_->overrides;
   settings.only = impl_->options.only;
   settings.seed_override = impl_->options.seed;

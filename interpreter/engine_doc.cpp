@@ -29,7 +29,30 @@ bool is_concept(const ast::LetDecl& l) {
   return callee && callee->name == "concept";
 }
 
-// A module's defs, params, concepts and lets with their `##` docs, in file order.
+// A rubric file's criteria as its author wrote them: id, title, weight or penalty and modifiers.
+std::string criterion_doc(const ast::Criterion& c, const SourceFile& src, int depth) {
+  std::string facts;
+  if (c.weight) facts += " weight " + std::string(src.slice(c.weight->range));
+  if (c.penalty) facts += " penalty " + std::string(src.slice(c.penalty->range));
+  if (c.required) facts += " required";
+  for (std::size_t i = 0; i < c.after.size(); ++i) facts += (i ? ", " : " after ") + c.after[i].name;
+  for (const auto& n : c.needs) facts += " needs " + n.name;
+  return fmt::format("{:{}}- criterion `{}` {}{}\n", "", 2 * depth, c.id.name, c.title ? std::string(src.slice(c.title->range)) : "",
+                     facts);
+}
+
+std::string group_doc(const ast::Group& g, const SourceFile& src, int depth) {
+  std::string out = fmt::format("{:{}}- group `{}` {}{}\n", "", 2 * depth, g.id.name, g.title ? std::string(src.slice(g.title->range)) : "",
+                                g.weight ? " weight " + std::string(src.slice(g.weight->range)) : "");
+  for (const auto& item : g.items) {
+    if (auto* c = std::get_if<ast::Criterion>(&item)) out += criterion_doc(*c, src, depth + 1);
+    else if (auto* sg = std::get_if<std::shared_ptr<const ast::Group>>(&item)) out += group_doc(**sg, src, depth + 1);
+  }
+  return out;
+}
+
+// A module's defs, params, concepts and lets with their `##` docs, in file order (and a rubric
+// file's criteria and groups).
 std::string module_doc(const std::string& title, const ast::File& file) {
   const SourceFile* src = file.source.get();
   std::string out = fmt::format("## {}\n\n", title);
@@ -43,6 +66,10 @@ std::string module_doc(const std::string& title, const ast::File& file) {
     } else if (auto* l = std::get_if<ast::LetDecl>(&item)) {
       out += fmt::format("- {} `{}`\n", is_concept(*l) ? "concept" : "let", l->name.name);
       if (!l->doc.empty()) out += fmt::format("    {}\n", l->doc);
+    } else if (auto* c = std::get_if<ast::Criterion>(&item)) {
+      out += criterion_doc(*c, *src, 0);
+    } else if (auto* g = std::get_if<std::shared_ptr<const ast::Group>>(&item)) {
+      out += group_doc(**g, *src, 0);
     }
   }
   return out + "\n";
@@ -58,6 +85,24 @@ std::string Engine::doc(const std::string& module, bool* found) const {
   for (const auto& [name, b] : reg.builtins()) families[b->family].push_back(b);
   std::string out;
   bool any = false;
+  // One builtin by name (`rubric doc samples`), with each overload's signature.
+  if (auto b = want.empty() || families.count(want) ? nullptr : reg.find(want)) {
+    out += fmt::format("## builtin {} ({})\n\n", want, b->family);
+    for (const Builtin* cur = b.get(); cur; cur = cur->next.get()) out += fmt::format("- `{}`\n    {}\n", cur->signature(), cur->doc);
+    if (found) *found = true;
+    return out + "\n";
+  }
+  // A rubric or module file by its path (`rubric doc softmax.rubric`).
+  if (module.size() > 7 && module.compare(module.size() - 7, 7, ".rubric") == 0) {
+    try {
+      ParseResult r = parse_file(SourceFile::read(module));
+      if (found) *found = r.file != nullptr;
+      if (r.file) return module_doc(module, *r.file);
+    } catch (const std::exception& e) {
+      if (found) *found = false;
+      return fmt::format("{}\n", e.what());
+    }
+  }
   if (want.empty() || families.count(want)) {
     for (const auto& [fam, bs] : families) {
       if (!want.empty() && fam != want) continue;
@@ -96,6 +141,14 @@ std::string Engine::doc(const std::string& module, bool* found) const {
       for (const std::string& n : d.notes) search_notes += "\n  " + n;
     }
   }
+  // A name a standard module declares (`rubric doc no_regression`): that module's page.
+  if (!any && !want.empty() && module.find('.') == std::string::npos)
+    for (const std::string& m : stdlib_modules_declaring(want)) {
+      any = true;
+      auto src = std::make_shared<const SourceFile>(m.substr(4) + ".rubric", std::string(embedded_stdlib().at(m.substr(4))));
+      ParseResult r = parse_file(src);
+      if (r.file) out += fmt::format("'{}' is in {} (use {}):\n\n", want, m, m) + module_doc(m, *r.file);
+    }
   if (found) *found = any;
   if (!any) {
     std::string known;

@@ -48,6 +48,8 @@ constexpr std::uint64_t kSubmissionSizedItems = 100'000;
 struct EvalSettings {
   std::string submission_dir;
   std::string reference_dir;
+  // How reference_dir was chosen when no folder was given, for "no such file" under it (PathValue::root_origin).
+  std::shared_ptr<const std::string> reference_origin;
   std::uint64_t seed = 0;
   std::optional<std::uint64_t> seed_override;
   std::map<std::string, ast::ExprPtr> param_overrides;  // --set, parsed

@@ -397,7 +397,7 @@ Value Evaluator::force(const std::shared_ptr<LazyCell>& cell) {
       v = Value::undecided(fmt::format("'{}' could not be evaluated: {}", cell->name, info.message), info.verdict, info.blame,
                            info.location);
     }
-    cell->value = std::move(v);
+    cell->value = v.named_samples(cell->name);
   } catch (const LimitExceeded& ex) {
     cell->value = Value::error(fmt::format("'{}' could not be evaluated: {}", cell->name, ex.what()), Blame::rubric,
                                location_of(*cell->expr, env));
@@ -441,7 +441,9 @@ Value Evaluator::lookup(const std::string& name, const ast::Expr& at, const EnvP
   if (name == "submission" || name == "reference") {
     auto dir = root_dir(name);
     if (!dir) return error_at(at, env, fmt::format("no {} directory was given", name));
-    return Value::path(make_root(name, *dir));
+    PathValue root = make_root(name, *dir);
+    if (name == "reference") root.root_origin = settings_.reference_origin;
+    return Value::path(std::move(root));
   }
   if (const Value* v = registry_.find_binding(name)) return *v;
   if (auto b = registry_.find(name)) {

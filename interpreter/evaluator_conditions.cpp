@@ -94,6 +94,9 @@ struct StatQuestion {
   Dimension dim;
   std::string what;  // "t0 / t", "margin of a within 5% of b"
   std::string bound_text;
+  // With samples on both sides, the comparison in the rubric's own terms before the difference it
+  // is decided on: "1.003 ms <= 397 µs (1.1 × 360.9 µs), medians".
+  std::string in_terms;
 };
 
 CheckOutcome decide_statistically(const StatQuestion& q, double confidence, std::uint64_t seed) {
@@ -117,6 +120,7 @@ CheckOutcome decide_statistically(const StatQuestion& q, double confidence, std:
                                                     : Verdict::inconclusive;
     o.blame = o.verdict == Verdict::fail ? Blame::submission : Blame::none;
     o.decided = o.verdict != Verdict::inconclusive;
+    if (!q.in_terms.empty()) o.evidence.push_back(q.in_terms);
     o.evidence.push_back(fmt::format("{}: median {} ({:g}% CI {} .. {}, n = {} per set) {} {}", q.what,
                                      format_quantity(iv.estimate, q.dim), confidence * 100, format_quantity(iv.lo, q.dim),
                                      format_quantity(iv.hi, q.dim), n, stats::side_operator(q.side),
@@ -249,7 +253,10 @@ static Operand eval_operand(Evaluator& ev, const ast::Expr& e, const EnvPtr& env
       Value r = ev.eval(*b->rhs, env);
       Value v = ev.apply_binary(b->op, l, r, e, env);
       if (v.is_error() || l.is_error() || r.is_error()) return {v, ""};
-      auto show = [](const Value& x) { return x.is(ValueKind::samples) ? std::string("samples") : x.to_string(); };
+      // Samples show their median, as the comparison of medians reads ("(1.1 × 360.5 µs)").
+      auto show = [](const Value& x) {
+        return x.is(ValueKind::samples) ? format_quantity(x.as_samples().point_estimate(), x.as_samples().dim()) : x.to_string();
+      };
       return {v, fmt::format("({} {} {})", show(l), arith_symbol(b->op), show(r))};
     }
   }
@@ -376,6 +383,10 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
           q.quantity = diff;
           q.what = fmt::format("({}) - ({})", source_text(*b->lhs, env), source_text(*b->rhs, env));
           q.bound_text = format_quantity(0, q.dim);
+          auto median_of = [&](const Operand& x) {
+            return format_quantity(x.value.as_samples().point_estimate(), q.dim) + (x.decomposition.empty() ? "" : " " + x.decomposition);
+          };
+          q.in_terms = fmt::format("{} {} {}, medians", median_of(l), op, median_of(r));
         }
         q.side = strict ? (at_least ? stats::PassingSide::Above : stats::PassingSide::Below)
                         : (at_least ? stats::PassingSide::AtLeast : stats::PassingSide::AtMost);
@@ -414,6 +425,13 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
       std::string ls = l.value.repr(), rs = r.value.repr();
       if (l.value.is(ValueKind::number) && r.value.is(ValueKind::number) && l.value.as_quantity().dim == r.value.as_quantity().dim)
         std::tie(ls, rs) = format_quantity_pair(l.value.as_number(), r.value.as_number(), l.value.as_quantity().dim);
+      // A fraction compared with a percentage the rubric wrote reads as percentages.
+      if (l.value.is(ValueKind::number) && r.value.is(ValueKind::number) && (l.value.percent() || r.value.percent()) &&
+          l.value.as_quantity().dim.dimensionless() && r.value.as_quantity().dim.dimensionless()) {
+        auto percent = [](double f) { return fmt::format("{:.6g}%", f * 100); };
+        ls = percent(l.value.as_number());
+        rs = percent(r.value.as_number());
+      }
       std::string line = fmt::format("{}{} {} {}{}", ls, l.decomposition.empty() ? "" : " " + l.decomposition, op, rs,
                                      r.decomposition.empty() ? "" : " " + r.decomposition);
       std::string expl;

@@ -221,7 +221,14 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
     check_list_size(a.as_list().size() + b.as_list().size());
     List out = a.as_list();
     out.insert(out.end(), b.as_list().begin(), b.as_list().end());
-    return Value::list(std::move(out));
+    // The joined list keeps what each side says it lists and the submission's blame, so an index
+    // past its end still FAILs naming what is missing ("no file matches *.json ...; no file matches *.jsonl ...").
+    auto joined = [](const std::string& x, const std::string& y, const char* sep) {
+      return x.empty() || y.empty() ? std::string() : x + sep + y;
+    };
+    Value list = Value::list(std::move(out), joined(a.list_what(), b.list_what(), " + "), joined(a.list_none(), b.list_none(), "; "));
+    if (a.from_submission() || b.from_submission()) list.mark_from_submission();
+    return list;
   }
   if (!numeric_a || !numeric_b)
     return fail(fmt::format("cannot apply '{}' to a {} and a {}", op_text(op), a.kind_name(), b.kind_name()));
@@ -390,7 +397,7 @@ struct DepthGuard {
 
 EnvPtr Evaluator::bind_block_lets(const ast::BlockExpr& b, const EnvPtr& env) {
   auto scope = std::make_shared<Environment>(env, env ? env->module() : nullptr);
-  for (const ast::BlockLet& l : b.lets) scope->define(l.name.name, eval(*l.value, scope));
+  for (const ast::BlockLet& l : b.lets) scope->define(l.name.name, eval(*l.value, scope).named_samples(l.name.name));
   return scope;
 }
 
@@ -405,7 +412,7 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
         } else if constexpr (std::is_same_v<T, ast::BoolLit>) {
           return Value::boolean(n.value);
         } else if constexpr (std::is_same_v<T, ast::NumberLit>) {
-          if (n.unit.empty()) return Value::number(n.value);
+          if (n.unit.empty()) return n.percent ? Value::number(n.value).mark_percent() : Value::number(n.value);
           std::string why;
           auto u = parse_unit(n.unit, &why);
           if (!u) return error_at(e, env, why);
@@ -582,7 +589,7 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
             note_read(r);
             if (const Value* v = r.find(n.name.name)) return *v;
             return error_at(e, env,
-                            fmt::format("no key '{}' in {}; keys: {}", n.name.name, r.origin.empty() ? "record" : r.origin, r.key_list()),
+                            r.missing_key(n.name.name),
                             blame_for_origin(r.origin));
           }
           if (auto hooked = try_field_hooks(obj, n.name.name, e, env)) return *hooked;
@@ -622,7 +629,7 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
             note_read(r);
             if (const Value* v = r.find(idx.as_string())) return *v;
             return error_at(e, env,
-                            fmt::format("no key '{}' in {}; keys: {}", idx.as_string(), r.origin.empty() ? "record" : r.origin, r.key_list()),
+                            r.missing_key(idx.as_string()),
                             blame_for_origin(r.origin));
           }
           if (obj.is(ValueKind::string)) {

@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "interpreter/evaluator.hpp"
+#include "interpreter/fractions.hpp"
 #include "interpreter/needs.hpp"
 #include "interpreter/scoring.hpp"
 
@@ -39,6 +40,11 @@ struct CriterionRun {
   // An operation on the submission failed (a module that does not build, a file it lacks), as
   // opposed to a comparison that came out false: what a machine without a GPU may still decide.
   bool submission_operation_failed = false;
+  // Checks whose comparison was answered against the submission (listed or not): what a penalty needs.
+  std::size_t decided_against = 0;
+  // While a check def of the standard library runs: where the rubric called it. Its checks are
+  // placed there, in the author's file, rather than in the library's source.
+  std::optional<SourceLocation> call_site;
 };
 
 // A criterion lists its first kListedChecks checks, then only those that did not pass, up to
@@ -111,6 +117,7 @@ struct StatementRunner {
 
   void add_check(CriterionRun& run, const ast::Expr& cond, const EnvPtr& env, CheckOutcome o, double secs,
                  const ast::Expr* message) {
+    if (o.verdict == Verdict::fail && o.decided) ++run.decided_against;
     const std::size_t listed = run.result.checks.size();
     if (o.verdict == Verdict::fail && !o.decided && o.blame == Blame::submission) run.submission_operation_failed = true;
     if (listed >= kListedChecksOfAnyVerdict || (listed >= kListedChecks && o.verdict == Verdict::pass)) {
@@ -119,7 +126,7 @@ struct StatementRunner {
     }
     CheckResult r;
     r.source_text = ev.source_text(cond, env);
-    r.location = ev.location_of(cond, env);
+    r.location = run.call_site ? *run.call_site : ev.location_of(cond, env);
     r.label = join_labels(run.labels);
     r.verdict = o.verdict;
     r.blame = o.blame;
@@ -155,7 +162,7 @@ struct StatementRunner {
         [&](const auto& n) {
           using T = std::decay_t<decltype(n)>;
           if constexpr (std::is_same_v<T, ast::LetStmt>) {
-            env->define(n.name.name, ev.eval(*n.value, env));
+            env->define(n.name.name, ev.eval(*n.value, env).named_samples(n.name.name));
           } else if constexpr (std::is_same_v<T, ast::ExpectStmt>) {
             auto t0 = Clock::now();
             ev.take_read_evidence();
@@ -262,13 +269,17 @@ struct StatementRunner {
       throw LimitExceeded(fmt::format("call depth limit exceeded ({} nested calls)", ev.limits().call_depth));
     }
     run.labels.push_back(ev.source_text(call_expr, env));
+    const bool library_call = !run.call_site && f.closure->module() && f.closure->module()->module->is_stdlib;
+    if (library_call) run.call_site = ev.location_of(call_expr, env);
     try {
       block(*d.body_stmts, scope, run);
     } catch (...) {
       --depth;
       run.labels.pop_back();
+      if (library_call) run.call_site.reset();
       throw;
     }
+    if (library_call) run.call_site.reset();
     --depth;
     run.labels.pop_back();
   }
@@ -385,18 +396,25 @@ Report Evaluator::run() {
           reset_steps();
           Value v = guarded_eval(*f.value, globals);
           const std::string& k = f.key.name;
-          auto plain = [&](double lo, double hi) -> std::optional<double> {
-            if (v.is(ValueKind::number) && v.as_quantity().dim.dimensionless() && v.as_number() >= lo && v.as_number() <= hi)
-              return v.as_number();
-            Diagnostic d{Severity::warning, root->file->source, f.value->range,
-                         fmt::format("header field '{}' must be a plain number in [{}, {}]; got {}; using the default", k, lo, hi, v.repr(5)), {}};
-            report.warnings.push_back(std::move(d));
-            return std::nullopt;
-          };
+          // pass, confidence and seed: a value out of range warns and keeps the default.
+          std::optional<double> x;
+          if (auto range = header_field_range(k)) {
+            if (v.is(ValueKind::number) && v.as_quantity().dim.dimensionless() && v.as_number() >= range->lo &&
+                v.as_number() <= range->hi) {
+              x = v.as_number();
+            } else {
+              std::vector<std::string> notes;
+              if (auto hint = range->fraction && v.is(ValueKind::number) && v.as_quantity().dim.dimensionless()
+                                  ? percent_hint(v.as_number()) : std::nullopt)
+                notes.push_back(*hint);
+              report.warnings.push_back(Diagnostic{Severity::warning, root->file->source, f.value->range,
+                                                   header_field_problem(k, *range, v.repr(5)), std::move(notes)});
+            }
+          }
           if (k == "version") report.version = v.to_string();
-          else if (k == "pass") { if (auto x = plain(0, 1)) report.pass_mark = *x; }
-          else if (k == "confidence") { if (auto x = plain(0.5, 0.999999)) report.confidence = *x; }
-          else if (k == "seed") { if (auto x = plain(0, 1.8e19)) seed_ = static_cast<std::uint64_t>(*x); }
+          else if (k == "pass") { if (x) report.pass_mark = *x; }
+          else if (k == "confidence") { if (x) report.confidence = *x; }
+          else if (k == "seed") { if (x) seed_ = static_cast<std::uint64_t>(*x); }
           else report.metadata[k] = v.to_string();
         }
       }
@@ -511,6 +529,7 @@ Report Evaluator::run() {
     }
 
     std::optional<double> score;
+    std::size_t decided_against = 0;
     if (!decided) {
       reset_steps();
       CriterionRun crun{r, {}, std::nullopt};
@@ -525,6 +544,7 @@ Report Evaluator::run() {
         r.checks.push_back(aborted_check(c, r, "out of memory while evaluating this criterion"));
       }
       score = crun.score;
+      decided_against = crun.decided_against;
       Verdict v = Verdict::pass;
       for (const auto& ch : r.checks) v = worst(v, ch.verdict);
       std::string omitted;
@@ -549,7 +569,10 @@ Report Evaluator::run() {
     }
     if (r.verdict == Verdict::pass) r.score = score ? *score : 1.0;
     else if (r.verdict == Verdict::fail) r.score = (score && r.reason.empty()) ? *score : 0.0;
-    if (r.penalty) r.score.reset();
+    if (r.penalty) {
+      r.deducted = r.verdict == Verdict::fail && decided_against > 0;
+      r.score.reset();
+    }
     impl_->verdicts[r.id] = r.verdict;
     r.seconds = seconds_since(t0);
     if (settings_.progress) settings_.progress->criterion_finished(r);

@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 #include <cstdlib>
+#include <set>
 #include <sys/stat.h>
 
 #include "grammar/parse.hpp"
@@ -211,6 +212,23 @@ Program load_program(SourcePtr root, const ModuleSearch& search) {
   std::string key = "root:" + root->name();
   program.root = loader.load(key, root->name(), root, root->name(), false, at);
   return program;
+}
+
+std::vector<std::string> stdlib_modules_declaring(const std::string& name) {
+  static const std::map<std::string, std::set<std::string>> declared = [] {
+    std::map<std::string, std::set<std::string>> out;
+    for (const auto& [module, text] : embedded_stdlib()) {
+      ParseResult parsed = parse_file(std::make_shared<const SourceFile>("std/" + module + ".rubric", std::string(text)));
+      if (!parsed.file) continue;
+      std::vector<Diagnostic> ignored;
+      for (const auto& d : collect_decls(*parsed.file, ignored)) out["std." + module].insert(d.first);
+    }
+    return out;
+  }();
+  std::vector<std::string> modules;
+  for (const auto& [module, names] : declared)
+    if (names.count(name)) modules.push_back(module);
+  return modules;
 }
 
 }  // namespace rubric

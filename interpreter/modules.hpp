@@ -51,6 +51,10 @@ struct Program {
 // The embedded standard library: module name ("serving") → source text. Generated at build time.
 const std::map<std::string, std::string_view>& embedded_stdlib();
 
+// The standard modules that declare `name` ("std.concepts"), for "undefined name": the names of
+// each embedded module are read once per process.
+std::vector<std::string> stdlib_modules_declaring(const std::string& name);
+
 struct ModuleSearch {
   std::vector<std::string> include_dirs;  // -I
   std::vector<std::string> rubric_path;   // RUBRIC_PATH, split at ':'

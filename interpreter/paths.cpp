@@ -1,13 +1,17 @@
 #include "interpreter/paths.hpp"
 
+#include <algorithm>
 #include <cerrno>
 #include <climits>
 #include <cstdlib>
 #include <cstring>
+#include <dirent.h>
 #include <fmt/format.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include <vector>
+
+#include "grammar/suggest.hpp"
 
 namespace rubric {
 
@@ -22,6 +26,64 @@ std::optional<std::string> real_path(const std::string& p) {
 bool inside_root(const std::string& path, const std::string& root) {
   return path == root || root == "/" ||
          (path.size() > root.size() && path.compare(0, root.size(), root) == 0 && path[root.size()] == '/');
+}
+
+// The same relative path in a folder just below the root (a `reference/` beside the rubric when
+// --reference was forgotten): "; its subfolder reference/ holds softmax.npy: give that folder as --reference".
+std::string found_below(const PathValue& p) {
+  constexpr int kFoldersLooked = 100;
+  DIR* dir = ::opendir(p.root_dir.c_str());
+  if (!dir) return "";
+  std::string found;  // the subfolder's name
+  int looked = 0;
+  while (found.empty() && looked++ < kFoldersLooked) {
+    const dirent* e = ::readdir(dir);
+    if (!e) break;
+    if (e->d_name[0] == '.') continue;
+    struct stat st;
+    if (::stat((p.root_dir + "/" + e->d_name + "/" + p.relative).c_str(), &st) == 0 && S_ISREG(st.st_mode)) found = e->d_name;
+  }
+  ::closedir(dir);
+  return found.empty() ? "" : fmt::format("; its subfolder {}/ holds {}: give that folder as --reference", found, p.relative);
+}
+
+// After "no such file": what the folder holds that the rubric may have meant. Near misses by name
+// (`ANSWER.txt` for `answer.md`); for the submission's own folder, when there are none, what it
+// holds when that is short, or that it is empty. Only a folder inside the root is read, and at
+// most kMaxListed entries of it (a hostile folder of a million files costs nothing more).
+std::string folder_hint(const PathValue& p, const std::string& root_real) {
+  constexpr std::size_t kMaxListed = 10000, kShown = 8;
+  const std::size_t slash = p.relative.rfind('/');
+  const std::string name = slash == std::string::npos ? p.relative : p.relative.substr(slash + 1);
+  const std::string folder_rel = slash == std::string::npos ? "" : p.relative.substr(0, slash);
+  const std::string folder_shown = (folder_rel.empty() ? p.root : p.root + "/" + folder_rel) + "/";
+  // Where a root like `reference` points and how it was chosen: a forgotten --reference shows here.
+  const std::string origin =
+      p.root_origin ? fmt::format("; {}{}", *p.root_origin, found_below(p)) : "";
+  auto folder_real = real_path(folder_rel.empty() ? p.root_dir : p.root_dir + "/" + folder_rel);
+  if (name.empty() || !folder_real || !inside_root(*folder_real, root_real)) return origin;
+  DIR* dir = ::opendir(folder_real->c_str());
+  if (!dir) return origin;
+  std::vector<std::string> entries;
+  while (entries.size() < kMaxListed) {
+    const dirent* e = ::readdir(dir);
+    if (!e) break;
+    if (std::strcmp(e->d_name, ".") != 0 && std::strcmp(e->d_name, "..") != 0) entries.emplace_back(e->d_name);
+  }
+  ::closedir(dir);
+  std::sort(entries.begin(), entries.end());
+  auto listed = [&](const std::vector<std::string>& names) {
+    std::string out;
+    for (std::size_t i = 0; i < names.size() && i < kShown; ++i) out += (i ? ", " : "") + names[i];
+    if (names.size() > kShown) out += fmt::format(", ... ({} in all)", names.size());
+    return out;
+  };
+  if (auto near = near_miss_files(name, entries); !near.empty())
+    return fmt::format("; near misses in {}: {}{}", folder_shown, listed(near), origin);
+  if (p.root != "submission") return origin;
+  if (entries.empty()) return fmt::format("; {} is empty", folder_shown);
+  if (entries.size() <= kShown) return fmt::format("; {} holds: {}", folder_shown, listed(entries));
+  return "";
 }
 
 // The symbolic link through which `relative` leaves the root, followed as the kernel would but
@@ -138,7 +200,7 @@ ResolvedPath resolve_confined(const PathValue& p) {
     int err = errno;
     // A dangling link or a missing file: say so, but first make sure no existing prefix escapes.
     r.status = (err == ENOENT || err == ENOTDIR) ? PathStatus::missing : PathStatus::unreadable;
-    r.message = r.status == PathStatus::missing ? fmt::format("{}: no such file", p.display())
+    r.message = r.status == PathStatus::missing ? fmt::format("{}: no such file{}", p.display(), folder_hint(p, *root_real))
                                                 : fmt::format("{}: cannot resolve ({})", p.display(), std::strerror(err));
     if (err == ELOOP) {
       // Links pointing at each other (or too deep a chain): a loop, whatever each link's target is.

@@ -87,6 +87,9 @@ struct CriterionResult {
   std::optional<double> score;  // null when left out of the score (ERROR, SKIP, INCONCLUSIVE) or undecided
   double weight = 1;
   std::optional<double> penalty;  // set for a penalty criterion
+  // A penalty is taken only when one of its checks decided against the submission: never when it
+  // was not evaluated (`after`) or its measurement could not be computed (docs/semantics.md).
+  bool deducted = false;
   bool required = false;
   std::vector<std::string> after;
   std::vector<std::string> needs;

@@ -9,7 +9,7 @@ std::optional<double> combined_score(const std::vector<CriterionResult>& childre
   bool decided = false;
   for (const auto& c : children) {
     if (c.penalty) {
-      if (c.verdict == Verdict::fail) penalties += *c.penalty;
+      if (c.deducted) penalties += *c.penalty;
       continue;
     }
     if (!c.score) continue;

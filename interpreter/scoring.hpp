@@ -7,8 +7,8 @@
 
 namespace rubric {
 
-// Σ wᵢ·sᵢ / Σ wᵢ over the decided (scored) non-penalty children, minus the penalties of failed
-// penalty children over the same Σ wᵢ, clamped to [0, 1]. nullopt when no weighted child was decided.
+// Σ wᵢ·sᵢ / Σ wᵢ over the decided (scored) non-penalty children, minus the penalties of penalty
+// children whose checks decided against the submission (CriterionResult::deducted) over the same Σ wᵢ, clamped to [0, 1]. nullopt when no weighted child was decided.
 std::optional<double> combined_score(const std::vector<CriterionResult>& children);
 
 // ERROR if anything errored; FAIL if a required criterion failed or the score is below the pass

@@ -6,6 +6,7 @@
 #include <fstream>
 #include <sstream>
 
+#include "grammar/suggest.hpp"
 #include "interpreter/paths.hpp"
 #include "interpreter/content_digest.hpp"
 #include "operators/files/safe_open.hpp"
@@ -47,6 +48,13 @@ std::string Record::key_list() const {
     s += f.first;
   }
   return s.empty() ? "(none)" : s;
+}
+
+std::string Record::missing_key(const std::string& key) const {
+  std::vector<std::string> names;
+  names.reserve(fields.size());
+  for (const auto& f : fields) names.push_back(f.first);
+  return fmt::format("no key '{}' in {}{}; keys: {}", key, origin.empty() ? "record" : origin, did_you_mean(key, names), key_list());
 }
 
 std::string PathValue::display() const { return relative.empty() ? root : root + "/" + relative; }
@@ -168,6 +176,17 @@ Value Value::samples(std::shared_ptr<const SampleExpr> e) {
   v.payload_ = std::make_shared<const Samples>(Samples{std::move(e)});
   return v;
 }
+Value Value::named_samples(const std::string& name) const {
+  if (!is(ValueKind::samples)) return *this;
+  const SampleExpr& e = *as_samples().expr;
+  if (e.op != SampleExpr::Op::leaf || e.leaf->description.rfind(name + ":", 0) == 0) return *this;
+  SampleSet named = *e.leaf;
+  named.description = name + ": " + named.description;
+  Value v = samples_of(std::move(named));
+  if (from_submission()) v.mark_from_submission();
+  return v;
+}
+
 Value Value::samples_of(SampleSet s) {
   auto e = std::make_shared<SampleExpr>();
   e->op = SampleExpr::Op::leaf;

@@ -58,6 +58,8 @@ struct Record {
   std::string abnormal;
   const Value* find(const std::string& key) const;
   std::string key_list() const;  // "a, b, c" (the first 20, then "...")
+  // "no key 'triton_msec' in submission/bench.json (did you mean 'triton_ms'?); keys: torch_ms, triton_ms"
+  std::string missing_key(const std::string& key) const;
 };
 
 // A path confined to a root: `submission / "out" / "y.npy"`.
@@ -65,6 +67,9 @@ struct PathValue {
   std::string root;      // "submission", "reference", ...
   std::string root_dir;  // the root's directory on disk (absolute)
   std::string relative;  // normalised, '/'-separated, no "..", "" for the root itself
+  // How the root's folder was chosen ("`reference` is the rubric's own folder, as no --reference
+  // was given"), said when a file under it is missing; null when there is nothing to say.
+  std::shared_ptr<const std::string> root_origin;
   std::string display() const;  // "submission/out/y.npy"
   std::string full() const;     // root_dir + "/" + relative
 };
@@ -137,6 +142,10 @@ class Value {
   static Value tensor(std::shared_ptr<const tensor::Tensor> t);
   static Value samples(std::shared_ptr<const SampleExpr> e);
   static Value samples_of(SampleSet s);  // a leaf
+  // A leaf set bound to a name (`let base_runs = samples(...)`) is described by that name first
+  // ("base_runs: 10 recorded values"), so evidence and plots tell two sets apart. Anything else
+  // is returned as it is.
+  Value named_samples(const std::string& name) const;
   static Value function(Function f);
   static Value error(std::string message, Blame blame = Blame::rubric, SourceLocation where = {});
   // An undecided value that SKIPs or is INCONCLUSIVE where a check uses it (not an ERROR).
@@ -157,6 +166,13 @@ class Value {
   bool claimed() const { return claimed_; }
   Value& mark_claimed() {
     claimed_ = true;
+    return *this;
+  }
+  // A fraction the rubric wrote as a percentage (`min = 70%`): a comparison with it shows both
+  // sides as percentages (`86.4% >= 70%`). Arithmetic makes a new value without it.
+  bool percent() const { return percent_; }
+  Value& mark_percent() {
+    percent_ = true;
     return *this;
   }
   const char* kind_name() const { return rubric::kind_name(kind()); }
@@ -200,6 +216,7 @@ class Value {
   Payload payload_;
   bool from_submission_ = false;
   bool claimed_ = false;
+  bool percent_ = false;
 };
 
 struct ListPayload {

@@ -145,6 +145,10 @@ std::string pass_rate_svg(const json::Array& criteria) {
   return out;
 }
 
+// A link to a submission's folder that can only be a path: a name like `javascript:x` or
+// `https://...` is made relative ("./javascript:x"), so no submission name becomes another scheme.
+std::string local_href(const std::string& path) { return path.empty() || path[0] == '/' || path[0] == '.' ? path : "./" + path; }
+
 }  // namespace
 
 std::string format_corpus_html(const json::Value& s) {
@@ -167,7 +171,7 @@ std::string format_corpus_html(const json::Value& s) {
       const json::Value* v = score->find(k);
       return v && v->is_number() ? html_escape(format_percent(v->as_number())) : std::string("n/a");
     };
-    out += fmt::format("<p id=\"scores\">score over {} submissions: mean {} · min {} · q1 {} · median {} · q3 {} · max {}</p>\n",
+    out += fmt::format("<p id=\"scores\">score over {} submissions (ERRORed ones left out): mean {} · min {} · q1 {} · median {} · q3 {} · max {}</p>\n",
                        esc(str(score->find("count"))), pct("mean"), pct("min"), pct("q1"), pct("median"), pct("q3"), pct("max"));
     out += "<h2>Score histogram</h2>\n" + histogram_svg(arr(score->find("histogram"))) + "\n";
   }
@@ -188,11 +192,41 @@ std::string format_corpus_html(const json::Value& s) {
   out += "</table>\n";
 
   out += reviews_section(s);
+  for (const json::Value& c : arr(s.find("criteria")))
+    if (const json::Value* why = c.find("common_failure"); why && why->is_string())
+      out += fmt::format("<p class=\"common-failure\"><span class=\"verdict v-FAIL\">check the rubric</span> criterion <code>{}</code> "
+                         "FAILed every submission for the same reason: {}</p>\n",
+                         esc(str(c.find("id"))), esc(why->as_string()));
 
   if (!arr(s.find("errors")).empty()) {
-    out += "<h2>Errors</h2>\n<table class=\"errors\">\n<tr><th>submission</th><th>reason</th></tr>\n";
-    for (const json::Value& e : arr(s.find("errors")))
-      out += fmt::format("<tr><td><code>{}</code></td><td>{}</td></tr>\n", esc(str(e.find("submission"))), esc(str(e.find("reason"))));
+    // One row per reason: the submissions one cause stopped, together.
+    std::vector<std::pair<std::string, std::vector<std::string>>> groups;
+    for (const json::Value& e : arr(s.find("errors"))) {
+      const std::string reason = str(e.find("reason"));
+      auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == reason; });
+      if (it == groups.end()) groups.push_back({reason, {str(e.find("submission"))}});
+      else it->second.push_back(str(e.find("submission")));
+    }
+    out += "<h2>Errors</h2>\n<table class=\"errors\">\n<tr><th>reason</th><th>submissions</th></tr>\n";
+    for (const auto& [reason, subs] : groups) {
+      std::string names;
+      for (const std::string& sub : subs) names += (names.empty() ? "" : ", ") + fmt::format("<code>{}</code>", esc(sub));
+      out += fmt::format("<tr><td>{}</td><td>{} · {}</td></tr>\n", esc(reason), subs.size(), names);
+    }
+    out += "</table>\n";
+  }
+  if (!arr(s.find("submission_list")).empty()) {
+    out += "<h2>Submissions</h2>\n<table class=\"submissions\">\n<tr><th>submission</th><th>verdict</th><th>score</th>"
+           "<th>what decided it</th></tr>\n";
+    for (const json::Value& row : arr(s.find("submission_list"))) {
+      const std::string verdict = str(row.find("verdict"));
+      const json::Value* score = row.find("score");
+      out += fmt::format("<tr><td><a href=\"{}\"><code>{}</code></a></td><td><span class=\"verdict v-{}\">{}</span></td><td>{}</td><td>{}</td></tr>\n",
+                         html_escape(local_href(str(row.find("submission")))), esc(str(row.find("submission"))),
+                         verdict == "PASS" || verdict == "FAIL" || verdict == "ERROR" || verdict == "INCOMPLETE" ? verdict : "ERROR",
+                         esc(verdict), score && score->is_number() ? html_escape(format_percent(score->as_number())) : "-",
+                         esc(str(row.find("reason"))));
+    }
     out += "</table>\n";
   }
   if (!arr(s.find("slowest")).empty()) {

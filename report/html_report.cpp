@@ -64,7 +64,7 @@ std::string facts(const CriterionResult& c) {
   if (c.required) f.push_back("required");
   for (const std::string& a : c.after) f.push_back("after " + a);
   for (const std::string& n : c.needs) f.push_back("needs " + n);
-  if (c.penalty) f.push_back(c.verdict == Verdict::fail ? "deducted" : c.verdict == Verdict::pass ? "not deducted" : "not decided");
+  if (c.penalty) f.push_back(penalty_state(c));
   else f.push_back(c.score ? "score " + format_percent(*c.score) : "not scored");
   std::string out;
   for (const std::string& s : f) out += (out.empty() ? "" : " · ") + s;

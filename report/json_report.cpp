@@ -58,6 +58,7 @@ void write_criterion(JsonWriter& w, const CriterionResult& c) {
   w.field("score", c.score);
   w.field("weight", c.weight);
   w.field("penalty", c.penalty);
+  if (c.penalty) w.field("deducted", c.deducted);
   w.field("required", c.required);
   w.key("after");
   write_strings(w, c.after);

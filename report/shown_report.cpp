@@ -178,8 +178,8 @@ class Shower {
   }
 
   void criterion(CriterionResult& c) const {
-    auto& [id, title, location_, is_group, verdict, score, weight, penalty, required, after, needs, reason, notes,
-           checks, children, seconds] = c;
+    auto& [id, title, location_, is_group, verdict, score, weight, penalty, deducted, required, after, needs, reason,
+           notes, checks, children, seconds] = c;
     id = data(id);
     title = evidence(title);
     location(location_);
@@ -189,7 +189,7 @@ class Shower {
     evidence(notes);
     for (CheckResult& check_ : checks) check(check_);
     for (CriterionResult& child : children) criterion(child);
-    (void)is_group, (void)verdict, (void)score, (void)weight, (void)penalty, (void)required, (void)seconds;
+    (void)is_group, (void)verdict, (void)score, (void)weight, (void)penalty, (void)deducted, (void)required, (void)seconds;
   }
 
   void diagnostic(Diagnostic& d) const {

@@ -32,7 +32,7 @@ std::string criterion_facts(const CriterionResult& c) {
   for (const std::string& n : c.needs) facts.push_back("needs " + n);
   if (c.penalty) {
     // A penalty criterion has no score of its own: say whether its penalty was taken.
-    facts.push_back(c.verdict == Verdict::fail ? "deducted" : c.verdict == Verdict::pass ? "not deducted" : "not decided");
+    facts.push_back(penalty_state(c));
   } else {
     facts.push_back(c.score ? "score " + format_percent(*c.score) : "not scored");
   }

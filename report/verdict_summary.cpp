@@ -164,4 +164,11 @@ std::string overall_reason(const Report& report) {
   return out;
 }
 
+std::string penalty_state(const CriterionResult& c) {
+  if (c.deducted) return "deducted";
+  if (c.verdict == Verdict::pass) return "not deducted";
+  if (c.verdict == Verdict::fail) return "not deducted: nothing was decided against the submission";
+  return "not decided";
+}
+
 }  // namespace rubric::report

@@ -36,6 +36,10 @@ void for_each_criterion(const Report& report,
 // "score 60% is below the pass mark 70%", "skipped: speed (no CUDA device)", ...
 std::string overall_reason(const Report& report);
 
+// Whether a penalty criterion's penalty was taken: "deducted", "not deducted", or, for a FAIL that
+// decided nothing against the submission (not evaluated, its data unreadable), why it was not.
+std::string penalty_state(const CriterionResult& c);
+
 // "score 72.5% (pass mark 70%)", or "no score: nothing was decided (pass mark 70%)".
 std::string describe_score(const Report& report);
 

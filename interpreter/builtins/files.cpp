@@ -163,6 +163,14 @@ void open_files(Registry& r) {
            if (rp.status == PathStatus::escapes) return ctx.file_error(a[0].as_path(), rp.message);
            return Value::boolean(rp.status == PathStatus::ok);
          });
+  r.add("basename", {P("p")}, false, "The last part of a path (`submission / \"runs/a.json\"` gives \"a.json\"); \"\" for a root.", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::path, "a path")) return *e;
+           const std::string& rel = a[0].as_path().relative;
+           Value name = Value::string(rel.substr(rel.rfind('/') == std::string::npos ? 0 : rel.rfind('/') + 1));
+           if (a[0].from_submission()) name.mark_from_submission();
+           return name;
+         });
   r.add("files", {P("p"), P("pattern", Value::string("*"))}, false,
          "The files under the folder p (recursively) whose path relative to p matches the glob pattern, sorted. "
          "More than 100,000 files under p FAILs the check for a submission folder (an ERROR for the reference).", fam,

@@ -1,7 +1,8 @@
-// Lists: len sum all any count map filter range sort keys.
+// Lists: len sum all any count map filter range sort unique first keys.
 #include <algorithm>
 #include <cmath>
 #include <fmt/format.h>
+#include <set>
 
 #include "interpreter/builtins/args.hpp"
 #include "interpreter/builtins/registry.hpp"
@@ -84,6 +85,7 @@ bool less(const Value& a, const Value& b) {
 
 void open_lists(Registry& r) {
   const std::string fam = "lists";
+  r.mark_keeps_unit({"sum"});
   r.add("len", {P("x")}, false, "The length of a list, string (bytes), record (fields) or samples (count).", fam,
          [](CallContext& ctx, const std::vector<Value>& a) {
            switch (a[0].kind()) {
@@ -221,6 +223,39 @@ void open_lists(Registry& r) {
            List out;
            for (const auto& k : keyed) out.push_back(xs[k.second]);
            return Value::list(std::move(out));
+         });
+  r.add("unique", {P("xs")}, false, "The strings or numbers of a list without repeats, in the order first seen.", fam,
+         [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::list, "a list")) return *e;
+           std::set<std::string> seen;
+           List out;
+           for (const Value& item : a[0].as_list()) {
+             std::string key;
+             if (item.is(ValueKind::string)) key = "s" + item.as_string();
+             else if (item.is(ValueKind::number)) key = fmt::format("n{:a} {}", item.as_number(), dimension_name(item.as_quantity().dim));
+             else return ctx.error(fmt::format("'unique' needs strings or numbers, got a {} ({})", item.kind_name(), item.repr(5)), owner_of(item));
+             if (seen.insert(std::move(key)).second) out.push_back(item);
+           }
+           return Value::list(std::move(out));
+         });
+  // The one item a library function looks up (a kernel's launch, a summary's row): when there is
+  // none, the reason says what was looked for and what there is, blamed like the list.
+  r.add("first", {P("xs"), P("otherwise", Value::string(""))}, false,
+         "The first item of `xs`. When it is empty: fails with `otherwise` as the reason, blamed on whoever the list "
+         "came from (the submission's FAIL for a list of its data, the rubric's ERROR otherwise).",
+         fam, [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::list, "a list")) return *e;
+           if (auto e = want(ctx, a, 1, ValueKind::string, "a string")) return *e;
+           const List& xs = a[0].as_list();
+           if (!xs.empty()) {
+             Value item = xs[0];
+             if (a[0].from_submission() && !item.is_error()) item.mark_from_submission();
+             return item;
+           }
+           std::string why = !a[1].as_string().empty() ? a[1].as_string()
+                             : !a[0].list_none().empty() ? a[0].list_none()
+                                                         : std::string("the list is empty");
+           return ctx.error(why, a[0].from_submission() ? Blame::submission : Blame::rubric);
          });
   r.add("keys", {P("r")}, false, "The keys of a record, in order.", fam, [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::record, "a record")) return *e;

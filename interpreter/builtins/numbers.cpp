@@ -45,6 +45,7 @@ Value domain_error(CallContext& ctx, const Value& x, const char* needs) {
 
 void open_numbers(Registry& r) {
   const std::string fam = "numbers";
+  r.mark_keeps_unit({"abs", "min", "max", "clamp", "round", "geomean"});
   r.add("abs", {P("x")}, false, "The absolute value; keeps the unit.", fam, [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::number, "a number")) return *e;
            return Value::number(std::fabs(a[0].as_number()), a[0].as_quantity().dim);

@@ -6,6 +6,7 @@
 #include <map>
 #include <memory>
 #include <optional>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -84,6 +85,11 @@ class Registry {
   void add_binary_hook(BinaryHook h) { binary_hooks_.push_back(std::move(h)); }
   void add_index_hook(IndexHook h) { index_hooks_.push_back(std::move(h)); }
 
+  // Builtins whose result has the unit of their first argument (a number, samples, or a list of
+  // them): `median(samples(x) as ms)` is a time. The checker carries units through them.
+  void mark_keeps_unit(std::initializer_list<const char*> names) { keeps_unit_.insert(names.begin(), names.end()); }
+  bool keeps_unit(const std::string& name) const { return keeps_unit_.count(name) > 0; }
+
   std::shared_ptr<const Builtin> find(const std::string& name) const;
   // The bound value, computing a lazy binding on first use; null when unbound.
   const Value* find_binding(const std::string& name) const;
@@ -118,6 +124,7 @@ class Registry {
   std::vector<FieldHook> field_hooks_;
   std::vector<BinaryHook> binary_hooks_;
   std::vector<IndexHook> index_hooks_;
+  std::set<std::string> keeps_unit_;
 };
 
 // The builtin names language.md §8 promises whose families the host binds later (load, run,

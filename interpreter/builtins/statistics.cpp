@@ -68,6 +68,7 @@ Value statistic(CallContext& ctx, const std::vector<Value>& a, Stat f, bool keep
 
 void open_statistics(Registry& r) {
   const std::string fam = "statistics";
+  r.mark_keeps_unit({"median", "mean", "stdev", "p"});
   r.add("samples", {P("xs"), P("description", Value::string(""))}, false,
          "Recorded numbers (e.g. a stored baseline) as samples, so comparisons with them are decided statistically; "
          "`samples(xs) as ms` gives them a unit.",

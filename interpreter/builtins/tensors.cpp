@@ -125,6 +125,29 @@ Value load(CallContext& ctx, const Args& a) {
   }
 }
 
+// The names of the tensors in a .safetensors file, sorted, from its header alone.
+Value tensor_names(CallContext& ctx, const Args& a) {
+  if (auto e = builtins::want(ctx, a, 0, ValueKind::path, "a path")) return *e;
+  const PathValue& p = a[0].as_path();
+  Value err;
+  auto real = ctx.resolve_file(p, &err);
+  if (!real) return err;
+  try {
+    const tensor::SafetensorsIndex index = tensor::read_safetensors_index(*real);
+    auto file = tensor::MappedFile::open(*real);
+    ctx.record_mapped_file(p, file, file->data(), file->size(), [file] { return !file->damaged(); });
+    List names;
+    for (const std::string& n : index.names()) names.push_back(Value::string(n));
+    return Value::list(std::move(names), fmt::format("the tensors in {}", p.display()),
+                       fmt::format("{} holds no tensor", p.display()));
+  } catch (const OperatorError& e) {
+    std::string message = e.what();
+    for (std::size_t at = message.find(*real); at != std::string::npos; at = message.find(*real, at))
+      message.replace(at, real->size(), p.display());
+    return ctx.file_error(p, message);
+  }
+}
+
 std::optional<CheckOutcome> tensor_matches(CallContext& ctx, const Value& a, const Value& b, const MatchTolerance& mt) {
   if (!is_tensor(a) && !is_tensor(b)) return std::nullopt;
   CheckOutcome o;
@@ -341,6 +364,9 @@ void open_tensors(Registry& r) {
         "A tensor from a file, memory-mapped: .npy (v1-v3, C or Fortran order, any byte order), .safetensors "
         "(load(p, \"name\")), or raw elements (load(p, dtype = f32, shape = [n, m])).",
         fam, load);
+  r.add("tensor_names", {P("p")}, false,
+        "The names of the tensors in a .safetensors file, sorted (read from its header): what load(p, name) takes.", fam,
+        tensor_names);
   r.add("random", {P("shape"), P("dtype", Value::string("f32")), P("seed", Value())}, false,
         "A deterministic random tensor: floats uniform in [-1, 1), integers over their range; the same seed gives the "
         "same data on every machine (default seed: the rubric's).",
@@ -428,6 +454,19 @@ void open_tensors(Registry& r) {
           return guarded(ctx, blame_of(x, y), [&] {
             if (!axes.empty()) return per_axis_metric(ctx, x, y, kFracClose, tol, axes, keepdims);
             return Value::number(numerics::frac_close(compare_tensors(ctx, x, y, tol)));
+          });
+        });
+  r.add("frac_near_zero", {P("t"), P("atol")}, false,
+        "The fraction of elements with |x| <= atol: how much of a reference an all-zero output would match to an "
+        "absolute tolerance atol.", fam,
+        [](CallContext& ctx, const Args& a) {
+          if (!first_is_tensor(a)) return ctx.bad_argument(1, "a tensor", a[0]);
+          if (auto e = builtins::want_plain(ctx, a, 1)) return *e;
+          const double atol = a[1].as_number();
+          if (!(atol >= 0)) return ctx.error(fmt::format("'frac_near_zero' needs a tolerance of 0 or more, got {}", a[1].repr(5)), owner_of(a[1]));
+          const tensor::Tensor& t = *a[0].as_tensor();
+          return guarded(ctx, owner_of(a[0]), [&] {
+            return Value::number(t.size() == 0 ? 0.0 : static_cast<double>(numerics::count_within(t, atol)) / static_cast<double>(t.size()));
           });
         });
   r.add("nan_count", {P("t")}, false, "The number of NaN elements.", fam,

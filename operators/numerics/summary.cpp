@@ -128,4 +128,25 @@ TensorSummary summarize(const tensor::Tensor& t, unsigned threads) {
   return out;
 }
 
+std::int64_t count_within(const tensor::Tensor& t, double bound, unsigned threads) {
+  const std::int64_t n = t.size();
+  const unsigned workers = threads > 0 ? threads : tensor::worker_count(n);
+  std::vector<std::int64_t> parts(workers, 0);
+  tensor::parallel_chunks(n, workers, [&](unsigned w, std::int64_t begin, std::int64_t end) {
+    constexpr std::int64_t kBlock = 1024;
+    std::vector<double> x(kBlock);
+    std::int64_t within = 0;
+    for (std::int64_t s = begin; s < end; s += kBlock) {
+      const std::int64_t c = std::min(kBlock, end - s);
+      tensor::decode_block(t, s, c, x.data());
+      for (std::int64_t k = 0; k < c; ++k) within += std::fabs(x[k]) <= bound ? 1 : 0;
+    }
+    parts[w] = within;
+  });
+  tensor::require_intact(t);
+  std::int64_t all = 0;
+  for (std::int64_t p : parts) all += p;
+  return all;
+}
+
 }  // namespace rubric::numerics

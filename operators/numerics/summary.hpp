@@ -20,4 +20,8 @@ struct TensorSummary {
 // mean does not cancel the variance away.
 TensorSummary summarize(const tensor::Tensor& t, unsigned threads = 0);
 
+// How many elements have |x| <= bound (NaN never does): the elements an all-zero tensor would
+// match to an absolute tolerance `bound`.
+std::int64_t count_within(const tensor::Tensor& t, double bound, unsigned threads = 0);
+
 }  // namespace rubric::numerics

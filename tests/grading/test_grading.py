@@ -149,7 +149,8 @@ class EveryVerdict(GradingTest):
         self.assertAlmostEqual(crit["cause"]["pass_rate"], 0.75)
         self.assertEqual(crit["variant"]["counts"]["ERROR"], 5)
         self.assertEqual(crit["speed"]["counts"]["INCONCLUSIVE"], 5)
-        scores = sorted(l["score"] for l in lines if l["score"] is not None)
+        # An ERRORed submission's score is left out of the distribution.
+        scores = sorted(l["score"] for l in lines if l["score"] is not None and l["verdict"] != "ERROR")
         self.assertEqual(summary["score"]["count"], len(scores))
         self.assertAlmostEqual(summary["score"]["mean"], sum(scores) / len(scores))
         self.assertAlmostEqual(summary["score"]["min"], scores[0])
@@ -172,8 +173,10 @@ class EveryVerdict(GradingTest):
         proc = self.grade(subs, out, "--no-color", check_exit=2)
         lines = proc.stdout.splitlines()
         self.assertRegex(lines[0], r"^4 submissions: 4 graded, 0 reused from .*/out/results.jsonl · [0-9.]+ m?s$")
-        error_sub = [s for s in subs if s.endswith("error")][0]
-        self.assertEqual(lines[1:], [
+        pass_sub, fail_sub, error_sub, incomplete_sub = subs
+        missing = f"reference/variants/missing.json: no such file ({self.rubric}:27:10)"
+        error_reason = f"criterion variant in ERROR (the rubric or its reference files are at fault) · first ERROR: variant: {missing}"
+        self.assertEqual(lines[1:17], [
             "verdicts: 1 PASS · 1 FAIL · 1 INCOMPLETE · 1 ERROR",
             "",
             "criterion    PASS   FAIL  ERROR   SKIP INCONC  pass rate",
@@ -182,11 +185,49 @@ class EveryVerdict(GradingTest):
             "variant         3      0      1      0      0        75%",
             "speed           3      0      0      0      1        75%",
             "",
-            "score: mean 90% · median 100% · quartiles 90% – 100% · min 60% · max 100%",
+            "score (the 1 ERRORed left out): mean 86.7% · median 100% · quartiles 80% – 100% · min 60% · max 100%",
             "",
             "1 submission ERRORED — the rubric's or the grading machine's problem, not the submission's:",
-            f"  ERROR {error_sub}: criterion variant in ERROR (the rubric or its reference files are at fault)",
+            f"  ERROR 1 submission: {error_reason}",
+            f"    {error_sub}",
+            "",
+            "submissions (verdict, score, what decided it):",
+            f"  PASS        100%  {pass_sub}: every required criterion passed and the score 100% reaches the pass mark 60%",
         ])
+        self.assertEqual(lines[17], f"  FAIL         60%  {fail_sub}: required criterion cause failed · first FAIL: cause: "
+                                    "none of the phrases found in 23 characters of text")
+        self.assertEqual(lines[18], f"  ERROR       100%  {error_sub}: {error_reason}")
+        self.assertTrue(lines[19].startswith(f"  INCOMPLETE  100%  {incomplete_sub}: inconclusive: speed · first INCONCLUSIVE: "
+                                             "speed: the 95% interval"), lines[19])
+        self.assertEqual(len(lines), 20)
+
+    def test_one_reason_for_every_fail_says_check_the_rubric(self):
+        # A mistyped key FAILs every submission for one reason (whatever keys each file lists): the
+        # table and summary.json say so; identical ERROR reasons are grouped; the list names each
+        # submission with what decided it.
+        rubric = os.path.join(self.tmp, "typo.rubric")
+        with open(rubric, "w") as f:
+            f.write('rubric "typo" { version: "1", pass: 50% }\nlet r = json(submission / "result.json")\n'
+                    'criterion exact "32Ki tokens" weight 3 { expect r.tokens == 32Ki }\n'
+                    'criterion typo "the variant" { expect r.varaint == "a" }\n'
+                    'criterion ref "a reference" { expect json(reference / "absent.json").x == 1 }\n')
+        subs, _ = make_corpus(os.path.join(self.tmp, "c"), 3, kinds=("pass",))
+        out = os.path.join(self.tmp, "out")
+        proc = run(["grade", rubric, *subs, "--out", out, "--no-color"], check_exit=2)
+        self.assertIn("criterion typo FAILed all 3 submissions for the same reason — check the rubric:\n"
+                      "  no key 'varaint' in submission/result.json (did you mean 'variant'?); keys: tokens, variant",
+                      proc.stdout)
+        self.assertIn("  ERROR 3 submissions: criterion ref in ERROR", proc.stdout)
+        self.assertIn(f"    {subs[0]}, {subs[1]}, {subs[2]}\n", proc.stdout)
+        summary = read_summary(out)
+        crit = {c["id"]: c for c in summary["criteria"]}
+        self.assertTrue(crit["typo"]["common_failure"].startswith("no key 'varaint' in submission/result.json"))
+        self.assertIsNone(crit["exact"]["common_failure"])
+        self.assertEqual([(r["submission"], r["verdict"]) for r in summary["submission_list"]], [(s, "ERROR") for s in subs])
+        self.assertEqual(summary["score"]["count"], 0, "ERRORed submissions are left out of the score distribution")
+        html = run(["grade", rubric, *subs, "--out", out, "--format", "html"], check_exit=2).stdout
+        self.assertIn("FAILed every submission for the same reason", html)
+        self.assertIn(f'<a href="{subs[0]}"><code>{subs[0]}</code></a>', html)
 
     def test_groups_are_counted_and_indented(self):
         rubric = os.path.join(self.tmp, "groups.rubric")

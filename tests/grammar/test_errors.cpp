@@ -26,10 +26,11 @@ TEST_CASE("messages say what was expected") {
   CHECK(expr_error("a +") == "expected an operand after '+' or '-'");
   CHECK(expr_error("a and") == "expected an operand after 'and'");
   CHECK(expr_error("not") == "expected an operand after 'not'");
-  CHECK(expr_error("(a") == "expected ')' to close the parenthesis");
-  CHECK(expr_error("[1, 2") == "expected ']' to close the list");
+  CHECK(expr_error("(a") == "expected ')' to close the parenthesis opened at 1:1");
+  CHECK(expr_error("[1, 2") == "expected ']' to close the list opened at 1:1");
   CHECK(expr_error("{a 1}") == "expected ':' after the record key");
-  CHECK(expr_error("f(a") == "expected ')' to close the argument list");
+  CHECK(expr_error("f(a") == "expected ')' to close the argument list opened at 1:2");
+  CHECK(expr_error("{a: 1") == "expected '}' to close the record opened at 1:1");
   CHECK(expr_error("x as") == "expected a unit after 'as' (ms, GB/s, tok/s, ...)");
   CHECK(expr_error("x as meters") == "expected a unit after 'as' (ms, GB/s, tok/s, ...)");
   CHECK(expr_error("if a then b") == "expected 'else' in 'if c then a else b'");
@@ -63,6 +64,35 @@ TEST_CASE("block errors: no value, a let after the value, an unclosed block") {
   CHECK(where(r, 0) == "4:3");
   REQUIRE(r.file->items.size() == 1);
   CHECK(std::holds_alternative<ast::Criterion>(r.file->items[0]));
+}
+
+TEST_CASE("errors say what the author meant: a keyword as a name, a mistyped keyword, escaped quotes") {
+  auto keyword = parse_text("criterion c \"t\" {\n  let after = 1\n  expect true\n}\n");
+  REQUIRE(keyword.diagnostics.size() == 1);
+  CHECK(keyword.diagnostics[0].message == "expected a name after 'let'");
+  REQUIRE(keyword.diagnostics[0].notes.size() == 2);
+  CHECK(keyword.diagnostics[0].notes[1].rfind("'after' is a keyword, and a keyword cannot be a name; the keywords are: rubric use", 0) == 0);
+  auto typo = parse_text("criterion c \"t\" {\n  expect \"x\" affirm \"x\"\n}\n");
+  REQUIRE(typo.diagnostics.size() == 1);
+  CHECK(typo.diagnostics[0].notes.back() == "did you mean 'affirms'?");
+  CHECK(where(typo, 0) == "2:14");
+  // Short words are not taken for keywords (`ix` is not a typo of `in`).
+  auto short_word = parse_text("criterion c \"t\" {\n  expect 1 ix 2\n}\n");
+  REQUIRE(short_word.diagnostics.size() == 1);
+  CHECK(short_word.diagnostics[0].notes.size() == 1);
+  auto quotes = parse_text("criterion c \"t\" {\n  note \"v {m[\\\"k\\\"]}\"\n}\n");
+  REQUIRE(quotes.diagnostics.size() == 1);
+  CHECK(quotes.diagnostics[0].notes.back() ==
+        "inside '{...}' in a string, quotes need no backslash: write {m[\"key\"]}, not {m[\\\"key\\\"]}");
+  // `weight {`: the number is missing, reported at the '{' (not as an unclosed record below it).
+  auto weight = parse_text("criterion c \"t\" weight {\n  expect true\n}\n");
+  REQUIRE(weight.diagnostics.size() == 1);
+  CHECK(weight.diagnostics[0].message == "expected a weight after 'weight' (a number: weight 2)");
+  CHECK(where(weight, 0) == "1:24");
+  // A missing ')' says where the list opened.
+  auto paren = parse_text("criterion c \"t\" {\n  expect len(files(submission, \"*.json\") > 0\n}\n");
+  REQUIRE(paren.diagnostics.size() == 1);
+  CHECK(paren.diagnostics[0].message == "expected ')' to close the argument list opened at 2:13");
 }
 
 TEST_CASE("diagnostics name what was found and point at it") {

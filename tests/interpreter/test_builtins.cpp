@@ -163,6 +163,27 @@ TEST_CASE("units family and doc") {
   CHECK(found);
 }
 
+TEST_CASE("doc of one builtin, of a name a standard module declares, and of a rubric file") {
+  Engine e;
+  bool found = false;
+  const std::string samples = e.doc("samples", &found);
+  CHECK(found);
+  CHECK(samples.find("## builtin samples (statistics)") == 0);
+  CHECK(samples.find("- `samples(xs, description = \"\")`") != std::string::npos);
+  CHECK(e.doc("no_slowdown", &found).find("'no_slowdown' is in std.perf (use std.perf)") == 0);
+  CHECK(found);
+  rubric::test::TempDir t;
+  const std::string task = t.write("task.rubric",
+         "rubric \"t\" { version: \"1.0\" }\n## The candidate's result.\nlet r = json(submission / \"r.json\")\n"
+         "group g \"all\" weight 2 {\n  criterion fast \"fast\" weight 3 required { expect r.x > 1 }\n}\n");
+  const std::string file = e.doc(task, &found);
+  CHECK(found);
+  CHECK(file.find("- let `r`\n    The candidate's result.") != std::string::npos);
+  CHECK(file.find("- group `g` \"all\" weight 2\n  - criterion `fast` \"fast\" weight 3 required\n") != std::string::npos);
+  e.doc(t.path + "/absent.rubric", &found);
+  CHECK_FALSE(found);
+}
+
 TEST_CASE("tool outputs are parsed once per run: ncu, prometheus, jsonl and csv return the cached value") {
   // A second call with the same path and options returns the very value the first one parsed
   // (the same payload), not a fresh parse; different options parse again.

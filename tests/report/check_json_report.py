@@ -33,7 +33,8 @@ speed, tail = serving["criteria"]
 expect(speed["score"] is None and speed["verdict"] == "SKIP" and speed["needs"] == ["gpu"], "skip")
 expect(speed["reason"] == "no usable CUDA device", "skip reason")
 expect(tail["notes"] == ["baseline measured on an H100"], "notes")
-expect(cheat["penalty"] == 1, "penalty")
+expect(cheat["penalty"] == 1 and cheat["deducted"] is True, "penalty")
+expect("deducted" not in numerics, "only penalty criteria say whether they were deducted")
 
 check = throughput["checks"][0]
 for key in ["source", "location", "label", "verdict", "blame", "evidence", "explanation", "message", "seconds"]:

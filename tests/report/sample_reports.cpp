@@ -75,6 +75,7 @@ Report kv_cache_report() {
   cheat.id = "hardcoded";
   cheat.title = "does not hard-code the outputs";
   cheat.penalty = 1;
+  cheat.deducted = true;
   cheat.verdict = Verdict::fail;
   cheat.score = 0.0;
   cheat.checks.push_back(make_check("not (answer mentions \"increase the batch size\")", Verdict::fail, 40,

@@ -40,3 +40,26 @@ np.save(os.path.join(HERE, "ref", "tokens.npy"), tokens)
 damaged = tokens.copy()
 damaged[11] = 0
 np.save(os.path.join(HERE, "sub", "tokens.npy"), damaged)
+
+# A softmax over rows of 4096: nearly every element is under 1e-3, so an all-zero output would
+# match almost all of it to atol = 1e-3 (std.numerics.tolerance_not_vacuous must say so). Written
+# without numpy (python's own random and struct), so it can be regenerated anywhere.
+def write_softmax(path):
+    import math
+    import random
+    import struct
+    rng = random.Random(7)
+    rows = []
+    for _ in range(4):
+        e = [math.exp(rng.gauss(0, 1)) for _ in range(4096)]
+        total = sum(e)
+        rows.append([x / total for x in e])
+    header = "{'descr': '<f4', 'fortran_order': False, 'shape': (4, 4096), }"
+    header += " " * (63 - (10 + len(header)) % 64) + "\n"
+    with open(path, "wb") as f:
+        f.write(b"\x93NUMPY\x01\x00" + struct.pack("<H", len(header)) + header.encode())
+        for row in rows:
+            f.write(struct.pack("<4096f", *row))
+
+
+write_softmax(os.path.join(HERE, "ref", "softmax.npy"))
