@@ -27,6 +27,15 @@ std::function<bool(const json::Value&)> has_criterion_verdict(const char* verdic
   };
 }
 
+// A criterion whose verdict rests on an ambiguous reading of the answer (its `review` reason,
+// docs/text.md "Doubt made visible").
+bool marked_for_review(const json::Value& line) {
+  return any_criterion(line.find("criteria"), [](const json::Value& c) {
+    const json::Value* r = c.find("review");
+    return r && r->is_string() && !r->as_string().empty();
+  });
+}
+
 bool near_pass_mark(const json::Value& line) {
   const json::Value* score = line.find("score");
   const json::Value* mark = line.find("pass_mark");
@@ -52,6 +61,7 @@ std::vector<QueueGroup> review_queue(const std::map<std::string, json::Value>& l
     return (v && v->is_string() && v->as_string() == "ERROR") || has_criterion_verdict("ERROR")(line);
   };
   const std::vector<std::pair<QueueGroup, std::function<bool(const json::Value&)>>> rules = {
+      {{"marked for review", "a verdict that rests on an ambiguous reading of the written answer", {}}, marked_for_review},
       {{"ERROR", "a criterion or the whole submission in ERROR: the rubric's or the machine's fault, or a verdict to give by hand", {}}, errored},
       {{"INCONCLUSIVE", "a criterion the evidence could not decide", {}}, has_criterion_verdict("INCONCLUSIVE")},
       {{"SKIP", "a criterion skipped on this machine or after another", {}}, has_criterion_verdict("SKIP")},

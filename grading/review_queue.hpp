@@ -15,16 +15,16 @@ namespace rubric::grading {
 inline constexpr double kNearPassMark = 0.05;
 
 struct QueueGroup {
-  std::string name;                      // "ERROR", "INCONCLUSIVE", "SKIP", "near the pass mark", "sample"
+  std::string name;                      // "marked for review", "ERROR", "INCONCLUSIVE", "SKIP", "near the pass mark", "sample"
   std::string why;                       // one line for the page
   std::vector<std::string> submissions;  // in path order (the sample in its drawn order)
 };
 
 // `lines`: the latest result of each submission (reviewed_results.hpp). A submission sits in the
-// first group it qualifies for: any criterion in ERROR, INCONCLUSIVE, SKIP (in that order), a score
-// within kNearPassMark of the line's pass mark; of the rest, `sample` drawn with `seed` (the same
-// seed and corpus give the same sample). A group for criteria a rubric marks for review goes first
-// where the results carry such a mark.
+// first group it qualifies for: a criterion marked for review (a non-empty `review` reason: its
+// verdict rests on an ambiguous reading of the answer), any criterion in ERROR, INCONCLUSIVE, SKIP
+// (in that order), a score within kNearPassMark of the line's pass mark; of the rest, `sample`
+// drawn with `seed` (the same seed and corpus give the same sample).
 std::vector<QueueGroup> review_queue(const std::map<std::string, json::Value>& lines, std::size_t sample, std::uint64_t seed);
 
 }  // namespace rubric::grading

@@ -456,6 +456,8 @@ class ModuleChecker {
             StaticType c = expr(*n.condition, scope);
             not_bool(*n.condition, c, "'if'");
             StaticType a = expr(*n.then_value, scope), b = expr(*n.else_value, scope);
+            if (a.never) return b;
+            if (b.never) return a;
             if (same_type(a, b)) return a;
             if (a.kind == b.kind && a.kind != K::number && a.kind != K::samples) return of(a.kind);
             return of(K::unknown);
@@ -645,6 +647,11 @@ class ModuleChecker {
       }
       if (!fits) error(e.range, first_problem);
       if (reg_.keeps_unit(name) && !arg_types.empty()) return unit_of_first(arg_types.front());
+      if (name == "error") {
+        StaticType t = of(K::unknown);
+        t.never = true;
+        return t;
+      }
     }
     return of(K::unknown);
   }

@@ -28,6 +28,9 @@ struct StaticType {
   std::shared_ptr<const std::map<std::string, StaticType>> fields;
   // A list whose items are all of one known type (`[1 s, 2 s]`).
   std::shared_ptr<const StaticType> item;
+  // Never a value: `error(...)`, or a def whose value is one (kind stays unknown). An `if` with such
+  // a branch has the other branch's type (`if wrong_file(p) then error(...) else record(p)`).
+  bool never = false;
 };
 
 // What a name refers to.

@@ -13,6 +13,7 @@
 
 #include "grading/batch_summary.hpp"
 #include "grading/folder_hash.hpp"
+#include "grading/review_queue.hpp"
 #include "grading/results_file.hpp"
 #include "grading/shard.hpp"
 #include "grading/slurm.hpp"
@@ -193,4 +194,18 @@ TEST_CASE("summary: verdicts marked for review are counted and listed per criter
   const std::string table = s.to_text(p, "out", false);
   CHECK(table.find("REVIEW") != std::string::npos);
   CHECK(table.find("cause marked for review (verdict kept, it rests on an ambiguous reading): sub/b, sub/c") != std::string::npos);
+}
+
+TEST_CASE("review queue: a verdict resting on an ambiguous reading comes first") {
+  std::map<std::string, rubric::json::Value> lines;
+  lines["a"] = rubric::json::parse(R"({"verdict": "PASS", "score": 1, "pass_mark": 0.6, "criteria": [{"id": "cause", "verdict": "PASS", "review": "\"cache\": a question"}]})", "a");
+  lines["b"] = rubric::json::parse(R"({"verdict": "ERROR", "score": null, "pass_mark": 0.6, "criteria": [{"id": "cause", "verdict": "ERROR", "review": ""}]})", "b");
+  lines["c"] = rubric::json::parse(R"({"verdict": "PASS", "score": 1, "pass_mark": 0.6, "criteria": [{"id": "cause", "verdict": "PASS", "review": ""}]})", "c");
+  auto groups = rubric::grading::review_queue(lines, 5, 1);
+  REQUIRE(groups.size() >= 2);
+  CHECK(groups[0].name == "marked for review");
+  CHECK(groups[0].submissions == std::vector<std::string>{"a"});
+  CHECK(groups[1].name == "ERROR");
+  CHECK(groups[1].submissions == std::vector<std::string>{"b"});
+  CHECK(groups.back().submissions == std::vector<std::string>{"c"});
 }
