@@ -48,24 +48,33 @@ std::string review_note(const json::Value& review, const std::string& tool_verdi
   return note;
 }
 
+}  // namespace
+
+CriterionResult criterion_head_of(const json::Value& c) {
+  CriterionResult r;
+  r.id = str(c, "id");
+  r.title = str(c, "title");
+  r.is_group = str(c, "kind") == "group";
+  r.verdict = criterion_verdict_of(str(c, "verdict"));
+  r.score = number(c, "score");
+  r.weight = number(c, "weight").value_or(1.0);
+  r.penalty = number(c, "penalty");
+  const json::Value* required = c.find("required");
+  r.required = required && required->is_bool() && required->as_bool();
+  r.reason = str(c, "reason");
+  return r;
+}
+
+namespace {
+
 std::vector<CriterionResult> criteria_of(const json::Value* criteria) {
   std::vector<CriterionResult> out;
   if (!criteria || !criteria->is_array()) return out;
   for (const json::Value& c : criteria->as_array()) {
-    CriterionResult r;
-    r.id = str(c, "id");
-    r.title = str(c, "title");
+    CriterionResult r = criterion_head_of(c);
     r.location = location_of(c.find("location"));
-    r.is_group = str(c, "kind") == "group";
-    r.verdict = criterion_verdict_of(str(c, "verdict"));
-    r.score = number(c, "score");
-    r.weight = number(c, "weight").value_or(1.0);
-    r.penalty = number(c, "penalty");
-    const json::Value* required = c.find("required");
-    r.required = required && required->is_bool() && required->as_bool();
     r.after = strings(c.find("after"));
     r.needs = strings(c.find("needs"));
-    r.reason = str(c, "reason");
     r.notes = strings(c.find("notes"));
     if (const json::Value* review = c.find("grader_review")) r.notes.push_back(review_note(*review, str(c, "tool_verdict")));
     if (const json::Value* checks = c.find("checks"); checks && checks->is_array())

@@ -90,17 +90,7 @@ std::vector<CriterionResult> apply(json::Value& criteria, const std::map<std::st
   if (!criteria.is_array()) return model;
   for (json::Value& c : std::get<json::Array>(criteria.data)) {
     if (!c.is_object()) continue;
-    CriterionResult r;
-    r.id = string_at(c, "id");
-    r.title = string_at(c, "title");
-    r.reason = string_at(c, "reason");
-    r.is_group = string_at(c, "kind") == "group";
-    r.verdict = criterion_verdict_of(string_at(c, "verdict"));
-    r.score = optional_number(c, "score");
-    r.weight = optional_number(c, "weight").value_or(1.0);
-    r.penalty = optional_number(c, "penalty");
-    const json::Value* required = c.find("required");
-    r.required = required && required->is_bool() && required->as_bool();
+    CriterionResult r = criterion_head_of(c);
     if (r.is_group) {
       if (json::Value* children = member(c, "criteria")) {
         r.children = apply(*children, in_force, line);
