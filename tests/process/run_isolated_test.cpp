@@ -293,8 +293,10 @@ TEST_CASE("a hidden path (the reference root) cannot be read") {
   ::chmod((reference + "/secret.txt").c_str(), 0644);
   RunSpec spec = RunSpec::shell(fmt::format("cat {}/secret.txt", reference));
   // Visible without hiding (and without the whitelist, which shows nothing of the machine),
-  // so the test below means something.
+  // so the test below means something. A private /tmp would cover the folder by itself where the
+  // temporary folders live under /tmp: only hiding is under test.
   spec.isolation.whitelist = false;
+  spec.isolation.private_tmp = false;
   RunResult visible = run_isolated(spec);
   CHECK(visible.stdout_text == "expected answer\n");
   spec.isolation.hidden_paths = {reference};

@@ -235,7 +235,13 @@ TEST_CASE("spawn_sandboxed: a long-lived program in the same sandbox, talking ov
   ssize_t n;
   while ((n = ::read(channel[0], buf, sizeof buf)) > 0) out.append(buf, std::size_t(n));  // EOF: every holder gone
   ::close(channel[0]);
-  CHECK(out == "WROTE-SCRATCH\ndone\n");
+  // Under /tmp the program's "base" is the sandbox's own empty tmpfs and the write lands there;
+  // what matters is that the machine's folder is untouched.
+  CHECK(out.find("READ-REF") == std::string::npos);
+  CHECK(out.rfind("WROTE-SCRATCH\n", 0) == 0);
+  CHECK(out.find("done\n") != std::string::npos);
+  struct stat base_write;
+  CHECK(::stat((base + "/y").c_str(), &base_write) != 0);
   CHECK(t::read_file(scratch + "/x") == "in\n");
   CHECK(p.reap(5) == "exited with code 0");
   CHECK(p.isolation().whitelist);
