@@ -108,7 +108,8 @@ TEST_CASE("forged replies: the worker's log keeps 8 MiB of a module's output and
   }
   CHECK(size >= (8u << 20));
   CHECK(size < (8u << 20) + 4096);
-  CHECK(tail.find("[rubric: the worker wrote 16777216 more bytes; this log keeps the first 8 MiB]") != std::string::npos);
+  // The checked call runs the function twice (two poison patterns): 48 MiB written, 40 MiB dropped.
+  CHECK(tail.find("[rubric: the worker wrote 41943040 more bytes; this log keeps the first 8 MiB]") != std::string::npos);
 }
 
 TEST_CASE("timing claims: what an honest loop can report, by the grader's clock") {
@@ -152,4 +153,30 @@ TEST_CASE("cheats: results that drift after the first calls are caught by the ch
   CHECK_FALSE(t.ok);
   CHECK_FALSE(t.grader_environment);
   CHECK(t.failure.find("differs") != std::string::npos);
+}
+
+TEST_CASE("cheats: work handed to a new thread that finishes after the call returned") {
+  Fixture f;
+  CompiledModule m = f.build("add_hands_off_to_thread.cpp");
+  auto a = ones(256);
+  // Its outputs still hold the poison when the call returns: the checked call sees them unwritten.
+  CallOutcome c = f.session.call(m, add_args(a, a));
+  CHECK_FALSE(c.ok);
+  CHECK(c.failure.find("elements were never written") != std::string::npos);
+  TimeOutcome t = f.session.time(m, add_args(a, a), short_timing());
+  INFO(t.failure);
+  CHECK_FALSE(t.ok);
+  CHECK_FALSE(t.grader_environment);
+  CHECK(t.failure.find("were never written") != std::string::npos);
+}
+
+TEST_CASE("cheats: work handed to a thread kept from the first calls is a deferred write, off the clock") {
+  Fixture f;
+  CompiledModule m = f.build("add_defers_to_pool.cpp");
+  auto a = ones(256);
+  TimeOutcome t = f.session.time(m, add_args(a, a), short_timing());
+  INFO(t.failure);
+  CHECK_FALSE(t.ok);
+  CHECK_FALSE(t.grader_environment);
+  CHECK(t.failure.find("its outputs were wrong when the call returned and right 50 ms later") != std::string::npos);
 }

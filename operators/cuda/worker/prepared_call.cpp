@@ -93,12 +93,18 @@ void PreparedCall::upload_inputs() {
   }
 }
 
+std::uint64_t poison_bits(tensor::DType t, int pattern) {
+  if (pattern == 0) return poison_pattern(t);
+  // The same NaN with its sign flipped: still no value, but other bits.
+  if (is_floating(t)) return poison_pattern(t) | (std::uint64_t{1} << (8 * element_bytes(t) - 1));
+  return 0;
+}
+
 void PreparedCall::poison_outputs(int pattern) {
   for (std::size_t i = 0; i < specs_.size(); ++i) {
     const ArgSpec& s = specs_[i];
     if (s.kind != ArgSpec::Kind::output) continue;
-    std::uint64_t bits = pattern == 0 || is_floating(s.dtype) ? poison_pattern(s.dtype) : 0;
-    backend_.fill_pattern(buffers_[buffer_of_[i]].get(), s.count, element_bytes(s.dtype), bits);
+    backend_.fill_pattern(buffers_[buffer_of_[i]].get(), s.count, element_bytes(s.dtype), poison_bits(s.dtype, pattern));
   }
 }
 
@@ -139,12 +145,6 @@ std::string PreparedCall::guard_damage() {
                          is_out ? "output" : "input", k, i + 1, damaged);
   }
   return out;
-}
-
-bool PreparedCall::has_integer_outputs() const {
-  for (const ArgSpec& s : specs_)
-    if (s.kind == ArgSpec::Kind::output && !is_floating(s.dtype) && s.count > 0) return true;
-  return false;
 }
 
 void* PreparedCall::output_buffer(std::size_t k) {

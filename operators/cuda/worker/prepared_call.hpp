@@ -26,13 +26,16 @@ struct ArgSpec {
 // Parses a<i>.* fields; throws OperatorError for malformed requests.
 std::vector<ArgSpec> parse_args(const Message& request);
 
+// The bits an output element holds before a call poisoned with `pattern` (0 or 1): NaN for floats
+// (the sign differs between the patterns), 0xFF bytes or zero bytes for integers and bools.
+std::uint64_t poison_bits(tensor::DType t, int pattern);
+
 class PreparedCall {
  public:
   PreparedCall(Backend& backend, std::vector<ArgSpec> specs);
   void** argv() { return argv_.data(); }
-  // Pattern 0: NaN for floats, 0xFF bytes otherwise; pattern 1: the same NaN for floats, 0x00
-  // bytes otherwise (an integer or bool element that differs between calls poisoned with 0 and 1
-  // was never written).
+  // See poison_bits: an element that holds pattern 0's bits after one call and pattern 1's after
+  // another was never written.
   void poison_outputs(int pattern = 0);
   void upload_inputs();                              // (again) from the request's files
   void randomize_inputs(std::uint64_t seed);         // fresh device-generated inputs
@@ -43,7 +46,6 @@ class PreparedCall {
   // Empty when every tensor's canaries are intact; else "output 0: 12 bytes written outside the
   // tensor" for each damaged one.
   std::string guard_damage();
-  bool has_integer_outputs() const;
   const std::vector<ArgSpec>& specs() const { return specs_; }
   // Output k's device buffer (k counts outputs only).
   void* output_buffer(std::size_t k);

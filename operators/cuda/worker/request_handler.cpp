@@ -147,8 +147,8 @@ Message RequestHandler::call(const Message& request) {
   Backend& b = backend();
   Entry entry = load(request.require("module"));
   PreparedCall prepared(b, parse_args(request));
-  // Integer outputs are checked with a second call, which must see the same inputs.
-  if (prepared.has_integer_outputs()) prepared.keep_pristine_inputs();
+  // Outputs are checked with a second call, which must see the same inputs.
+  prepared.keep_pristine_inputs();
   CheckedCall r = run_checked_call(b, prepared, [&] { entry(prepared.argv()); });
   if (!r.problem.empty()) return failure(r.problem);
   if (std::string why = memory_problem(); !why.empty()) return failure(why);

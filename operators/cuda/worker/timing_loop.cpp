@@ -8,10 +8,12 @@
 #include <chrono>
 #include <cmath>
 #include <cstring>
+#include <thread>
 
 #include <fmt/format.h>
 
 #include "operators/cuda/dtype_info.hpp"
+#include "operators/cuda/worker/host_threads.hpp"
 
 namespace rubric::cuda::worker {
 
@@ -36,12 +38,19 @@ std::vector<const ArgSpec*> output_specs(const PreparedCall& call) {
   return out;
 }
 
-// Elements of two host copies that differ bitwise: how many, and the first.
+// Elements that kept the poison of both calls (pattern 0's bits after the first, pattern 1's after
+// the second): never written. Compared by their bits, so a value the kernel computes (a NaN too)
+// or a float that differs between runs (atomics) is never taken for one.
 std::string unwritten_elements(const std::vector<unsigned char>& a, const std::vector<unsigned char>& b,
                                const ArgSpec& s, std::size_t k) {
-  std::size_t width = element_bytes(s.dtype), n = 0, first = 0;
+  const std::size_t width = element_bytes(s.dtype);
+  const std::uint64_t p0 = poison_bits(s.dtype, 0), p1 = poison_bits(s.dtype, 1);
+  std::size_t n = 0, first = 0;
   for (std::size_t i = 0; i < s.count; ++i) {
-    if (std::memcmp(a.data() + i * width, b.data() + i * width, width) == 0) continue;
+    std::uint64_t x = 0, y = 0;
+    std::memcpy(&x, a.data() + i * width, width);  // little-endian: the low bytes, as fill_pattern writes them
+    std::memcpy(&y, b.data() + i * width, width);
+    if (x != p0 || y != p1) continue;
     if (n++ == 0) first = i;
   }
   if (n == 0) return {};
@@ -81,14 +90,12 @@ struct Verifier {
     return r;
   }
 
-  void keep_expected() {
+  // The checked call's outputs (host copies) become the reference every timed sample must match.
+  void keep_expected(const std::vector<std::vector<unsigned char>>& outputs) {
     expected.clear();
-    std::size_t k = 0;
-    for (const ArgSpec* s : output_specs(call)) {
-      std::size_t bytes = s->count * element_bytes(s->dtype);
-      expected.emplace_back(backend, bytes);
-      if (bytes) backend.copy(expected.back().get(), call.output_buffer(k), bytes);
-      ++k;
+    for (const auto& o : outputs) {
+      expected.emplace_back(backend, o.size());
+      if (!o.empty()) backend.upload(expected.back().get(), o.data(), o.size());
     }
   }
 
@@ -124,6 +131,29 @@ struct Verifier {
     return {};
   }
 };
+
+// Threads of the worker that were not there before a timed call and still run after it returned:
+// work handed to them is finished off the clock.
+std::string threads_left_running(const std::optional<std::set<pid_t>>& before) {
+  if (!before) return {};
+  auto after = live_threads();
+  if (!after) return {};
+  std::size_t added = 0;
+  for (pid_t t : *after) added += before->count(t) == 0;
+  if (added == 0) return {};
+  return fmt::format("the call left {} new host thread{} running after it returned (work finished after the call "
+                     "is not timed)", added, added == 1 ? "" : "s");
+}
+
+// A timed sample whose outputs were wrong when it returned: if they come right a moment later, the
+// work was finished after the call (by a host thread or on another stream), off the clock.
+std::string deferred_write_or(Verifier& verify, std::string wrong) {
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  verify.backend.run_call([] {});
+  if (!verify.against_expected("timed").empty()) return wrong;
+  return "its outputs were wrong when the call returned and right 50 ms later: the work was finished after the "
+         "call (a deferred write, off the clock)";
+}
 
 // 64 bits from the kernel's generator, drawn at the moment they are needed.
 std::uint64_t unpredictable_draw() {
@@ -180,19 +210,16 @@ CheckedCall run_checked_call(Backend& backend, PreparedCall& call, const std::fu
     r.problem = damage;
     return r;
   }
-  if (!call.has_integer_outputs()) return r;
-  // 0xFF bytes decode as -1, 255 or true: legitimate values. Written elements are the same after
-  // a second call poisoned with zeros; unwritten ones are not.
+  // 0xFF bytes decode as -1, 255 or true, and a NaN may be what the kernel computes: an element
+  // is unwritten only if it also keeps a second call's different poison.
   call.restore_inputs();
   call.poison_outputs(1);
   backend.run_call(launch);
   std::vector<std::vector<unsigned char>> again = call.download_outputs();
   std::size_t k = 0;
   for (const ArgSpec* s : output_specs(call)) {
-    if (!is_floating(s->dtype)) {
-      std::string d = unwritten_elements(r.outputs[k], again[k], *s, k);
-      if (!d.empty()) r.problem += (r.problem.empty() ? "" : "; ") + d;
-    }
+    std::string d = unwritten_elements(r.outputs[k], again[k], *s, k);
+    if (!d.empty()) r.problem += (r.problem.empty() ? "" : "; ") + d;
     ++k;
   }
   return r;
@@ -217,8 +244,9 @@ TimingReport run_timing(Backend& backend, PreparedCall& call, const std::functio
   if (on_first_call) on_first_call(first.seconds);
   if (!first.problem.empty()) return fail(first.problem);
   Verifier verify{backend, call, launch, settings, {}, {}};
-  // The checked call may have run twice (pattern 1); its outputs are the same where written.
-  verify.keep_expected();
+  // The first of the checked call's two runs is the reference: a function that works only once
+  // left the second run's poison in the buffers.
+  verify.keep_expected(first.outputs);
 
   auto prepare = [&](std::optional<std::uint64_t> draw) {
     if (draw) call.randomize_inputs(*draw);
@@ -277,10 +305,13 @@ TimingReport run_timing(Backend& backend, PreparedCall& call, const std::functio
     std::optional<std::uint64_t> draw;
     if (settings.fresh) draw = unpredictable_draw();
     prepare(draw);
+    auto threads_before = live_threads();
     TimedSample s = backend.timed_call(launch, settings.flush_l2, report.stream_held);
     ++taken;
     std::string damage = call.guard_damage();
     if (!damage.empty()) return fail(fmt::format("while timed (sample {}), {}", taken, damage));
+    if (std::string left = threads_left_running(threads_before); !left.empty())
+      return fail(fmt::format("sample {} (timed): {}", taken, left));
     bool keep = true;
     if (escaped_events(s, report.escape_slack_s)) {
       ++report.escaped_stream;
@@ -297,6 +328,7 @@ TimingReport run_timing(Backend& backend, PreparedCall& call, const std::functio
                    static_cast<double>(unpredictable_draw() >> 11) * 0x1.0p-53 < settings.verify_fraction;
       if (check) {
         std::string d = draw ? verify.against_untimed_redraw(*draw) : verify.against_expected("timed");
+        if (!d.empty() && !draw) d = deferred_write_or(verify, std::move(d));
         ++report.verified_samples;
         if (!d.empty()) return fail(fmt::format("sample {} (timed): {}", taken, d));
       }

@@ -1,11 +1,12 @@
 #pragma once
 // NVBench-style cold timing of one prepared call, with the defences graders need:
-//   - a checked untimed call first (outputs poisoned; integer and bool outputs run twice with two
-//     poison patterns, so an unwritten element shows; canaries around every tensor intact);
+//   - a checked untimed call first (run twice with two poison patterns, so an unwritten element
+//     shows; canaries around every tensor intact);
 //   - before every sample, outside the timed region: inputs restored from a pristine device copy
 //     (or freshly drawn), outputs poisoned, device state reset, L2 flushed, device synchronised;
 //   - every sample's observation judged: work that escaped the events (the host saw the call take
 //     longer than the events did) and samples under 75% of the sustained SM clock are not kept;
+//     a call that leaves a new host thread running FAILs;
 //   - timed outputs verified against the untimed result for the same inputs (every sample, or a
 //     seeded random subset with fresh inputs); a final re-check after the loop.
 #include <cstdint>
@@ -73,8 +74,8 @@ struct CheckedCall {
   std::vector<std::vector<unsigned char>> outputs;  // host copies
   double seconds = 0;                               // host time of the (first) call
 };
-// Inputs restored, outputs poisoned with pattern 0, the call; for integer/bool outputs once more
-// with pattern 1, and elements that differ between the two were never written.
+// Inputs restored, outputs poisoned with pattern 0, the call; once more with pattern 1: elements
+// that kept each call's poison were never written.
 CheckedCall run_checked_call(Backend& backend, PreparedCall& call, const std::function<void()>& launch);
 
 // Run-to-run tolerance of the re-checks when the rubric gives none: bitwise for integers; for
