@@ -132,7 +132,8 @@ NcuReport parse_ncu_csv(std::string_view text, std::string_view name, std::size_
     if (!launch) {
       // The row's identity fields move into the launch (the row is not read again): a long kernel
       // name is held once, not once more per launch.
-      report.launches.push_back(NcuLaunch{id, {}, {}, {}, r.line, process_col < 0 ? std::string() : field(r, process_col), {}});
+      report.launches.push_back(
+          NcuLaunch{id, {}, {}, {}, r.line, process_col < 0 ? std::string() : field(r, process_col), {}});
       launch = &report.launches.back();
       launch->kernel_name = std::move(r.fields[static_cast<std::size_t>(kernel_col)].text);
       seen.clear();
