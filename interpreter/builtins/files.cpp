@@ -47,21 +47,6 @@ Value value_from_json(const json::Value& j, const std::string& origin) {
   return v;
 }
 
-}  // namespace builtins
-
-namespace {
-
-using builtins::want;
-
-// Whole-file reads are capped so a huge answer is the submission's FAIL, not the grader's memory:
-// text 16 MiB (generous for prose), JSON and CSV 64 MiB. A rubric can raise it with `limit =`.
-constexpr double kMiB = 1048576.0;
-constexpr double kTextLimit = 16 * kMiB, kDataLimit = 64 * kMiB;
-// files() lists at most this many files; a larger tree is the submission's FAIL (or the rubric's
-// ERROR under the reference).
-constexpr std::size_t kFilesCap = 100000;
-
-// The `limit` argument as a byte count, or an error value.
 std::optional<Value> limit_arg(CallContext& ctx, const std::vector<Value>& a, std::size_t at, std::uint64_t& out) {
   const Value& v = a[at];
   if (!v.is(ValueKind::number) || v.as_quantity().dim != Dimension::of(Dimension::bytes) || !(v.as_number() > 0) ||
@@ -71,6 +56,21 @@ std::optional<Value> limit_arg(CallContext& ctx, const std::vector<Value>& a, st
   out = static_cast<std::uint64_t>(v.as_number());
   return std::nullopt;
 }
+
+}  // namespace builtins
+
+namespace {
+
+using builtins::want;
+
+// Whole-file reads are capped so a huge answer is the submission's FAIL, not the grader's memory:
+// text 16 MiB (generous for prose), data files (kDataLimit) 64 MiB. A rubric can raise it with `limit =`.
+constexpr double kTextLimit = 16 * 1048576.0;
+using builtins::kDataLimit;
+using builtins::limit_arg;
+// files() lists at most this many files; a larger tree is the submission's FAIL (or the rubric's
+// ERROR under the reference).
+constexpr std::size_t kFilesCap = 100000;
 
 }  // namespace
 

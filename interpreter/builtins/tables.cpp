@@ -9,6 +9,7 @@
 #include <cmath>
 #include <functional>
 #include <string_view>
+#include <unordered_map>
 #include <unordered_set>
 
 #include "interpreter/builtins/args.hpp"
@@ -21,6 +22,7 @@
 #include "operators/tables/ncu_reader.hpp"
 #include "operators/tables/nsys_reader.hpp"
 #include "operators/tables/prometheus_reader.hpp"
+#include "report/utf8.hpp"
 
 namespace rubric {
 namespace builtins {
@@ -48,6 +50,10 @@ std::optional<Value> csv_options(CallContext& ctx, const std::vector<Value>& a, 
 // csv() and parse_csv() read at most this many fields: each costs 200-370 bytes as records
 // (a row's record, origin and key per field), so a CSV read stays under about 750 MB.
 constexpr std::size_t kCsvCellCap = 2'000'000;
+// prometheus() and parse_prometheus() read at most this many samples: a sample costs about 1.4 KB
+// as values (its record, labels record and a histogram bucket's record), so a read stays under
+// about 350 MB.
+constexpr std::size_t kPromSampleCap = 250'000;
 
 Value csv_table(CallContext& ctx, std::string_view text, const std::string& name, bool sub, const CsvCall& options,
                 const std::function<Value(const std::string&)>& fail) {
@@ -60,7 +66,7 @@ Value csv_table(CallContext& ctx, std::string_view text, const std::string& name
     rows = tables::split_rows(text, name, o);
   } catch (const OperatorError& e) {
     return fail(fmt::format("malformed CSV: {}", e.what()));
-  } catch (const tables::CellLimitExceeded& e) {
+  } catch (const tables::ReadLimitExceeded& e) {
     return fail(e.what());
   }
   ctx.charge_steps(rows.size());
@@ -138,33 +144,40 @@ std::optional<std::pair<double, Dimension>> ncu_unit(const std::string& unit) {
   return std::make_pair(decimal::div(num->first, den->first), num->second / den->second);
 }
 
-Value ncu_value(const tables::NcuReport& report, const std::string& name, bool sub) {
+// The launches as values. The report is consumed: its strings move into the values, and a kernel
+// name is held once however long (the origins name a cut form of it), so memory stays near the
+// file's size; lookups are hashed, so a launch of many metrics or sections stays linear.
+Value ncu_value(tables::NcuReport report, const std::string& name, bool sub) {
   auto mark = [sub](Value v) {
     if (sub) v.mark_from_submission();
     return v;
   };
   List launches;
-  for (const tables::NcuLaunch& l : report.launches) {
+  for (tables::NcuLaunch& l : report.launches) {
     Record metrics, units, sections, by_section;
-    std::string origin = fmt::format("{} launch {} ({})", name, l.id, tables::short_kernel_name(l.kernel_name));
+    const std::string kernel = tables::short_kernel_name(l.kernel_name);
+    std::string origin = fmt::format("{} launch {} ({})", name, l.id, rubric::report::truncate_to_width(kernel, 120));
     metrics.origin = units.origin = sections.origin = by_section.origin = origin;
     std::vector<std::pair<std::string, Record>> section_records;
-    for (const tables::NcuMetric& m : l.metrics) {
+    std::unordered_map<std::string_view, std::size_t> section_at;  // views into l.metrics, which stays put
+    std::unordered_set<std::string_view> named;
+    for (tables::NcuMetric& m : l.metrics) {
       Value v;
       auto u = ncu_unit(m.unit);
       if (m.value && u) v = Value::number(decimal::mul(*m.value, u->first), u->second);
       else if (m.value) v = Value::number(*m.value);  // a unit this table does not know: the number as written
-      else v = Value::string(m.text);
+      else v = Value::string(std::move(m.text));
       if (!report.raw_page) {
-        auto it = std::find_if(section_records.begin(), section_records.end(), [&](const auto& sr) { return sr.first == m.section; });
-        if (it == section_records.end()) {
+        auto [at, added] = section_at.try_emplace(m.section, section_records.size());
+        if (added) {
           section_records.emplace_back(m.section, Record{});
-          it = section_records.end() - 1;
-          it->second.origin = fmt::format("{} section \"{}\"", origin, m.section);
+          section_records.back().second.origin =
+              fmt::format("{} section \"{}\"", origin, rubric::report::truncate_to_width(m.section, 120));
         }
-        if (!it->second.find(m.name)) it->second.fields.emplace_back(m.name, mark(v));
+        // The reader keeps one metric of a name in a section.
+        section_records[at->second].second.fields.emplace_back(m.name, mark(v));
       }
-      if (metrics.find(m.name)) continue;  // the details page repeats a name in another section: the first holds
+      if (!named.insert(m.name).second) continue;  // the details page repeats a name in another section: the first holds
       metrics.fields.emplace_back(m.name, mark(v));
       units.fields.emplace_back(m.name, mark(Value::string(m.unit)));
       sections.fields.emplace_back(m.name, mark(Value::string(m.section)));
@@ -173,10 +186,16 @@ Value ncu_value(const tables::NcuReport& report, const std::string& name, bool s
     r.origin = origin;
     r.fields.emplace_back("id", mark(tables::parse_number(l.id, false) ? Value::number(*tables::parse_number(l.id, false))
                                                                         : Value::string(l.id)));
-    r.fields.emplace_back("kernel", mark(Value::string(tables::short_kernel_name(l.kernel_name))));
-    r.fields.emplace_back("function", mark(Value::string(tables::kernel_function_name(l.kernel_name))));
-    r.fields.emplace_back("name", mark(Value::string(l.kernel_name)));
-    for (const auto& [k, v] : l.attributes) r.fields.emplace_back(k, mark(Value::string(v)));
+    // The three forms of the name share one string where they are equal (a name without
+    // parameters, namespaces or a return type).
+    std::string function = tables::kernel_function_name(l.kernel_name);
+    Value full = mark(Value::string(std::move(l.kernel_name)));
+    Value short_name = kernel == full.as_string() ? full : mark(Value::string(kernel));
+    Value function_name = function == kernel ? short_name : mark(Value::string(std::move(function)));
+    r.fields.emplace_back("kernel", short_name);
+    r.fields.emplace_back("function", function_name);
+    r.fields.emplace_back("name", full);
+    for (auto& [k, v] : l.attributes) r.fields.emplace_back(k, mark(Value::string(std::move(v))));
     List ranges;
     for (const std::string& range : l.nvtx) ranges.push_back(mark(Value::string(range)));
     r.fields.emplace_back("nvtx", mark(Value::list(std::move(ranges), fmt::format("the NVTX ranges of {}", origin),
@@ -232,14 +251,14 @@ Value histogram_value(const tables::PromHistogram& h, const std::string& origin,
   return mark(Value::record(std::move(r)));
 }
 
-Value prometheus_value(const tables::PromScrape& scrape, const std::string& name, bool sub) {
+Value prometheus_value(tables::PromScrape scrape, const std::string& name, bool sub) {
   auto mark = [sub](Value v) {
     if (sub) v.mark_from_submission();
     return v;
   };
   Record top;
   top.origin = name;
-  for (const tables::PromFamily& f : scrape.families) {
+  for (tables::PromFamily& f : scrape.families) {
     std::string origin = fmt::format("{} {}", name, f.name);
     Record fam;
     fam.origin = origin;
@@ -248,20 +267,21 @@ Value prometheus_value(const tables::PromScrape& scrape, const std::string& name
     fam.fields.emplace_back("help", mark(Value::string(f.help)));
     fam.fields.emplace_back("unit", mark(Value::string(f.unit)));
     List samples;
-    for (const tables::PromSample& s : f.samples) {
+    // Histogram series first: they read the samples, whose strings then move into the values.
+    List series;
+    if (f.type == "histogram" || f.type == "gaugehistogram")
+      for (const tables::PromHistogram& h : tables::histogram_series(f)) series.push_back(histogram_value(h, origin, sub));
+    for (tables::PromSample& s : f.samples) {
       Record sr;
       sr.origin = fmt::format("{} line {}", name, s.line);
-      sr.fields.emplace_back("name", mark(Value::string(s.name)));
+      sr.fields.emplace_back("name", mark(Value::string(std::move(s.name))));
       sr.fields.emplace_back("labels", labels_value(s.labels, sr.origin + " labels", sub));
       sr.fields.emplace_back("value", mark(Value::number(s.value)));
       samples.push_back(mark(Value::record(std::move(sr))));
     }
     fam.fields.emplace_back("samples", mark(Value::list(std::move(samples), "the samples of " + f.name, f.name + " has no samples")));
-    if (f.type == "histogram" || f.type == "gaugehistogram") {
-      List series;
-      for (const tables::PromHistogram& h : tables::histogram_series(f)) series.push_back(histogram_value(h, origin, sub));
+    if (f.type == "histogram" || f.type == "gaugehistogram")
       fam.fields.emplace_back("series", mark(Value::list(std::move(series), "the series of " + f.name, f.name + " has no series")));
-    }
     top.fields.emplace_back(f.name, mark(Value::record(std::move(fam))));
   }
   return mark(Value::record(std::move(top)));
@@ -279,20 +299,30 @@ Value cached_parse(CallContext& ctx, const std::string& key, const std::function
 namespace {
 
 // A reader of the file named by the first argument: reads its text whole and hands it to `parse`;
-// a parse error is the file's ("malformed WHAT: line:col ..."), a FAIL under `submission`. The
-// value is parsed once per run (cached_parse): a rubric may call ncu(p) in every criterion.
+// a parse error is the file's ("malformed WHAT: line:col ..."), a FAIL under `submission`, and so
+// is a file past its size cap (the `limit` argument #limit_at, when the reader has one) or past
+// the reader's bound on what it builds. The value is parsed once per run (cached_parse): a rubric
+// may call ncu(p) in every criterion.
 template <class Parse>
-Value read_and_parse(CallContext& ctx, const std::vector<Value>& a, const char* what, Parse parse) {
+Value read_and_parse(CallContext& ctx, const std::vector<Value>& a, const char* what, std::optional<std::size_t> limit_at,
+                     Parse parse) {
   if (auto e = want(ctx, a, 0, ValueKind::path, "a path")) return *e;
+  std::uint64_t cap = CallContext::kDefaultReadCap;
+  if (limit_at)
+    if (auto e = limit_arg(ctx, a, *limit_at, cap)) return *e;
   const PathValue& p = a[0].as_path();
-  return cached_parse(ctx, fmt::format("{}:{}", ctx.function_name(), p.full()), [&]() -> Value {
+  return cached_parse(ctx, fmt::format("{}:{}:{}", ctx.function_name(), cap, p.full()), [&]() -> Value {
     Value err;
-    auto text = ctx.read_file(p, &err);
+    auto text = limit_at ? ctx.read_file(p, &err, cap, fmt::format("{} ({}(p, limit = ...) raises it)", what,
+                                                                      ctx.function_name()))
+                         : ctx.read_file(p, &err);
     if (!text) return err;
     try {
-      return parse(*text, p);
+      return parse(std::move(*text), p);  // a parser may let the text go before building values
     } catch (const OperatorError& e) {
       return ctx.file_error(p, fmt::format("malformed {}: {}", what, e.what()));
+    } catch (const tables::ReadLimitExceeded& e) {
+      return ctx.file_error(p, e.what());
     }
   });
 }
@@ -309,7 +339,7 @@ void open_tables(Registry& r) {
         "are skipped. Like json(), it takes Python's NaN, Infinity and -Infinity. A malformed line FAILs naming its "
         "line and column (an ERROR under `reference`).",
         fam, [](CallContext& ctx, const std::vector<Value>& a) {
-          return builtins::read_and_parse(ctx, a, "JSON Lines", [](const std::string& text, const PathValue& p) {
+          return builtins::read_and_parse(ctx, a, "JSON Lines", std::nullopt, [](const std::string& text, const PathValue& p) {
             json::Array docs = json::parse_lines(text, p.display(), builtins::kJsonValueCap);
             List items;
             for (std::size_t i = 0; i < docs.size(); ++i)
@@ -332,16 +362,20 @@ void open_tables(Registry& r) {
           return builtins::csv_table(ctx, text.as_string(), "the CSV text", text.from_submission(), o,
                                      [&](const std::string& m) { return ctx.data_error(m, text); });
         });
-  r.add("ncu", {P("p")}, false,
+  const Value data_limit = Value::number(builtins::kDataLimit, Dimension::of(Dimension::bytes));
+  r.add("ncu", {P("p"), P("limit", data_limit)}, false,
         "Nsight Compute's CSV (`ncu --csv ... > p`, the details page or `--page raw`), ==PROF== lines and the "
         "program's output before the header skipped, as a list of kernel launches: {id, kernel (the name without "
         "return type or parameters), function (without namespaces and template arguments too), name (as written), "
         "the identity columns (\"Block Size\", \"Grid Size\", \"Device\", ...), nvtx (the NVTX ranges open at the "
         "launch, outermost first, with --nvtx), metrics (by metric name, with "
-        "units: usecond → s, Kbyte → B, byte/second → B/s, Ghz → GHz, % → a fraction; counts plain), units (the unit text by metric name), sections (details page: the section by metric name)}.",
+        "units: usecond → s, Kbyte → B, byte/second → B/s, Ghz → GHz, % → a fraction; counts plain), units (the unit text by metric name), sections (details page: the section by metric name)}. "
+        "A file larger than `limit` (default 64 MiB) or of more than 2,000,000 fields FAILs under `submission`.",
         fam, [](CallContext& ctx, const std::vector<Value>& a) {
-          return builtins::read_and_parse(ctx, a, "ncu CSV", [](const std::string& text, const PathValue& p) {
-            return builtins::ncu_value(tables::parse_ncu_csv(text, p.display()), p.display(), p.root == "submission");
+          return builtins::read_and_parse(ctx, a, "ncu CSV", 1, [](std::string text, const PathValue& p) {
+            tables::NcuReport report = tables::parse_ncu_csv(text, p.display(), builtins::kCsvCellCap);
+            std::string().swap(text);  // freed before the values are built
+            return builtins::ncu_value(std::move(report), p.display(), p.root == "submission");
           });
         });
   r.add("nsys", {P("p"), P("report", Value::null())}, false,
@@ -411,24 +445,29 @@ void open_tables(Registry& r) {
           if (a[0].from_submission()) v.mark_from_submission();
           return v;
         });
-  r.add("prometheus", {P("p")}, false,
+  r.add("prometheus", {P("p"), P("limit", data_limit)}, false,
         "A Prometheus text exposition (a /metrics scrape of vLLM or SGLang) as a record by metric family name: "
         "{name, type, help, samples: [{name, labels, value}], and for histograms series: [{labels, buckets: "
-        "[{le, count}], sum, count, p50, p90, p95, p99}]} (quantiles as PromQL's histogram_quantile estimates them).",
+        "[{le, count}], sum, count, p50, p90, p95, p99}]} (quantiles as PromQL's histogram_quantile estimates them). "
+        "A file larger than `limit` (default 64 MiB) or of more than 250,000 samples FAILs under `submission`.",
         fam, [](CallContext& ctx, const std::vector<Value>& a) {
-          return builtins::read_and_parse(ctx, a, "Prometheus exposition", [](const std::string& text, const PathValue& p) {
-            return builtins::prometheus_value(tables::parse_prometheus(text, p.display()), p.display(),
-                                              p.root == "submission");
+          return builtins::read_and_parse(ctx, a, "Prometheus exposition", 1, [](std::string text, const PathValue& p) {
+            tables::PromScrape scrape = tables::parse_prometheus(text, p.display(), builtins::kPromSampleCap);
+            std::string().swap(text);  // freed before the values are built
+            return builtins::prometheus_value(std::move(scrape), p.display(), p.root == "submission");
           });
         });
   r.add("parse_prometheus", {P("text")}, false, "A Prometheus text exposition held in a string, as prometheus() reads a file.",
         fam, [](CallContext& ctx, const std::vector<Value>& a) {
           if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
           try {
-            return builtins::prometheus_value(tables::parse_prometheus(a[0].as_string(), "the exposition text"),
-                                              "the exposition text", a[0].from_submission());
+            return builtins::prometheus_value(
+                tables::parse_prometheus(a[0].as_string(), "the exposition text", builtins::kPromSampleCap),
+                "the exposition text", a[0].from_submission());
           } catch (const OperatorError& e) {
             return ctx.data_error(fmt::format("malformed Prometheus exposition: {}", e.what()), a[0]);
+          } catch (const tables::ReadLimitExceeded& e) {
+            return ctx.data_error(e.what(), a[0]);
           }
         });
   r.add("histogram_quantile", {P("q"), P("h")}, false,

@@ -1,5 +1,7 @@
 #pragma once
-// CSV text as a language value (shared by csv() in files.cpp and parse_csv()).
+// CSV text as a language value (shared by csv() in files.cpp and parse_csv()), and the size caps
+// of data files read whole.
+#include <cstdint>
 #include <string>
 #include <string_view>
 
@@ -26,6 +28,12 @@ std::optional<Value> csv_options(CallContext& ctx, const std::vector<Value>& a, 
 // not an error. Files under `submission` and `reference` do not change during a run (programs
 // run on a scratch copy), so the path names the content.
 Value cached_parse(CallContext& ctx, const std::string& key, const std::function<Value()>& parse);
+
+// The default size cap of a data file read whole (json, jsonl, csv, ncu, prometheus): 64 MiB.
+constexpr double kDataLimit = 64 * 1048576.0;
+
+// A `limit` argument (argument #at, a size such as 64 MiB) as a byte count, or an error value.
+std::optional<Value> limit_arg(CallContext& ctx, const std::vector<Value>& a, std::size_t at, std::uint64_t& out);
 
 // Rows as records keyed by the header. `fail` turns a message about the data into the error
 // value to return (a file error, or a data error for text).

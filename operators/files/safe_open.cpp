@@ -97,13 +97,14 @@ std::string read_capped(const OpenFile& f, const std::string& shown, std::uint64
   // shrank is read as it now is.
   for (;;) {
     if (got == out.size()) {
-      if (out.size() >= cap) {
-        char probe;
-        ssize_t n = ::pread(f.fd(), &probe, 1, off_t(got));
-        if (n > 0)
-          throw FileError(fmt::format("{}: grew past the {} limit for {} while being read", shown, size_text(cap), purpose));
-        break;
-      }
+      // A byte's probe tells the end of the file before the buffer grows: growing first held (and
+      // zeroed) twice the file for every file read whole.
+      char probe;
+      ssize_t n = ::pread(f.fd(), &probe, 1, off_t(got));
+      if (n < 0 && errno == EINTR) continue;
+      if (n <= 0) break;
+      if (out.size() >= cap)
+        throw FileError(fmt::format("{}: grew past the {} limit for {} while being read", shown, size_text(cap), purpose));
       out.resize(std::size_t(std::min<std::uint64_t>(cap, std::max<std::uint64_t>(out.size() * 2, 4096))));
     }
     ssize_t n = ::pread(f.fd(), out.data() + got, out.size() - got, off_t(got));

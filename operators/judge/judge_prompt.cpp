@@ -66,10 +66,17 @@ std::string judged_text(std::string_view raw) {
   static const std::pair<const char*, const char*> kMarkers[] = {
       {"<|", "< |"}, {"|>", "| >"}, {"[INST]", "[ INST]"}, {"[/INST]", "[/ INST]"}, {"<<SYS>>", "< <SYS>>"},
       {"<</SYS>>", "< </SYS>>"}, {"<start_of_turn>", "< start_of_turn>"}, {"<end_of_turn>", "< end_of_turn>"}};
+  // Each marker replaced in one pass that builds a new string: replacing in place moved the rest
+  // of the text once per marker, quadratic in an answer made of "<|".
   for (const auto& [from, to] : kMarkers) {
     const std::string_view f(from);
-    for (std::size_t at = 0; (at = out.find(f, at)) != std::string::npos; at += std::string_view(to).size())
-      out.replace(at, f.size(), to);
+    std::string replaced;
+    replaced.reserve(out.size());
+    std::size_t done = 0;
+    for (std::size_t at; (at = out.find(f, done)) != std::string::npos; done = at + f.size())
+      replaced.append(out, done, at - done).append(to);
+    replaced.append(out, done, std::string::npos);
+    out = std::move(replaced);
   }
   return out;
 }

@@ -26,8 +26,11 @@ std::vector<CsvRow> split_rows(std::string_view s, std::string_view name, const 
   std::size_t cells = 0;
   auto end_field = [&] {
     if (options.max_cells && ++cells > options.max_cells)
-      throw CellLimitExceeded(fmt::format("{}:{}: more than {} fields (the limit for reading a CSV)", name, line,
+      throw ReadLimitExceeded(fmt::format("{}:{}: more than {} fields (the limit for reading a CSV)", name, line,
                                           options.max_cells));
+    // A long field grown a character at a time holds up to twice its size: give the rest back,
+    // so a field as long as the file costs the file's size once.
+    if (field.capacity() > field.size() + field.size() / 2 + 64) field.shrink_to_fit();
     row.fields.push_back(CsvField{std::move(field), quoted});
     field.clear();
     quoted = after_quote = false;

@@ -4,10 +4,11 @@
 // with thousands separators ("1,234,567.5", which a tool must quote).
 #include <cstddef>
 #include <optional>
-#include <stdexcept>
 #include <string>
 #include <string_view>
 #include <vector>
+
+#include "operators/tables/read_limit.hpp"
 
 namespace rubric::tables {
 
@@ -27,14 +28,10 @@ struct CsvOptions {
   // of NVIDIA's tools, anywhere in the text), and every row before the last run of rows that all
   // have the header's field count.
   bool preamble = false;
-  // At most this many fields in all (0: no limit); past it split_rows throws CellLimitExceeded.
+  // At most this many fields in all (0: no limit); past it split_rows throws ReadLimitExceeded.
   // Every field costs a few hundred bytes once read into records, so a 64 MiB file of "1\n"
   // lines became 11 GiB without a bound.
   std::size_t max_cells = 0;
-};
-
-struct CellLimitExceeded : std::runtime_error {
-  using std::runtime_error::runtime_error;
 };
 
 // Splits text into rows; throws OperatorError "name:line:col: ..." for a quote left open or text

@@ -31,11 +31,10 @@ std::string_view trimmed(std::string_view s) {
   return s;
 }
 
-}  // namespace
+bool is_mangled(std::string_view name) { return name.size() >= 3 && name.substr(0, 2) == "_Z"; }
 
-std::string short_kernel_name(std::string_view full) {
-  const std::string name = demangled(trimmed(full));
-  std::string_view s = name;
+// The name without return type or parameters, as a view into `name`.
+std::string_view short_view(std::string_view s) {
   // The parameter list is the bracketed group that ends the name; parentheses earlier in it
   // ("(anonymous namespace)::", "<(int)32>", "[lambda(int) (instance 1)]") stay.
   if (!s.empty() && s.back() == ')') {
@@ -56,13 +55,29 @@ std::string short_kernel_name(std::string_view full) {
     else if (closes(s[i]) && depth > 0) --depth;
     else if (s[i] == ' ' && depth == 0) start = i + 1;
   }
-  return std::string(s.substr(start));
+  return s.substr(start);
+}
+
+}  // namespace
+
+// A name that is not mangled is cut as a view and copied once: a profile's name may be as long as
+// its file, and each copy of it counts.
+std::string short_kernel_name(std::string_view full) {
+  std::string_view name = trimmed(full);
+  if (!is_mangled(name)) return std::string(short_view(name));
+  const std::string plain = demangled(name);
+  return std::string(short_view(plain));
 }
 
 std::string kernel_function_name(std::string_view full) {
   std::string s = short_kernel_name(full);
   // Drop every bracketed group outside the others (template arguments, "(anonymous namespace)"),
   // then keep what follows the last "::".
+  if (s.find_first_of("()<>[]") == std::string::npos) {
+    std::size_t scope = s.rfind("::");
+    if (scope == std::string::npos || scope + 2 == s.size()) return s;
+    return s.substr(scope + 2);
+  }
   std::string outside;
   int depth = 0;
   for (char c : s) {

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include <algorithm>
+#include <unordered_set>
 
 #include "operators/error.hpp"
 #include "operators/tables/csv_reader.hpp"
@@ -64,9 +65,10 @@ int column(const CsvRow& header, std::string_view name) {
 
 }  // namespace
 
-NcuReport parse_ncu_csv(std::string_view text, std::string_view name) {
+NcuReport parse_ncu_csv(std::string_view text, std::string_view name, std::size_t max_cells) {
   CsvOptions options;
   options.preamble = true;
+  options.max_cells = max_cells;
   std::vector<CsvRow> rows = split_rows(text, name, options);
   // ncu's header always starts with "ID" and names "Kernel Name"; program output before it may
   // hold commas, so look for that row rather than guessing by width.
@@ -107,9 +109,10 @@ NcuReport parse_ncu_csv(std::string_view text, std::string_view name) {
     units = &rows[first];  // the raw page's second row: units under the metric names, blank under identity columns
     ++first;
   }
-  auto field = [](const CsvRow& r, int c) -> const std::string& { return r.fields[static_cast<std::size_t>(c)].text; };
+  auto field = [](CsvRow& r, int c) -> std::string& { return r.fields[static_cast<std::size_t>(c)].text; };
   // ncu 2025 ends a metric's row after its value and one empty field: the rule columns it
   // leaves out are empty, not misplaced. A row may stop short only inside the rule columns.
+  std::unordered_set<std::string> seen;  // "section\0metric" of the launch being read
   std::size_t shortest = header.fields.size();
   while (shortest > 0 && is_rule_column(header.fields[shortest - 1].text)) --shortest;
   for (std::size_t i = first; i < rows.size(); ++i) {
@@ -127,15 +130,19 @@ NcuReport parse_ncu_csv(std::string_view text, std::string_view name) {
         (process_col < 0 || report.launches.back().process == field(r, process_col)))
       launch = &report.launches.back();
     if (!launch) {
-      report.launches.push_back(NcuLaunch{id, field(r, kernel_col), {}, {}, r.line,
-                                          process_col < 0 ? std::string() : field(r, process_col)});
+      // The row's identity fields move into the launch (the row is not read again): a long kernel
+      // name is held once, not once more per launch.
+      report.launches.push_back(
+          NcuLaunch{id, {}, {}, {}, r.line, process_col < 0 ? std::string() : field(r, process_col), {}});
       launch = &report.launches.back();
+      launch->kernel_name = std::move(r.fields[static_cast<std::size_t>(kernel_col)].text);
+      seen.clear();
       for (std::size_t c = 0; c < header.fields.size(); ++c) {
         const std::string& col = header.fields[c].text;
         if (col == "ID" || col == "Kernel Name") continue;
         if (is_nvtx_column(col)) {
-          launch->attributes.emplace_back(col, r.fields[c].text);
           for (std::string& range : nvtx_ranges(col, r.fields[c].text)) launch->nvtx.push_back(std::move(range));
+          launch->attributes.emplace_back(col, std::move(r.fields[c].text));
           continue;
         }
         if (is_identity_column(col) && (report.raw_page || (col != "Section Name" && col.rfind("Metric ", 0) != 0 &&
@@ -143,11 +150,15 @@ NcuReport parse_ncu_csv(std::string_view text, std::string_view name) {
           launch->attributes.emplace_back(col, r.fields[c].text);
       }
     }
-    auto add = [&](std::string section, std::string metric, std::string unit, const std::string& value) {
-      for (const NcuMetric& m : launch->metrics)
-        if (m.section == section && m.name == metric) return;  // ncu repeats a metric only in rule rows
-      launch->metrics.push_back(NcuMetric{std::move(section), std::move(metric), std::move(unit), value,
-                                          parse_number(value, true), r.line});
+    // ncu repeats a (section, metric) pair only in rule rows: the first holds. A set of what the
+    // launch holds, so a launch of many metrics stays linear (a pairwise search was quadratic).
+    auto add = [&](std::string section, std::string metric, std::string unit, std::string& value) {
+      std::string key = section;
+      key.append(1, '\0').append(metric);
+      if (!seen.insert(std::move(key)).second) return;
+      std::optional<double> number = parse_number(value, true);
+      launch->metrics.push_back(NcuMetric{std::move(section), std::move(metric), std::move(unit), std::move(value),
+                                          number, r.line});
     };
     if (report.raw_page) {
       for (std::size_t c = 0; c < header.fields.size(); ++c)
@@ -155,7 +166,8 @@ NcuReport parse_ncu_csv(std::string_view text, std::string_view name) {
           add("", header.fields[c].text, units ? units->fields[c].text : "", r.fields[c].text);
     } else {
       if (field(r, metric_col).empty()) continue;  // a rule's row with no metric
-      add(section_col >= 0 ? field(r, section_col) : "", field(r, metric_col), field(r, unit_col), field(r, value_col));
+      add(section_col >= 0 ? std::move(field(r, section_col)) : "", std::move(field(r, metric_col)),
+          std::move(field(r, unit_col)), field(r, value_col));
     }
   }
   return report;

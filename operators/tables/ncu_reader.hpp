@@ -9,6 +9,7 @@
 #include <vector>
 
 #include "operators/tables/kernel_names.hpp"
+#include "operators/tables/read_limit.hpp"
 
 namespace rubric::tables {
 
@@ -36,7 +37,8 @@ struct NcuReport {
   std::vector<NcuLaunch> launches;  // in file order
 };
 
-// Throws OperatorError "name:line:col: ..." (or "name: ..." when no header is found).
-NcuReport parse_ncu_csv(std::string_view text, std::string_view name);
+// Throws OperatorError "name:line:col: ..." (or "name: ..." when no header is found), and
+// ReadLimitExceeded past `max_cells` fields in all (0: no limit).
+NcuReport parse_ncu_csv(std::string_view text, std::string_view name, std::size_t max_cells = 0);
 
 }  // namespace rubric::tables

@@ -137,7 +137,8 @@ std::string family_of(const std::string& sample, const std::map<std::string, std
 
 }  // namespace
 
-PromScrape parse_prometheus(std::string_view text, std::string_view name) {
+PromScrape parse_prometheus(std::string_view text, std::string_view name, std::size_t max_samples) {
+  std::size_t samples = 0;
   text = files::without_byte_order_mark(text);
   PromScrape scrape;
   std::map<std::string, std::size_t> index;
@@ -197,6 +198,9 @@ PromScrape parse_prometheus(std::string_view text, std::string_view name) {
           }
         }
       } else {
+        if (max_samples && ++samples > max_samples)
+          throw ReadLimitExceeded(fmt::format("{}:{}: more than {} samples (the limit for reading a Prometheus exposition)",
+                                              name, line_no, max_samples));
         PromSample s;
         s.line = line_no;
         s.name = r.metric_name();
@@ -224,21 +228,21 @@ PromScrape parse_prometheus(std::string_view text, std::string_view name) {
 
 std::vector<PromHistogram> histogram_series(const PromFamily& f) {
   std::vector<PromHistogram> out;
+  // Series by their labels (sorted, without le): a map, so many series stay n log n (a search
+  // through the series found so far was quadratic in their number).
+  std::map<Labels, std::size_t> index;
   auto series_for = [&](const Labels& labels) -> PromHistogram& {
     Labels key;
     for (const auto& kv : labels)
       if (kv.first != "le") key.push_back(kv);
+    Labels written = key;
     std::sort(key.begin(), key.end());
-    for (PromHistogram& h : out) {
-      Labels k2 = h.labels;
-      std::sort(k2.begin(), k2.end());
-      if (k2 == key) return h;
+    auto [it, added] = index.try_emplace(std::move(key), out.size());
+    if (added) {
+      out.emplace_back();
+      out.back().labels = std::move(written);
     }
-    PromHistogram h;
-    for (const auto& kv : labels)
-      if (kv.first != "le") h.labels.push_back(kv);
-    out.push_back(std::move(h));
-    return out.back();
+    return out[it->second];
   };
   for (const PromSample& s : f.samples) {
     PromHistogram& h = series_for(s.labels);

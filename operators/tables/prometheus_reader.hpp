@@ -11,6 +11,8 @@
 #include <utility>
 #include <vector>
 
+#include "operators/tables/read_limit.hpp"
+
 namespace rubric::tables {
 
 using Labels = std::vector<std::pair<std::string, std::string>>;  // in the order written
@@ -48,8 +50,9 @@ struct PromScrape {
   std::vector<PromFamily> families;  // in order of first appearance
 };
 
-// Throws OperatorError "name:line:col: ..." for a malformed line.
-PromScrape parse_prometheus(std::string_view text, std::string_view name);
+// Throws OperatorError "name:line:col: ..." for a malformed line, and ReadLimitExceeded past
+// `max_samples` samples (0: no limit).
+PromScrape parse_prometheus(std::string_view text, std::string_view name, std::size_t max_samples = 0);
 
 // The series of a histogram family; throws OperatorError for a bucket without a valid le.
 std::vector<PromHistogram> histogram_series(const PromFamily& family);

@@ -110,3 +110,46 @@ TEST_CASE("JSON and JSON Lines of more than 8,000,000 values FAIL before they fi
   t.write("sub/ok.json", "[1, [2, 3], {\"a\": 4}]");
   CHECK(checks("expect len(json(submission / \"ok.json\")) == 3", t).rfind("[PASS]", 0) == 0);
 }
+
+TEST_CASE("ncu and prometheus files past their limits FAIL naming the file and the limit") {
+  // An 80 MiB kernel name peaked at 1.3 GB read by ncu(), which had no limit; a Prometheus
+  // exposition of 500,000 buckets at 737 MiB.
+  rubric::test::TempDir t;
+  t.dir("ref");
+  const std::string header = "\"ID\",\"Kernel Name\",\"Section Name\",\"Metric Name\",\"Metric Unit\",\"Metric Value\"\n";
+  t.write("sub/ncu.csv", header + "\"0\",\"" + std::string(65u << 20, 'k') + "\",\"S\",\"Duration\",\"ns\",\"5\"\n");
+  std::string out = checks("expect len(ncu(submission / \"ncu.csv\")) == 1", t);
+  CAPTURE(out);
+  CHECK(out.rfind("[FAIL]", 0) == 0);
+  CHECK(out.find("submission/ncu.csv: 65.0 MiB is more than the 64 MiB limit for ncu CSV (ncu(p, limit = ...) raises it)") !=
+        std::string::npos);
+  // Under a raised limit the name is read whole: kernel, function and name are one string.
+  t.write("sub/long.csv", header + "\"0\",\"" + std::string(2u << 20, 'k') + "\",\"S\",\"Duration\",\"ns\",\"5\"\n");
+  CHECK(checks("let l = ncu(submission / \"long.csv\", limit = 3 MiB)[0]\nexpect len(l.name) == 2097152 and "
+               "l.kernel == l.name and l.function == l.name",
+               t)
+            .rfind("[PASS]", 0) == 0);
+  // ncu shares csv()'s bound on fields.
+  std::string rows = header;
+  for (int i = 0; i < 340'000; ++i) rows += "\"0\",\"k\",\"S\",\"m" + std::to_string(i) + "\",\"ns\",\"5\"\n";
+  t.write("sub/tall.csv", rows);
+  out = checks("expect len(ncu(submission / \"tall.csv\")) == 1", t);
+  CAPTURE(out);
+  CHECK(out.rfind("[FAIL]", 0) == 0);
+  CHECK(out.find("submission/tall.csv:333334: more than 2000000 fields (the limit for reading a CSV)") != std::string::npos);
+
+  std::string scrape = "# TYPE h histogram\n";
+  for (int i = 0; i < 250'000; ++i) scrape += "h_bucket{le=\"" + std::to_string(i) + "\"} " + std::to_string(i) + "\n";
+  t.write("sub/metrics.txt", scrape + "h_bucket{le=\"+Inf\"} 250000\n");
+  out = checks("expect len(prometheus(submission / \"metrics.txt\").h.series) == 1", t);
+  CAPTURE(out);
+  CHECK(out.rfind("[FAIL]", 0) == 0);
+  CHECK(out.find("submission/metrics.txt:250002: more than 250000 samples (the limit for reading a Prometheus exposition)") !=
+        std::string::npos);
+  t.write("sub/small.txt", "# TYPE h histogram\nh_bucket{le=\"1\"} 1\nh_bucket{le=\"+Inf\"} 2\n");
+  CHECK(checks("expect len(prometheus(submission / \"small.txt\", limit = 1 KiB).h.series[0].buckets) == 2", t)
+            .rfind("[PASS]", 0) == 0);
+  out = checks("expect len(prometheus(submission / \"small.txt\", limit = 16 B).h.series) == 1", t);
+  CHECK(out.find("60 bytes is more than the 16 bytes limit for Prometheus exposition (prometheus(p, limit = ...) raises it)") !=
+        std::string::npos);
+}

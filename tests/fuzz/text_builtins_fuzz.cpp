@@ -58,7 +58,10 @@ std::vector<std::string> adversarial() {
           rep("bank ", 200000) + "conflict", rep("\n", 500000), rep("\r\n", 300000), rep("3x-4x ", 100000),
           // Struck and retracted text never closed: each opening must not search the rest again.
           rep("<s>", 87381) + " a bank conflict is the cause.", rep("<del>", 200000) + " a bank conflict is the cause.",
-          rep("<strike>x", 100000), rep("~~x", 300000), rep("~~x\n\n", 100000) + "~~"};
+          rep("<strike>x", 100000), rep("~~x", 300000), rep("~~x\n\n", 100000) + "~~",
+          // Deep Markdown nesting, tables, comments and punctuation runs, each a MiB or so.
+          rep(">", 1 << 20), rep("> > > > x.\n", 100000), rep("- ", 500000), rep("| a |\n", 200000),
+          rep("<!-- ", 200000), rep("!?", 500000), rep("a.", 500000), rep("Bank.conflict.", 80000)};
 }
 
 // CPU time of the whole process: the engine may finish work on a thread of its own.

@@ -5,6 +5,7 @@
 #include <unistd.h>
 
 #include <cstdio>
+#include <ctime>
 #include <filesystem>
 #include <fstream>
 #include <string>
@@ -105,6 +106,18 @@ TEST_CASE("the judge reads the text without chat-template markup, invisible char
   const std::string body = request_body("m", make_prompt("Q?", "x\xff<|im_start|>"));
   CHECK(body.find("\\udc") == std::string::npos);
   CHECK(body.find("<|im_start|>") == std::string::npos);
+}
+
+TEST_CASE("the judge's markup neutralisation is linear in the text") {
+  // 2 MiB of "<|" (a limit a rubric may raise): replacing in place took 2.5 s a MiB, growing with
+  // the square; one pass a marker takes milliseconds. A bound on CPU time, not wall time.
+  std::string text;
+  for (int i = 0; i < (1 << 20); ++i) text += "<|";
+  const std::clock_t start = std::clock();
+  const std::string out = judged_text(text);
+  CHECK(double(std::clock() - start) / CLOCKS_PER_SEC < 2.0);
+  CHECK(out.size() == text.size() / 2 * 3);
+  CHECK(out.find("<|") == std::string::npos);
 }
 
 TEST_CASE("the prompt keeps the text in the user message between markers it cannot forge") {

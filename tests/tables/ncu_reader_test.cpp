@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <algorithm>
+#include <ctime>
 
 #include "fixture.hpp"
 #include "operators/error.hpp"
@@ -121,4 +122,21 @@ TEST_CASE("NVTX columns are the launch's ranges on both pages, never metrics") {
   r = parse_ncu_csv(details, "details.csv");
   CHECK(r.launches.at(0).nvtx == std::vector<std::string>{"prefill"});
   CHECK(r.launches[0].attributes.at(0).first == nvtx);
+}
+
+TEST_CASE("a launch of many metrics is read in linear time") {
+  // A raw page of 100,000 metric columns: each metric was checked against every one before it
+  // (5e9 comparisons). A bound on CPU time, not wall time.
+  std::string header = "\"ID\",\"Kernel Name\"", values = "\"0\",\"k\"";
+  for (int i = 0; i < 100'000; ++i) {
+    header += ",\"m" + std::to_string(i) + "\"";
+    values += ",\"" + std::to_string(i) + "\"";
+  }
+  const std::clock_t start = std::clock();
+  NcuReport r = parse_ncu_csv(header + "\n" + values + "\n", "wide.csv");
+  CHECK(double(std::clock() - start) / CLOCKS_PER_SEC < 5.0);
+  REQUIRE(r.launches.size() == 1);
+  CHECK(r.launches[0].metrics.size() == 100'000);
+  CHECK(r.launches[0].metrics.back().name == "m99999");
+  CHECK_THROWS_AS(parse_ncu_csv(header + "\n" + values + "\n", "wide.csv", 1000), ReadLimitExceeded);
 }

@@ -1,6 +1,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <ctime>
 #include <limits>
 #include <string>
 
@@ -147,4 +148,19 @@ TEST_CASE("bucket bounds equal as numbers are one bucket, counts summed, as Prom
   CHECK(histogram_series(inf.families.at(0))[0].buckets.size() == 1);
   CHECK_THROWS_AS(histogram_series(parse_prometheus("# TYPE b histogram\nb_bucket{le=\"fast\"} 1\n", "b.prom").families.at(0)),
                   OperatorError);
+}
+
+TEST_CASE("many histogram series are grouped in n log n; a sample bound stops the reader") {
+  // 100,000 series of one bucket each: every sample was compared with every series found before.
+  std::string text = "# TYPE h histogram\n";
+  for (int i = 0; i < 100'000; ++i) text += "h_bucket{le=\"+Inf\",pod=\"p" + std::to_string(i) + "\"} 1\n";
+  const std::clock_t start = std::clock();
+  PromScrape s = parse_prometheus(text, "m.txt");
+  std::vector<PromHistogram> series = histogram_series(s.families.at(0));
+  CHECK(double(std::clock() - start) / CLOCKS_PER_SEC < 5.0);
+  REQUIRE(series.size() == 100'000);
+  CHECK(series.back().labels == Labels{{"pod", "p99999"}});
+  CHECK_THROWS_WITH_AS(parse_prometheus(text, "m.txt", 99'999),
+                       "m.txt:100001: more than 99999 samples (the limit for reading a Prometheus exposition)",
+                       ReadLimitExceeded);
 }
