@@ -25,13 +25,23 @@ echo "make bench: $(nproc) cores, load average $(cut -d" " -f1-3 /proc/loadavg) 
 
 # text: polarity precision/recall/F1 per class on the project corpus and, apart, on the held-out corpora of other fields,
 # the two halves of the general-English and blind corpora, and the public corpora (*SEM 2012 and BioScope: development
-# sets, then held-out ones); polarity, concepts and claims over 1 MiB (target < 50 ms)
+# sets, then held-out ones; the SFU Review corpus, GPL-3.0 and not kept here, when RUBRIC_BENCH_SFU names a checkout of
+# joey234/negation-focused-pretraining); polarity, concepts and claims over 1 MiB (target < 50 ms)
+SFU=()
+if [ -n "${RUBRIC_BENCH_SFU:-}" ]; then
+  SFU_DIR=$(mktemp -d)
+  /usr/bin/python3 "$(dirname "$0")/text/public/extract.py" "$RUBRIC_BENCH_SFU" "$SFU_DIR" sfu && SFU=("$SFU_DIR/sfu_reviews.tsv")
+else
+  echo "text: the SFU Review corpus is skipped (RUBRIC_BENCH_SFU names a checkout of joey234/negation-focused-pretraining)"
+fi
 "$BUILD/bench/text/bench_text" "$(dirname "$0")/../tests/text/corpus/polarity.tsv" \
   "$(dirname "$0")/../tests/text/corpus/heldout.tsv" "$(dirname "$0")/../tests/text/corpus/heldout_fresh.tsv" \
   "$(dirname "$0")/../tests/text/corpus/general_dev.tsv" "$(dirname "$0")/../tests/text/corpus/general_test.tsv" \
   "$(dirname "$0")/../tests/text/corpus/blind_dev.tsv" "$(dirname "$0")/../tests/text/corpus/blind_test.tsv" \
   "$(dirname "$0")/../tests/text/corpus/public/starsem_dev.tsv" "$(dirname "$0")/../tests/text/corpus/public/bioscope_abstracts.tsv" \
-  "$(dirname "$0")/../tests/text/corpus/public/starsem_test.tsv" "$(dirname "$0")/../tests/text/corpus/public/bioscope_papers.tsv" 1
+  "$(dirname "$0")/../tests/text/corpus/public/starsem_test.tsv" "$(dirname "$0")/../tests/text/corpus/public/bioscope_papers.tsv" \
+  "${SFU[@]}" 1
+[ -n "${SFU_DIR:-}" ] && rm -rf "$SFU_DIR"
 
 # end to end: `rubric check` as a user runs it vs numpy.allclose / Python / cat on the same files, in the same run
 /usr/bin/python3 "$(dirname "$0")/endtoend/measure.py" "$BUILD/rubric" "${RUBRIC_BENCH_E2E_MIB:-512}" /tmp

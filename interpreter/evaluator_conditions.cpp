@@ -5,8 +5,10 @@
 #include <cstring>
 #include <fmt/format.h>
 #include <unordered_map>
+#include <utility>
 
 #include "interpreter/evaluator.hpp"
+#include "interpreter/review_marks.hpp"
 #include "interpreter/text_match.hpp"
 #include "operators/error.hpp"
 #include "operators/numerics/tolerance.hpp"
@@ -316,20 +318,41 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
                                   r.decided ? "" : " (not decided)"));
         for (const auto& line : r.evidence) out.push_back("  " + line);
       };
+      // Each side's review marks are gathered apart: the whole keeps only those it rests on, so a
+      // side that holds clearly in an `or` is not marked for the other side's doubtful reading.
+      std::vector<std::string> outer = std::exchange(reviews_, {});
+      std::vector<ReviewedPart> parts;
+      bool all_decided = true;
+      auto side_reviews = [&](const CheckOutcome& x) {
+        const Truth t = truth_of(x);
+        all_decided = all_decided && (t == Truth::decided_true || t == Truth::decided_false);
+        parts.push_back({t == Truth::decided_true, std::exchange(reviews_, {})});
+      };
       CheckOutcome l = decide(*b->lhs, env);
+      side_reviews(l);
       CheckOutcome o;
       sub("left", *b->lhs, l, o.evidence);
+      auto finish = [&]() {
+        std::vector<std::string> kept;
+        if (all_decided) kept = deciding_reasons(parts, !is_and);
+        else
+          for (auto& p : parts) kept.insert(kept.end(), p.reasons.begin(), p.reasons.end());
+        reviews_ = std::move(outer);
+        for (const auto& reason : kept) note_review(reason);
+        return o;
+      };
       auto settled_by = [&](const CheckOutcome& x, const char* side) {
         o.verdict = x.verdict;
         o.blame = x.blame;
         o.decided = x.decided;
         o.explanation = x.explanation.empty() ? fmt::format("the {} side was {}", side, verdict_name(x.verdict)) : x.explanation;
         if (x.verdict == Verdict::pass) o.explanation = fmt::format("the {} side holds", side);
-        return o;
+        return finish();
       };
       const Truth lt = truth_of(l);
       if (lt == absorbing || rank(lt) >= 2) return settled_by(l, "left");
       CheckOutcome r = decide(*b->rhs, env);
+      side_reviews(r);
       sub("right", *b->rhs, r, o.evidence);
       const Truth rt = truth_of(r);
       if (rt == absorbing || rank(rt) >= 2) return settled_by(r, "right");
@@ -339,7 +362,7 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
       o.blame = is_and ? Blame::none : Blame::submission;
       o.decided = true;
       o.explanation = is_and ? "both sides hold" : "neither side holds";
-      return o;
+      return finish();
     }
 
     if (b->op != ast::BinaryOp::in && !is_arith(b->op)) {

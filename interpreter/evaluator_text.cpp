@@ -5,6 +5,7 @@
 
 #include "interpreter/evaluator.hpp"
 #include "interpreter/environment.hpp"
+#include "interpreter/review_marks.hpp"
 #include "interpreter/text_analyses.hpp"
 #include "interpreter/text_concepts.hpp"
 #include "operators/text/document.hpp"
@@ -57,6 +58,7 @@ CheckOutcome Evaluator::decide_polarity(const ast::Mentions& mt, const ast::Expr
 
   const text::Polarity wanted = affirms ? text::Polarity::affirmed : text::Polarity::negated;
   std::vector<std::string> evidence, passed_labels, failed;
+  std::vector<ReviewedPart> items_read;
   std::size_t passed = 0;
   for (std::size_t i = 0; i < found.size(); ++i) {
     const auto& f = found[i];
@@ -64,7 +66,8 @@ CheckOutcome Evaluator::decide_polarity(const ast::Mentions& mt, const ast::Expr
     passed += ok;
     std::string label = text::describe(*concepts[i]);
     (ok ? passed_labels : failed).push_back(fmt::format("{} ({})", label, text::polarity_name(f.polarity)));
-    if (f.ambiguous) note_review(fmt::format("{}: {}", label, f.ambiguous->ambiguous));
+    items_read.push_back({ok, {}});
+    if (f.ambiguous) items_read.back().reasons.push_back(fmt::format("{}: {}", label, f.ambiguous->ambiguous));
     if (evidence.size() < kEvidenceItems) {
       std::string line = fmt::format("{}: {}", label, text::explain(text_value, f));
       // A concept's members, when it was not stated as a whole.
@@ -99,6 +102,7 @@ CheckOutcome Evaluator::decide_polarity(const ast::Mentions& mt, const ast::Expr
     }
   }
   bool ok = mt.mode == ast::MentionMode::all ? passed == found.size() : passed > 0;
+  for (const auto& reason : deciding_reasons(items_read, mt.mode != ast::MentionMode::all)) note_review(reason);
   CheckOutcome o;
   o.verdict = ok ? Verdict::pass : Verdict::fail;
   o.blame = ok ? Blame::none : Blame::submission;
@@ -197,6 +201,7 @@ std::optional<CheckOutcome> Evaluator::decide_over_claims(const ast::Expr& e, co
     bool ok;
   };
   std::vector<Decided> decided;
+  std::vector<ReviewedPart> claims_read;
   for (std::size_t i = 0; i < items.size(); ++i) {
     auto scope = std::make_shared<Environment>(f.closure, f.closure->module());
     scope->define(param, items[i]);
@@ -219,9 +224,11 @@ std::optional<CheckOutcome> Evaluator::decide_over_claims(const ast::Expr& e, co
       ok = false;
       r.explanation += fmt::format("; not counted: the answer does not state it ({})", polarity);
     }
-    // A claim whose polarity was read from an ambiguous construction, where polarity decides it.
-    if (std::string amb = claim_ambiguity(items[i]); !amb.empty() && honour_polarity && !want_all)
-      note_review(fmt::format("claim {}: {}", text, amb));
+    // A claim whose polarity was read from an ambiguous construction, where its polarity decides
+    // it: the predicate matched its value, so reading it otherwise could change whether it counts.
+    claims_read.push_back({ok, {}});
+    if (std::string amb = claim_ambiguity(items[i]); !amb.empty() && honour_polarity && !want_all && r.verdict == Verdict::pass)
+      claims_read.back().reasons.push_back(fmt::format("claim {}: {}", text, amb));
     (ok ? matched : unmatched).push_back(text);
     decided.push_back({std::move(text), std::move(sentence), std::move(polarity), std::move(r.explanation), ok});
   }
@@ -248,6 +255,7 @@ std::optional<CheckOutcome> Evaluator::decide_over_claims(const ast::Expr& e, co
   if (items.size() > kClaimsShown - room)
     evidence.push_back(fmt::format("... and {} more claims", items.size() - (kClaimsShown - room)));
   bool passed = want_all ? unmatched.empty() : !matched.empty();
+  for (const auto& reason : deciding_reasons(claims_read, !want_all)) note_review(reason);
   if (pending && (want_all ? passed : !passed)) {
     pending->evidence.insert(pending->evidence.begin(), evidence.begin(), evidence.end());
     return pending;

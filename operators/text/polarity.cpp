@@ -74,6 +74,8 @@ const std::vector<std::string_view> kPredicateAdverbs = {"very", "completely", "
                                                          "quite", "totally", "practically", "essentially"};
 // Short-scope triggers: their scope ends at the next comma ("Rather than X, do Y").
 const std::vector<std::string_view> kShortScope = {"rather", "instead", "as", "in", "unlike", "avoid", "avoids", "avoided", "avoiding"};
+// The last words of prepositional negation cues ("instead of", "lack of", "unrelated to", "rather than").
+const std::unordered_set<std::string_view> kPrepositionalEnds = {"of", "to", "than", "from"};
 constexpr std::size_t kPostGap = 5;
 constexpr std::size_t kClauseReach = 40;
 
@@ -108,7 +110,8 @@ const std::vector<std::string_view> kNegativeAdjectives = {
 const std::vector<Seq> kHedges = {
     {"might"}, {"may"}, {"could"}, {"possibly"}, {"possible"}, {"perhaps"}, {"maybe"}, {"potentially"}, {"suspect"},
     {"suspects"}, {"suspected"}, {"seems"}, {"seem"}, {"seemed"}, {"appears", "to"}, {"appear", "to"}, {"appeared", "to"}, {"it", "appears"},
-    {"apparently"},
+    {"apparently"}, {"appears", "that"}, {"appear", "that"}, {"appeared", "that"}, {"appears", "not"},
+    {"appear", "not"}, {"appeared", "not"},
     {"unclear"}, {"uncertain"}, {"unsure"}, {"unlikely"}, {"hypothesis"}, {"hypothesize"}, {"hypothesise"},
     {"hypothesized"}, {"speculate"}, {"speculates"}, {"speculated"}, {"speculating"}, {"speculation"},
     {"speculative"}, {"speculatively"}, {"hint"}, {"hints"}, {"hinted"}, {"hinting"}, {"guess"}, {"presumably"}, {"conceivably"}, {"not", "sure"},
@@ -120,7 +123,7 @@ const std::vector<Seq> kHedges = {
     {"plausibly"}, {"wondering"}, {"suspicion"}, {"perchance"},
     // ConText's probable existence: probable, likely, consistent with, suggestive of ...
     {"probably"}, {"probable"}, {"improbable"}, {"likely"}, {"likelihood"}, {"doubt"}, {"doubts"}, {"doubted"},
-    {"doubtful"}, {"questionable"}, {"consistent", "with"}, {"suggestive", "of"}, {"suggests"}, {"suggest"},
+    {"doubtful"}, {"questionable"}, {"suggests"}, {"suggest"},
     {"suggested"}, {"suggesting"}, {"suspicious", "for"}, {"concerning", "for"}, {"wonder"}, {"wonders"},
     {"can", "not", "be", "excluded"}, {"ca", "n't", "be", "excluded"}, {"not", "be", "excluded"}, {"n't", "be", "excluded"},
     {"to", "rule", "out"}, {"anything", "but", "certain"}, {"anything", "but", "clear"}, {"anything", "but", "sure"},
@@ -134,7 +137,7 @@ const std::vector<Seq> kHedges = {
     // "claims" alone is too common to read so), and the impersonal passive ("X is thought to be").
     {"claims", "that"}, {"claimed", "that"}, {"claiming", "that"}, {"claims", "it"}, {"claimed", "it"},
     {"claims", "to"}, {"claimed", "to"}, {"claiming", "to"}, {"claims", "there"}, {"claimed", "there"},
-    {"thought", "to", "be"}, {"thought", "to", "have"}, {"believed", "to", "be"}, {"believed", "to", "have"},
+    {"thought", "to"}, {"thought", "to", "be"}, {"thought", "to", "have"}, {"believed", "to"}, {"believed", "to", "be"}, {"believed", "to", "have"},
     {"said", "to", "be"}, {"said", "to", "have"}, {"reported", "to", "be"}, {"reported", "to", "have"},
     {"widely", "believed"}, {"is", "thought", "to"}, {"are", "thought", "to"}, {"was", "thought", "to"},
     {"were", "thought", "to"},
@@ -154,14 +157,15 @@ const std::vector<Seq> kHedges = {
     {"hope", "to"}, {"hopes", "to"}, {"hoped", "to"}, {"hoping", "to"}, {"hopefully"},
     // Scientific and engineering prose: "indicates that", "putative", "assumed", "estimated",
     // "expected to", "not known", "the idea is".
-    {"indicates", "that"}, {"indicate", "that"}, {"indicated", "that"}, {"indicating", "that"}, {"indicative", "of"},
-    {"putative"}, {"putatively"}, {"assumed"}, {"assumption"}, {"assumptions"}, {"estimated"}, {"expected", "to"},
+    {"indicates", "that"}, {"indicate", "that"}, {"indicated", "that"}, {"indicating", "that"},
+    {"putatively"}, {"assumed"}, {"assumption"}, {"assumptions"}, {"estimated"}, {"expected", "to"},
     {"not", "known"}, {"n't", "known"}, {"unknown"}, {"idea", "is"}, {"ideas", "are"}, {"hypotheses"},
     // Inference, not observation: "imply", "indicating", "predicted to", "we propose that",
     // "implicates", "potential sites".
     {"imply"}, {"implies"}, {"implied"}, {"implying"}, {"indicating"}, {"predicted", "to"}, {"is", "predicted"},
     {"propose", "that"}, {"proposed", "that"}, {"we", "propose"}, {"infer", "that"}, {"inferred", "that"},
-    {"implicates"}, {"implicate"}, {"implicated", "in"}, {"implicated", "as"}, {"potential"},
+    {"deduce", "that"}, {"deduced", "that"}, {"postulate", "that"}, {"postulated", "that"}, {"postulates", "that"}, {"be", "deduced"}, {"should", "be", "considered"},
+    {"implicates"}, {"implicate"}, {"implicated", "in"}, {"implicated", "as"},
     // A differential diagnosis lists candidates: "Lymphoma is in the differential".
     {"differential", "diagnosis"}, {"differential", "includes"}, {"differential", "include"}, {"in", "the", "differential"}};
 
@@ -170,18 +174,36 @@ const std::vector<Seq> kHedges = {
 // hedge the noun phrase after them (up to kForwardHedgeScope words, to a verb or a preposition),
 // not the clause's other mentions ("the incision").
 const std::vector<Seq> kForwardHedges = {
-    {"presumed"}, {"presumptive"}, {"evaluate", "for"}, {"evaluated", "for"}, {"evaluation", "for"}, {"evaluating", "for"},
+    // An attributive hedge qualifies its noun: "the putative NFAT-1 region", "a potential bank
+    // conflict", "an apparent molecular size of 65 kD" (the subject of "X has a potential Y" is stated).
+    {"presumed"}, {"presumptive"}, {"putative"}, {"potential"}, {"apparent"}, {"evaluate", "for"}, {"evaluated", "for"}, {"evaluation", "for"}, {"evaluating", "for"},
     {"assess", "for"}, {"screen", "for"}, {"screened", "for"}, {"screening", "for"}, {"workup", "for"}, {"work-up", "for"}, {"concern", "for"},
+    // An inquiry names what is looked for, not what was found: "examined for their capacity to
+    // bind", "tested for leaks", "check for bank conflicts".
+    {"examine", "for"}, {"examined", "for"}, {"examining", "for"}, {"test", "for"}, {"tested", "for"}, {"testing", "for"},
+    {"check", "for"}, {"checked", "for"}, {"checking", "for"}, {"investigate", "for"}, {"investigated", "for"},
+    {"probe", "for"}, {"probed", "for"}, {"questions", "about"}, {"questions", "concerning"}, {"questions", "regarding"},
+    {"question", "about"}, {"question", "concerning"}, {"question", "regarding"},
     {"question", "of"}, {"risk", "of"}, {"danger", "of"}, {"threat", "of"}, {"rumours", "of"}, {"rumors", "of"},
     {"rumour", "of"}, {"rumor", "of"}, {"allegations", "of"}, {"allegation", "of"},
     // "compatible with" is also interoperability ("compatible with CUDA 12"): forward only, so the
     // subject ("the kernel is compatible with ...") stays stated.
     {"compatible", "with"}, {"worrisome", "for"},
+    // ConText's "consistent with", "suggestive of", "indicative of" hedge the finding they point to,
+    // not what is observed: "The opacity is consistent with pneumonia" states the opacity.
+    {"consistent", "with"}, {"suggestive", "of"}, {"indicative", "of"},
+    // A proposition held, not shown: "support the view that X", "the notion that X".
+    {"view", "that"}, {"notion", "that"}, {"belief", "that"},
     // A resemblance hedges what it resembles, not its subject: "It sounds like a bug", "what looked
     // like an ankle injury" ("The profile looks like this" states the profile).
     {"sounds", "like"}, {"sound", "like"}, {"sounded", "like"}, {"looks", "like"}, {"look", "like"}, {"looked", "like"},
     {"looking", "like"}, {"feels", "like"}, {"felt", "like"}};
 constexpr std::size_t kForwardHedgeScope = 6;
+
+// Hedges that are nouns naming a proposition ("the possibility that ...", "the hypothesis of ...").
+const std::unordered_set<std::string_view> kHedgeNouns = {"possibility", "possibilities", "hypothesis", "hypotheses",
+                                                          "assumption", "assumptions", "speculation", "suspicion",
+                                                          "likelihood", "doubt", "doubts"};
 
 // Both kinds of hedge in one list, so a clause is scanned with one lookup per word: the forward
 // ones are those at or past kHedges.size().
@@ -204,7 +226,7 @@ const std::vector<Seq> kConditionals = {{"if"}, {"whether"}, {"unless"}, {"suppo
 // Words that end a negation's or hedge's scope: contrast, cause, relative clauses.
 const std::vector<std::string_view> kTerminators = {
     "but", "however", "although", "though", "yet", "whereas", "while", "except", "because", "since", "so", "therefore",
-    "thus", "hence", "which", "who", "whose", "whom", "where", "when", "then", "nevertheless", "nonetheless", "instead",
+    "thus", "hence", "thereby", "which", "who", "whose", "whom", "where", "when", "then", "nevertheless", "nonetheless", "instead",
     "rather", "actually", "meanwhile", "otherwise", "unlike", "besides", "whereby", "after", "before", "once", "despite"};
 
 // After a comma, these start a new clause (", and the hit rate", ", which"): the scope ends.
@@ -318,8 +340,35 @@ struct Cursor {
   bool clause_punct(std::size_t k) const {
     if (!punct(k)) return false;
     std::string_view p = w(k);
+    if (in_name(k)) return false;
     return p == "." || p == "?" || p == "!" || p == ";" || p == ":" || p == "(" || p == ")" || p == "--" || p == "|" ||
            p == "..." || p == "-" || p == "\"" || p == "=";
+  }
+  // Punctuation inside a name or a number, not between clauses: parentheses glued to the word
+  // before them ("NF(P)", "1,25(OH)2D3", "Ca(2+)", "f(x)"), a dot glued to both sides ("PU.1") and
+  // a minus sign glued to its number after a space or a parenthesis ("at -150 bp", "10(-6) M").
+  bool in_name(std::size_t k) const {
+    const auto& t = s.tokens;
+    auto glued_open = [&](std::size_t o) { return o > 0 && t[o].lower == "(" && t[o].glued_prev && t[o - 1].kind != Token::Kind::punct; };
+    if (t[k].lower == "(") {
+      if (!glued_open(k)) return false;
+      for (std::size_t m = k + 1; m < t.size() && m <= k + 8; ++m)
+        if (t[m].lower == ")") return true;
+      return false;
+    }
+    if (t[k].lower == ")") {
+      for (std::size_t m = k; m-- > 0 && k - m <= 8;) {
+        if (t[m].lower == ")") return false;
+        if (t[m].lower == "(") return glued_open(m);
+      }
+      return false;
+    }
+    // A dot glued to both neighbours joins a name: "PU.1", "NF.kB".
+    if (t[k].lower == ".")
+      return k > 0 && k + 1 < t.size() && t[k].glued_prev && t[k + 1].glued_prev && t[k - 1].kind != Token::Kind::punct &&
+             t[k + 1].kind != Token::Kind::punct;
+    return t[k].lower == "-" && (!t[k].glued_prev || (k > 0 && t[k - 1].lower == "(")) && k + 1 < t.size() &&
+           t[k + 1].kind == Token::Kind::number && t[k + 1].glued_prev;
   }
   // A comma that starts a new clause rather than continuing a list.
   bool clause_comma(std::size_t k) const {
@@ -516,10 +565,13 @@ bool forward_hedge_reaches(const Cursor& c, std::size_t k, std::size_t len, std:
   static const std::unordered_set<std::string_view> kPrepositions = {
       "in", "on", "at", "around", "near", "after", "before", "during", "with", "within", "over", "under", "from", "since",
       "by", "to", "of", "for", "into", "across", "along", "behind", "beside", "between", "through"};
+  // "tested for 48 hours": a duration or a count after it, not what is looked for.
+  if (k + len < c.s.tokens.size() && c.s.tokens[k + len].kind == Token::Kind::number) return false;
   std::size_t words = 0;
   for (std::size_t m = k + len; m < b; ++m) {
     words += c.s.tokens[m].kind != Token::Kind::punct;
-    if (words > kForwardHedgeScope || in(c.w(m), kAuxiliaries) || kPrepositions.count(c.w(m))) return false;
+    // "PILOT, a putative transcription factor, requires two signals": the noun phrase ends at a comma.
+    if (words > kForwardHedgeScope || in(c.w(m), kAuxiliaries) || kPrepositions.count(c.w(m)) || c.w(m) == ",") return false;
   }
   for (std::size_t m = k >= 3 ? k - 3 : 0; m < k; ++m)
     if (is_negator(c.w(m)) || c.w(m) == "without") return false;
@@ -568,7 +620,7 @@ bool cleft(const Cursor& c, std::size_t L, std::size_t b) {
 // "not likely" stays a hedge (probable negated existence).
 bool negated_probability(const Cursor& c, std::size_t L, std::size_t k, std::size_t len) {
   static const std::unordered_set<std::string_view> kWords = {"suggest", "suggests", "suggested", "suggesting", "possible"};
-  bool probable = (len == 1 && kWords.count(c.w(k))) || c.at(k, {"suggestive", "of"}) || c.at(k, {"consistent", "with"}) ||
+  bool probable = (len == 1 && (kWords.count(c.w(k)) || kHedgeNouns.count(c.w(k)))) || c.at(k, {"suggestive", "of"}) || c.at(k, {"consistent", "with"}) ||
                   c.at(k, {"concerning", "for"}) || c.at(k, {"suspicious", "for"});
   if (!probable) return false;
   for (std::size_t m = k; m-- > L && k - m <= 3;) {
@@ -743,6 +795,28 @@ bool participle_clause(const Cursor& c, std::size_t comma) {
   return c.s.tokens[p + 1].kind == Token::Kind::word && nx != "and" && nx != "or" && nx != "nor";
 }
 
+// A verb of inference in the active voice: suggest, indicate, imply, implicate, hypothesize,
+// propose, ... ("These data suggest that ...", "..., indicating that ...", "Investigators have
+// hypothesized that ..."); not after a copula or "to" ("is suggested", "to propose").
+bool evidential_verb(const Cursor& c, std::size_t k) {
+  static const KeySet keys = [] {
+    KeySet ks;
+    for (std::string_view w : {"suggest", "indicate", "imply", "implicate", "hypothesize", "hypothesise", "postulate",
+                               "propose", "speculate"})
+      ks.insert(inflection_key(w));
+    return ks;
+  }();
+  return keys.count(c.s.tokens[k].stem) > 0 && !(k > 0 && (in(c.w(k - 1), kCopulas) || c.w(k - 1) == "to"));
+}
+
+// Words that open a noun phrase: after one, an adjective qualifies what follows ("a potential
+// cause"); after a noun, a word forms a compound with it ("membrane potential").
+const std::unordered_set<std::string_view> kDeterminers = {
+    "a", "an", "the", "any", "some", "no", "this", "that", "these", "those", "its", "their", "our", "his", "her", "my",
+    "your", "each", "every", "other", "another", "several", "many", "few", "more", "most", "all", "both", "two", "three",
+    "one", "new", "and", "or", "of", "for", "with", "as", "to", "in", "on", "at", "by", "from", "into", "very", "also",
+    "only", "main", "key", "further", "additional", "novel", "possible", "likely", "real"};
+
 // Words of a field's vocabulary that only look like hedges: an attributive "speculative" names
 // a technique ("speculative decoding", "speculative execution"; "this is speculative" hedges),
 // "maximum likelihood", "log-likelihood", "the null hypothesis", "hypothesis testing".
@@ -754,6 +828,15 @@ bool hedge_is_term(const Cursor& c, std::size_t k) {
   if (w == "likelihood") return prev == "maximum" || prev == "log" || prev == "marginal";
   if (w == "hypothesis" || w == "hypotheses")
     return prev == "null" || prev == "alternative" || next.substr(0, 4) == "test";
+  // A noun compound names a quantity: "membrane potential", "action potential", "redox potential"
+  // (the word before is a noun, not a determiner or an adverb: "a potential cause" hedges).
+  if (w == "potential")
+    return k > 0 && c.s.tokens[k - 1].kind == Token::Kind::word && !kDeterminers.count(prev) && !in(prev, kAuxiliaries) &&
+           !in(prev, kTerminators) && !(prev.size() > 2 && prev.substr(prev.size() - 2) == "ly");
+  // Evident, not seeming: "it became apparent that", "is apparent from the trace", "apparent."
+  if (w == "apparent")
+    return (k > 0 && (in(prev, kCopulas) || prev == "became" || prev == "become" || prev == "becomes")) || next == "that" ||
+           next == "from" || next == "in" || k + 1 >= c.s.tokens.size() || c.punct(k + 1);
   return false;
 }
 
@@ -955,11 +1038,30 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     RR = E;
     while (RR < n && RR - E < kClauseReach && !c.boundary(RR)) ++RR;
   }
+  // So is a parenthesis right after the mention, a reference or a gloss: "The GATA site (AGATAA)
+  // does not bind TFIID", "The stall (Fig. 3) is not caused by the cache".
+  if (R == e && R < n && c.w(R) == "(") {
+    std::size_t close = R + 1;
+    while (close < n && close - R <= 12 && c.w(close) != ")" && c.w(close) != "(") ++close;
+    if (close < n && c.w(close) == ")" && close + 1 < n && s.tokens[close + 1].kind == Token::Kind::word) {
+      E = close + 1;
+      RR = E;
+      while (RR < n && RR - E < kClauseReach && !c.boundary(RR)) ++RR;
+    }
+  }
 
   // Hedges anywhere in the clause, but not in a relative clause on the mention ("no errors that we
   // could find"; a cleft "It is X that might ..." still hedges X); conditionals before the mention
   // up to the nearest comma.
-  const std::size_t hedge_end = E < RR && c.w(E) == "that" && !cleft(c, L, b) ? E : RR;
+  // A clause opened by "that" after the mention, relative or complement ("affinities that may
+  // reflect ...", "X shows that Y might ..."), keeps its hedges to itself.
+  std::size_t hedge_end = RR;
+  if (!cleft(c, L, b))
+    for (std::size_t k = E; k < RR; ++k)
+      if (c.w(k) == "that") {
+        hedge_end = k;
+        break;
+      }
   const std::vector<Seq>& hedges = all_hedges();
   const Seq* const first_forward = hedges.data() + kHedges.size();
   // "The assumption that X is the culprit is incorrect": a proposition declared false is denied,
@@ -977,6 +1079,28 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     const Seq* q = c.match_seq(k, hedges);
     if (!q) continue;
     std::size_t len = q->size();
+    // A hedge that holds the mention is no hedge of it: "The mechanism is not known" denies "known".
+    if (k < b && k + len > b) continue;
+    // Evidence, then inference: in "These results suggest that X", "Low occupancy indicates
+    // register pressure" the subject is what was seen (stated); the verb and all after it hedge
+    // only what is inferred. Not a passive ("X is suggested to be ..." hedges X).
+    if (k >= E && evidential_verb(c, k)) break;
+    // "X does not bind Y and a cofactor might be involved": a hedge in a coordinated clause with a
+    // subject of its own speaks of that clause.
+    if (k >= E && new_clause_between(c, E, k + 1)) break;
+    // "X results in high levels of Y and is thought to be ...": a hedge in a second verb phrase
+    // speaks of the subject and that phrase, not of the first phrase's object (a negation after the
+    // mention reaches back over "and" on the same terms, below).
+    if (k >= E && !opens_clause(c, L, b)) {
+      bool coordinated = false;
+      for (std::size_t m = E; m < k && !coordinated; ++m)
+        coordinated = (c.w(m) == "and" || c.w(m) == "or") && in(c.w(m + 1), kAuxiliaries);
+      if (coordinated) break;
+    }
+    // A hedge noun with its content after the mention speaks of that content: "investigate the
+    // possibility that X", "raises the hypothesis of Y" leave the words before them stated.
+    if (k >= E && len == 1 && (c.w(k + 1) == "that" || c.w(k + 1) == "of") && kHedgeNouns.count(c.w(k))) continue;
+    if (hedge_is_term(c, k)) continue;
     if (q >= first_forward) {  // "presumed X", "evaluate for X", "at risk of X": what follows only
       if (k < b && forward_hedge_reaches(c, k, len, b) && !denied_after(c, E, RR)) {
         j.polarity = Polarity::hedged;
@@ -989,7 +1113,6 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     // "no doubt", "without a doubt", "little doubt" state it; a hedge that is itself a double
     // negation ("not impossible", "not unlikely") is no pseudo-trigger.
     if (c.pseudo(k) && !(len > 1 && is_negator(c.w(k)))) continue;
-    if (hedge_is_term(c, k)) continue;
     // After the mention and a comma, a hedge speaks of what follows it ("X rose, presumably after
     // the restart"); only one that ends the clause looks back ("X, probably.", "X, I suspect").
     if (k >= E && k + len < n && !c.punct(k + len)) {
@@ -1094,6 +1217,7 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       continue;
     }
     if (c.w(k) == "no" && len == 1 && c.punct(k + 1)) continue;  // "No, ..." answers; it negates nothing
+    if (k > 0 && s.tokens[k - 1].hyphen_next) continue;  // "SMX-NO", "yes-no": part of a name
     if (c.w(k) == "zero" && !zero_determiner(c, k)) continue;
     static const std::string kDecline = inflection_key("decline");
     if (c.s.tokens[k].stem == kDecline && !verb_after_to(c, k + len)) continue;  // "declined to 3 ms" is a fall
@@ -1115,7 +1239,14 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       participle = participle || (c.w(m) == "," && m + 1 < b && participle_clause(c, m));
     }
     seen_negation = true;
-    if (words > kPreScope || participle || new_clause_between(c, k + len, b) ||
+    // "A but not B, C": the contrast names B alone. A prepositional cue ("instead of", "in the
+    // absence of", "lack of") governs a noun phrase: an auxiliary after it starts the clause's
+    // predicate ("a site instead of a TATA box is located in the promoter region").
+    const bool contrast = k > 0 && c.w(k - 1) == "but" && (c.w(k) == "not" || c.w(k) == "n't");
+    bool predicate = false;
+    if (len > 1 && kPrepositionalEnds.count(c.w(k + len - 1)))
+      for (std::size_t m = k + len; m < b && !predicate; ++m) predicate = in(c.w(m), kAuxiliaries) && c.w(m) != "'s";
+    if (words > kPreScope || participle || predicate || new_clause_between(c, k + len, b) || (comma && contrast) ||
         (comma && (len > 1 || c.w(k).substr(0, 5) == "avoid") && in(c.w(k), kShortScope))) {
       pre = false;
       continue;
@@ -1164,6 +1295,16 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     // "The kernel sweeps the row in tiles and never needs ...": a verb after "and" shares the
     // clause's subject, which the mention is only when it opens the clause.
     if (k >= E && (c.w(k) == "and" || c.w(k) == "or") && !opens_clause(c, L, b)) break;
+    // "Two variants were identified that were not observed before": after the mention's own verb,
+    // a "that" opens a clause whose negation is its own ("The cache that we used is not the cause"
+    // still denies the cache: the relative clause comes before the verb).
+    if (k > E && c.w(k) == "that") {
+      bool verb = false;
+      for (std::size_t m = E; m < k && !verb; ++m) verb = in(c.w(m), kAuxiliaries) || evidential_verb(c, m);
+      if (verb) break;
+    }
+    // "These results imply that X is not required": what is inferred is denied, not the evidence.
+    if (k > E && evidential_verb(c, k)) break;
     if (k > E && (c.w(k) == "and" || c.w(k) == "or") && !in(c.w(k + 1), kAuxiliaries) && !is_negator(c.w(k + 1))) {
       bool list = false;
       for (std::size_t m = E; m < k && !list; ++m) list = c.w(m) == ",";

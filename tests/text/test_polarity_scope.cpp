@@ -139,3 +139,114 @@ TEST_CASE("a number in scientific notation after a name is a claim") {
   REQUIRE(claims.size() == 1);
   CHECK(claims[0].value == doctest::Approx(6.5e-8));
 }
+
+TEST_CASE("punctuation inside a name or a number ends no clause") {
+  // Parentheses glued to the word before them are part of a name ("NF(P)", "f(x)"); a spaced one is an aside.
+  CHECK(pol("The counters rose, indicating that the NF(P) interaction is sequence-specific.", "interaction") == "hedged");
+  CHECK(pol("The stalls rose, indicating that softmax(x) overflows.", "overflow") == "hedged");
+  CHECK(pol("The disk (not the controller) failed.", "disk") == "affirmed");
+  // A minus sign glued to its number is no dash: "at -150 bp" stays in the clause.
+  CHECK(pol("The results indicate that the site at -150 bp represents the main site.", "main site") == "hedged");
+  CHECK(pol("Rain - not a factor.", "rain") == "negated");
+  // A parenthesis right after the mention is skipped: the clause resumes after it.
+  CHECK(pol("The stall (Fig. 3) is not the problem.", "stall") == "negated");
+  CHECK(pol("The GATA site (AGATAA) does not bind TFIID.", "GATA site") == "affirmed");
+  CHECK(pol("The prefix cache (see the trace) is not the cause.", "prefix cache") == "negated");
+  CHECK(pol("The disk (not the controller) failed.", "controller") == "negated");
+}
+
+TEST_CASE("evidence, then inference: the subject of suggest, indicate, imply is stated") {
+  CHECK(pol("These results suggest that bank conflicts dominate.", "result") == "affirmed");
+  CHECK(pol("These results suggest that bank conflicts dominate.", "bank conflict") == "hedged");
+  CHECK(pol("Low occupancy indicates that the kernel might spill registers.", "occupancy") == "affirmed");
+  CHECK(pol("Low occupancy indicates that the kernel might spill registers.", "register") == "hedged");
+  CHECK(pol("The finding that the cache has no effect on latency suggests a scheduler problem.", "effect") == "negated");
+  // A hedge before the verb still reaches its subject; a passive hedges its subject.
+  CHECK(pol("These results may suggest a scheduler problem.", "result") == "hedged");
+  CHECK(pol("Bank conflicts are suggested to be the cause.", "bank conflict") == "hedged");
+}
+
+TEST_CASE("a hedge that holds the mention is none of it; a negated hedge noun denies") {
+  CHECK(pol("The cause of the stall is not known.", "known") == "negated");
+  CHECK(pol("The cause of the stall is not known.", "stall") == "hedged");
+  CHECK(pol("No unifying hypothesis has yet emerged.", "unifying") == "negated");
+  CHECK(pol("No plausible hypothesis explains the stall.", "plausible") == "negated");
+}
+
+TEST_CASE("attributive hedges and hedge nouns speak of what they qualify") {
+  CHECK(pol("A putative bank conflict in the epilogue.", "bank conflict") == "hedged");
+  CHECK(pol("The putative bank conflict is not required for the stall.", "required") == "negated");
+  CHECK(pol("The kernel has a potential bank conflict.", "kernel") == "affirmed");
+  CHECK(pol("The kernel has a potential bank conflict.", "bank conflict") == "hedged");
+  CHECK(pol("The synthesis gave a protein with an apparent size of 65 kD.", "synthesis") == "affirmed");
+  CHECK(pol("The apparent dual role of the cache is discussed.", "dual role") == "hedged");
+  // Not hedges: a noun compound, an evident fact.
+  CHECK(pol("Membrane potential changes are not involved in the activation.", "involved") == "negated");
+  CHECK(pol("It became apparent that bank conflicts dominate.", "bank conflict") == "affirmed");
+  // A hedge noun with its content: the words before it are stated.
+  CHECK(pol("The team will investigate the possibility that the cache is cold.", "investigate") == "affirmed");
+  CHECK(pol("The team will investigate the possibility that the cache is cold.", "cache") == "hedged");
+  CHECK(pol("Bank conflicts are a possibility.", "bank conflict") == "hedged");
+}
+
+TEST_CASE("consistent with, suggestive of, indicative of hedge what they point to") {
+  CHECK(pol("The opacity is consistent with pneumonia.", "opacity") == "affirmed");
+  CHECK(pol("The opacity is consistent with pneumonia.", "pneumonia") == "hedged");
+  CHECK(pol("Consistent with this short half-life, the RNA increased.", "RNA") == "affirmed");
+  CHECK(pol("The replay counter is indicative of bank conflicts.", "bank conflict") == "hedged");
+  CHECK(pol("The opacity is not consistent with pneumonia.", "pneumonia") == "negated");
+}
+
+TEST_CASE("a clause of its own keeps its hedges and negations") {
+  // After "that": relative and complement clauses.
+  CHECK(pol("They bind to the motifs with affinities that may reflect their role.", "motif") == "affirmed");
+  CHECK(pol("The profile shows that the cache might be cold.", "profile") == "affirmed");
+  CHECK(pol("Two variants were identified that were not observed before.", "variant") == "affirmed");
+  CHECK(pol("The cache that we used is not the cause.", "cache") == "negated");
+  CHECK(pol("It is the prefix cache that might be the issue.", "prefix cache") == "hedged");
+  // After "and" with a subject and a verb of its own.
+  CHECK(pol("The fix does not change the occupancy and a second bug might be involved.", "occupancy") == "negated");
+  CHECK(pol("The fix does not change the occupancy and a second bug might be involved.", "second bug") == "hedged");
+}
+
+TEST_CASE("inquiries and held propositions hedge what they name") {
+  CHECK(pol("The kernels were examined for their capacity to overlap.", "capacity") == "hedged");
+  CHECK(pol("We tested for bank conflicts.", "bank conflict") == "hedged");
+  CHECK(pol("We ran the soak test for 48 hours and found no memory leak.", "memory leak") == "negated");
+  CHECK(pol("The trace raises questions concerning the scheduler.", "scheduler") == "hedged");
+  CHECK(pol("The data support the view that the cache is cold.", "cache") == "hedged");
+  CHECK(pol("We postulated that the stall is caused by the allocator.", "allocator") == "hedged");
+  CHECK(pol("The region, thought to mediate dimerization, is conserved.", "dimerization") == "hedged");
+  CHECK(pol("It therefore appears that the allocator is the cause.", "allocator") == "hedged");
+  CHECK(pol("The stall appears not to be directly correlated with the load.", "correlated") == "hedged");
+  CHECK(pol("It can be deduced that the kernel is memory bound.", "memory bound") == "hedged");
+  CHECK(pol("A second allocator should be considered.", "allocator") == "hedged");
+}
+
+TEST_CASE("names with dots, signs and hyphens") {
+  CHECK(pol("These results suggest that PU.1 plays a major role.", "play") == "hedged");
+  CHECK(pol("The data indicate that 10(-6) M dexamethasone increased the levels.", "increased") == "hedged");
+  // A "no" joined by a hyphen is part of a name ("SMX-NO", nitric oxide), not a negation.
+  CHECK(pol("Haptenation by SMX-NO was reduced by glutathione.", "reduced") == "affirmed");
+  CHECK(pol("There was no haptenation.", "haptenation") == "negated");
+}
+
+TEST_CASE("a hedge or a negation in another phrase of the clause") {
+  // A forward hedge's noun phrase ends at a comma.
+  CHECK(pol("PILOT, a putative transcription factor, requires two signals.", "signal") == "affirmed");
+  CHECK(pol("PILOT, a putative transcription factor, requires two signals.", "transcription factor") == "hedged");
+  // A second verb phrase's hedge: the subject's, not the first phrase's object.
+  CHECK(pol("Activation results in high levels of replication and is thought to be one mechanism.", "high level") == "affirmed");
+  CHECK(pol("Activation results in high levels of replication and is thought to be one mechanism.", "activation") == "hedged");
+  CHECK(pol("Investigators have hypothesized that the kinase is involved.", "investigator") == "affirmed");
+  CHECK(pol("Investigators have hypothesized that the kinase is involved.", "kinase") == "hedged");
+  CHECK(pol("These results imply that the kinase is not required.", "result") == "affirmed");
+  CHECK(pol("These results imply that the kinase is not required.", "required") == "hedged");  // an inferred denial
+  // "but not B," names B alone; a prepositional cue governs its noun phrase, not the predicate.
+  CHECK(pol("Degradation of c-Fos, but not v-Fos, by a phosphorylation signal.", "phosphorylation signal") == "affirmed");
+  CHECK(pol("Degradation of c-Fos, but not v-Fos, by a phosphorylation signal.", "v-Fos") == "negated");
+  CHECK(pol("A binding site instead of a TATA box is located in the promoter region.", "promoter region") == "affirmed");
+  CHECK(pol("A binding site instead of a TATA box is located in the promoter region.", "TATA box") == "negated");
+  CHECK(pol("The regression is unrelated to last week's config change.", "config change") == "negated");
+  CHECK(pol("The gene was not expressed, thereby suggesting a latent form.", "latent form") == "hedged");
+}

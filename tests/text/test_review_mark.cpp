@@ -115,3 +115,41 @@ TEST_CASE("a concept's evidence names the member that matched") {
   REQUIRE_FALSE(k.evidence.empty());
   CHECK(k.evidence[0].find("stated by \"requests\" near(6) \"evicted\" in") != std::string::npos);
 }
+
+TEST_CASE("a whole decided by a clearly read part is not marked for another part's doubtful reading") {
+  const std::string answer = "Bank conflicts cause the stall. Is it the prefix cache?";
+  // `or`: one side holds clearly, so the whole does not rest on the question.
+  CHECK(only_check(run(answer, "expect answer affirms \"bank conflict\" or answer affirms \"prefix cache\"")).review.empty());
+  CHECK(only_check(run(answer, "expect answer affirms \"prefix cache\" or answer affirms \"bank conflict\"")).review.empty());
+  // ... and `and` decided by a clear FAIL; `affirms any` with one item stated clearly.
+  CHECK(only_check(run(answer, "expect answer denies \"bank conflict\" and answer affirms \"prefix cache\"")).review.empty());
+  // A left side that settles leaves the right unread (guards work), so the verdict rests on it.
+  CHECK(only_check(run(answer, "expect answer affirms \"prefix cache\" and answer denies \"bank conflict\"")).review ==
+        "\"prefix cache\": a question");
+  CHECK(only_check(run(answer, "expect answer affirms any [\"prefix cache\", \"bank conflict\"]")).review.empty());
+  CHECK(only_check(run(answer, "expect answer denies all [\"bank conflict\", \"prefix cache\"]")).review.empty());
+  // The whole rests on the doubtful side: no other side settles it.
+  auto neither = run(answer, "expect answer affirms \"prefix cache\" or answer affirms \"register spill\"");
+  CHECK(only_check(neither).verdict == rubric::Verdict::fail);
+  CHECK(only_check(neither).review == "\"prefix cache\": a question");
+  auto both = run(answer, "expect answer affirms \"bank conflict\" and not (answer affirms \"prefix cache\")");
+  CHECK(only_check(both).verdict == rubric::Verdict::pass);
+  CHECK(only_check(both).review == "\"prefix cache\": a question");
+  CHECK(only_check(run(answer, "expect answer affirms all [\"bank conflict\", \"prefix cache\"]")).review == "\"prefix cache\": a question");
+  // Nested: the inner `or` is settled clearly, so the outer `and` rests on nothing doubtful.
+  CHECK(only_check(run(answer, "expect (answer affirms \"prefix cache\" or answer affirms \"stall\") and answer affirms \"bank conflict\""))
+            .review.empty());
+  // Doubt on both settling sides is kept from both.
+  auto doubts = run("Is it the prefix cache? Is it a bank conflict?",
+                    "expect not (answer affirms \"prefix cache\" or answer affirms \"bank conflict\")");
+  CHECK(only_check(doubts).review == "\"prefix cache\": a question; \"bank conflict\": a question");
+}
+
+TEST_CASE("any over claims is marked only for a doubtful claim whose value matched") {
+  const std::string pred = "expect any(claims(answer), c => c.value within 10% of 6.5)";
+  // The question's 10x does not match 6.5 whatever its polarity, and the stated 6.5x settles it.
+  CHECK(only_check(run("The kernel is 6.5x faster. Is it 10x faster?", pred)).review.empty());
+  CHECK(only_check(run("Is it 6.5x faster? It is 6.5x faster.", pred)).review.empty());
+  CHECK(only_check(run("Is it 10x faster? It is 3x faster.", pred)).review.empty());
+  CHECK(only_check(run("Is it 6.5x faster? It is 3x faster.", pred)).review == "claim 6.5x: a question");
+}

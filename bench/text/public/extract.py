@@ -14,7 +14,8 @@ per sentence, and only words that occur once in their sentence, so the phrase na
 scope cannot be told there: its questions, and its sentences holding a modal, a conditional or a
 hedge word (speculation cues of the BioScope guidelines), give no example.
 
-  extract.py MIRROR OUT_DIR   (MIRROR: a checkout of joey234/negation-focused-pretraining)
+  extract.py MIRROR OUT_DIR       (MIRROR: a checkout of joey234/negation-focused-pretraining)
+  extract.py MIRROR OUT_DIR sfu   the SFU Review corpus alone (GPL-3.0, held out: measured at bench time, not kept)
 """
 import os
 import re
@@ -152,6 +153,69 @@ def bioscope(mirror, path):
     return out
 
 
+def sfu(mirror):
+    """Examples from the SFU Review corpus (PALinkA XML: <W> tokens, <cue ID type>, and <xcope> scopes whose
+    <ref SRC="..."> names the cues they belong to). Its questions give no example: it does not annotate them, so
+    whether a word in one is stated cannot be told. Each label's examples are thinned evenly over the corpus's eight
+    kinds of review (books to phones), in file order, to CAP."""
+    root_dir = "data/SFU_Review_Corpus_Negation_Speculation/"
+    names = subprocess.run(["git", "-C", mirror, "ls-tree", "-r", "--name-only", "HEAD", root_dir], check=True,
+                           capture_output=True).stdout.decode("utf-8").split()
+    out = {"negated": [], "hedged": [], "affirmed": []}
+    for name in sorted(n for n in names if n.endswith(".xml")):
+        root = ET.fromstring(git_show(mirror, name).encode("utf-8"))
+        for s in root.iter("SENTENCE"):
+            toks, cue_of, scopes_of = [], [], []  # per token: its cue (id, type) or None, the scopes holding it
+            scope_cues = {}  # scope id -> the cue ids it belongs to
+
+            def walk(e, cue, scopes):
+                for ch in e:
+                    if ch.tag == "W":
+                        toks.append(ch.text or "")
+                        cue_of.append(cue)
+                        scopes_of.append(scopes)
+                    elif ch.tag == "cue":
+                        walk(ch, (ch.get("ID"), ch.get("type")), scopes)
+                    elif ch.tag == "xcope":
+                        ref = ch.find("ref")
+                        scope_cues[ch.get("ID")] = set((ref.get("SRC") or "").split()) if ref is not None else set()
+                        walk(ch, cue, scopes | {ch.get("ID")})
+                    else:
+                        walk(ch, cue, scopes)
+
+            walk(s, None, frozenset())
+            if not toks or "?" in toks:
+                continue
+            sentence = detok(toks)
+            lower = [t.lower() for t in toks]
+            types = {c[0]: c[1] for c in cue_of if c}
+            cue_text = {cid: " ".join(lower[i] for i, c in enumerate(cue_of) if c and c[0] == cid) for cid in types}
+            spec_scopes = {sc for sc, cs in scope_cues.items() if any(types.get(c) == "speculation" for c in cs)}
+
+            def eligible(i):
+                return cue_of[i] is None and re.fullmatch(r"[A-Za-z][A-Za-z'-]*[A-Za-z]", toks[i]) and content(toks[i]) \
+                    and lower.count(lower[i]) == 1
+
+            for label, typ, reach in (("negated", "negation", 3), ("hedged", "speculation", 6)):
+                for cid, t in types.items():
+                    if t != typ or (typ == "speculation" and cue_text[cid] in ("can", "cannot", "i think")):
+                        continue
+                    last = max(i for i, c in enumerate(cue_of) if c and c[0] == cid)
+                    mine = {sc for sc, cs in scope_cues.items() if cid in cs}
+                    ks = [i for i in range(last + 1, min(len(toks), last + 1 + reach)) if eligible(i) and scopes_of[i] & mine
+                          and (typ == "speculation" or not scopes_of[i] & spec_scopes)]
+                    if ks:
+                        out[label].append((toks[ks[0]], sentence))
+                        break
+            ks = [i for i in range(len(toks)) if eligible(i) and not scopes_of[i]]
+            if ks:
+                out["affirmed"].append((toks[ks[len(ks) // 2]], sentence))
+    for label, xs in out.items():
+        if len(xs) > CAP:
+            out[label] = [xs[i * len(xs) // CAP] for i in range(CAP)]
+    return out
+
+
 def write(path, examples, source):
     with open(path, "w", encoding="utf-8") as f:
         f.write(f"# {source}: label, phrase, sentence (bench/text/public/extract.py; mapping in docs/text.md)\n")
@@ -163,6 +227,9 @@ def write(path, examples, source):
 def main():
     mirror, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
+    if sys.argv[3:] == ["sfu"]:  # GPL-3.0: written where the caller says, never into this repository
+        write(os.path.join(out, "sfu_reviews.tsv"), sfu(mirror), "SFU Review corpus (negation and speculation)")
+        return
     sem = "data/starsem-st-2012-data/cd-sco/corpus/"
     write(os.path.join(out, "starsem_dev.tsv"),
           starsem(mirror, [sem + "training/SEM-2012-SharedTask-CD-SCO-training-09032012.txt",
