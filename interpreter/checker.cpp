@@ -8,6 +8,7 @@
 
 #include "grammar/suggest.hpp"
 #include "interpreter/builtins/registry.hpp"
+#include "interpreter/code_phrases.hpp"
 #include "interpreter/fractions.hpp"
 
 namespace rubric {
@@ -114,6 +115,27 @@ class ModuleChecker {
     out_.diagnostics.push_back(Diagnostic{Severity::warning, m_.file->source, r, std::move(msg), {}});
   }
   std::string text(const ast::Expr& e) const { return std::string(m_.file->source->slice(e.range)); }
+
+  // The literal phrases in a phrase operand (a string, a list of them, `a near b`), each warned
+  // about once when it is an identifier prose matching will not find as code (code_phrases.hpp).
+  // A phrase beside it in its list that finds it as code (`any ["dA_cumsum", "dA cumsum"]`) silences it.
+  void phrases(const ast::Expr& e, const std::vector<std::string>& siblings = {}) {
+    if (const auto* s = std::get_if<ast::StringLit>(&e.node)) {
+      if (s->parts.size() != 1 || !std::holds_alternative<std::string>(s->parts[0]) || !phrases_seen_.insert(&e).second) return;
+      if (auto w = code_phrase_warning(std::get<std::string>(s->parts[0]), siblings))
+        out_.diagnostics.push_back(Diagnostic{Severity::warning, m_.file->source, e.range, std::move(w->message), std::move(w->notes)});
+    } else if (const auto* l = std::get_if<ast::ListLit>(&e.node)) {
+      std::vector<std::string> literals;
+      for (const auto& item : l->items)
+        if (const auto* s = std::get_if<ast::StringLit>(&item->node); s && s->parts.size() == 1 && std::holds_alternative<std::string>(s->parts[0]))
+          literals.push_back(std::get<std::string>(s->parts[0]));
+      for (const auto& item : l->items) phrases(*item, literals);
+    } else if (const auto* c = std::get_if<ast::Call>(&e.node)) {
+      const auto* callee = std::get_if<ast::Name>(&c->callee->node);
+      if (callee && callee->name == "near")
+        for (std::size_t k = 0; k < c->args.size() && k < 2; ++k) phrases(*c->args[k]);
+    }
+  }
 
   void module_holds_criteria(SourceRange r) { error(r, fmt::format("module '{}' holds a criterion; only rubric files (with a header) may", m_.name)); }
 
@@ -395,6 +417,7 @@ class ModuleChecker {
             if (t.kind != K::unknown && t.kind != K::string)
               error(n.text->range, fmt::format("'{}' searches a string, not a {}", verb, kind_text(t.kind)));
             if (n.verb != ast::MentionVerb::mentions) {
+              phrases(*n.phrases);
               // A phrase, a list of phrases or a concept (a record); under any/all, a list.
               if (p.kind != K::unknown && p.kind != K::string && p.kind != K::list && p.kind != K::record)
                 error(n.phrases->range, fmt::format("'{}' needs a phrase, a list of phrases or a concept, not a {}", verb, kind_text(p.kind)));
@@ -573,6 +596,13 @@ class ModuleChecker {
 
   // Arity of builtins and defs; `in_check` when this is the call of a `check` statement.
   StaticType call(const ast::Expr& e, const ast::Call& n, const Scope& scope, bool in_check) {
+    // The phrases of concept(...) (a `concept` declaration), near(a, b) and polarity(t, p).
+    if (const auto* nm = std::get_if<ast::Name>(&n.callee->node)) {
+      auto f = resolve(nm->name, scope);
+      if (f && f->kind == NameKind::builtin && (nm->name == "concept" || nm->name == "near") && !n.args.empty()) phrases(*n.args[0]);
+      if (f && f->kind == NameKind::builtin && nm->name == "near" && n.args.size() > 1) phrases(*n.args[1]);
+      if (f && f->kind == NameKind::builtin && nm->name == "polarity" && n.args.size() > 1) phrases(*n.args[1]);
+    }
     std::vector<StaticType> arg_types;
     for (const auto& a : n.args) arg_types.push_back(expr(*a, scope));
     for (const auto& a : n.named) expr(*a.value, scope);
@@ -831,6 +861,7 @@ class ModuleChecker {
   std::set<const ast::BlockLet*> used_block_lets_, warned_unused_;
   bool is_root_ = false;
   DefTypes& def_types_;
+  std::unordered_set<const ast::Expr*> phrases_seen_;  // phrases already linted (code_phrases.hpp)
 };
 
 }  // namespace

@@ -87,6 +87,11 @@ class Evaluator {
   const Registry& registry() const { return registry_; }
   SourceLocation location_of(const ast::Expr& e, const EnvPtr& env) const;
   SourceLocation location_of(SourceRange r, const Module* m) const;
+  // Where an error at `e` is placed: location_of, except inside the standard library while the
+  // rubric's call into it runs: that call, with the library's place as `raised_in`.
+  SourceLocation error_location(const ast::Expr& e, const EnvPtr& env) const;
+  // The rubric's call into the standard library being run (the outermost), if any.
+  std::optional<SourceLocation>& library_call_site() { return library_call_site_; }
   const Module* module_of(const EnvPtr& env) const;
   std::string source_text(const ast::Expr& e, const EnvPtr& env) const;
   // Where the value of `e` came from, told without evaluating anything again (see
@@ -137,6 +142,7 @@ class Evaluator {
   std::uint64_t submission_items_ = 0;  // items of submission data worked through (see LimitExceeded)
   int call_depth_ = 0;
   int expr_depth_ = 0;
+  std::optional<SourceLocation> library_call_site_;
   std::vector<std::string> read_evidence_;
   std::vector<std::string> reviews_;
   std::string read_abnormal_;

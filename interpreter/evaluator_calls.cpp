@@ -166,6 +166,15 @@ SourceLocation Evaluator::location_of(SourceRange r, const Module* m) const {
 
 SourceLocation Evaluator::location_of(const ast::Expr& e, const EnvPtr& env) const { return location_of(e.range, module_of(env)); }
 
+SourceLocation Evaluator::error_location(const ast::Expr& e, const EnvPtr& env) const {
+  SourceLocation here = location_of(e, env);
+  const Module* m = module_of(env);
+  if (!library_call_site_ || !m || !m->is_stdlib || !here.known()) return here;
+  SourceLocation call = *library_call_site_;
+  call.raised_in = error_location_text(here);
+  return call;
+}
+
 namespace {
 
 // Where a block expression's parts lie, as offsets into the text being flattened: a line break
@@ -378,7 +387,7 @@ std::string Evaluator::describe_data(const ast::Expr& e, const EnvPtr& env) cons
 }
 
 Value Evaluator::error_at(const ast::Expr& e, const EnvPtr& env, std::string message, Blame blame) const {
-  return Value::error(std::move(message), blame, location_of(e, env));
+  return Value::error(std::move(message), blame, error_location(e, env));
 }
 
 Value Evaluator::force(const std::shared_ptr<LazyCell>& cell) {
@@ -400,13 +409,13 @@ Value Evaluator::force(const std::shared_ptr<LazyCell>& cell) {
     cell->value = v.named_samples(cell->name);
   } catch (const LimitExceeded& ex) {
     cell->value = Value::error(fmt::format("'{}' could not be evaluated: {}", cell->name, ex.what()), Blame::rubric,
-                               location_of(*cell->expr, env));
+                               error_location(*cell->expr, env));
     cell->state = LazyCell::State::done;
     throw;
   } catch (const std::bad_alloc&) {
     // Left `running`, the cell would later read as "defined in terms of itself".
     cell->value = Value::error(fmt::format("'{}' could not be evaluated: out of memory", cell->name), Blame::rubric,
-                               location_of(*cell->expr, env));
+                               error_location(*cell->expr, env));
     cell->state = LazyCell::State::done;
     throw;
   }
@@ -461,7 +470,7 @@ Value Evaluator::lookup(const std::string& name, const ast::Expr& at, const EnvP
 std::optional<Value> Evaluator::try_binary_hooks(ast::BinaryOp op, const Value& a, const Value& b, const ast::Expr& at,
                                                  const EnvPtr& env) {
   const auto& hooks = registry_.binary_hooks();
-  EvalCallContext ctx(*this, "operator", location_of(at, env), env);
+  EvalCallContext ctx(*this, "operator", error_location(at, env), env);
   for (auto it = hooks.rbegin(); it != hooks.rend(); ++it) {
     try {
       if (auto r = (*it)(ctx, op, a, b)) return r;
@@ -475,7 +484,7 @@ std::optional<Value> Evaluator::try_binary_hooks(ast::BinaryOp op, const Value& 
 std::optional<Value> Evaluator::try_index_hooks(const Value& obj, const std::vector<SubscriptValue>& subs,
                                                 const ast::Expr& at, const EnvPtr& env) {
   const auto& hooks = registry_.index_hooks();
-  EvalCallContext ctx(*this, "[]", location_of(at, env), env);
+  EvalCallContext ctx(*this, "[]", error_location(at, env), env);
   for (auto it = hooks.rbegin(); it != hooks.rend(); ++it) {
     try {
       if (auto r = (*it)(ctx, obj, subs)) {
@@ -495,7 +504,7 @@ std::optional<Value> Evaluator::try_index_hooks(const Value& obj, const std::vec
 
 std::optional<Value> Evaluator::try_field_hooks(const Value& obj, const std::string& field, const ast::Expr& at, const EnvPtr& env) {
   const auto& hooks = registry_.field_hooks();
-  EvalCallContext ctx(*this, "." + field, location_of(at, env), env);
+  EvalCallContext ctx(*this, "." + field, error_location(at, env), env);
   for (auto it = hooks.rbegin(); it != hooks.rend(); ++it) {
     try {
       if (auto r = (*it)(ctx, obj, field)) return r;
@@ -509,10 +518,10 @@ std::optional<Value> Evaluator::try_field_hooks(const Value& obj, const std::str
 std::optional<CheckOutcome> Evaluator::try_matches_hooks(const Value& a, const Value& b, const MatchTolerance& tol,
                                                          const ast::Expr& at, const EnvPtr& env) {
   const auto& hooks = registry_.matches_hooks();
-  EvalCallContext ctx(*this, "matches", location_of(at, env), env);
+  EvalCallContext ctx(*this, "matches", error_location(at, env), env);
   // A comparison that read a file while it shrank read zeros: never a verdict on the answer.
   auto shrunk_outcome = [&](const ShrunkFile& s) {
-    return outcome_of_error(Value::error(fmt::format("'matches': {}", s.message), s.blame, location_of(at, env)));
+    return outcome_of_error(Value::error(fmt::format("'matches': {}", s.message), s.blame, error_location(at, env)));
   };
   for (auto it = hooks.rbegin(); it != hooks.rend(); ++it) {
     try {
@@ -544,6 +553,32 @@ struct CallDepth {
     }
   }
   ~CallDepth() { --depth; }
+};
+
+}  // namespace
+
+namespace {
+
+// While the rubric's call into a standard-library def runs, errors raised inside the library are
+// placed at that call (Evaluator::error_location); the outermost call wins.
+class LibraryCall {
+ public:
+  LibraryCall(Evaluator& ev, const Function& f, const ast::Expr* site, const EnvPtr& env) : site_(ev.library_call_site()) {
+    const ModuleRuntime* callee = f.closure ? f.closure->module() : nullptr;
+    const Module* caller = ev.module_of(env);
+    if (site_ || !site || !callee || !callee->module->is_stdlib || (caller && caller->is_stdlib)) return;
+    site_ = ev.location_of(*site, env);
+    entered_ = true;
+  }
+  ~LibraryCall() {
+    if (entered_) site_.reset();
+  }
+  LibraryCall(const LibraryCall&) = delete;
+  LibraryCall& operator=(const LibraryCall&) = delete;
+
+ private:
+  std::optional<SourceLocation>& site_;
+  bool entered_ = false;
 };
 
 }  // namespace
@@ -582,7 +617,7 @@ Value Evaluator::call_value(const Value& fn, std::vector<Value> pos, std::vector
           if (auto h = v.held_error()) held = held ? stronger_undecided(*held, *h) : *h;
         if (held) return *held;
       }
-      EvalCallContext ctx(*this, cur->name, site ? location_of(*site, env) : SourceLocation{}, env, site, cur);
+      EvalCallContext ctx(*this, cur->name, site ? error_location(*site, env) : SourceLocation{}, env, site, cur);
       auto shrunk = [&](const ShrunkFile& s) {
         std::string msg = fmt::format("'{}': {}", cur->name, s.message);
         return site ? error_at(*site, env, std::move(msg), s.blame) : Value::error(std::move(msg), s.blame);
@@ -628,8 +663,9 @@ Value Evaluator::call_value(const Value& fn, std::vector<Value> pos, std::vector
     return eval(*l.body, scope);
   }
 
-  // A def.
+  // A def. The rubric's call into the standard library places the errors raised inside it.
   const ast::Def& d = *f.def;
+  LibraryCall library(*this, f, site, env);
   if (d.is_check())
     return err(fmt::format("'{}' is a check: run it with `check {}(...)` inside a criterion", d.name.name, d.name.name));
   auto scope = std::make_shared<Environment>(f.closure, f.closure->module());

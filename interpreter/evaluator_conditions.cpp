@@ -28,11 +28,6 @@ std::string pct(double fraction) {
   return fmt::format("{:.2g}%", x);
 }
 
-std::string location_text(const SourceLocation& l) {
-  if (!l.known()) return "";
-  return fmt::format("{}:{}:{}", l.file, l.line, l.column);
-}
-
 CheckOutcome from_error(const Value& v) { return outcome_of_error(v); }
 
 // The six states of a condition in the blame algebra (docs/semantics.md).
@@ -192,7 +187,7 @@ CheckOutcome outcome_of_error(const Value& v) {
     o.verdict = info.verdict == Verdict::skip || info.verdict == Verdict::inconclusive ? info.verdict : Verdict::error;
     o.blame = info.blame == Blame::none && o.verdict == Verdict::error ? Blame::rubric : info.blame;
   }
-  std::string where = location_text(info.location);
+  std::string where = error_location_text(info.location);
   o.explanation = where.empty() ? info.message : fmt::format("{} ({})", info.message, where);
   return o;
 }
@@ -404,7 +399,8 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
           diff->rhs = r.value.as_samples().expr;
           diff->dim = q.dim;
           q.quantity = diff;
-          q.what = fmt::format("({}) - ({})", source_text(*b->lhs, env), source_text(*b->rhs, env));
+          // Decided on the difference of the sides; the line before it shows the sides themselves.
+          q.what = "left side - right side";
           q.bound_text = format_quantity(0, q.dim);
           auto median_of = [&](const Operand& x) {
             return format_quantity(x.value.as_samples().point_estimate(), q.dim) + (x.decomposition.empty() ? "" : " " + x.decomposition);
@@ -769,7 +765,7 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
     o.blame = v.from_submission() ? Blame::submission : Blame::rubric;
     if (o.blame == Blame::submission) o.verdict = Verdict::fail;
     o.decided = false;
-    o.explanation = fmt::format("an expect needs a bool, got a {} ({}) ({})", v.kind_name(), v.repr(5), location_text(location_of(e, env)));
+    o.explanation = fmt::format("an expect needs a bool, got a {} ({}) ({})", v.kind_name(), v.repr(5), error_location_text(error_location(e, env)));
     return o;
   }
   if (v.as_bool()) return outcome(true, {}, "holds");

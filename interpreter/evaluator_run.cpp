@@ -271,15 +271,22 @@ struct StatementRunner {
     run.labels.push_back(ev.source_text(call_expr, env));
     const bool library_call = !run.call_site && f.closure->module() && f.closure->module()->module->is_stdlib;
     if (library_call) run.call_site = ev.location_of(call_expr, env);
+    // Errors raised inside the library are placed at this call too (Evaluator::error_location).
+    const bool places_errors = library_call && !ev.library_call_site();
+    if (places_errors) ev.library_call_site() = run.call_site;
+    auto leave = [&] {
+      if (library_call) run.call_site.reset();
+      if (places_errors) ev.library_call_site().reset();
+    };
     try {
       block(*d.body_stmts, scope, run);
     } catch (...) {
       --depth;
       run.labels.pop_back();
-      if (library_call) run.call_site.reset();
+      leave();
       throw;
     }
-    if (library_call) run.call_site.reset();
+    leave();
     --depth;
     run.labels.pop_back();
   }
@@ -343,9 +350,8 @@ std::string Evaluator::render_text(const ast::Expr& e, const EnvPtr& env) {
     std::optional<Value> err = v.is_error() ? std::optional<Value>(v) : v.held_error();
     if (!err) return v.to_string();
     const ErrorInfo& info = err->as_error();
-    return info.location.known()
-               ? fmt::format("{{error: {} ({}:{}:{})}}", info.message, info.location.file, info.location.line, info.location.column)
-               : fmt::format("{{error: {}}}", info.message);
+    return info.location.known() ? fmt::format("{{error: {} ({})}}", info.message, error_location_text(info.location))
+                                 : fmt::format("{{error: {}}}", info.message);
   };
   const auto* s = std::get_if<ast::StringLit>(&e.node);
   if (!s) return shown(eval(e, env));

@@ -172,10 +172,8 @@ std::optional<CheckOutcome> Evaluator::decide_over_claims(const ast::Expr& e, co
       o.verdict = v.from_submission() ? Verdict::fail : Verdict::error;
       o.blame = v.from_submission() ? Blame::submission : Blame::rubric;
       o.decided = false;
-      o.explanation = fmt::format("an expect needs a bool, got a {} ({}) ({})", v.kind_name(), v.repr(5), [&] {
-        SourceLocation l = location_of(e, env);
-        return l.known() ? fmt::format("{}:{}:{}", l.file, l.line, l.column) : std::string();
-      }());
+      o.explanation = fmt::format("an expect needs a bool, got a {} ({}) ({})", v.kind_name(), v.repr(5),
+                                  error_location_text(error_location(e, env)));
       return o;
     }
     o.verdict = v.as_bool() ? Verdict::pass : Verdict::fail;

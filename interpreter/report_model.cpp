@@ -17,6 +17,12 @@ const char* verdict_name(Verdict v) {
   return "ERROR";
 }
 
+std::string error_location_text(const SourceLocation& l) {
+  if (!l.known()) return "";
+  std::string out = l.file + ":" + std::to_string(l.line) + ":" + std::to_string(l.column);
+  return l.raised_in.empty() ? out : out + "; raised in " + l.raised_in;
+}
+
 Verdict worst(Verdict a, Verdict b) { return static_cast<int>(a) >= static_cast<int>(b) ? a : b; }
 
 const char* overall_verdict_name(OverallVerdict v) {

@@ -29,8 +29,14 @@ enum class Blame { none, submission, rubric, grader_environment };
 struct SourceLocation {
   std::string file;  // as given on the command line / module path
   std::uint32_t line = 0, column = 0;
+  // An error raised inside the standard library is placed at the rubric's call into it; this is
+  // where in the library it arose ("std/ncu.rubric:22:26"), empty otherwise.
+  std::string raised_in;
   bool known() const { return line > 0; }
 };
+// How a message places an error: "task.rubric:17:10", "task.rubric:17:10; raised in
+// std/ncu.rubric:22:26"; empty when unknown.
+std::string error_location_text(const SourceLocation& l);
 
 // The numbers behind a picture of a check. The HTML report draws them; the other formats leave
 // them out (their evidence lines already say the same in words).

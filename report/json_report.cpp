@@ -102,7 +102,7 @@ void write_diagnostic(JsonWriter& w, const Diagnostic& d) {
   w.key("location");
   if (d.source) {
     const LineColumn lc = d.source->position(d.range.begin);
-    write_location(w, SourceLocation{d.source->name(), lc.line, lc.column});
+    write_location(w, SourceLocation{d.source->name(), lc.line, lc.column, ""});
   } else {
     w.null();
   }

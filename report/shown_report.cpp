@@ -153,8 +153,9 @@ class Shower {
   }
 
   void location(SourceLocation& loc) const {
-    auto& [file, line, column] = loc;
+    auto& [file, line, column, raised_in] = loc;
     file = data(file);
+    raised_in = data(raised_in);
     (void)line, (void)column;
   }
 

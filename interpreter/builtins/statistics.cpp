@@ -85,7 +85,7 @@ void open_statistics(Registry& r) {
                                      carries_submission_data(item) ? item : a[0]);
              }
            if (auto e = builtins::want(ctx, a, 1, ValueKind::string, "a string")) return *e;
-           s.description = a[1].as_string().empty() ? fmt::format("{} recorded values", s.values.size()) : a[1].as_string();
+           s.description = a[1].as_string().empty() ? std::string("recorded values") : a[1].as_string();
            return Value::samples_of(std::move(s));
          });
   r.add("median", {P("s")}, false, "The median of samples or of a list of numbers (keeps the unit).", fam,

@@ -8,6 +8,7 @@
 #include <memory>
 
 #include "interpreter/builtins/args.hpp"
+#include "interpreter/builtins/per_axis_evidence.hpp"
 #include "interpreter/builtins/registry.hpp"
 #include "interpreter/builtins/tensor_compare.hpp"
 #include "operators/error.hpp"
@@ -197,15 +198,6 @@ std::optional<Value> axes_arg(CallContext& ctx, const Value& v, int argno, std::
   return ctx.bad_argument(argno, "an axis (a whole number) or a list of axes", v);
 }
 
-// What a position of a per-axis result is called in evidence: rows and columns of a matrix,
-// otherwise the index among the kept axes.
-std::string position_name(const tensor::Shape& input, const tensor::Shape& kept, const std::vector<std::size_t>& reduced,
-                          std::int64_t flat) {
-  if (input.size() == 2 && reduced.size() == 1)
-    return fmt::format("{} {}", reduced[0] == 1 ? "row" : "column", flat);
-  return fmt::format("index {}", tensor::format_index(kept, flat));
-}
-
 // The evidence line of a per-axis metric, remembered with its result so that `max`/`min` of it
 // can show the line again when the metric was computed outside the check.
 struct AxisMetricNote {
@@ -216,6 +208,9 @@ std::string axis_note_key(const tensor::Tensor* t) { return fmt::format("axis-me
 
 Value per_axis_metric(CallContext& ctx, const tensor::Tensor& x, const tensor::Tensor& y, const PairMetric& m,
                       const numerics::Tolerance& tol, const std::vector<std::int64_t>& axes, bool keepdims) {
+  // The operands as the rubric wrote them (arguments 1 and 2 of every per-axis metric).
+  const std::string a_name = operand_for_evidence(ctx.describe_argument(1), x.source());
+  const std::string b_name = operand_for_evidence(ctx.describe_argument(2), y.source());
   const auto reduced = numerics::normalize_axes(axes, x.rank());
   std::string axis_text = axes.size() == 1 ? fmt::format("{}", axes[0]) : fmt::format("[{}]", fmt::join(axes, ", "));
   const std::string args_text = keepdims ? axis_text + ", keepdims = true" : axis_text;
@@ -251,10 +246,8 @@ Value per_axis_metric(CallContext& ctx, const tensor::Tensor& x, const tensor::T
       fmt::format("{}({}, {}, axis = {})", m.name, x.source(), y.source(), args_text)));
   const std::int64_t worst = numerics::worst_position(values, m.larger_is_worse);
   if (worst >= 0) {
-    const std::string what = x.rank() == 2 && stats->shape.size() == 1 ? (reduced[0] == 1 ? "rows" : "columns") : "positions";
-    std::string line = fmt::format("worst {}: {} {:.4g} ({} over axis {}: {} {})",
-                                   position_name(x.shape(), shape, reduced, worst), m.name,
-                                   values[static_cast<std::size_t>(worst)], m.name, axis_text, values.size(), what);
+    std::string line = per_axis_evidence(PerAxisWorst{m.name, a_name, b_name, x.shape(), reduced, worst, values.size(),
+                                                      values[static_cast<std::size_t>(worst)]});
     ctx.note_evidence(line);
     ctx.store(axis_note_key(result.get()), std::make_shared<const AxisMetricNote>(AxisMetricNote{result, line}));
   }
