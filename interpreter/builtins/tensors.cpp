@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 #include "interpreter/builtins/args.hpp"
 #include "interpreter/builtins/registry.hpp"
@@ -175,6 +176,9 @@ struct PairMetric {
   const char* name;
   double (*of)(const numerics::CompareStats&);
   bool larger_is_worse;
+  // The metric as an exact integer where it is one (a ULP count; the difference of integer
+  // tensors), which a double rounds past 2^53; nullopt otherwise.
+  std::optional<std::uint64_t> (*exact)(const numerics::CompareStats&) = nullptr;
 };
 
 // `axis =`: one whole number or a list of them (the axes reduced, as numpy's axis / torch's dim).
@@ -249,12 +253,26 @@ Value per_axis_metric(CallContext& ctx, const tensor::Tensor& x, const tensor::T
   auto result = std::make_shared<const tensor::Tensor>(tensor::Tensor::from_bytes(
       tensor::DType::f64, shape, std::move(bytes),
       fmt::format("{}({}, {}, axis = {})", m.name, x.source(), y.source(), args_text)));
-  const std::int64_t worst = numerics::worst_position(values, m.larger_is_worse);
+  // Exact metrics are ranked and printed as the integers they are (2^53 + 1 beats 2^53).
+  std::vector<std::uint64_t> exact;
+  for (const auto& cs : stats->stats) {
+    const auto v = m.exact ? m.exact(cs) : std::nullopt;
+    if (!v) break;
+    exact.push_back(*v);
+  }
+  const bool all_exact = !exact.empty() && exact.size() == values.size();
+  std::int64_t worst = numerics::worst_position(values, m.larger_is_worse);
+  if (all_exact) {
+    const auto at = m.larger_is_worse ? std::max_element(exact.begin(), exact.end()) : std::min_element(exact.begin(), exact.end());
+    worst = at - exact.begin();
+  }
   if (worst >= 0) {
+    const auto w = static_cast<std::size_t>(worst);
+    const std::string value = all_exact ? fmt::format("{}", exact[w]) : fmt::format("{:.4g}", values[w]);
     const std::string what = x.rank() == 2 && stats->shape.size() == 1 ? (reduced[0] == 1 ? "rows" : "columns") : "positions";
-    std::string line = fmt::format("worst {}: {} {:.4g} ({} over axis {}: {} {})",
-                                   position_name(x.shape(), shape, reduced, worst), m.name,
-                                   values[static_cast<std::size_t>(worst)], m.name, axis_text, values.size(), what);
+    std::string line = fmt::format("worst {}: {} {} ({} over axis {}: {} {})",
+                                   position_name(x.shape(), shape, reduced, worst), m.name, value, m.name, axis_text,
+                                   values.size(), what);
     ctx.note_evidence(line);
     ctx.store(axis_note_key(result.get()), std::make_shared<const AxisMetricNote>(AxisMetricNote{result, line}));
   }
@@ -396,12 +414,15 @@ void open_tensors(Registry& r) {
           });
         });
 
-  static const PairMetric kMaxAbs{"max_abs_err", numerics::max_abs_err, true};
+  static const PairMetric kMaxAbs{"max_abs_err", numerics::max_abs_err, true,
+                                  [](const numerics::CompareStats& s) {
+                                    return s.integers ? std::optional(s.max_abs_integer) : std::nullopt;
+                                  }};
   static const PairMetric kMaxRel{"max_rel_err", numerics::max_rel_err, true};
   static const PairMetric kRelL2{"rel_l2", numerics::rel_l2, true};
   static const PairMetric kCosine{"cosine", numerics::cosine, false};
   static const PairMetric kMaxUlp{"max_ulp", [](const numerics::CompareStats& s) { return static_cast<double>(s.max_ulp); },
-                                  true};
+                                  true, [](const numerics::CompareStats& s) { return std::optional(s.max_ulp); }};
   const std::string per_axis =
       " With axis = k (or a list of axes), a tensor: the metric over the axes named, one value per position of the "
       "others (numpy's axis, torch's dim); the evidence names the worst position. keepdims = true keeps the reduced "
