@@ -143,18 +143,23 @@ Value ncu_value(const tables::NcuReport& report, const std::string& name, bool s
     if (sub) v.mark_from_submission();
     return v;
   };
+  // A value with its unit attached; a unit this table does not know leaves the number as written.
+  auto quantity = [](const std::optional<double>& value, const std::string& text, const std::string& unit) {
+    auto u = ncu_unit(unit);
+    if (value && u) return Value::number(decimal::mul(*value, u->first), u->second);
+    if (value) return Value::number(*value);
+    return Value::string(text);
+  };
   List launches;
   for (const tables::NcuLaunch& l : report.launches) {
-    Record metrics, units, sections, by_section;
-    std::string origin = fmt::format("{} launch {} ({})", name, l.id, tables::short_kernel_name(l.kernel_name));
-    metrics.origin = units.origin = sections.origin = by_section.origin = origin;
+    Record metrics, units, sections, by_section, minimum, maximum;
+    const std::string kernel = tables::short_kernel_name(l.kernel_name);
+    std::string origin = report.summary ? fmt::format("{} summary of {} launches of {}", name, l.invocations, kernel)
+                                        : fmt::format("{} launch {} ({})", name, l.id, kernel);
+    metrics.origin = units.origin = sections.origin = by_section.origin = minimum.origin = maximum.origin = origin;
     std::vector<std::pair<std::string, Record>> section_records;
     for (const tables::NcuMetric& m : l.metrics) {
-      Value v;
-      auto u = ncu_unit(m.unit);
-      if (m.value && u) v = Value::number(decimal::mul(*m.value, u->first), u->second);
-      else if (m.value) v = Value::number(*m.value);  // a unit this table does not know: the number as written
-      else v = Value::string(m.text);
+      Value v = quantity(m.value, m.text, m.unit);
       if (!report.raw_page) {
         auto it = std::find_if(section_records.begin(), section_records.end(), [&](const auto& sr) { return sr.first == m.section; });
         if (it == section_records.end()) {
@@ -168,12 +173,17 @@ Value ncu_value(const tables::NcuReport& report, const std::string& name, bool s
       metrics.fields.emplace_back(m.name, mark(v));
       units.fields.emplace_back(m.name, mark(Value::string(m.unit)));
       sections.fields.emplace_back(m.name, mark(Value::string(m.section)));
+      if (report.summary) {
+        minimum.fields.emplace_back(m.name, mark(quantity(m.minimum, m.minimum_text, m.unit)));
+        maximum.fields.emplace_back(m.name, mark(quantity(m.maximum, m.maximum_text, m.unit)));
+      }
     }
     Record r;
     r.origin = origin;
-    r.fields.emplace_back("id", mark(tables::parse_number(l.id, false) ? Value::number(*tables::parse_number(l.id, false))
-                                                                        : Value::string(l.id)));
-    r.fields.emplace_back("kernel", mark(Value::string(tables::short_kernel_name(l.kernel_name))));
+    if (!report.summary)  // a summary has no launch ID
+      r.fields.emplace_back("id", mark(tables::parse_number(l.id, false) ? Value::number(*tables::parse_number(l.id, false))
+                                                                          : Value::string(l.id)));
+    r.fields.emplace_back("kernel", mark(Value::string(kernel)));
     r.fields.emplace_back("function", mark(Value::string(tables::kernel_function_name(l.kernel_name))));
     r.fields.emplace_back("name", mark(Value::string(l.kernel_name)));
     for (const auto& [k, v] : l.attributes) r.fields.emplace_back(k, mark(Value::string(v)));
@@ -187,6 +197,12 @@ Value ncu_value(const tables::NcuReport& report, const std::string& name, bool s
       r.fields.emplace_back("sections", mark(Value::record(std::move(sections))));
       for (auto& [section, rec] : section_records) by_section.fields.emplace_back(section, mark(Value::record(std::move(rec))));
       r.fields.emplace_back("by_section", mark(Value::record(std::move(by_section))));
+    }
+    if (report.summary) {
+      const auto invocations = tables::parse_number(l.invocations, true);
+      r.fields.emplace_back("invocations", mark(invocations ? Value::number(*invocations) : Value::string(l.invocations)));
+      r.fields.emplace_back("minimum", mark(Value::record(std::move(minimum))));
+      r.fields.emplace_back("maximum", mark(Value::record(std::move(maximum))));
     }
     launches.push_back(mark(Value::record(std::move(r))));
   }
@@ -338,7 +354,9 @@ void open_tables(Registry& r) {
         "return type or parameters), function (without namespaces and template arguments too), name (as written), "
         "the identity columns (\"Block Size\", \"Grid Size\", \"Device\", ...), nvtx (the NVTX ranges open at the "
         "launch, outermost first, with --nvtx), metrics (by metric name, with "
-        "units: usecond → s, Kbyte → B, byte/second → B/s, Ghz → GHz, % → a fraction; counts plain), units (the unit text by metric name), sections (details page: the section by metric name)}.",
+        "units: usecond → s, Kbyte → B, byte/second → B/s, Ghz → GHz, % → a fraction; counts plain), units (the unit text by metric name), sections (details page: the section by metric name)}. "
+        "`ncu --csv --print-summary per-kernel` gives one entry per kernel and launch shape, without id: metrics "
+        "are the Averages, with minimum, maximum (by metric name) and invocations.",
         fam, [](CallContext& ctx, const std::vector<Value>& a) {
           return builtins::read_and_parse(ctx, a, "ncu CSV", [](const std::string& text, const PathValue& p) {
             return builtins::ncu_value(tables::parse_ncu_csv(text, p.display()), p.display(), p.root == "submission");
