@@ -37,7 +37,7 @@ std::string slice_text(const std::string& t, std::size_t rank, const std::vector
 
 std::string per_axis_evidence(const PerAxisWorst& w) {
   const std::string over = fmt::format("{} over {}", w.metric, axes_text(w.reduced));
-  const std::string value = fmt::format("{:.4g}", w.value);
+  const std::string value = w.exact ? fmt::format("{}", *w.exact) : fmt::format("{:.4g}", w.value);
   std::vector<std::size_t> kept;
   tensor::Shape kept_shape;
   for (std::size_t axis = 0; axis < w.input.size(); ++axis)

@@ -3,6 +3,7 @@
 // is, and the worst one written as the metric of two slices the rubric could write itself.
 #include <cstddef>
 #include <cstdint>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -18,6 +19,7 @@ struct PerAxisWorst {
   std::int64_t worst = 0;            // the worst position, flat C order over the kept axes
   std::size_t count = 0;             // how many values the metric gave
   double value = 0;                  // the worst value
+  std::optional<std::uint64_t> exact;  // the worst value as the exact integer it is (max_ulp, integer max_abs_err)
 };
 
 // "rel_l2 over axis 1, one value per row of out and ref (16 rows): worst row 11,

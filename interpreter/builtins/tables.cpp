@@ -152,21 +152,26 @@ Value ncu_value(tables::NcuReport report, const std::string& name, bool sub) {
     if (sub) v.mark_from_submission();
     return v;
   };
+  // A value with its unit attached; a unit this table does not know leaves the number as written.
+  auto quantity = [](const std::optional<double>& value, const std::string& text, const std::string& unit) {
+    auto u = ncu_unit(unit);
+    if (value && u) return Value::number(decimal::mul(*value, u->first), u->second);
+    if (value) return Value::number(*value);
+    return Value::string(text);
+  };
   List launches;
   for (tables::NcuLaunch& l : report.launches) {
-    Record metrics, units, sections, by_section;
+    Record metrics, units, sections, by_section, minimum, maximum;
     const std::string kernel = tables::short_kernel_name(l.kernel_name);
-    std::string origin = fmt::format("{} launch {} ({})", name, l.id, rubric::report::truncate_to_width(kernel, 120));
-    metrics.origin = units.origin = sections.origin = by_section.origin = origin;
+    const std::string shown = rubric::report::truncate_to_width(kernel, 120);
+    std::string origin = report.summary ? fmt::format("{} summary of {} launches of {}", name, l.invocations, shown)
+                                        : fmt::format("{} launch {} ({})", name, l.id, shown);
+    metrics.origin = units.origin = sections.origin = by_section.origin = minimum.origin = maximum.origin = origin;
     std::vector<std::pair<std::string, Record>> section_records;
     std::unordered_map<std::string_view, std::size_t> section_at;  // views into l.metrics, which stays put
     std::unordered_set<std::string_view> named;
     for (tables::NcuMetric& m : l.metrics) {
-      Value v;
-      auto u = ncu_unit(m.unit);
-      if (m.value && u) v = Value::number(decimal::mul(*m.value, u->first), u->second);
-      else if (m.value) v = Value::number(*m.value);  // a unit this table does not know: the number as written
-      else v = Value::string(std::move(m.text));
+      Value v = quantity(m.value, m.text, m.unit);
       if (!report.raw_page) {
         auto [at, added] = section_at.try_emplace(m.section, section_records.size());
         if (added) {
@@ -181,11 +186,16 @@ Value ncu_value(tables::NcuReport report, const std::string& name, bool sub) {
       metrics.fields.emplace_back(m.name, mark(v));
       units.fields.emplace_back(m.name, mark(Value::string(m.unit)));
       sections.fields.emplace_back(m.name, mark(Value::string(m.section)));
+      if (report.summary) {
+        minimum.fields.emplace_back(m.name, mark(quantity(m.minimum, m.minimum_text, m.unit)));
+        maximum.fields.emplace_back(m.name, mark(quantity(m.maximum, m.maximum_text, m.unit)));
+      }
     }
     Record r;
     r.origin = origin;
-    r.fields.emplace_back("id", mark(tables::parse_number(l.id, false) ? Value::number(*tables::parse_number(l.id, false))
-                                                                        : Value::string(l.id)));
+    if (!report.summary)  // a summary has no launch ID
+      r.fields.emplace_back("id", mark(tables::parse_number(l.id, false) ? Value::number(*tables::parse_number(l.id, false))
+                                                                          : Value::string(l.id)));
     // The three forms of the name share one string where they are equal (a name without
     // parameters, namespaces or a return type).
     std::string function = tables::kernel_function_name(l.kernel_name);
@@ -206,6 +216,12 @@ Value ncu_value(tables::NcuReport report, const std::string& name, bool sub) {
       r.fields.emplace_back("sections", mark(Value::record(std::move(sections))));
       for (auto& [section, rec] : section_records) by_section.fields.emplace_back(section, mark(Value::record(std::move(rec))));
       r.fields.emplace_back("by_section", mark(Value::record(std::move(by_section))));
+    }
+    if (report.summary) {
+      const auto invocations = tables::parse_number(l.invocations, true);
+      r.fields.emplace_back("invocations", mark(invocations ? Value::number(*invocations) : Value::string(l.invocations)));
+      r.fields.emplace_back("minimum", mark(Value::record(std::move(minimum))));
+      r.fields.emplace_back("maximum", mark(Value::record(std::move(maximum))));
     }
     launches.push_back(mark(Value::record(std::move(r))));
   }
@@ -370,6 +386,8 @@ void open_tables(Registry& r) {
         "the identity columns (\"Block Size\", \"Grid Size\", \"Device\", ...), nvtx (the NVTX ranges open at the "
         "launch, outermost first, with --nvtx), metrics (by metric name, with "
         "units: usecond → s, Kbyte → B, byte/second → B/s, Ghz → GHz, % → a fraction; counts plain), units (the unit text by metric name), sections (details page: the section by metric name)}. "
+        "`ncu --csv --print-summary per-kernel` gives one entry per kernel and launch shape, without id: metrics "
+        "are the Averages, with minimum, maximum (by metric name) and invocations. "
         "A file larger than `limit` (default 64 MiB) or of more than 2,000,000 fields FAILs under `submission`.",
         fam, [](CallContext& ctx, const std::vector<Value>& a) {
           return builtins::read_and_parse(ctx, a, "ncu CSV", 1, [](std::string text, const PathValue& p) {

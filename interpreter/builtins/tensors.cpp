@@ -6,6 +6,7 @@
 #include <cmath>
 #include <cstring>
 #include <memory>
+#include <optional>
 
 #include "interpreter/builtins/args.hpp"
 #include "interpreter/builtins/per_axis_evidence.hpp"
@@ -176,6 +177,9 @@ struct PairMetric {
   const char* name;
   double (*of)(const numerics::CompareStats&);
   bool larger_is_worse;
+  // The metric as an exact integer where it is one (a ULP count; the difference of integer
+  // tensors), which a double rounds past 2^53; nullopt otherwise.
+  std::optional<std::uint64_t> (*exact)(const numerics::CompareStats&) = nullptr;
 };
 
 // `axis =`: one whole number or a list of them (the axes reduced, as numpy's axis / torch's dim).
@@ -244,10 +248,24 @@ Value per_axis_metric(CallContext& ctx, const tensor::Tensor& x, const tensor::T
   auto result = std::make_shared<const tensor::Tensor>(tensor::Tensor::from_bytes(
       tensor::DType::f64, shape, std::move(bytes),
       fmt::format("{}({}, {}, axis = {})", m.name, x.source(), y.source(), args_text)));
-  const std::int64_t worst = numerics::worst_position(values, m.larger_is_worse);
+  // Exact metrics are ranked and printed as the integers they are (2^53 + 1 beats 2^53).
+  std::vector<std::uint64_t> exact;
+  for (const auto& cs : stats->stats) {
+    const auto v = m.exact ? m.exact(cs) : std::nullopt;
+    if (!v) break;
+    exact.push_back(*v);
+  }
+  const bool all_exact = !exact.empty() && exact.size() == values.size();
+  std::int64_t worst = numerics::worst_position(values, m.larger_is_worse);
+  if (all_exact) {
+    const auto at = m.larger_is_worse ? std::max_element(exact.begin(), exact.end()) : std::min_element(exact.begin(), exact.end());
+    worst = at - exact.begin();
+  }
   if (worst >= 0) {
-    std::string line = per_axis_evidence(PerAxisWorst{m.name, a_name, b_name, x.shape(), reduced, worst, values.size(),
-                                                      values[static_cast<std::size_t>(worst)]});
+    const auto w = static_cast<std::size_t>(worst);
+    PerAxisWorst at{m.name, a_name, b_name, x.shape(), reduced, worst, values.size(), values[w]};
+    if (all_exact) at.exact = exact[w];
+    std::string line = per_axis_evidence(at);
     ctx.note_evidence(line);
     ctx.store(axis_note_key(result.get()), std::make_shared<const AxisMetricNote>(AxisMetricNote{result, line}));
   }
@@ -389,12 +407,15 @@ void open_tensors(Registry& r) {
           });
         });
 
-  static const PairMetric kMaxAbs{"max_abs_err", numerics::max_abs_err, true};
+  static const PairMetric kMaxAbs{"max_abs_err", numerics::max_abs_err, true,
+                                  [](const numerics::CompareStats& s) {
+                                    return s.integers ? std::optional(s.max_abs_integer) : std::nullopt;
+                                  }};
   static const PairMetric kMaxRel{"max_rel_err", numerics::max_rel_err, true};
   static const PairMetric kRelL2{"rel_l2", numerics::rel_l2, true};
   static const PairMetric kCosine{"cosine", numerics::cosine, false};
   static const PairMetric kMaxUlp{"max_ulp", [](const numerics::CompareStats& s) { return static_cast<double>(s.max_ulp); },
-                                  true};
+                                  true, [](const numerics::CompareStats& s) { return std::optional(s.max_ulp); }};
   const std::string per_axis =
       " With axis = k (or a list of axes), a tensor: the metric over the axes named, one value per position of the "
       "others (numpy's axis, torch's dim); the evidence names the worst position. keepdims = true keeps the reduced "

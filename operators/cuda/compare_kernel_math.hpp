@@ -8,6 +8,7 @@
 #include <cstring>
 
 #include "operators/numerics/compare_stats.hpp"
+#include "operators/numerics/integer_closeness.hpp"
 #include "operators/tensor/dtype.hpp"
 
 #if defined(__CUDACC__)
@@ -203,6 +204,9 @@ RUBRIC_HD bool is_inf(double v) { return v == inf_value() || v == -inf_value(); 
 struct Partial {
   std::int64_t count = 0, mismatches = 0;
   double max_abs = 0; std::int64_t max_abs_index = -1;
+  // An integer pair with an i64 side (integers = 1): the greatest difference exactly, which
+  // ranks the maxima (max_abs is its rounding).
+  int integers = 0; std::uint64_t max_abs_integer = 0;
   double max_rel = 0; std::int64_t max_rel_index = -1;
   std::int64_t first_mismatch_index = -1;
   std::int64_t nan_a = 0, nan_b = 0, inf_a = 0, inf_b = 0;
@@ -222,9 +226,61 @@ RUBRIC_HD void take_max(double& best, std::int64_t& best_i, double v, std::int64
   if (best_i < 0 || v > best || (v == best && i < best_i)) { best = v; best_i = i; }
 }
 
+// Larger exact difference wins, then the larger double (the float pairs, whose exact field stays
+// 0), then the smaller index.
+RUBRIC_HD void take_max_abs(Partial& p, std::uint64_t v_integer, double v, std::int64_t i) {
+  if (p.max_abs_index < 0 || v_integer > p.max_abs_integer ||
+      (v_integer == p.max_abs_integer && (v > p.max_abs || (v == p.max_abs && i < p.max_abs_index)))) {
+    p.max_abs_integer = v_integer; p.max_abs = v; p.max_abs_index = i;
+  }
+}
+
+RUBRIC_HD bool is_integer_dtype(DType t) { return float_width(t) == 0; }
+
+// Two integer (or bool) dtypes of which one is i64: compared as integers (numerics'
+// needs_integer_comparison), since a double has 53 bits.
+RUBRIC_HD bool integer_pair(DType ta, DType tb) {
+  return is_integer_dtype(ta) && is_integer_dtype(tb) && (ta == DType::i64 || tb == DType::i64);
+}
+
+RUBRIC_HD std::int64_t integer_value(std::uint64_t bits, DType t) {
+  switch (t) {
+    case DType::i64: return static_cast<std::int64_t>(bits);
+    case DType::i32: return static_cast<std::int32_t>(static_cast<std::uint32_t>(bits));
+    case DType::i16: return static_cast<std::int16_t>(static_cast<std::uint16_t>(bits));
+    case DType::i8: return static_cast<std::int8_t>(static_cast<std::uint8_t>(bits));
+    case DType::u8: return static_cast<std::uint8_t>(bits);
+    case DType::boolean: return (bits & 0xFFu) ? 1 : 0;
+    default: return 0;  // not reached: integer_pair admits integers only
+  }
+}
+
+// One integer pair, as numerics' compare_integers decides and measures it.
+RUBRIC_HD void accumulate_integers(Partial& p, std::int64_t x, std::int64_t y, std::uint64_t i, const Rule& rule) {
+  const std::uint64_t d = numerics::integer_distance(x, y), ay = numerics::integer_magnitude(y);
+  const double dd = static_cast<double>(d), dx = static_cast<double>(x), dy = static_cast<double>(y);
+  ++p.count;
+  p.integers = 1;
+  if (static_cast<double>(ay) > p.max_abs_b) p.max_abs_b = static_cast<double>(ay);
+  p.sum_sq_diff += dd * dd; p.sum_sq_a += dx * dx; p.sum_sq_b += dy * dy; p.dot_ab += dx * dy;
+  take_max_abs(p, d, dd, static_cast<std::int64_t>(i));
+  const double rel = numerics::integer_relative_difference(d, ay);
+  if (rel > 0 || p.max_rel_index < 0) take_max(p.max_rel, p.max_rel_index, rel, static_cast<std::int64_t>(i));
+  if (d > p.max_ulp) p.max_ulp = d;  // an integer's ULP is 1
+  if (!numerics::integers_close(d, ay, rule.rtol, rule.atol, rule.ulp)) {
+    ++p.mismatches;
+    if (p.first_mismatch_index < 0 || static_cast<std::int64_t>(i) < p.first_mismatch_index)
+      p.first_mismatch_index = static_cast<std::int64_t>(i);
+  }
+}
+
 // One element pair, given as raw bits (low bytes) of dtypes ta and tb.
 RUBRIC_HD void accumulate_bits(Partial& p, std::uint64_t bits_a, DType ta, std::uint64_t bits_b, DType tb,
                                std::uint64_t i, const Rule& rule) {
+  if (integer_pair(ta, tb)) {
+    accumulate_integers(p, integer_value(bits_a, ta), integer_value(bits_b, tb), i, rule);
+    return;
+  }
   double va = decode_bits(bits_a, ta), vb = decode_bits(bits_b, tb);
   ++p.count;
   bool nan_a = is_nan(va), nan_b = is_nan(vb), inf_a = is_inf(va), inf_b = is_inf(vb);
@@ -244,7 +300,7 @@ RUBRIC_HD void accumulate_bits(Partial& p, std::uint64_t bits_a, DType ta, std::
     std::uint64_t ulps = rule.ulp > 0 || rule.ulp_stats ? ulp_distance(bits_a, ta, bits_b, tb, va, vb) : 0;
     close = rule.ulp > 0 ? ulps <= static_cast<std::uint64_t>(rule.ulp) : diff <= rule.atol + rule.rtol * abs_b;
     p.sum_sq_diff += diff * diff; p.sum_sq_a += va * va; p.sum_sq_b += vb * vb; p.dot_ab += va * vb;
-    if (diff > 0 || p.max_abs_index < 0) take_max(p.max_abs, p.max_abs_index, diff, static_cast<std::int64_t>(i));
+    if (diff > 0 || p.max_abs_index < 0) take_max_abs(p, 0, diff, static_cast<std::int64_t>(i));
     // The division only for a pair that can reach the running maximum: a cross-multiplication
     // screens the rest. The margin covers the product's rounding, so the quotient of every
     // screened-out pair rounds below max_rel and the result is exactly the undivided rule's.
@@ -283,7 +339,8 @@ RUBRIC_HD void accumulate(Partial& p, const unsigned char* a, DType ta, const un
 
 RUBRIC_HD void combine(Partial& into, const Partial& o) {
   into.count += o.count; into.mismatches += o.mismatches;
-  if (o.max_abs_index >= 0) take_max(into.max_abs, into.max_abs_index, o.max_abs, o.max_abs_index);
+  into.integers |= o.integers;
+  if (o.max_abs_index >= 0) take_max_abs(into, o.max_abs_integer, o.max_abs, o.max_abs_index);
   if (o.max_rel_index >= 0) take_max(into.max_rel, into.max_rel_index, o.max_rel, o.max_rel_index);
   if (o.first_mismatch_index >= 0 &&
       (into.first_mismatch_index < 0 || o.first_mismatch_index < into.first_mismatch_index))
@@ -304,6 +361,7 @@ inline numerics::CompareStats to_stats(const Partial& p) {
   s.nan_a = p.nan_a; s.nan_b = p.nan_b; s.inf_a = p.inf_a; s.inf_b = p.inf_b;
   s.sum_sq_diff = p.sum_sq_diff; s.sum_sq_a = p.sum_sq_a; s.sum_sq_b = p.sum_sq_b; s.dot_ab = p.dot_ab;
   s.max_abs_b = p.max_abs_b; s.max_ulp = p.max_ulp;
+  s.integers = p.integers != 0; s.max_abs_integer = p.max_abs_integer;
   return s;
 }
 

@@ -1,9 +1,9 @@
 #include "operators/numerics/compare_integers.hpp"
 
-#include <cmath>
 #include <cstring>
 #include <vector>
 
+#include "operators/numerics/integer_closeness.hpp"
 #include "operators/numerics/neumaier_sum.hpp"
 #include "operators/tensor/element_decode.hpp"
 #include "operators/tensor/parallel.hpp"
@@ -15,7 +15,15 @@ using tensor::DType;
 
 bool is_integer(DType t) { return !tensor::dtype_is_float(t); }
 
-std::int64_t integer_at(const tensor::Tensor& t, std::int64_t flat) {
+struct Part {
+  CompareStats stats;
+  NeumaierSum sdd, saa, sbb, sab;
+  double max_rel = -1;
+};
+
+}  // namespace
+
+std::int64_t integer_element(const tensor::Tensor& t, std::int64_t flat) {
   std::byte bytes[8];
   tensor::copy_native_element(t, flat, bytes);
   auto as = [&](auto v) {
@@ -33,20 +41,6 @@ std::int64_t integer_at(const tensor::Tensor& t, std::int64_t flat) {
   }
 }
 
-// |x − y| exactly: every difference of two int64 fits an unsigned 64-bit integer.
-std::uint64_t distance(std::int64_t x, std::int64_t y) {
-  return x >= y ? static_cast<std::uint64_t>(x) - static_cast<std::uint64_t>(y)
-                : static_cast<std::uint64_t>(y) - static_cast<std::uint64_t>(x);
-}
-
-struct Part {
-  CompareStats stats;
-  NeumaierSum sdd, saa, sbb, sab;
-  double max_rel = -1;
-};
-
-}  // namespace
-
 bool needs_integer_comparison(const tensor::Tensor& a, const tensor::Tensor& b) {
   return is_integer(a.dtype()) && is_integer(b.dtype()) && (a.dtype() == DType::i64 || b.dtype() == DType::i64);
 }
@@ -60,15 +54,13 @@ CompareStats compare_integers(const tensor::Tensor& a, const tensor::Tensor& b, 
     CompareStats& s = p.stats;
     bool any = false;
     for (std::int64_t k = begin; k < end; ++k) {
-      const std::int64_t x = integer_at(a, k), y = integer_at(b, k);
-      const std::uint64_t d = distance(x, y);
-      const long double ay = std::fabs(static_cast<long double>(y));
-      const bool close = tol.ulp > 0 ? d <= static_cast<std::uint64_t>(tol.ulp)
-                                     : static_cast<long double>(d) <= tol.atol + tol.rtol * ay;
+      const std::int64_t x = integer_element(a, k), y = integer_element(b, k);
+      const std::uint64_t d = integer_distance(x, y), ay = integer_magnitude(y);
+      const bool close = integers_close(d, ay, tol.rtol, tol.atol, tol.ulp);
       ++s.count;
       if (!close && s.mismatches++ == 0) s.first_mismatch_index = k;
       if (!any || d > s.max_abs_integer) s.max_abs_integer = d, s.max_abs_index = k;
-      const double rel = d == 0 ? 0.0 : static_cast<double>(d / ay);
+      const double rel = integer_relative_difference(d, ay);
       if (rel > p.max_rel) p.max_rel = rel, s.max_rel_index = k;
       if (static_cast<double>(ay) > s.max_abs_b) s.max_abs_b = static_cast<double>(ay);
       const double dx = static_cast<double>(x), dy = static_cast<double>(y), dd = static_cast<double>(d);

@@ -9,9 +9,11 @@ namespace rubric::numerics {
 // Whether compare() takes this path: both dtypes integers or bool, and one of them i64.
 bool needs_integer_comparison(const tensor::Tensor& a, const tensor::Tensor& b);
 
-// The fields of CompareStats as compare() fills them, from the exact integers: close(x, y) is
-// |x − y| == 0 at tolerance 0, |x − y| ≤ atol + rtol·|y| in 64-bit-mantissa arithmetic otherwise,
-// |x − y| ≤ ulp with a ULP tolerance; max_abs_integer holds the greatest difference exactly.
+// Element `flat` (C order) of an integer or bool tensor, exactly.
+std::int64_t integer_element(const tensor::Tensor& t, std::int64_t flat);
+
+// The fields of CompareStats as compare() fills them, from the exact integers, each pair decided
+// by integers_close (integer_closeness.hpp); max_abs_integer holds the greatest difference exactly.
 CompareStats compare_integers(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol, unsigned threads);
 
 }  // namespace rubric::numerics

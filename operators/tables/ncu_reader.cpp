@@ -14,14 +14,21 @@ namespace {
 // Columns that identify a launch rather than measure it (ncu 2019.x through 2025.x).
 bool is_identity_column(std::string_view c) {
   static const char* names[] = {"ID", "Process ID", "Process Name", "Host Name", "Kernel Name", "Kernel Time", "Context",
-                                "Stream", "Block Size", "Grid Size", "Device", "CC", "Section Name", "Metric Name",
-                                "Metric Unit", "Metric Value", "Rule Name", "Rule Type", "Rule Description",
-                                "Estimated Speedup Type", "Estimated Speedup"};
+                                "Stream", "Block Size", "Grid Size", "Device", "CC", "Invocations", "Section Name",
+                                "Metric Name", "Metric Unit", "Metric Value", "Rule Name", "Rule Type",
+                                "Rule Description", "Estimated Speedup Type", "Estimated Speedup", "Minimum", "Maximum",
+                                "Average"};
   return std::find(std::begin(names), std::end(names), c) != std::end(names);
 }
 
 // The rule columns ncu 2023 and later append to the details page: filled only on a rule's rows.
 bool is_rule_column(std::string_view c) { return c.rfind("Rule ", 0) == 0 || c.rfind("Estimated Speedup", 0) == 0; }
+
+// Columns that change from row to row of one launch (details page, summary): the metric and rule.
+bool is_row_column(std::string_view c) {
+  return c == "Section Name" || c.rfind("Metric ", 0) == 0 || is_rule_column(c) || c == "Minimum" || c == "Maximum" ||
+         c == "Average";
+}
 
 // An NVTX column (`--nvtx`): "thread Domain:Push/Pop_Range:PL_Type:...:Msg" for the push/pop
 // ranges of the launching thread, "Id:Domain:Start/Stop_Range:...:Msg" for start/stop ranges.
@@ -70,14 +77,23 @@ NcuReport parse_ncu_csv(std::string_view text, std::string_view name, std::size_
   options.preamble = true;
   options.max_cells = max_cells;
   std::vector<CsvRow> rows = split_rows(text, name, options);
-  // ncu's header always starts with "ID" and names "Kernel Name"; program output before it may
-  // hold commas, so look for that row rather than guessing by width.
+  // ncu's header starts with "ID" and names "Kernel Name"; a per-kernel summary's names "Kernel
+  // Name", "Invocations" and "Average" (it has no ID). Program output before it may hold commas,
+  // so look for that row rather than guessing by width.
+  auto summary_columns = [](const CsvRow& r) { return column(r, "Invocations") >= 0 && column(r, "Average") >= 0; };
   std::size_t h = rows.size();
-  for (std::size_t i = 0; i < rows.size(); ++i)
-    if (!rows[i].fields.empty() && rows[i].fields[0].text == "ID" && column(rows[i], "Kernel Name") >= 0) {
+  for (std::size_t i = 0; i < rows.size(); ++i) {
+    const CsvRow& r = rows[i];
+    if (r.fields.empty()) continue;
+    if (column(r, "Kernel Name") >= 0 && (r.fields[0].text == "ID" || summary_columns(r))) {
       h = i;
       break;
     }
+    if (summary_columns(r))
+      throw OperatorError(fmt::format("{}:{}: an ncu summary without kernel names (--print-summary per-gpu?): write the "
+                                      "details page (ncu --csv) or --print-summary per-kernel",
+                                      name, r.line));
+  }
   if (h == rows.size()) {
     // ncu's own warnings and errors say why there is no table ("No kernels were profiled.").
     std::string said;
@@ -89,22 +105,26 @@ NcuReport parse_ncu_csv(std::string_view text, std::string_view name, std::size_
         said += fmt::format("{}{}", said.empty() ? "; ncu said: " : " ", line);
       b = e + 1;
     }
-    throw OperatorError(fmt::format("{}: no ncu CSV header (a row starting \"ID\",...,\"Kernel Name\"); "
+    throw OperatorError(fmt::format("{}: no ncu CSV header (a row starting \"ID\",...,\"Kernel Name\", or a "
+                                    "per-kernel summary's \"Kernel Name\",...,\"Invocations\",...,\"Average\"); "
                                     "was it written with ncu --csv?{}", name, said));
   }
   const CsvRow& header = rows[h];
   const int id_col = column(header, "ID"), kernel_col = column(header, "Kernel Name"),
             process_col = column(header, "Process ID");
-  const int metric_col = column(header, "Metric Name"), unit_col = column(header, "Metric Unit"),
-            value_col = column(header, "Metric Value"), section_col = column(header, "Section Name");
   NcuReport report;
+  report.summary = summary_columns(header);
+  const int metric_col = column(header, "Metric Name"), unit_col = column(header, "Metric Unit"),
+            value_col = column(header, report.summary ? "Average" : "Metric Value"),
+            section_col = column(header, "Section Name"), min_col = column(header, "Minimum"),
+            max_col = column(header, "Maximum"), invocations_col = column(header, "Invocations");
   report.raw_page = metric_col < 0;
   if (!report.raw_page && (unit_col < 0 || value_col < 0))
-    throw OperatorError(fmt::format("{}:{}: the header has \"Metric Name\" but no \"Metric Unit\" and \"Metric Value\"",
-                                    name, header.line));
+    throw OperatorError(fmt::format("{}:{}: the header has \"Metric Name\" but no \"Metric Unit\" and \"{}\"", name,
+                                    header.line, report.summary ? "Average" : "Metric Value"));
   std::size_t first = h + 1;
   const CsvRow* units = nullptr;
-  if (report.raw_page && first < rows.size() && rows[first].fields.size() == header.fields.size() &&
+  if (report.raw_page && id_col >= 0 && first < rows.size() && rows[first].fields.size() == header.fields.size() &&
       rows[first].fields[id_col].text.empty()) {
     units = &rows[first];  // the raw page's second row: units under the metric names, blank under identity columns
     ++first;
@@ -115,50 +135,70 @@ NcuReport parse_ncu_csv(std::string_view text, std::string_view name, std::size_
   std::unordered_set<std::string> seen;  // "section\0metric" of the launch being read
   std::size_t shortest = header.fields.size();
   while (shortest > 0 && is_rule_column(header.fields[shortest - 1].text)) --shortest;
+  // The columns that stay the same over one launch's rows: ID, kernel, process, launch shape,
+  // NVTX ranges, ...; a row that differs in any of them starts the next launch.
+  std::vector<std::size_t> launch_columns;
+  for (std::size_t c = 0; c < header.fields.size(); ++c) {
+    const std::string& col = header.fields[c].text;
+    if (is_nvtx_column(col) || (is_identity_column(col) && !is_row_column(col))) launch_columns.push_back(c);
+  }
+  // Compared with what the launch holds (its first row's identity fields moved into it).
+  auto same_launch = [&](const NcuLaunch& l, const CsvRow& r) {
+    std::size_t a = 0;
+    for (std::size_t c : launch_columns) {
+      const std::string& col = header.fields[c].text;
+      const std::string& held = col == "ID" ? l.id : col == "Kernel Name" ? l.kernel_name : l.attributes[a++].second;
+      if (r.fields[c].text != held) return false;
+    }
+    return true;
+  };
   for (std::size_t i = first; i < rows.size(); ++i) {
     CsvRow& r = rows[i];
     if (r.fields.size() < header.fields.size() && r.fields.size() >= shortest) r.fields.resize(header.fields.size());
     if (r.fields.size() != header.fields.size())
       throw OperatorError(fmt::format("{}:{}: row has {} fields, the header (line {}) has {}", name, r.line,
                                       r.fields.size(), header.line, header.fields.size()));
-    const std::string& id = field(r, id_col);
-    NcuLaunch* launch = nullptr;
-    // The details page writes a launch's rows together; a row of another ID, kernel or process
-    // starts the next launch (IDs count per ncu session, but a merged file may repeat them).
-    if (!report.raw_page && !report.launches.empty() && report.launches.back().id == id &&
-        report.launches.back().kernel_name == field(r, kernel_col) &&
-        (process_col < 0 || report.launches.back().process == field(r, process_col)))
-      launch = &report.launches.back();
-    if (!launch) {
+    // The details page and the summary write a launch's rows together (IDs count per ncu session,
+    // but a merged file may repeat them, so the kernel and process count too); the raw page has a
+    // row per launch.
+    if (report.raw_page || report.launches.empty() || !same_launch(report.launches.back(), r)) {
+      report.launches.push_back(NcuLaunch{id_col < 0 ? std::string() : field(r, id_col), {}, {}, {}, r.line,
+                                          process_col < 0 ? std::string() : field(r, process_col), {},
+                                          invocations_col < 0 ? std::string() : field(r, invocations_col)});
+      NcuLaunch& l = report.launches.back();
       // The row's identity fields move into the launch (the row is not read again): a long kernel
       // name is held once, not once more per launch.
-      report.launches.push_back(
-          NcuLaunch{id, {}, {}, {}, r.line, process_col < 0 ? std::string() : field(r, process_col), {}});
-      launch = &report.launches.back();
-      launch->kernel_name = std::move(r.fields[static_cast<std::size_t>(kernel_col)].text);
+      l.kernel_name = std::move(field(r, kernel_col));
       seen.clear();
-      for (std::size_t c = 0; c < header.fields.size(); ++c) {
+      for (std::size_t c : launch_columns) {
         const std::string& col = header.fields[c].text;
         if (col == "ID" || col == "Kernel Name") continue;
-        if (is_nvtx_column(col)) {
-          for (std::string& range : nvtx_ranges(col, r.fields[c].text)) launch->nvtx.push_back(std::move(range));
-          launch->attributes.emplace_back(col, std::move(r.fields[c].text));
-          continue;
-        }
-        if (is_identity_column(col) && (report.raw_page || (col != "Section Name" && col.rfind("Metric ", 0) != 0 &&
-                                                            col.rfind("Rule ", 0) != 0 && col.rfind("Estimated", 0) != 0)))
-          launch->attributes.emplace_back(col, r.fields[c].text);
+        if (is_nvtx_column(col))
+          for (std::string& range : nvtx_ranges(col, r.fields[c].text)) l.nvtx.push_back(std::move(range));
+        l.attributes.emplace_back(col, std::move(r.fields[c].text));
       }
     }
+    NcuLaunch* launch = &report.launches.back();
     // ncu repeats a (section, metric) pair only in rule rows: the first holds. A set of what the
     // launch holds, so a launch of many metrics stays linear (a pairwise search was quadratic).
     auto add = [&](std::string section, std::string metric, std::string unit, std::string& value) {
       std::string key = section;
       key.append(1, '\0').append(metric);
       if (!seen.insert(std::move(key)).second) return;
-      std::optional<double> number = parse_number(value, true);
-      launch->metrics.push_back(NcuMetric{std::move(section), std::move(metric), std::move(unit), std::move(value),
-                                          number, r.line});
+      NcuMetric m;
+      m.value = parse_number(value, true);
+      m.section = std::move(section);
+      m.name = std::move(metric);
+      m.unit = std::move(unit);
+      m.text = std::move(value);
+      m.line = r.line;
+      if (report.summary && min_col >= 0 && max_col >= 0) {
+        m.minimum_text = field(r, min_col);
+        m.maximum_text = field(r, max_col);
+        m.minimum = parse_number(m.minimum_text, true);
+        m.maximum = parse_number(m.maximum_text, true);
+      }
+      launch->metrics.push_back(std::move(m));
     };
     if (report.raw_page) {
       for (std::size_t c = 0; c < header.fields.size(); ++c)

@@ -9,8 +9,9 @@ std::optional<ProfilerOutput> recognise_profiler_output(std::string_view text) {
     std::size_t e = text.find('\n', b);
     if (e == std::string_view::npos) e = text.size();
     std::string_view line = text.substr(b, e - b);
-    if (line.rfind("==PROF==", 0) == 0 ||
-        (line.rfind("\"ID\",", 0) == 0 && line.find("\"Kernel Name\"") != std::string_view::npos))
+    const bool names_kernels = line.find("\"Kernel Name\"") != std::string_view::npos;
+    if (line.rfind("==PROF==", 0) == 0 || (names_kernels && line.rfind("\"ID\",", 0) == 0) ||
+        (names_kernels && line.find("\"Invocations\"") != std::string_view::npos))
       return ProfilerOutput{"Nsight Compute output (ncu --csv)", "ncu(p)"};
     b = e + 1;
   }

@@ -12,7 +12,8 @@ struct ProfilerOutput {
   std::string reader;  // "ncu(p)"
 };
 
-// Nsight Compute: a ==PROF== line, or a header row "ID",...,"Kernel Name",...; Nsight Systems:
+// Nsight Compute: a ==PROF== line, or a header row "ID",...,"Kernel Name",... (a per-kernel
+// summary's: "Kernel Name",...,"Invocations",...); Nsight Systems:
 // a report heading (" ** CUDA GPU Kernel Summary (cuda_gpu_kern_sum):") or SKIPPED line.
 std::optional<ProfilerOutput> recognise_profiler_output(std::string_view text);
 

@@ -50,14 +50,8 @@ tensor::Tensor as_tensor(DType t, const std::vector<unsigned char>& bytes, std::
   return tensor::Tensor::from_bytes(t, {static_cast<std::int64_t>(n)}, std::move(copy), "test");
 }
 
-void agree(DType ta, DType tb, numerics::Tolerance tol) {
-  const std::size_t n = 4099;
-  auto a = draw(ta, n, 3);
-  if (cuda::is_floating(ta)) {
-    std::uint64_t nan = cuda::poison_pattern(ta);
-    std::memcpy(a.data() + 29 * cuda::element_bytes(ta), &nan, cuda::element_bytes(ta));
-  }
-  auto b = near_copy(a, ta, tb, n);
+void agree_on(DType ta, const std::vector<unsigned char>& a, DType tb, const std::vector<unsigned char>& b,
+              std::size_t n, numerics::Tolerance tol) {
   numerics::CompareStats cpu = numerics::compare(as_tensor(ta, a, n), as_tensor(tb, b, n), tol, 1);
   cuda::math::Partial p;
   cuda::math::Rule rule{tol.rtol, tol.atol, tol.ulp};
@@ -78,10 +72,29 @@ void agree(DType ta, DType tb, numerics::Tolerance tol) {
   CHECK(dev.inf_b == cpu.inf_b);
   CHECK(dev.max_abs_b == cpu.max_abs_b);
   CHECK(dev.max_ulp == cpu.max_ulp);
+  CHECK(dev.integers == cpu.integers);
+  CHECK(dev.max_abs_integer == cpu.max_abs_integer);
   CHECK(dev.sum_sq_diff == doctest::Approx(cpu.sum_sq_diff).epsilon(1e-12));
   CHECK(dev.sum_sq_a == doctest::Approx(cpu.sum_sq_a).epsilon(1e-12));
   CHECK(dev.sum_sq_b == doctest::Approx(cpu.sum_sq_b).epsilon(1e-12));
   CHECK(dev.dot_ab == doctest::Approx(cpu.dot_ab).epsilon(1e-12));
+}
+
+void agree(DType ta, DType tb, numerics::Tolerance tol) {
+  const std::size_t n = 4099;
+  auto a = draw(ta, n, 3);
+  if (cuda::is_floating(ta)) {
+    std::uint64_t nan = cuda::poison_pattern(ta);
+    std::memcpy(a.data() + 29 * cuda::element_bytes(ta), &nan, cuda::element_bytes(ta));
+  }
+  agree_on(ta, a, tb, near_copy(a, ta, tb, n), n, tol);
+}
+
+template <typename T>
+std::vector<unsigned char> bytes_of(const std::vector<T>& v) {
+  std::vector<unsigned char> out(v.size() * sizeof(T));
+  std::memcpy(out.data(), v.data(), out.size());
+  return out;
 }
 
 }  // namespace
@@ -105,4 +118,26 @@ TEST_CASE("device arithmetic agrees with operators/numerics, mixed dtypes (b rou
   agree(DType::f8e4m3, DType::f32, {0, 0, 1});
   agree(DType::f8e5m2, DType::f16, {0, 0, 1});
   agree(DType::i32, DType::f32, {0, 0, 0});
+}
+
+TEST_CASE("int64 past 2^53 compares as integers on the device too: decisions and greatest difference exact") {
+  constexpr std::int64_t big = std::int64_t{1} << 53, top = INT64_MAX, bottom = INT64_MIN;
+  // Differences 1 and 2 at 2^53 round to the same double; the greater must still win.
+  const std::vector<std::int64_t> a{big + 1, 5, big + 2, top, -7}, b{big, 5, big, bottom + 1, -7};
+  const std::vector<std::int64_t> near{big + 1, big + 3, big - 1, 0, -big - 2}, at{big, big + 2, big, 0, -big};
+  for (numerics::Tolerance tol : {numerics::Tolerance{0, 0, 0}, {0, 1, 0}, {1e-16, 0, 0}, {0, 0, 1}, {0, 0x1p53, 0}}) {
+    agree_on(DType::i64, bytes_of(a), DType::i64, bytes_of(b), a.size(), tol);
+    agree_on(DType::i64, bytes_of(near), DType::i64, bytes_of(at), near.size(), tol);
+  }
+  const std::vector<std::int32_t> narrow{7, 5, 0, -1, 2};
+  agree_on(DType::i32, bytes_of(narrow), DType::i64, bytes_of(a), a.size(), {0, 0, 0});
+
+  cuda::math::Partial p;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    cuda::math::accumulate(p, bytes_of(a).data(), DType::i64, bytes_of(b).data(), DType::i64, i, {0, 0, 0});
+  const numerics::CompareStats s = cuda::math::to_stats(p);
+  CHECK(s.integers);
+  CHECK(s.mismatches == 3);
+  CHECK(s.max_abs_integer == UINT64_MAX - 1);  // 2^63 − 1 − (−2^63 + 1)
+  CHECK(s.max_abs_index == 3);
 }

@@ -8,7 +8,9 @@
 
 #include "operators/error.hpp"
 #include "operators/numerics/compare.hpp"
+#include "operators/numerics/compare_axis.hpp"
 #include "operators/numerics/evidence.hpp"
+#include "operators/numerics/mismatch_grid.hpp"
 
 using namespace rubric::numerics;
 using rubric::tensor::DType;
@@ -17,10 +19,11 @@ using rubric::tensor::Tensor;
 namespace {
 
 template <typename T>
-Tensor integers(DType dtype, const std::vector<T>& v) {
+Tensor integers(DType dtype, const std::vector<T>& v, rubric::tensor::Shape shape = {}) {
   std::vector<std::byte> bytes(v.size() * sizeof(T));
   std::memcpy(bytes.data(), v.data(), bytes.size());
-  return Tensor::from_bytes(dtype, {static_cast<std::int64_t>(v.size())}, std::move(bytes), "test");
+  if (shape.empty()) shape = {static_cast<std::int64_t>(v.size())};
+  return Tensor::from_bytes(dtype, shape, std::move(bytes), "test");
 }
 
 constexpr std::int64_t kBig = std::int64_t{1} << 53;
@@ -40,6 +43,36 @@ TEST_CASE("2^53 and 2^53 + 1 differ at tolerance 0; the difference is exact") {
   CHECK(compare(a, b, {0, 0, 1}).mismatches == 1);  // a ULP of an integer is 1
   const std::vector<std::string> lines = comparison_evidence(s, a.shape(), {0, 0, 0});
   CHECK(lines.at(1).find("18446744073709551615") != std::string::npos);
+}
+
+TEST_CASE("the bound is compared with the exact difference: 2^53 + 1 exceeds an atol of 2^53") {
+  const Tensor a = integers<std::int64_t>(DType::i64, {kBig + 1, kBig});
+  const Tensor b = integers<std::int64_t>(DType::i64, {0, 0});
+  CHECK(compare(a, b, {0, 0x1p53, 0}).mismatches == 1);  // through double both would be 2^53
+  CHECK(compare(a, b, {0, 0x1p53, 0}).first_mismatch_index == 0);
+  CHECK(compare(a, b, {0, 0x1p54, 0}).mismatches == 0);
+}
+
+TEST_CASE("per-axis comparison and the mismatch map decide int64 pairs as integers") {
+  // Rows: an off-by-one past 2^53, equal extremes, a difference of 2 at 2^53 (rounds like 1).
+  const Tensor a = integers<std::int64_t>(DType::i64, {kBig + 1, 1, 2, std::numeric_limits<std::int64_t>::min(), 0, 9, 3, 4, kBig + 2}, {3, 3});
+  const Tensor b = integers<std::int64_t>(DType::i64, {kBig, 1, 2, std::numeric_limits<std::int64_t>::min(), 0, 9, 3, 4, kBig}, {3, 3});
+  const AxisStats rows = compare_along(a, b, {1}, {0, 0, 0});
+  REQUIRE(rows.stats.size() == 3);
+  CHECK(rows.stats[0].integers);
+  CHECK(rows.stats[0].mismatches == 1);
+  CHECK(rows.stats[0].max_abs_integer == 1);
+  CHECK(rows.stats[1].mismatches == 0);
+  CHECK(rows.stats[2].max_abs_integer == 2);
+  const AxisStats columns = compare_along(a, b, {0}, {0, 0, 0}, 1);  // strided: gathered per column
+  CHECK(columns.stats[0].mismatches == 1);
+  CHECK(columns.stats[1].mismatches == 0);
+  CHECK(columns.stats[2].max_abs_integer == 2);
+
+  const auto grid = mismatch_grid(a, b, {0, 0, 0});
+  REQUIRE(grid);
+  CHECK(grid->mismatches == std::vector<std::uint64_t>{1, 0, 0, 0, 0, 0, 0, 0, 1});
+  CHECK(mismatch_grid(a, b, {0, 2, 0})->mismatches == std::vector<std::uint64_t>(9, 0));
 }
 
 TEST_CASE("int32 against int64 compares as integers; a tolerance still applies") {

@@ -96,6 +96,7 @@ TEST_CASE("a profiler's output is recognised, to name the reader that takes it")
   REQUIRE(ncu);
   CHECK(ncu->reader == "ncu(p)");
   CHECK(recognise_profiler_output("\"ID\",\"Process ID\",\"Kernel Name\"\n\"0\",\"1\",\"k\"\n")->reader == "ncu(p)");
+  CHECK(recognise_profiler_output(fixture("ncu_2025_per_kernel_summary.csv", "wild"))->reader == "ncu(p)");
   auto nsys = recognise_profiler_output(fixture("nsys_stats_all.csv"));
   REQUIRE(nsys);
   CHECK(nsys->reader == "nsys(p, report)");

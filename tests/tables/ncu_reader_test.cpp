@@ -140,3 +140,42 @@ TEST_CASE("a launch of many metrics is read in linear time") {
   CHECK(r.launches[0].metrics.back().name == "m99999");
   CHECK_THROWS_AS(parse_ncu_csv(header + "\n" + values + "\n", "wide.csv", 1000), ReadLimitExceeded);
 }
+
+TEST_CASE("--print-summary per-kernel (ncu 2025): an entry per kernel and launch shape, Average with its range") {
+  NcuReport r = parse_ncu_csv(fixture("ncu_2025_per_kernel_summary.csv", "wild"), "summary.csv");
+  CHECK(r.summary);
+  CHECK_FALSE(r.raw_page);
+  REQUIRE(r.launches.size() == 2);  // one kernel, launched with two shapes, 14 times each
+  for (const NcuLaunch& l : r.launches) {
+    CHECK(l.id.empty());
+    CHECK(l.invocations == "14");
+    CHECK(l.process == "93269");
+    CHECK(kernel_function_name(l.kernel_name) == "saxpyKernel");
+    CHECK(l.metrics.size() == 44);
+  }
+  auto attribute = [](const NcuLaunch& l, const std::string& name) {
+    for (const auto& [k, v] : l.attributes)
+      if (k == name) return v;
+    return std::string("(none)");
+  };
+  CHECK(attribute(r.launches[0], "Block Size") == "(256, 1, 1)");
+  CHECK(attribute(r.launches[1], "Grid Size") == "(1048576, 1, 1)");
+  CHECK(attribute(r.launches[0], "Invocations") == "14");
+  const NcuMetric& duration = r.launches[0].metrics[3];
+  CHECK(duration.name == "Duration");
+  CHECK(duration.unit == "us");
+  CHECK(*duration.value == 89.32);
+  CHECK(*duration.minimum == 57.79);
+  CHECK(*duration.maximum == 124.77);
+  const NcuMetric& cycles = r.launches[1].metrics[1];
+  CHECK(*cycles.minimum == 4403097.0);  // "4,403,097.00"
+  CHECK(cycles.maximum_text == "4,540,074.00");
+}
+
+TEST_CASE("a summary without kernel names is refused naming what to write instead") {
+  CHECK_THROWS_WITH_AS(parse_ncu_csv("\"Device\",\"CC\",\"Invocations\",\"Section Name\",\"Metric Name\",\"Metric Unit\","
+                                     "\"Minimum\",\"Maximum\",\"Average\"\n\"0\",\"9.0\",\"3\",\"s\",\"Duration\",\"us\",\"1\",\"3\",\"2\"\n",
+                                     "gpu.csv"),
+                       doctest::Contains("gpu.csv:1: an ncu summary without kernel names (--print-summary per-gpu?)"),
+                       OperatorError);
+}

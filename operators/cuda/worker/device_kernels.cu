@@ -76,6 +76,8 @@ __device__ __forceinline__ void shuffle_combine(Partial& p, int offset) {
   o.mismatches = __shfl_down_sync(kFullMask, p.mismatches, offset);
   o.max_abs = __shfl_down_sync(kFullMask, p.max_abs, offset);
   o.max_abs_index = __shfl_down_sync(kFullMask, p.max_abs_index, offset);
+  o.integers = __shfl_down_sync(kFullMask, p.integers, offset);
+  o.max_abs_integer = __shfl_down_sync(kFullMask, p.max_abs_integer, offset);
   o.max_rel = __shfl_down_sync(kFullMask, p.max_rel, offset);
   o.max_rel_index = __shfl_down_sync(kFullMask, p.max_rel_index, offset);
   o.first_mismatch_index = __shfl_down_sync(kFullMask, p.first_mismatch_index, offset);

@@ -239,6 +239,8 @@ Message RequestHandler::compare(const Message& request) {
       .set("mismatches", std::to_string(s.mismatches))
       .set("max_abs", num(s.max_abs))
       .set("max_abs_index", std::to_string(s.max_abs_index))
+      .set("integers", s.integers ? "1" : "0")
+      .set("max_abs_integer", std::to_string(s.max_abs_integer))
       .set("max_rel", num(s.max_rel))
       .set("max_rel_index", std::to_string(s.max_rel_index))
       .set("first_mismatch_index", std::to_string(s.first_mismatch_index))
