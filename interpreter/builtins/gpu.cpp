@@ -1,6 +1,7 @@
 // GPU: `device`, `cuda_fn`, `out`, `call`, `time`, `achieved`, and `matches` on the device for
 // large tensors. Binds operators/cuda; candidate code runs only in its worker processes.
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include <cmath>
 #include <cstring>
@@ -145,6 +146,11 @@ Value grader_fault(CallContext& ctx, GpuState& st, const std::string& message,
   return ctx.error(fmt::format("grading environment: {}", message), Blame::grader_environment);
 }
 
+// "scale (submission/k.cu) brought into the worker: libcublas.so.13, libcublasLt.so.13"
+std::string libraries_text(const cuda::CompiledModule& m, const std::vector<std::string>& libraries) {
+  return fmt::format("{} ({}) brought into the worker: {}", m.entry, m.source_name, fmt::join(libraries, ", "));
+}
+
 Value call_module(CallContext& ctx, GpuState& st, const cuda::CompiledModule& m, const Args& a, std::size_t first) {
   PreparedArgs prepared;
   if (auto e = prepare_args(ctx, a, first, prepared)) return *e;
@@ -158,6 +164,7 @@ Value call_module(CallContext& ctx, GpuState& st, const cuda::CompiledModule& m,
     if (!r.ok && r.grader_environment)
       return grader_fault(ctx, st, fmt::format("{} ({}): {}", m.entry, m.source_name, r.failure), m.kind);
     if (!r.ok) return ctx.error(fmt::format("{} ({}): {}", m.entry, m.source_name, r.failure), blame_of(m));
+    if (!r.libraries.empty()) ctx.note_evidence(libraries_text(m, r.libraries));
     List outs;
     for (std::size_t i = 0; i < r.outputs.size(); ++i) {
       auto& h = r.outputs[i];
@@ -285,7 +292,8 @@ void open_gpu(Registry& r) {
 
   r.add("out", {P("dtype"), P("shape")}, false,
         "Declares an output buffer for `call` and `time`: a fresh device buffer, filled with NaN (0xFF bytes for "
-        "integers) before every call so an unwritten element cannot pass.",
+        "integers) before every call, and with a second pattern for a second run, so an element the function never "
+        "writes fails the call.",
         fam, [](CallContext& ctx, const Args& a) {
           if (!builtins::dtype_arg(a[0])) return ctx.bad_argument(1, "a dtype (f32, bf16, ...)", a[0]);
           std::vector<std::int64_t> shape;
@@ -331,11 +339,42 @@ void open_gpu(Registry& r) {
             s.values = t.samples;
             s.dim = Dimension::of(Dimension::time);
             s.description = fmt::format("time({}): {}", m->entry, method_text(t.method));
+            if (!t.libraries.empty()) s.description += "; " + libraries_text(*m, t.libraries);
             return Value::samples_of(std::move(s));
           } catch (const EnvironmentError& e) {
             return grader_fault(ctx, *state, fmt::format("'time' of {}: {}", m->entry, e.what()), m->kind);
           } catch (const OperatorError& e) {
             return ctx.error(fmt::format("'time' of {}: {}", m->entry, e.what()));
+          }
+        });
+
+  r.add("libraries", {P("f")}, true,
+        "The shared libraries a cuda_fn's module brought into the GPU worker beyond the worker's own, as file "
+        "names (\"libcublas.so.13\"): those it links and those it opened in the calls made so far. A \"kernel\" "
+        "that hands the work to cuBLAS or to the reference's library shows it here: "
+        "`expect not any(libraries(f), l => contains(l, \"cublas\"))`.",
+        fam, [state](CallContext& ctx, const Args& a) {
+          const cuda::CompiledModule* m = module_of(*state, a[0]);
+          if (!m) return ctx.bad_argument(1, "a function from cuda_fn", a[0]);
+          try {
+            cuda::LibrariesOutcome r = state->get().libraries(*m);
+            if (!r.ok && r.grader_environment)
+              return grader_fault(ctx, *state, fmt::format("libraries of {}: {}", m->entry, r.failure), m->kind);
+            if (!r.ok) return ctx.error(fmt::format("{} ({}): {}", m->entry, m->source_name, r.failure), blame_of(*m));
+            List names;
+            for (const std::string& l : r.libraries) {
+              Value v = Value::string(l);
+              v.mark_from_submission();
+              names.push_back(std::move(v));
+            }
+            Value out = Value::list(std::move(names), fmt::format("the libraries {} brought into the GPU worker", m->entry),
+                                    fmt::format("{} brought no library into the GPU worker beyond its own", m->entry));
+            out.mark_from_submission();
+            return out;
+          } catch (const EnvironmentError& e) {
+            return grader_fault(ctx, *state, fmt::format("'libraries' of {}: {}", m->entry, e.what()), m->kind);
+          } catch (const OperatorError& e) {
+            return ctx.error(fmt::format("'libraries' of {}: {}", m->entry, e.what()));
           }
         });
 

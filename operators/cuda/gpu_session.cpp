@@ -393,6 +393,7 @@ CallOutcome GpuSession::call(const CompiledModule& fn, const std::vector<CallArg
   if (r.ok) {
     try {
       out.wall_seconds = reply_number(r.message, "wall_s", 0, r.seconds + 1);
+      out.libraries = reply_library_list(r.message, "libraries");
     } catch (const MalformedReply& e) {
       w.stop();
       out.ok = false;
@@ -412,6 +413,30 @@ CallOutcome GpuSession::call(const CompiledModule& fn, const std::vector<CallArg
       out.outputs.clear();
       out.failure = e.what();
     }
+  }
+  return out;
+}
+
+LibrariesOutcome GpuSession::libraries(const CompiledModule& fn) {
+  LibrariesOutcome out;
+  WorkerClient& w = worker(fn);
+  if (auto failed = start(w, fn.library_path, gpu_memory_limit(fn))) {
+    out.failure = failed->failure;
+    out.grader_environment = failed->grader_environment;
+    return out;
+  }
+  WorkerReply r = send(w, Message().set("op", "libraries").set("module", fn.library_path), options_.call_timeout_s);
+  out.ok = r.ok;
+  out.failure = r.failure;
+  out.grader_environment = r.grader_environment;
+  if (worker_claims_environment(r)) out.grader_environment = confirm_environment(fn.kind, out.failure);
+  if (!r.ok) return out;
+  try {
+    out.libraries = reply_library_list(r.message, "libraries");
+  } catch (const MalformedReply& e) {
+    w.stop();
+    out.ok = false;
+    out.failure = "malformed reply from the worker running the candidate's code: " + e.reason;
   }
   return out;
 }
@@ -486,6 +511,7 @@ void GpuSession::read_time_reply(const WorkerReply& r, const TimingOptions& o, c
                                  TimeOutcome& out) {
   const Message& a = r.message;
   out.samples = reply_seconds_list(a, "samples");
+  out.libraries = reply_library_list(a, "libraries");
   const long long most = static_cast<long long>(TimingRules{}.max_samples);
   TimingMethod& t = out.method;
   t.l2_flushed = a.get_or("flushed", "0") == "1";

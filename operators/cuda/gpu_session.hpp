@@ -65,6 +65,14 @@ struct CallOutcome {
   std::vector<HostTensor> outputs;   // one per OutputArg, in argument order
   double wall_seconds = 0;           // host time of the call including synchronisation
   std::string isolation;             // what confined the worker that ran it (WorkerClient::isolation())
+  std::vector<std::string> libraries;  // shared libraries the module brought into the worker
+};
+
+struct LibrariesOutcome {
+  bool ok = false;
+  std::string failure;
+  bool grader_environment = false;
+  std::vector<std::string> libraries;  // file names ("libcublas.so.13"), sorted
 };
 
 struct TimingOptions {
@@ -115,6 +123,7 @@ struct TimeOutcome {
   bool recheck_ok = false;
   std::string recheck;
   std::string isolation;             // what confined the worker that ran it
+  std::vector<std::string> libraries;  // shared libraries the module brought into the worker
 };
 
 struct CompareOutcome {
@@ -163,6 +172,9 @@ class GpuSession {
 
   CallOutcome call(const CompiledModule& fn, const std::vector<CallArg>& args);
   TimeOutcome time(const CompiledModule& fn, const std::vector<CallArg>& args, const TimingOptions& options = {});
+  // The shared libraries the module brought into its worker beyond the worker's own: those it
+  // links, and those it opened in the calls made so far.
+  LibrariesOutcome libraries(const CompiledModule& fn);
   // Shapes must be equal (OperatorError otherwise). Runs on the CUDA worker; `on_cpu` uses the
   // stand-in's host implementation of the same arithmetic. max_ulp is computed in ULP mode, or
   // with `ulp_stats` (otherwise 0: the ULP distance costs the device more than the rest).

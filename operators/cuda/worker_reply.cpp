@@ -1,5 +1,7 @@
 #include "operators/cuda/worker_reply.hpp"
 
+#include <algorithm>
+#include <cctype>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -57,6 +59,26 @@ std::vector<double> reply_seconds_list(const Message& m, std::string_view key) {
     double x = parse_number(key, part);
     if (!(x > 0)) throw MalformedReply{fmt::format("field '{}' holds {:g}, not a positive number of seconds", key, x)};
     out.push_back(x);
+    if (comma == std::string_view::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::vector<std::string> reply_library_list(const Message& m, std::string_view key) {
+  std::vector<std::string> out;
+  auto v = m.get(key);
+  if (!v || v->empty()) return out;
+  std::string_view text = *v;
+  for (std::size_t start = 0; start <= text.size();) {
+    std::size_t comma = text.find(',', start);
+    std::string_view name = text.substr(start, comma == std::string_view::npos ? std::string_view::npos : comma - start);
+    const bool plain = !name.empty() && name.size() <= 255 && std::all_of(name.begin(), name.end(), [](char c) {
+      return std::isalnum(static_cast<unsigned char>(c)) || c == '.' || c == '_' || c == '-' || c == '+' || c == '?';
+    });
+    if (!plain || out.size() == 256)
+      throw MalformedReply{fmt::format("field '{}' is not a list of library file names", key)};
+    out.emplace_back(name);
     if (comma == std::string_view::npos) break;
     start = comma + 1;
   }

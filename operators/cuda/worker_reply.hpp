@@ -22,6 +22,9 @@ double reply_number(const Message& m, std::string_view key, double lo, double hi
 long long reply_count(const Message& m, std::string_view key, long long lo, long long hi);
 // "s1,s2,...": each a finite positive number of seconds; throws MalformedReply.
 std::vector<double> reply_seconds_list(const Message& m, std::string_view key);
+// "libcublas.so.13,libz.so.1": shared-library file names (an absent field: none); at most 256,
+// each a file name's usual characters; throws MalformedReply.
+std::vector<std::string> reply_library_list(const Message& m, std::string_view key);
 
 // The rules of the timing loop (worker/timing_loop.cpp) an honest reply obeys.
 struct TimingRules {

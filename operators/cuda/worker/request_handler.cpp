@@ -1,6 +1,7 @@
 #include "operators/cuda/worker/request_handler.hpp"
 
 #include <dlfcn.h>
+#include <link.h>
 #include <signal.h>
 #include <unistd.h>
 
@@ -11,6 +12,7 @@
 
 #include "operators/cuda/dtype_info.hpp"
 #include "operators/cuda/worker/allocation_limit.hpp"
+#include "operators/cuda/worker/host_threads.hpp"
 #include "operators/cuda/worker/prepared_call.hpp"
 #include "operators/cuda/worker/tensor_files.hpp"
 #include "operators/cuda/worker/timing_loop.hpp"
@@ -50,6 +52,9 @@ RequestHandler::Entry RequestHandler::load(const std::string& module_path) {
   auto entry = reinterpret_cast<Entry>(dlsym(handle, "rubric_call"));
   if (!entry) throw RequestFailure(fmt::format("module {} has no rubric_call entry", module_path));
   modules_[module_path] = entry;
+  if (link_map* lm = nullptr; dlinfo(handle, RTLD_DI_LINKMAP, &lm) == 0 && lm && lm->l_name)
+    module_paths_.insert(lm->l_name);
+  module_paths_.insert(module_path);
   return entry;
 }
 
@@ -59,7 +64,10 @@ Message RequestHandler::handle(const Message& request) {
     if (op == "info") {
       Message m;
       m.set("status", "ok").set("backend", backend_name_);
+      // The driver library the query opens is the worker's own, not a module's.
+      const bool before_modules = modules_.empty();
       describe_device([&](const std::string& k, const std::string& v) { m.set(k, v); });
+      if (before_modules) own_libraries_.merge(loaded_libraries());
       return m;
     }
     if (op == "ping") return Message().set("status", "ok").set("pid", std::to_string(::getpid()));
@@ -86,6 +94,7 @@ Message RequestHandler::handle(const Message& request) {
       if (limit == 0) limit = b.device_memory_total() / 10 * 9;
       set_device_memory_limit(limit);
       baseline_used_ = b.device_memory_used();
+      own_libraries_.merge(loaded_libraries());
       end_strays_ = request.get_or("own_pid_namespace", "0") == "1" && !std::getenv("RUBRIC_GPU_MEMCHECK_ACTIVE");
       return Message().set("status", "ok").set("backend", b.name()).set("gpu_memory_limit", std::to_string(limit));
     }
@@ -104,6 +113,13 @@ Message RequestHandler::handle(const Message& request) {
       Message m = time(request);
       end_strays();
       return m;
+    }
+    // What a module brought into the worker (linked, or opened while it ran): a "kernel" that
+    // calls cuBLAS or the reference's library shows it here.
+    if (op == "libraries") {
+      load(request.require("module"));
+      end_strays();
+      return Message().set("status", "ok").set("libraries", libraries_brought_in());
     }
     if (op == "compare") return compare(request);
     if (op == "copy_bandwidth") {
@@ -137,6 +153,10 @@ std::string RequestHandler::memory_problem() {
   return {};
 }
 
+std::string RequestHandler::libraries_brought_in() {
+  return libraries_added(own_libraries_, loaded_libraries(), module_paths_);
+}
+
 void RequestHandler::end_strays() {
   // kill(-1) reaches every process this one may signal except itself and init; in the worker's
   // own PID namespace that is exactly what the candidate started.
@@ -154,7 +174,7 @@ Message RequestHandler::call(const Message& request) {
   if (std::string why = memory_problem(); !why.empty()) return failure(why);
   prepared.write_outputs();
   Message m;
-  m.set("status", "ok").set("wall_s", num(r.seconds));
+  m.set("status", "ok").set("wall_s", num(r.seconds)).set("libraries", libraries_brought_in());
   return m;
 }
 
@@ -187,6 +207,7 @@ Message RequestHandler::time(const Message& request) {
   Message m;
   m.set("status", "ok")
       .set("samples", samples)
+      .set("libraries", libraries_brought_in())
       .set("warmup_calls", std::to_string(r.warmup_calls))
       .set("dropped_low_clock", std::to_string(r.dropped_low_clock))
       .set("escaped_stream", std::to_string(r.escaped_stream))

@@ -4,6 +4,7 @@
 // in the candidate's own program: caching between calls is then visible to the grader).
 #include <functional>
 #include <map>
+#include <set>
 #include <memory>
 #include <string>
 
@@ -33,6 +34,7 @@ class RequestHandler {
   // After candidate code ran (the request's buffers still held): a refused allocation, or more
   // device memory in use than when the worker started by over the limit. "" when within it.
   std::string memory_problem();
+  std::string libraries_brought_in();  // comma-separated short names
   // Every process the candidate code started (it runs in the worker's own PID namespace): ended
   // after each request, so nothing it forks outlives the call.
   void end_strays();
@@ -41,6 +43,8 @@ class RequestHandler {
   Send send_;
   std::unique_ptr<Backend> backend_;
   std::map<std::string, Entry> modules_;
+  std::set<std::string> module_paths_;  // the candidate modules, as the loader lists them
+  std::set<std::string> own_libraries_;  // what the worker holds itself (after start, device queries)
   std::uint64_t baseline_used_ = 0;
   bool end_strays_ = false;
 };
