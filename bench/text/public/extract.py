@@ -139,7 +139,8 @@ def git_show(mirror, path):
 def detok(tokens):
     out = ""
     for t in tokens:
-        if out and not re.match(r"^([,.;:!?)\]}]|'s|'|n't|'ll|'re|'ve|'d|'m)$", t) and not out.endswith(("(", "``")):
+        # A closing quotation mark ('') is glued to the word before it, an opening one (``) to the next.
+        if out and not re.match(r"^([,.;:!?)\]}]|'s|'|''|n't|'ll|'re|'ve|'d|'m)$", t) and not out.endswith(("(", "``")):
             out += " "
         out += t
     return out.replace("``", '"').replace("''", '"')
@@ -165,8 +166,10 @@ def starsem(mirror, paths):
             continue
         lower = [t.lower() for t in toks]
         sentence_keys = keys_of(sentence)
-        if any(w in HEDGE_WORDS for w in lower):  # speculation is not annotated here: no example
-            continue
+        # Speculation is not annotated here: a sentence holding a hedge word gives no stated example, and
+        # a negated one only from a negation whose cue and scope end before a clause break that precedes
+        # every hedge word ("I did not see him, and I would not know him again").
+        hedges = [i for i, w in enumerate(lower) if w in HEDGE_WORDS]
         negs = 0 if block[0][7] == "***" else (len(block[0]) - 7) // 3
         cue_tok, in_scope = set(), set()
         taken = set()
@@ -180,12 +183,18 @@ def starsem(mirror, paths):
             scope = {i for i, r in enumerate(block) if r[8 + 3 * n] != "_"}
             in_scope.update(scope)
             last = max(c)
+            if hedges:
+                end = max(scope | set(c))
+                if hedges[0] <= end or not any(toks[i] in (",", ";", ":", "and", "but") for i in range(end + 1, hedges[0])):
+                    continue
             for i in range(last + 1, min(len(toks), last + 4)):
                 if i in scope and block[i][8 + 3 * n] == toks[i] and block[i][5][:2] in ("NN", "VB", "JJ") \
                         and word_token(toks[i]) and one_mention(toks[i], sentence_keys) and i not in taken:
                     out["negated"].append((toks[i], sentence))
                     taken.add(i)
                     break
+        if hedges:
+            continue
         cands = [i for i, r in enumerate(block) if i not in in_scope and i not in cue_tok and r[5][:2] in ("NN", "VB", "JJ")
                  and word_token(toks[i]) and one_mention(toks[i], sentence_keys)]
         if cands:
