@@ -174,7 +174,7 @@ const std::vector<Seq> kHedges = {
     {"considered", "to"}, {"it", "is", "thought"}, {"been", "thought"}, {"been", "proposed"}, {"been", "postulated"},
     {"been", "presumed"}, {"is", "presumed"}, {"are", "presumed"}, {"presumed", "to"}, {"presumed", "that"},
     {"is", "proposed"}, {"are", "proposed"}, {"proposed", "to"}, {"proposed", "as"}, {"generally", "believed"},
-    {"believed", "that"}, {"estimate"}, {"appears", "as"}, {"appear", "as"}, {"appeared", "as"},
+    {"believed", "that"}, {"we", "estimate"}, {"i", "estimate"}, {"estimate", "that"}, {"estimates", "that"}, {"appears", "as"}, {"appear", "as"}, {"appeared", "as"},
     // A differential diagnosis lists candidates: "Lymphoma is in the differential".
     {"differential", "diagnosis"}, {"differential", "includes"}, {"differential", "include"}, {"in", "the", "differential"}};
 
@@ -954,6 +954,19 @@ bool complement_clause(const Cursor& c, std::size_t k) {
   return m < n && (in(c.w(m), kAuxiliaries) || is_negator(c.w(m)));
 }
 
+// A cause after a negation at k: "not caused by", "not due to", "not attributable to", "not
+// explained by", "not mediated by", "not the result of", with adverbs of degree between.
+bool cause_after(const Cursor& c, std::size_t k) {
+  static const std::unordered_set<std::string_view> kCauses = {"caused", "due", "attributable", "explained", "mediated",
+                                                               "driven", "triggered", "induced", "owing"};
+  std::size_t m = k;
+  while (c.w(m) == "only" || c.w(m) == "solely" || c.w(m) == "entirely" || c.w(m) == "completely" || c.w(m) == "simply" ||
+         c.w(m) == "directly" || c.w(m) == "primarily" || c.w(m) == "mainly" || c.w(m) == "fully" || c.w(m) == "just")
+    ++m;
+  if (kCauses.count(c.w(m))) return c.w(m + 1) == "by" || c.w(m + 1) == "to";
+  return c.at(m, {"the", "result", "of"}) || c.at(m, {"a", "result", "of"}) || c.at(m, {"the", "consequence", "of"});
+}
+
 // A comparison after a negation at k: "not different", "no different", "not significantly
 // different", "not identical", "not the same", "not similar", "not comparable".
 bool comparison_after(const Cursor& c, std::size_t k) {
@@ -1263,7 +1276,7 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     // "is not expected to return" denies; "not known", a hedge that is itself negated, stays one.
     if (c.w(k) == "expected" && k > 0 && (c.w(k - 1) == "not" || c.w(k - 1) == "n't")) continue;
     // "The implications are considered." is discussed, not held: "considered" needs what is held.
-    if (c.w(k + len - 1) == "considered" && (k + len >= n || c.punct(k + len))) continue;
+    if (c.w(k + len - 1) == "considered" && in(c.w(k), kCopulas) && (k + len >= n || c.punct(k + len))) continue;
     if (negated_probability(c, L, k, len)) continue;
     j.polarity = Polarity::hedged;
     j.trigger_begin = k;
@@ -1371,8 +1384,25 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     // absence of", "lack of") governs a noun phrase: an auxiliary after it starts the clause's
     // predicate ("a site instead of a TATA box is located in the promoter region").
     const bool contrast = k > 0 && c.w(k - 1) == "but" && (c.w(k) == "not" || c.w(k) == "n't");
+    // "OTF-2 but not OTF-1 regulates the DRA gene", "cortisol but not tetrahydrocortisol inhibited
+    // expression": the contrast names a noun phrase; a verb after it (a word past the first that
+    // ends in -ed or is followed by an article) is the sentence's predicate, stated.
+    if (contrast && words >= 1 && b > k + len && !s.tokens[b - 1].hyphen_next) {
+      std::string_view v = c.w(b);
+      std::string_view nx = c.w(e);
+      static const std::unordered_set<std::string_view> kBeforeNoun = {
+          "the", "a", "an", "from", "to", "by", "in", "of", "with", "for", "on", "at", "not", "n't", "its", "their", "and", "or",
+          "this", "these", "that", "those", "any", "all", "some", "both", "two", "its", "his", "her", "our", "my", "your"};
+      bool verb = !kBeforeNoun.count(c.w(b - 1)) &&
+                  ((v.size() > 4 && v.substr(v.size() - 2) == "ed" && !s.tokens[b].capital) || nx == "the" || nx == "a" ||
+                   nx == "an" || nx == "its" || nx == "their" || nx == "this" || nx == "these");
+      if (verb) {
+        pre = false;
+        continue;
+      }
+    }
     bool predicate = false;
-    if ((len > 1 && kPrepositionalEnds.count(c.w(k + len - 1))) || (c.w(k) == "without" && k > L))
+    if ((len > 1 && kPrepositionalEnds.count(c.w(k + len - 1))) || ((c.w(k) == "without" || c.w(k) == "lacking") && k > L))
       for (std::size_t m = k + len; m < b && !predicate; ++m)
         predicate = in(c.w(m), kAuxiliaries) && c.w(m) != "'s" &&
                     !(c.w(k) == "without" && (c.w(m) == "being" || c.w(m) == "been" || c.w(m) == "be" || c.w(m) == "having"));
@@ -1439,7 +1469,7 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     if (c.w(k) == "that" && complement_clause(c, k)) break;
     // "For the decode phase there is no bank conflict", "Over the wide expanse there was no sound":
     // an existential "there" after the mention is a subject of its own.
-    if (k > E && c.w(k) == "there" && in(c.w(k + 1), kCopulas)) break;
+    if (c.w(k) == "there" && in(c.w(k + 1), kCopulas)) break;
     // "These results imply that X is not required": what is inferred is denied, not the evidence.
     if (k > E && evidential_verb(c, k)) break;
     if (k > E && (c.w(k) == "and" || c.w(k) == "or") && !in(c.w(k + 1), kAuxiliaries) && !is_negator(c.w(k + 1))) {
@@ -1503,6 +1533,9 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       // "Plasma cortisol was not different in the two groups": a comparison denies the difference,
       // not the things compared.
       if (copula && comparison_after(c, k + 1)) break;
+      // "The slowdown is not caused by the prefix cache", "The inhibition was not due to toxicity":
+      // a cause denied, not the effect, which is stated (the cause is denied by the "not" before it).
+      if (copula && cause_after(c, k + 1)) break;
       std::size_t v = k + 1;
       while (v < n && (c.w(v) == "really" || c.w(v) == "actually" || c.w(v) == "even" || c.w(v) == "seem" || c.w(v) == "to"))
         ++v;
