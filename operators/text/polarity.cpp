@@ -269,6 +269,10 @@ const std::vector<std::string_view> kEndingVerbs = {
     "leave", "quit", "decrease", "decline", "ease", "recover", "heal", "improve", "budge", "change", "let"};
 // Verbs of going away: "X has resolved", "X disappeared".
 const std::vector<std::string_view> kGoneVerbs = {"resolve", "disappear", "vanish", "subside"};
+// Verbs of finding: "we could detect", "we could reproduce" is an ability exercised.
+const std::vector<std::string_view> kFindingVerbs = {"detect", "observe", "find", "see", "show", "demonstrate", "identify",
+                                                     "measure", "reproduce", "isolate", "recover", "obtain", "purify",
+                                                     "visualize", "localize", "map", "trace", "establish"};
 // What "should" expects rather than advises: "These findings should prove useful", "The fix should
 // reduce the stall".
 const std::vector<std::string_view> kExpectedVerbs = {
@@ -281,7 +285,7 @@ using KeySet = std::unordered_set<std::string>;
 const KeySet& keys_of(const std::vector<std::string_view>& words) {
   static const std::unordered_map<const void*, KeySet> sets = [] {
     std::unordered_map<const void*, KeySet> m;
-    for (const auto* xs : {&kDenyingVerbs, &kEndingVerbs, &kGoneVerbs, &kExpectedVerbs}) {
+    for (const auto* xs : {&kDenyingVerbs, &kEndingVerbs, &kGoneVerbs, &kExpectedVerbs, &kFindingVerbs}) {
       KeySet keys;
       for (std::string_view w : *xs) keys.insert(inflection_key(w));
       m.emplace(xs, std::move(keys));
@@ -1193,10 +1197,12 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   // up to the nearest comma.
   // A clause opened by "that" after the mention, relative or complement ("affinities that may
   // reflect ...", "X shows that Y might ..."), keeps its hedges to itself.
+  // So does one opened by "whether" ("We wished to determine whether T3SO4 could mimic it" states
+  // the determining).
   std::size_t hedge_end = RR;
   if (!cleft(c, L, b))
     for (std::size_t k = E; k < RR; ++k)
-      if (c.w(k) == "that") {
+      if (c.w(k) == "that" || c.w(k) == "whether") {
         hedge_end = k;
         break;
       }
@@ -1239,6 +1245,24 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     // possibility that X", "raises the hypothesis of Y" leave the words before them stated.
     if (k >= E && len == 1 && (c.w(k + 1) == "that" || c.w(k + 1) == "of") && kHedgeNouns.count(c.w(k))) continue;
     if (hedge_is_term(c, k)) continue;
+    // "We could detect three sites": "could" with a verb of finding after a person is an ability
+    // exercised, not a possibility.
+    if (c.w(k) == "could" && len == 1 && k > 0 && (c.w(k - 1) == "we" || c.w(k - 1) == "i" || c.w(k - 1) == "they") &&
+        key_in(s.tokens[k + 1 < n ? k + 1 : k].stem, kFindingVerbs))
+      continue;
+    // "we evaluate the possible role of X": after an article "possible" qualifies its noun phrase,
+    // as "potential" does; "It is possible that X", "X is a possible cause" still hedge the clause.
+    if (c.w(k) == "possible" && len == 1 && k > 1 && !in(c.w(k - 2), kCopulas) &&
+        (c.w(k - 1) == "the" || c.w(k - 1) == "a" || c.w(k - 1) == "any" || c.w(k - 1) == "all" || c.w(k - 1) == "several" ||
+         c.w(k - 1) == "its" || c.w(k - 1) == "their" || c.w(k - 1) == "other")) {
+      if (k < b && forward_hedge_reaches(c, k, len, b) && !denied_after(c, E, RR)) {
+        j.polarity = Polarity::hedged;
+        j.trigger_begin = k;
+        j.trigger_end = k + len;
+        return j;
+      }
+      continue;
+    }
     if (q && q >= first_forward) {  // "presumed X", "evaluate for X", "at risk of X": what follows only
       if (k < b && forward_hedge_reaches(c, k, len, b) && !denied_after(c, E, RR)) {
         j.polarity = Polarity::hedged;

@@ -123,3 +123,18 @@ TEST_CASE("another's view in the passive, an estimate and a proposal hedge what 
   CHECK(pol("The maximum likelihood estimate of the rate is biased.", "rate") == "affirmed");
   CHECK(pol("The idea that the index is wrong came from the logs.", "index") == "affirmed");
 }
+
+TEST_CASE("a clause opened by 'whether' keeps its hedges; 'we could detect' is an ability exercised") {
+  CHECK(pol("We wished to determine whether T3SO4 could mimic the hormone.", "determine") == "affirmed");
+  CHECK(pol("We wished to determine whether T3SO4 could mimic the hormone.", "hormone") == "hedged");
+  CHECK(pol("In treated cells we could detect three initiation sites.", "initiation sites") == "affirmed");
+  CHECK(pol("Bank conflicts could explain the stall.", "stall") == "hedged");
+  CHECK(pol("We could increase the batch size.", "increase the batch size") == "hedged");
+}
+
+TEST_CASE("'the possible X' qualifies its noun phrase; 'X is a possible Y' still hedges X") {
+  CHECK(pol("In this review we evaluate the possible role of transcription factors.", "evaluate") == "affirmed");
+  CHECK(pol("In this review we evaluate the possible role of transcription factors.", "role") == "hedged");
+  CHECK(pol("Register pressure is a possible explanation.", "register pressure") == "hedged");
+  CHECK(pol("It is possible that the cache is cold.", "cache") == "hedged");
+}
