@@ -174,7 +174,7 @@ const std::vector<Seq> kHedges = {
     {"considered", "to"}, {"it", "is", "thought"}, {"been", "thought"}, {"been", "proposed"}, {"been", "postulated"},
     {"been", "presumed"}, {"is", "presumed"}, {"are", "presumed"}, {"presumed", "to"}, {"presumed", "that"},
     {"is", "proposed"}, {"are", "proposed"}, {"proposed", "to"}, {"proposed", "as"}, {"generally", "believed"},
-    {"believed", "that"}, {"we", "estimate"}, {"i", "estimate"}, {"estimate", "that"}, {"estimates", "that"}, {"appears", "as"}, {"appear", "as"}, {"appeared", "as"},
+    {"believed", "that"}, {"supposed", "to"}, {"seemingly"}, {"we", "estimate"}, {"i", "estimate"}, {"estimate", "that"}, {"estimates", "that"}, {"appears", "as"}, {"appear", "as"}, {"appeared", "as"},
     // A differential diagnosis lists candidates: "Lymphoma is in the differential".
     {"differential", "diagnosis"}, {"differential", "includes"}, {"differential", "include"}, {"in", "the", "differential"}};
 
@@ -423,7 +423,11 @@ struct Cursor {
     if ((x == "therefore" || x == "thus" || x == "hence" || x == "then") && k > 0 && in(w(k - 1), kAuxiliaries)) return false;
     // "have not yet seen X", "is not so slow": after a negation, "yet" and "so" are adverbs of the
     // negated verb, not a contrast or a consequence.
-    if ((x == "yet" || x == "so") && k > 0 && (w(k - 1) == "not" || w(k - 1) == "n't" || w(k - 1) == "never")) return false;
+    // ("it was not so, and ..." is the pro-form: the clause ends there).
+    if (x == "yet" && k > 0 && (w(k - 1) == "not" || w(k - 1) == "n't" || w(k - 1) == "never")) return false;
+    if (x == "so" && k > 0 && (w(k - 1) == "not" || w(k - 1) == "n't") && k + 1 < s.tokens.size() &&
+        s.tokens[k + 1].kind == Token::Kind::word && !in(w(k + 1), kClauseStarters) && w(k + 1) != "and" && w(k + 1) != "or")
+      return false;
     if (in(x, kTerminators))
       return !at(k, {"rather", "than"}) && !at(k, {"instead", "of"}) && !at(k, {"so", "that"}) && !at(k, {"yet", "to"});
     // "apart from", "aside from", "other than" end a scope as "except" does.
@@ -915,6 +919,20 @@ std::size_t modal_hedge(const Cursor& c, std::size_t k) {
     }
     return v < c.s.tokens.size() && key_in(c.s.tokens[v].stem, kExpectedVerbs) ? 1 : 0;
   }
+  // Another's belief, a hope or a wish with its clause: "My wife thinks it is too loud", "They
+  // believe the cache is cold", "I hope it lasts", "I wish it had a remote" (not the writer's own "I
+  // think", a commitment; not "wish to", an intent).
+  static const std::unordered_set<std::string_view> kClauseOpeners = {
+      "that", "it", "they", "he", "she", "this", "there", "the", "a", "an", "these", "those", "its", "their", "his", "her",
+      "you", "we", "i", "my", "our", "your", "someone", "something", "everything", "nothing", "all"};
+  if ((x == "thinks" || x == "believes" || ((x == "think" || x == "believe") && prev != "i" && prev != "we" && prev != "to" &&
+                                             prev != "n't" && prev != "not" && !c.s.tokens[k].capital)) &&
+      kClauseOpeners.count(c.w(k + 1)))
+    return 1;
+  if ((x == "hope" || x == "hopes" || x == "hoped" || x == "wish" || x == "wishes" || x == "wished") && kClauseOpeners.count(c.w(k + 1)) &&
+      c.w(k + 2) != "to" &&  // "I wish you to drive to Merripit House": an order
+      !(k > 0 && (prev == "the" || prev == "a" || prev == "no" || prev == "our" || prev == "my" || prev == "their" || prev == "any")))
+    return 1;
   if (x == "appear" || x == "appears" || x == "appeared") {
     std::string_view a = c.w(k + 1);
     if (kAppearAdjectives.count(a)) return 1;

@@ -138,3 +138,14 @@ TEST_CASE("'the possible X' qualifies its noun phrase; 'X is a possible Y' still
   CHECK(pol("Register pressure is a possible explanation.", "register pressure") == "hedged");
   CHECK(pol("It is possible that the cache is cold.", "cache") == "hedged");
 }
+
+TEST_CASE("another's belief, a hope or a wish with its clause hedges it; the writer's 'I think' states") {
+  CHECK(pol("My wife thinks the fan is too loud.", "fan") == "hedged");
+  CHECK(pol("They believe that the cache is cold.", "cache") == "hedged");
+  CHECK(pol("I think the cache is cold.", "cache") == "affirmed");
+  CHECK(pol("I hope that you will come also.", "come") == "hedged");
+  CHECK(pol("I wish it had a remote control.", "remote control") == "hedged");
+  CHECK(pol("I wish you to drive to Merripit House.", "drive") == "affirmed");  // an order
+  CHECK(pol("The case is supposed to be waterproof.", "waterproof") == "hedged");
+  CHECK(pol("It was not so, and he gave him a considerable part of his wardrobe.", "part") == "affirmed");
+}
