@@ -1444,7 +1444,11 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       }
     }
     bool predicate = false;
-    if ((len > 1 && kPrepositionalEnds.count(c.w(k + len - 1))) || ((c.w(k) == "without" || c.w(k) == "lacking") && k > L))
+    // ("refused to have X", "unable to do X", "failed to be X": an infinitive's "to" governs a verb).
+    const bool infinitive = c.w(k + len - 1) == "to" && c.w(k + len - 2) != "unrelated" && c.w(k + len - 2) != "irrelevant" &&
+                            c.w(k + len - 2) != "opposed";
+    if ((len > 1 && kPrepositionalEnds.count(c.w(k + len - 1)) && !infinitive) ||
+        ((c.w(k) == "without" || c.w(k) == "lacking") && k > L))
       for (std::size_t m = k + len; m < b && !predicate; ++m)
         predicate = in(c.w(m), kAuxiliaries) && c.w(m) != "'s" &&
                     !(c.w(k) == "without" && (c.w(m) == "being" || c.w(m) == "been" || c.w(m) == "be" || c.w(m) == "having"));

@@ -149,3 +149,10 @@ TEST_CASE("another's belief, a hope or a wish with its clause hedges it; the wri
   CHECK(pol("The case is supposed to be waterproof.", "waterproof") == "hedged");
   CHECK(pol("It was not so, and he gave him a considerable part of his wardrobe.", "part") == "affirmed");
 }
+
+TEST_CASE("an infinitive after a negation cue reaches its object; a prepositional cue governs a noun phrase") {
+  CHECK(pol("Her father refused to have the money.", "money") == "negated");
+  CHECK(pol("The driver failed to be loaded at boot.", "loaded") == "negated");
+  CHECK(pol("A binding site instead of a TATA box is located in the promoter region.", "promoter region") == "affirmed");
+  CHECK(pol("The slowdown is unrelated to the cache and is caused by the scheduler.", "scheduler") == "affirmed");
+}
