@@ -16,6 +16,7 @@ hedge word (speculation cues of the BioScope guidelines), give no example.
 
   extract.py MIRROR OUT_DIR       (MIRROR: a checkout of joey234/negation-focused-pretraining)
   extract.py MIRROR OUT_DIR sfu   the SFU Review corpus alone (GPL-3.0, held out: measured at bench time, not kept)
+  extract.py MIRROR OUT_DIR dev   the development set without the cap, for reading its misses (not kept)
 """
 import os
 import re
@@ -326,12 +327,21 @@ def write(path, examples, source):
 
 
 def main():
+    global CAP
     mirror, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
+    sem = "data/starsem-st-2012-data/cd-sco/corpus/"
+    if sys.argv[3:] == ["dev"]:  # the development files whole: the rules may be read against them
+        CAP = 10 ** 9
+        write(os.path.join(out, "starsem_dev_all.tsv"),
+              starsem(mirror, [sem + "training/SEM-2012-SharedTask-CD-SCO-training-09032012.txt",
+                               sem + "dev/SEM-2012-SharedTask-CD-SCO-dev-09032012.txt"]), "*SEM 2012 CD-SCO training and dev, all")
+        write(os.path.join(out, "bioscope_abstracts_all.tsv"), bioscope(mirror, "data/bioscope/abstracts.xml"),
+              "BioScope abstracts, all")
+        return
     if sys.argv[3:] == ["sfu"]:  # GPL-3.0: written where the caller says, never into this repository
         write(os.path.join(out, "sfu_reviews.tsv"), sfu(mirror), "SFU Review corpus (negation and speculation)")
         return
-    sem = "data/starsem-st-2012-data/cd-sco/corpus/"
     write(os.path.join(out, "starsem_dev.tsv"),
           starsem(mirror, [sem + "training/SEM-2012-SharedTask-CD-SCO-training-09032012.txt",
                            sem + "dev/SEM-2012-SharedTask-CD-SCO-dev-09032012.txt"]), "*SEM 2012 CD-SCO training and dev")
