@@ -421,6 +421,21 @@ struct Cursor {
     // continues its clause.
     if ((x == "because" || x == "since") && k > 0 && (w(k - 1) == "not" || w(k - 1) == "n't")) return false;
     if ((x == "therefore" || x == "thus" || x == "hence" || x == "then") && k > 0 && in(w(k - 1), kAuxiliaries)) return false;
+    // "may, thus, be responsible": the adverb set off by commas inside the modal's clause.
+    if ((x == "therefore" || x == "thus" || x == "hence") && k > 1 && w(k - 1) == "," && in(w(k - 2), kAuxiliaries) && w(k + 1) == ",")
+      return false;
+    // "It is not known which protein activates it", "unclear at which point": after a word of
+    // knowing, a wh-word opens what is not known, not a relative clause.
+    if (x == "which" || x == "where" || x == "when" || x == "who" || x == "whom") {
+      auto knowing = [&](std::string_view y) {
+        return y == "known" || y == "unknown" || y == "clear" || y == "unclear" || y == "understood" || y == "certain" ||
+               y == "sure" || y == "established" || y == "determined" || y == "uncertain";
+      };
+      if (k > 0 && knowing(w(k - 1))) return false;
+      if (k > 1 && (w(k - 1) == "at" || w(k - 1) == "in" || w(k - 1) == "by" || w(k - 1) == "to" || w(k - 1) == "of") &&
+          knowing(w(k - 2)))
+        return false;
+    }
     // "have not yet seen X", "is not so slow": after a negation, "yet" and "so" are adverbs of the
     // negated verb, not a contrast or a consequence.
     // ("it was not so, and ..." is the pro-form: the clause ends there).

@@ -156,3 +156,10 @@ TEST_CASE("an infinitive after a negation cue reaches its object; a prepositiona
   CHECK(pol("A binding site instead of a TATA box is located in the promoter region.", "promoter region") == "affirmed");
   CHECK(pol("The slowdown is unrelated to the cache and is caused by the scheduler.", "scheduler") == "affirmed");
 }
+
+TEST_CASE("what is not known is hedged past its wh-word; an adverb set off inside a modal's clause") {
+  CHECK(pol("It is not known which protein activates the site.", "protein") == "hedged");
+  CHECK(pol("It is unclear at which point the cells are arrested.", "cells") == "hedged");
+  CHECK(pol("The kernel, which we profiled, is fast.", "kernel") == "affirmed");
+  CHECK(pol("A hitherto unknown hormone may, thus, be responsible for the hypertension.", "responsible") == "hedged");
+}
