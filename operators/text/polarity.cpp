@@ -96,7 +96,9 @@ const std::vector<Seq> kPseudo = {
     // NegEx's negated changes: "no increase in swelling" says the swelling is there, unchanged.
     {"no", "increase"}, {"no", "decrease"}, {"no", "change"}, {"no", "significant", "change"}, {"no", "interval", "change"},
     {"no", "significant", "increase"}, {"no", "significant", "decrease"}, {"no", "worsening"}, {"no", "improvement"},
-    {"no", "further", "increase"}, {"clear", "of", "course"}};
+    {"no", "further", "increase"}, {"clear", "of", "course"},
+    // "none the less" is "nevertheless"; "never anything but a tool" is "only ever a tool".
+    {"none", "the", "less"}, {"never", "anything", "but"}, {"not", "anything", "but"}, {"n't", "anything", "but"}};
 
 // Words that cancel a preceding "not": "not negligible", "not uncommon", "not unrelated".
 const std::vector<std::string_view> kNegativeAdjectives = {
@@ -166,6 +168,13 @@ const std::vector<Seq> kHedges = {
     {"propose", "that"}, {"proposed", "that"}, {"we", "propose"}, {"infer", "that"}, {"inferred", "that"},
     {"deduce", "that"}, {"deduced", "that"}, {"postulate", "that"}, {"postulated", "that"}, {"postulates", "that"}, {"be", "deduced"}, {"should", "be", "considered"},
     {"implicates"}, {"implicate"}, {"implicated", "in"}, {"implicated", "as"},
+    // Another's view in the passive, and an estimate: "X is considered an indicator of Y", "it has
+    // been proposed as a suppressor", "it is generally believed that", "we estimate a 5% difference".
+    {"is", "considered"}, {"are", "considered"}, {"was", "considered"}, {"were", "considered"}, {"been", "considered"},
+    {"considered", "to"}, {"it", "is", "thought"}, {"been", "thought"}, {"been", "proposed"}, {"been", "postulated"},
+    {"been", "presumed"}, {"is", "presumed"}, {"are", "presumed"}, {"presumed", "to"}, {"presumed", "that"},
+    {"is", "proposed"}, {"are", "proposed"}, {"proposed", "to"}, {"proposed", "as"}, {"generally", "believed"},
+    {"believed", "that"}, {"supposed", "to"}, {"seemingly"}, {"we", "estimate"}, {"i", "estimate"}, {"estimate", "that"}, {"estimates", "that"}, {"appears", "as"}, {"appear", "as"}, {"appeared", "as"},
     // A differential diagnosis lists candidates: "Lymphoma is in the differential".
     {"differential", "diagnosis"}, {"differential", "includes"}, {"differential", "include"}, {"in", "the", "differential"}};
 
@@ -193,7 +202,8 @@ const std::vector<Seq> kForwardHedges = {
     // not what is observed: "The opacity is consistent with pneumonia" states the opacity.
     {"consistent", "with"}, {"suggestive", "of"}, {"indicative", "of"},
     // A proposition held, not shown: "support the view that X", "the notion that X".
-    {"view", "that"}, {"notion", "that"}, {"belief", "that"},
+    {"view", "that"}, {"notion", "that"}, {"belief", "that"}, {"proposal", "that"},
+    {"suggestion", "that"}, {"theory", "that"}, {"premise", "that"}, {"potential", "for"},
     // A resemblance hedges what it resembles, not its subject: "It sounds like a bug", "what looked
     // like an ankle injury" ("The profile looks like this" states the profile).
     {"sounds", "like"}, {"sound", "like"}, {"sounded", "like"}, {"looks", "like"}, {"look", "like"}, {"looked", "like"},
@@ -259,13 +269,23 @@ const std::vector<std::string_view> kEndingVerbs = {
     "leave", "quit", "decrease", "decline", "ease", "recover", "heal", "improve", "budge", "change", "let"};
 // Verbs of going away: "X has resolved", "X disappeared".
 const std::vector<std::string_view> kGoneVerbs = {"resolve", "disappear", "vanish", "subside"};
+// Verbs of finding: "we could detect", "we could reproduce" is an ability exercised.
+const std::vector<std::string_view> kFindingVerbs = {"detect", "observe", "find", "see", "show", "demonstrate", "identify",
+                                                     "measure", "reproduce", "isolate", "recover", "obtain", "purify",
+                                                     "visualize", "localize", "map", "trace", "establish"};
+// What "should" expects rather than advises: "These findings should prove useful", "The fix should
+// reduce the stall".
+const std::vector<std::string_view> kExpectedVerbs = {
+    "prove", "provide", "help", "allow", "enable", "facilitate", "contribute", "shed", "increase", "improve", "reduce", "yield",
+    "give", "offer", "aid", "permit", "result", "lead", "lower", "raise", "remove", "fix", "solve", "eliminate", "resolve",
+    "speed", "make", "work", "suffice", "explain"};
 
 // A word list as a set of inflection keys, so a list names base words and matches their forms.
 using KeySet = std::unordered_set<std::string>;
 const KeySet& keys_of(const std::vector<std::string_view>& words) {
   static const std::unordered_map<const void*, KeySet> sets = [] {
     std::unordered_map<const void*, KeySet> m;
-    for (const auto* xs : {&kDenyingVerbs, &kEndingVerbs, &kGoneVerbs}) {
+    for (const auto* xs : {&kDenyingVerbs, &kEndingVerbs, &kGoneVerbs, &kExpectedVerbs, &kFindingVerbs}) {
       KeySet keys;
       for (std::string_view w : *xs) keys.insert(inflection_key(w));
       m.emplace(xs, std::move(keys));
@@ -374,6 +394,11 @@ struct Cursor {
   bool clause_comma(std::size_t k) const {
     if (w(k) != ",") return false;
     std::string_view nx = w(k + 1);
+    // ", for it was only yesterday": "for" as a conjunction of cause, with a subject of its own.
+    if (nx == "for") {
+      std::string_view sb = w(k + 2);
+      return sb == "i" || sb == "we" || sb == "you" || sb == "he" || sb == "she" || sb == "it" || sb == "they" || sb == "there";
+    }
     if (nx == "and" || nx == "or" || nx == "nor") return in(w(k + 2), kClauseStarters) && !(w(k + 2) == "that" && that_before(k));
     return in(nx, kClauseStarters);
   }
@@ -396,6 +421,28 @@ struct Cursor {
     // continues its clause.
     if ((x == "because" || x == "since") && k > 0 && (w(k - 1) == "not" || w(k - 1) == "n't")) return false;
     if ((x == "therefore" || x == "thus" || x == "hence" || x == "then") && k > 0 && in(w(k - 1), kAuxiliaries)) return false;
+    // "may, thus, be responsible": the adverb set off by commas inside the modal's clause.
+    if ((x == "therefore" || x == "thus" || x == "hence") && k > 1 && w(k - 1) == "," && in(w(k - 2), kAuxiliaries) && w(k + 1) == ",")
+      return false;
+    // "It is not known which protein activates it", "unclear at which point": after a word of
+    // knowing, a wh-word opens what is not known, not a relative clause.
+    if (x == "which" || x == "where" || x == "when" || x == "who" || x == "whom") {
+      auto knowing = [&](std::string_view y) {
+        return y == "known" || y == "unknown" || y == "clear" || y == "unclear" || y == "understood" || y == "certain" ||
+               y == "sure" || y == "established" || y == "determined" || y == "uncertain";
+      };
+      if (k > 0 && knowing(w(k - 1))) return false;
+      if (k > 1 && (w(k - 1) == "at" || w(k - 1) == "in" || w(k - 1) == "by" || w(k - 1) == "to" || w(k - 1) == "of") &&
+          knowing(w(k - 2)))
+        return false;
+    }
+    // "have not yet seen X", "is not so slow": after a negation, "yet" and "so" are adverbs of the
+    // negated verb, not a contrast or a consequence.
+    // ("it was not so, and ..." is the pro-form: the clause ends there).
+    if (x == "yet" && k > 0 && (w(k - 1) == "not" || w(k - 1) == "n't" || w(k - 1) == "never")) return false;
+    if (x == "so" && k > 0 && (w(k - 1) == "not" || w(k - 1) == "n't") && k + 1 < s.tokens.size() &&
+        s.tokens[k + 1].kind == Token::Kind::word && !in(w(k + 1), kClauseStarters) && w(k + 1) != "and" && w(k + 1) != "or")
+      return false;
     if (in(x, kTerminators))
       return !at(k, {"rather", "than"}) && !at(k, {"instead", "of"}) && !at(k, {"so", "that"}) && !at(k, {"yet", "to"});
     // "apart from", "aside from", "other than" end a scope as "except" does.
@@ -765,6 +812,7 @@ std::size_t alternative(const Cursor& c, std::size_t L, std::size_t b, std::size
 std::size_t phrasal_negation(const Cursor& c, std::size_t k) {
   std::string_view x = c.w(k);
   if (x == "too") {
+    if (k > 0 && (c.w(k - 1) == "only" || c.w(k - 1) == "all")) return 0;  // "only too glad to help": very glad
     for (std::size_t m = k + 2; m <= k + 4 && m < c.s.tokens.size(); ++m) {
       if (c.s.tokens[m - 1].kind != Token::Kind::word || c.w(m - 1) == "to") return 0;
       if (c.w(m) == "to" && verb_after_to(c, m + 1) && c.w(m + 1) != "be") return m + 1 - k;
@@ -838,6 +886,133 @@ bool hedge_is_term(const Cursor& c, std::size_t k) {
     return (k > 0 && (in(prev, kCopulas) || prev == "became" || prev == "become" || prev == "becomes")) || next == "that" ||
            next == "from" || next == "in" || k + 1 >= c.s.tokens.size() || c.punct(k + 1);
   return false;
+}
+
+// Modals and verbs that hedge only in some uses; the length of the hedge at k, or 0.
+// - "would" of a hypothetical ("Another defeat would leave them facing relegation", "It would be
+//   nice to have a bigger screen"), not the writer's own "I would" ("I would definitely recommend
+//   it" is a recommendation, stated), not "would not" (a refusal or a denial: the negation decides)
+//   and not "would be wrong/a mistake" (a proposition declared false);
+// - "should" of expectation with something other than a person as its subject ("These results
+//   should be useful", "The fix should reduce the stall"), not of advice ("We should increase the
+//   batch size", "The kernel should use shared memory" stay stated);
+// - "appear(s)" before an adjective or a participle ("The cells appeared resistant", "appears
+//   sufficient"), not "appeared in the log" (shown up).
+std::size_t modal_hedge(const Cursor& c, std::size_t k) {
+  static const std::unordered_set<std::string_view> kPersons = {"i", "we", "you", "one", "they", "he", "she", "people", "users", "everyone"};
+  static const std::unordered_set<std::string_view> kFalsity = {"wrong", "mistake", "mistaken", "misguided", "false", "incorrect",
+                                                                "untrue", "inaccurate", "unfair", "misleading", "premature"};
+  static const std::unordered_set<std::string_view> kExpectedStates = {
+      "useful", "possible", "able", "sufficient", "feasible", "helpful", "valuable", "beneficial", "informative", "enough",
+      "applicable", "fine", "ok", "okay", "faster", "better", "fixed", "resolved", "gone", "noticeable", "visible", "similar"};
+  static const std::unordered_set<std::string_view> kAdverbs = {"also", "further", "therefore", "thus", "then", "now", "eventually",
+                                                                "ultimately", "greatly", "significantly", "still", "probably",
+                                                                "easily", "really", "only", "soon"};
+  static const std::unordered_set<std::string_view> kAppearAdjectives = {
+      "capable", "sufficient", "resistant", "similar", "normal", "intact", "necessary", "essential", "crucial", "important",
+      "responsible", "analogous", "identical", "unique", "specific", "independent", "dependent", "relatively", "largely",
+      "fully", "partially", "somewhat", "more", "less", "less", "highly", "very", "quite", "unaffected", "unchanged",
+      "inactive", "active", "functional", "required", "involved", "limited", "restricted", "reduced", "increased",
+      "impaired", "polyclonal", "monoclonal", "stable", "unstable", "consistent", "inconsistent", "different", "distinct",
+      "likely", "unlikely", "ok", "okay", "fine", "good", "bad", "broken", "faulty", "slow", "fast", "cheap", "solid", "flimsy"};
+  const std::string_view x = c.w(k);
+  const std::string_view prev = k > 0 ? c.w(k - 1) : std::string_view();
+  if (x == "would" || x == "'d") {
+    if (c.w(k + 1) == "not" || c.w(k + 1) == "n't" || c.w(k + 1) == "never") return 0;
+    if (prev == "i" || prev == "we") return 0;
+    if (c.w(k + 1) == "be" && (kFalsity.count(c.w(k + 2)) || (c.w(k + 2) == "a" && kFalsity.count(c.w(k + 3))))) return 0;
+    return 1;
+  }
+  if (x == "should") {
+    if (kPersons.count(prev) || c.w(k + 1) == "not" || c.w(k + 1) == "n't") return 0;
+    std::size_t v = k + 1;
+    while (v < c.s.tokens.size() && kAdverbs.count(c.w(v))) ++v;
+    if (c.w(v) == "be") {
+      std::size_t a = v + 1;
+      while (a < c.s.tokens.size() && kAdverbs.count(c.w(a))) ++a;
+      return kExpectedStates.count(c.w(a)) ? 1 : 0;
+    }
+    return v < c.s.tokens.size() && key_in(c.s.tokens[v].stem, kExpectedVerbs) ? 1 : 0;
+  }
+  // Another's belief, a hope or a wish with its clause: "My wife thinks it is too loud", "They
+  // believe the cache is cold", "I hope it lasts", "I wish it had a remote" (not the writer's own "I
+  // think", a commitment; not "wish to", an intent).
+  static const std::unordered_set<std::string_view> kClauseOpeners = {
+      "that", "it", "they", "he", "she", "this", "there", "the", "a", "an", "these", "those", "its", "their", "his", "her",
+      "you", "we", "i", "my", "our", "your", "someone", "something", "everything", "nothing", "all"};
+  if ((x == "thinks" || x == "believes" || ((x == "think" || x == "believe") && prev != "i" && prev != "we" && prev != "to" &&
+                                             prev != "n't" && prev != "not" && !c.s.tokens[k].capital)) &&
+      kClauseOpeners.count(c.w(k + 1)))
+    return 1;
+  if ((x == "hope" || x == "hopes" || x == "hoped" || x == "wish" || x == "wishes" || x == "wished") && kClauseOpeners.count(c.w(k + 1)) &&
+      c.w(k + 2) != "to" &&  // "I wish you to drive to Merripit House": an order
+      !(k > 0 && (prev == "the" || prev == "a" || prev == "no" || prev == "our" || prev == "my" || prev == "their" || prev == "any")))
+    return 1;
+  if (x == "appear" || x == "appears" || x == "appeared") {
+    std::string_view a = c.w(k + 1);
+    if (kAppearAdjectives.count(a)) return 1;
+    auto ends = [&](std::string_view suf) { return a.size() > suf.size() + 3 && a.substr(a.size() - suf.size()) == suf; };
+    return (ends("able") || ends("ible") || ends("ive") || ends("ous") || ends("ful") || ends("less") || ends("ent") ||
+            ends("ant") || ends("ic") || ends("al") || (ends("ed") && a != "need"))
+               ? 1
+               : 0;
+  }
+  return 0;
+}
+
+// A complement clause opened by the "that" at k: a subject of its own (a pronoun, "there", a name,
+// or a determiner and up to three words), then at once an auxiliary or a negation ("that there were
+// no ...", "that they are not ...", "that Sir Henry did not ..."). A relative clause with a verb
+// before the auxiliary ("The cache that we used is not the cause") is not one.
+bool complement_clause(const Cursor& c, std::size_t k) {
+  static const std::unordered_set<std::string_view> kPronouns = {"i", "we", "you", "he", "she", "it", "they", "there", "this",
+                                                                 "nothing", "nobody", "none", "everyone", "everything"};
+  static const std::unordered_set<std::string_view> kDeterminers = {"the", "a", "an", "this", "these", "those", "its", "their",
+                                                                    "our", "his", "her", "my", "your", "some", "each", "every"};
+  const std::size_t n = c.s.tokens.size();
+  std::size_t m = k + 1;
+  if (m >= n) return false;
+  if (kPronouns.count(c.w(m))) {
+    if (is_negator(c.w(m)) || c.w(m) == "nothing" || c.w(m) == "none" || c.w(m) == "nobody") return true;
+    ++m;
+  } else if (kDeterminers.count(c.w(m))) {
+    std::size_t stop = m + 4;
+    ++m;
+    while (m < n && m < stop && c.s.tokens[m].kind == Token::Kind::word && !in(c.w(m), kAuxiliaries) && !is_negator(c.w(m))) ++m;
+  } else if (is_negator(c.w(m))) {
+    return true;  // "that no ...": the clause's own negation
+  } else {
+    // A name: capitalised words ("Sir Henry").
+    std::size_t stop = m + 3;
+    while (m < n && m < stop && c.s.tokens[m].kind == Token::Kind::word && c.s.tokens[m].capital && !in(c.w(m), kAuxiliaries))
+      ++m;
+    if (m == k + 1) return false;
+  }
+  return m < n && (in(c.w(m), kAuxiliaries) || is_negator(c.w(m)));
+}
+
+// A cause after a negation at k: "not caused by", "not due to", "not attributable to", "not
+// explained by", "not mediated by", "not the result of", with adverbs of degree between.
+bool cause_after(const Cursor& c, std::size_t k) {
+  static const std::unordered_set<std::string_view> kCauses = {"caused", "due", "attributable", "explained", "mediated",
+                                                               "driven", "triggered", "induced", "owing"};
+  std::size_t m = k;
+  while (c.w(m) == "only" || c.w(m) == "solely" || c.w(m) == "entirely" || c.w(m) == "completely" || c.w(m) == "simply" ||
+         c.w(m) == "directly" || c.w(m) == "primarily" || c.w(m) == "mainly" || c.w(m) == "fully" || c.w(m) == "just")
+    ++m;
+  if (kCauses.count(c.w(m))) return c.w(m + 1) == "by" || c.w(m + 1) == "to";
+  return c.at(m, {"the", "result", "of"}) || c.at(m, {"a", "result", "of"}) || c.at(m, {"the", "consequence", "of"});
+}
+
+// A comparison after a negation at k: "not different", "no different", "not significantly
+// different", "not identical", "not the same", "not similar", "not comparable".
+bool comparison_after(const Cursor& c, std::size_t k) {
+  static const std::unordered_set<std::string_view> kComparisons = {"different", "identical", "similar", "comparable",
+                                                                    "distinguishable", "equal", "equivalent"};
+  std::size_t m = k;
+  while (c.w(m) == "significantly" || c.w(m) == "statistically" || c.w(m) == "very" || c.w(m) == "much" || c.w(m) == "markedly")
+    ++m;
+  return kComparisons.count(c.w(m)) > 0 || (c.w(m) == "the" && c.w(m + 1) == "same");
 }
 
 // The mention opens its clause: at most a few words before it, none an auxiliary or a
@@ -1055,10 +1230,12 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   // up to the nearest comma.
   // A clause opened by "that" after the mention, relative or complement ("affinities that may
   // reflect ...", "X shows that Y might ..."), keeps its hedges to itself.
+  // So does one opened by "whether" ("We wished to determine whether T3SO4 could mimic it" states
+  // the determining).
   std::size_t hedge_end = RR;
   if (!cleft(c, L, b))
     for (std::size_t k = E; k < RR; ++k)
-      if (c.w(k) == "that") {
+      if (c.w(k) == "that" || c.w(k) == "whether") {
         hedge_end = k;
         break;
       }
@@ -1077,8 +1254,8 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       return j;
     }
     const Seq* q = c.match_seq(k, hedges);
-    if (!q) continue;
-    std::size_t len = q->size();
+    std::size_t len = q ? q->size() : modal_hedge(c, k);
+    if (!len) continue;
     // A hedge that holds the mention is no hedge of it: "The mechanism is not known" denies "known".
     if (k < b && k + len > b) continue;
     // Evidence, then inference: in "These results suggest that X", "Low occupancy indicates
@@ -1101,7 +1278,25 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     // possibility that X", "raises the hypothesis of Y" leave the words before them stated.
     if (k >= E && len == 1 && (c.w(k + 1) == "that" || c.w(k + 1) == "of") && kHedgeNouns.count(c.w(k))) continue;
     if (hedge_is_term(c, k)) continue;
-    if (q >= first_forward) {  // "presumed X", "evaluate for X", "at risk of X": what follows only
+    // "We could detect three sites": "could" with a verb of finding after a person is an ability
+    // exercised, not a possibility.
+    if (c.w(k) == "could" && len == 1 && k > 0 && (c.w(k - 1) == "we" || c.w(k - 1) == "i" || c.w(k - 1) == "they") &&
+        key_in(s.tokens[k + 1 < n ? k + 1 : k].stem, kFindingVerbs))
+      continue;
+    // "we evaluate the possible role of X": after an article "possible" qualifies its noun phrase,
+    // as "potential" does; "It is possible that X", "X is a possible cause" still hedge the clause.
+    if (c.w(k) == "possible" && len == 1 && k > 1 && !in(c.w(k - 2), kCopulas) &&
+        (c.w(k - 1) == "the" || c.w(k - 1) == "a" || c.w(k - 1) == "any" || c.w(k - 1) == "all" || c.w(k - 1) == "several" ||
+         c.w(k - 1) == "its" || c.w(k - 1) == "their" || c.w(k - 1) == "other")) {
+      if (k < b && forward_hedge_reaches(c, k, len, b) && !denied_after(c, E, RR)) {
+        j.polarity = Polarity::hedged;
+        j.trigger_begin = k;
+        j.trigger_end = k + len;
+        return j;
+      }
+      continue;
+    }
+    if (q && q >= first_forward) {  // "presumed X", "evaluate for X", "at risk of X": what follows only
       if (k < b && forward_hedge_reaches(c, k, len, b) && !denied_after(c, E, RR)) {
         j.polarity = Polarity::hedged;
         j.trigger_begin = k;
@@ -1137,6 +1332,8 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     if (k > 0 && (c.w(k - 1) == "no" || c.w(k - 1) == "without" || c.w(k - 1) == "zero")) continue;
     // "is not expected to return" denies; "not known", a hedge that is itself negated, stays one.
     if (c.w(k) == "expected" && k > 0 && (c.w(k - 1) == "not" || c.w(k - 1) == "n't")) continue;
+    // "The implications are considered." is discussed, not held: "considered" needs what is held.
+    if (c.w(k + len - 1) == "considered" && in(c.w(k), kCopulas) && (k + len >= n || c.punct(k + len))) continue;
     if (negated_probability(c, L, k, len)) continue;
     j.polarity = Polarity::hedged;
     j.trigger_begin = k;
@@ -1236,16 +1433,40 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     for (std::size_t m = k + len; m < b; ++m) {
       words += s.tokens[m].kind != Token::Kind::punct;
       comma = comma || c.w(m) == ",";
-      participle = participle || (c.w(m) == "," && m + 1 < b && participle_clause(c, m));
+      // "without seeing anyone until I came to the gate": "until" starts what did happen.
+      participle = participle || (c.w(m) == "," && participle_clause(c, m)) || c.w(m) == "until";
     }
     seen_negation = true;
     // "A but not B, C": the contrast names B alone. A prepositional cue ("instead of", "in the
     // absence of", "lack of") governs a noun phrase: an auxiliary after it starts the clause's
     // predicate ("a site instead of a TATA box is located in the promoter region").
     const bool contrast = k > 0 && c.w(k - 1) == "but" && (c.w(k) == "not" || c.w(k) == "n't");
+    // "OTF-2 but not OTF-1 regulates the DRA gene", "cortisol but not tetrahydrocortisol inhibited
+    // expression": the contrast names a noun phrase; a verb after it (a word past the first that
+    // ends in -ed or is followed by an article) is the sentence's predicate, stated.
+    if (contrast && words >= 1 && b > k + len && !s.tokens[b - 1].hyphen_next) {
+      std::string_view v = c.w(b);
+      std::string_view nx = c.w(e);
+      static const std::unordered_set<std::string_view> kBeforeNoun = {
+          "the", "a", "an", "from", "to", "by", "in", "of", "with", "for", "on", "at", "not", "n't", "its", "their", "and", "or",
+          "this", "these", "that", "those", "any", "all", "some", "both", "two", "its", "his", "her", "our", "my", "your"};
+      bool verb = !kBeforeNoun.count(c.w(b - 1)) &&
+                  ((v.size() > 4 && v.substr(v.size() - 2) == "ed" && !s.tokens[b].capital) || nx == "the" || nx == "a" ||
+                   nx == "an" || nx == "its" || nx == "their" || nx == "this" || nx == "these");
+      if (verb) {
+        pre = false;
+        continue;
+      }
+    }
     bool predicate = false;
-    if (len > 1 && kPrepositionalEnds.count(c.w(k + len - 1)))
-      for (std::size_t m = k + len; m < b && !predicate; ++m) predicate = in(c.w(m), kAuxiliaries) && c.w(m) != "'s";
+    // ("refused to have X", "unable to do X", "failed to be X": an infinitive's "to" governs a verb).
+    const bool infinitive = c.w(k + len - 1) == "to" && c.w(k + len - 2) != "unrelated" && c.w(k + len - 2) != "irrelevant" &&
+                            c.w(k + len - 2) != "opposed";
+    if ((len > 1 && kPrepositionalEnds.count(c.w(k + len - 1)) && !infinitive) ||
+        ((c.w(k) == "without" || c.w(k) == "lacking") && k > L))
+      for (std::size_t m = k + len; m < b && !predicate; ++m)
+        predicate = in(c.w(m), kAuxiliaries) && c.w(m) != "'s" &&
+                    !(c.w(k) == "without" && (c.w(m) == "being" || c.w(m) == "been" || c.w(m) == "be" || c.w(m) == "having"));
     if (words > kPreScope || participle || predicate || new_clause_between(c, k + len, b) || (comma && contrast) ||
         (comma && (len > 1 || c.w(k).substr(0, 5) == "avoid") && in(c.w(k), kShortScope))) {
       pre = false;
@@ -1303,6 +1524,13 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       for (std::size_t m = E; m < k && !verb; ++m) verb = in(c.w(m), kAuxiliaries) || evidential_verb(c, m);
       if (verb) break;
     }
+    // "He said that there were no traces", "took care that Sir Henry did not ...", "signs that I
+    // had not ...": a "that" with a subject of its own and then its auxiliary opens a complement
+    // clause, whose negation is its own.
+    if (c.w(k) == "that" && complement_clause(c, k)) break;
+    // "For the decode phase there is no bank conflict", "Over the wide expanse there was no sound":
+    // an existential "there" after the mention is a subject of its own.
+    if (c.w(k) == "there" && in(c.w(k + 1), kCopulas)) break;
     // "These results imply that X is not required": what is inferred is denied, not the evidence.
     if (k > E && evidential_verb(c, k)) break;
     if (k > E && (c.w(k) == "and" || c.w(k) == "or") && !in(c.w(k + 1), kAuxiliaries) && !is_negator(c.w(k + 1))) {
@@ -1363,6 +1591,12 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       // "X is not ...": a copula denies X; "X does not <verb>" only with a verb of being or causing.
       bool copula = in(c.w(k - 1), kCopulas) || (c.w(k) == "not" && c.w(k + 1) == "be") || c.w(k + 1) == "been" ||
                     c.at(k, {"no", "longer"});
+      // "Plasma cortisol was not different in the two groups": a comparison denies the difference,
+      // not the things compared.
+      if (copula && comparison_after(c, k + 1)) break;
+      // "The slowdown is not caused by the prefix cache", "The inhibition was not due to toxicity":
+      // a cause denied, not the effect, which is stated (the cause is denied by the "not" before it).
+      if (copula && cause_after(c, k + 1)) break;
       std::size_t v = k + 1;
       while (v < n && (c.w(v) == "really" || c.w(v) == "actually" || c.w(v) == "even" || c.w(v) == "seem" || c.w(v) == "to"))
         ++v;

@@ -16,6 +16,7 @@ hedge word (speculation cues of the BioScope guidelines), give no example.
 
   extract.py MIRROR OUT_DIR       (MIRROR: a checkout of joey234/negation-focused-pretraining)
   extract.py MIRROR OUT_DIR sfu   the SFU Review corpus alone (GPL-3.0, held out: measured at bench time, not kept)
+  extract.py MIRROR OUT_DIR dev   the development set without the cap, for reading its misses (not kept)
 """
 import os
 import re
@@ -27,7 +28,11 @@ STOP = set("""a an the and or but if then than that this these those there here 
 over under about as is are was were be been being am do does did has have had having it its he she they them his her
 their our we you your i me my him us who whom whose which what when where why how not no nor never none nothing all any
 each every some such so too very can could may might must shall should will would also only just more most less least
-one two three upon out up down off again further once same other own both few many much""".split())
+one two three upon out up down off again further once same other own both few many much
+however although though whereas while because since thus therefore hence thereby despite during between after before
+following until unless always often even still yet moreover furthermore indeed surprisingly interestingly contrast
+addition instead rather either neither whether within without among against through throughout via well else ever already
+almost quite really sir madam""".split())  # function words and connectives: no grader asks about them
 HEDGE_WORDS = set("""may might could would should possibly possible perhaps probably probable likely unlikely seem seems
 seemed appear appears appeared suggest suggests suggested suggesting indicate indicates indicated whether if suspect
 suspected presumably apparently think thought believe believed guess fancy imagine""".split())
@@ -36,6 +41,91 @@ CAP = 250  # examples per label per output file
 
 def words_of(sentence):
     return [(m.group(0), m.start(), m.end()) for m in re.finditer(r"[A-Za-z][A-Za-z'-]*[A-Za-z]|[A-Za-z]", sentence)]
+
+
+SINGULAR_IN_S = set("""this his has was is as us yes thus plus minus versus status focus virus bonus campus corpus consensus
+census radius stimulus apparatus surplus onus genus sinus fungus cactus syllabus circus chorus octopus prospectus hiatus impetus
+exodus tinnitus caucus fetus locus modulus calculus abacus nucleus bus nexus stylus terminus emeritus opus omnibus walrus uterus
+humerus papyrus iris chassis tennis debris pelvis trellis marquis mantis epidermis metropolis gas bias alias atlas canvas whereas
+christmas pancreas overseas chaos kudos cosmos ethos pathos thermos logos asbestos macos news lens species series gross less
+unless across always perhaps its ours yours theirs hers does goes""".split())
+
+
+def _consonant(w, i):
+    if w[i] in "aeiou":
+        return False
+    return not (w[i] == "y" and (i == 0 or not _consonant(w, i - 1)))
+
+
+def _measure(w):
+    return sum(1 for i in range(1, len(w)) if _consonant(w, i) and not _consonant(w, i - 1))
+
+
+def _short_syllable(w):
+    n = len(w)
+    return n >= 3 and _consonant(w, n - 1) and not _consonant(w, n - 2) and _consonant(w, n - 3) and w[-1] not in "wxy"
+
+
+def _verb_base(r):
+    n = len(r)
+    if r.endswith(("at", "bl", "iz")):
+        return r + "e"
+    if n >= 4 and r[-1] == r[-2] and _consonant(r, n - 1) and r[-1] not in "lsz":
+        return r[:-1]
+    if (_measure(r) == 1 and _short_syllable(r)) or (n == 2 and _consonant(r, 1)):
+        return r + "e"
+    return r
+
+
+def key(word):
+    """The tool's inflection key of a word (operators/text/stemmer.cpp, inflection_key), so that a phrase is
+    taken only when no other word of its sentence shares its key ("bind" beside "binding")."""
+    w = word.lower()
+    if len(w) <= 2 or not re.fullmatch(r"[a-z']+", w):
+        return w
+    if w.endswith("'s"):
+        w = w[:-2]
+    elif w.endswith("s'"):
+        w = w[:-1]
+    if len(w) <= 2:
+        return w
+    if len(w) >= 4 and w.endswith("s") and not (w in SINGULAR_IN_S or w.endswith(("ss", "ous", "sis", "itis", "xis"))):
+        if w.endswith("ies"):
+            w = w[:-3] + "y" if len(w) >= 5 else w[:-1]
+        elif w.endswith("oes") and len(w) >= 5:
+            w = w[:-2]
+        else:
+            w = w[:-1]
+    vowel = lambda x: any(not _consonant(x, i) for i in range(len(x)))
+    if len(w) >= 4 and w.endswith("ied"):
+        w = w[:-3] + "y" if len(w) >= 5 else w[:-1]
+    elif len(w) >= 4 and w.endswith("ed") and not w.endswith("eed") and vowel(w[:-2]):
+        w = _verb_base(w[:-2])
+    elif len(w) >= 5 and w.endswith("ing") and vowel(w[:-3]):
+        w = _verb_base(w[:-3])
+    if w.endswith("e") and len(w) >= 4 and _consonant(w, len(w) - 2):
+        r = w[:-1]
+        if _measure(r) > 1 or (_measure(r) == 1 and not _short_syllable(r)):
+            w = r
+    if len(w) >= 3 and w[-1] == "y" and _consonant(w, len(w) - 2):
+        w = w[:-1] + "i"
+    return w
+
+
+def keys_of(text):
+    """The keys of every word the tool reads in a text: split at every character that is not a letter or an
+    apostrophe, as its tokeniser splits hyphenated words and names glued to digits."""
+    return [key(w) for w in re.findall(r"[A-Za-z][A-Za-z']*", text)]
+
+
+def one_mention(word, sentence_keys):
+    """The phrase names one mention: each of its words' keys occurs once in the sentence."""
+    return all(sentence_keys.count(k) == 1 for k in keys_of(word))
+
+
+def word_token(token):
+    """A token that is a word as the tool reads it, and a content word (not glued to a digit: "BZLF1")."""
+    return re.fullmatch(r"[A-Za-z][A-Za-z'-]*[A-Za-z]", token) is not None and content(token)
 
 
 def content(word):
@@ -50,7 +140,8 @@ def git_show(mirror, path):
 def detok(tokens):
     out = ""
     for t in tokens:
-        if out and not re.match(r"^([,.;:!?)\]}]|'s|'|n't|'ll|'re|'ve|'d|'m)$", t) and not out.endswith(("(", "``")):
+        # A closing quotation mark ('') is glued to the word before it, an opening one (``) to the next.
+        if out and not re.match(r"^([,.;:!?)\]}]|'s|'|''|n't|'ll|'re|'ve|'d|'m)$", t) and not out.endswith(("(", "``")):
             out += " "
         out += t
     return out.replace("``", '"').replace("''", '"')
@@ -75,8 +166,11 @@ def starsem(mirror, paths):
         if "?" in toks:
             continue
         lower = [t.lower() for t in toks]
-        if any(w in HEDGE_WORDS for w in lower):  # speculation is not annotated here: no example
-            continue
+        sentence_keys = keys_of(sentence)
+        # Speculation is not annotated here: a sentence holding a hedge word gives no stated example, and
+        # a negated one only from a negation whose cue and scope end before a clause break that precedes
+        # every hedge word ("I did not see him, and I would not know him again").
+        hedges = [i for i, w in enumerate(lower) if w in HEDGE_WORDS]
         negs = 0 if block[0][7] == "***" else (len(block[0]) - 7) // 3
         cue_tok, in_scope = set(), set()
         taken = set()
@@ -90,14 +184,20 @@ def starsem(mirror, paths):
             scope = {i for i, r in enumerate(block) if r[8 + 3 * n] != "_"}
             in_scope.update(scope)
             last = max(c)
+            if hedges:
+                end = max(scope | set(c))
+                if hedges[0] <= end or not any(toks[i] in (",", ";", ":", "and", "but") for i in range(end + 1, hedges[0])):
+                    continue
             for i in range(last + 1, min(len(toks), last + 4)):
                 if i in scope and block[i][8 + 3 * n] == toks[i] and block[i][5][:2] in ("NN", "VB", "JJ") \
-                        and content(toks[i]) and lower.count(lower[i]) == 1 and i not in taken:
+                        and word_token(toks[i]) and one_mention(toks[i], sentence_keys) and i not in taken:
                     out["negated"].append((toks[i], sentence))
                     taken.add(i)
                     break
+        if hedges:
+            continue
         cands = [i for i, r in enumerate(block) if i not in in_scope and i not in cue_tok and r[5][:2] in ("NN", "VB", "JJ")
-                 and content(toks[i]) and lower.count(lower[i]) == 1]
+                 and word_token(toks[i]) and one_mention(toks[i], sentence_keys)]
         if cands:
             i = cands[len(cands) // 2]
             out["affirmed"].append((toks[i], sentence))
@@ -138,7 +238,9 @@ def bioscope(mirror, path):
         def after(words, cue_end, b, limit):
             n = sum(1 for _, wb, we in words if cue_end <= wb < b)
             return b >= cue_end and n < limit
-        eligible = [k for k, (w, b, e) in enumerate(words) if content(w) and lower.count(lower[k]) == 1
+        sentence_keys = keys_of(sentence)
+        eligible = [k for k, (w, b, e) in enumerate(words) if content(w) and one_mention(w, sentence_keys)
+                    and not re.match(r"[A-Za-z0-9_]", sentence[e:e + 1]) and not re.match(r"[0-9_]", sentence[b - 1:b] if b else "")
                     and not any(cb <= b < ce for cb, ce in cue_spans)]
         for label, test in (
                 ("negated", lambda b, e: any(inside(sc, b, e) and after(words, ce, b, 3) for sc, (cb, ce) in neg)
@@ -187,14 +289,14 @@ def sfu(mirror):
             if not toks or "?" in toks:
                 continue
             sentence = detok(toks)
+            sentence_keys = keys_of(sentence)
             lower = [t.lower() for t in toks]
             types = {c[0]: c[1] for c in cue_of if c}
             cue_text = {cid: " ".join(lower[i] for i, c in enumerate(cue_of) if c and c[0] == cid) for cid in types}
             spec_scopes = {sc for sc, cs in scope_cues.items() if any(types.get(c) == "speculation" for c in cs)}
 
             def eligible(i):
-                return cue_of[i] is None and re.fullmatch(r"[A-Za-z][A-Za-z'-]*[A-Za-z]", toks[i]) and content(toks[i]) \
-                    and lower.count(lower[i]) == 1
+                return cue_of[i] is None and word_token(toks[i]) and one_mention(toks[i], sentence_keys)
 
             for label, typ, reach in (("negated", "negation", 3), ("hedged", "speculation", 6)):
                 for cid, t in types.items():
@@ -225,12 +327,21 @@ def write(path, examples, source):
 
 
 def main():
+    global CAP
     mirror, out = sys.argv[1], sys.argv[2]
     os.makedirs(out, exist_ok=True)
+    sem = "data/starsem-st-2012-data/cd-sco/corpus/"
+    if sys.argv[3:] == ["dev"]:  # the development files whole: the rules may be read against them
+        CAP = 10 ** 9
+        write(os.path.join(out, "starsem_dev_all.tsv"),
+              starsem(mirror, [sem + "training/SEM-2012-SharedTask-CD-SCO-training-09032012.txt",
+                               sem + "dev/SEM-2012-SharedTask-CD-SCO-dev-09032012.txt"]), "*SEM 2012 CD-SCO training and dev, all")
+        write(os.path.join(out, "bioscope_abstracts_all.tsv"), bioscope(mirror, "data/bioscope/abstracts.xml"),
+              "BioScope abstracts, all")
+        return
     if sys.argv[3:] == ["sfu"]:  # GPL-3.0: written where the caller says, never into this repository
         write(os.path.join(out, "sfu_reviews.tsv"), sfu(mirror), "SFU Review corpus (negation and speculation)")
         return
-    sem = "data/starsem-st-2012-data/cd-sco/corpus/"
     write(os.path.join(out, "starsem_dev.tsv"),
           starsem(mirror, [sem + "training/SEM-2012-SharedTask-CD-SCO-training-09032012.txt",
                            sem + "dev/SEM-2012-SharedTask-CD-SCO-dev-09032012.txt"]), "*SEM 2012 CD-SCO training and dev")

@@ -1,0 +1,165 @@
+// Polarity rule families found on the public development corpora (*SEM 2012 training and
+// development stories, BioScope abstracts): where a negation's reach ends, and the modals and
+// reporting forms that hedge only in some uses. Each family has cases that must and must not change.
+#include <doctest/doctest.h>
+
+#include "operators/text/concept.hpp"
+
+using namespace rubric::text;
+
+namespace {
+std::string pol(std::string_view text, std::string_view phrase) {
+  Stemmer st;
+  return polarity_name(analyse(text, {make_phrase(phrase, st)}, st)[0].polarity);
+}
+}  // namespace
+
+TEST_CASE("a complement clause with a subject of its own keeps its negation") {
+  CHECK(pol("He said that there were no traces upon the ground.", "said") == "affirmed");
+  CHECK(pol("He said that there were no traces upon the ground.", "traces") == "negated");
+  CHECK(pol("The profile shows that the kernel does not spill.", "profile") == "affirmed");
+  CHECK(pol("He took particular care that Sir Henry did not make love to her.", "care") == "affirmed");
+  CHECK(pol("We found that nothing was evicted.", "found") == "affirmed");
+  // A relative clause with a verb before the auxiliary is not one: the main verb's negation stands.
+  CHECK(pol("The cache that we used is not the cause.", "cache") == "negated");
+  CHECK(pol("The prefix cache is not the cause.", "prefix cache") == "negated");
+}
+
+TEST_CASE("an existential 'there' after the mention is a subject of its own") {
+  CHECK(pol("For the decode phase there is no bank conflict.", "decode phase") == "affirmed");
+  CHECK(pol("For the decode phase there is no bank conflict.", "bank conflict") == "negated");
+  CHECK(pol("Over the wide expanse there was no sound.", "expanse") == "affirmed");
+}
+
+TEST_CASE("a comparison or a cause denied leaves what is compared or caused stated") {
+  CHECK(pol("Plasma cortisol was not different in the two groups.", "cortisol") == "affirmed");
+  CHECK(pol("The binding affinity was not significantly different between patients and controls.", "binding affinity") ==
+        "affirmed");
+  CHECK(pol("The slowdown is not caused by the prefix cache.", "slowdown") == "affirmed");
+  CHECK(pol("The slowdown is not caused by the prefix cache.", "prefix cache") == "negated");
+  CHECK(pol("The inhibition was not due to toxicity.", "inhibition") == "affirmed");
+  CHECK(pol("The inhibition was not due to toxicity.", "toxicity") == "negated");
+  // Other predicates still deny their subject.
+  CHECK(pol("Tyrosine kinases are not required for the translocation.", "tyrosine kinase") == "negated");
+  CHECK(pol("The prefix cache is not involved.", "prefix cache") == "negated");
+}
+
+TEST_CASE("'until', ', for he ...', 'not yet' and 'not so' bound a negation's reach") {
+  CHECK(pol("I walked on without seeing anyone, until I came to the gate.", "came") == "affirmed");
+  CHECK(pol("I walked on without seeing anyone, until I came to the gate.", "seeing") == "negated");
+  CHECK(pol("I had never seen the Hall, for he lived in a little cottage.", "lived") == "affirmed");
+  CHECK(pol("I had never seen the Hall, for he lived in a little cottage.", "Hall") == "negated");
+  CHECK(pol("We have not yet seen bank conflicts.", "bank conflicts") == "negated");
+  CHECK(pol("We are not so far wrong.", "wrong") == "negated");
+  // "yet" and "so" still end a scope when they contrast or conclude.
+  CHECK(pol("There is no fever, yet the cough persists.", "cough") == "affirmed");
+  CHECK(pol("No bank conflicts remain, so the kernel is fast.", "kernel") == "affirmed");
+}
+
+TEST_CASE("'without' and 'lacking' govern a noun phrase; a participle after a comma opens a clause") {
+  CHECK(pol("Some people without possessing genius have a remarkable power of stimulating it.", "power") == "affirmed");
+  CHECK(pol("Users without a GPU have to wait.", "wait") == "affirmed");
+  CHECK(pol("Users without a GPU have to wait.", "GPU") == "negated");
+  CHECK(pol("The virus was bound to the surface without being internalized.", "internalized") == "negated");
+  CHECK(pol("Mice lacking Rel are defective in activation of lymphocytes.", "lymphocytes") == "affirmed");
+  CHECK(pol("Mice lacking Rel are defective in activation of lymphocytes.", "Rel") == "negated");
+  CHECK(pol("He never paused for an instant, bounding from tuft to tuft.", "bounding") == "affirmed");
+  CHECK(pol("No vomiting, sweating or chills.", "sweating") == "negated");
+}
+
+TEST_CASE("'A but not B' names B; the verb after it is the sentence's predicate") {
+  CHECK(pol("OTF-2 but not OTF-1 regulates the DRA gene.", "regulates") == "affirmed");
+  CHECK(pol("OTF-2 but not OTF-1 regulates the DRA gene.", "OTF-1") == "negated");
+  CHECK(pol("Cortisol but not tetrahydrocortisol inhibited expression of ELAM-1.", "inhibited") == "affirmed");
+  // A participle that qualifies B is B's.
+  CHECK(pol("Nuclear factors from unstimulated, but not from activated cells, bound a site.", "activated") == "negated");
+  CHECK(pol("It binds wild-type but not mutated APC protein.", "mutated") == "negated");
+}
+
+TEST_CASE("pseudo-triggers: 'none the less', 'never anything but', 'only too'") {
+  CHECK(pol("It has none the less presented surprising difficulties.", "surprising") == "affirmed");
+  CHECK(pol("I was never anything but a tool in his hands.", "tool") == "affirmed");
+  CHECK(pol("I was only too glad to get out of such a house.", "get") == "affirmed");
+  CHECK(pol("The tile is too small to need padding.", "padding") == "negated");
+}
+
+TEST_CASE("a hypothetical 'would' hedges; the writer's own 'I would' and 'would not' do not") {
+  CHECK(pol("Another defeat would leave them facing relegation.", "relegation") == "hedged");
+  CHECK(pol("It would be nice to have a bigger screen.", "bigger screen") == "hedged");
+  CHECK(pol("Loss of heterozygosity would be masked by normal granulocytes.", "masked") == "hedged");
+  CHECK(pol("I would definitely recommend this blender.", "blender") == "affirmed");
+  CHECK(pol("I would not recommend this blender to anyone.", "recommend") == "negated");
+  CHECK(pol("Red wine left stains that would not wash out.", "stains") == "affirmed");
+  CHECK(pol("It would be wrong to blame the prefix cache.", "prefix cache") == "negated");
+  CHECK(pol("Suspecting the prefix cache would be misguided.", "prefix cache") == "negated");
+}
+
+TEST_CASE("'should' of expectation hedges; 'should' of advice states") {
+  CHECK(pol("These findings should be useful for therapeutic strategies.", "therapeutic strategies") == "hedged");
+  CHECK(pol("Further characterization should shed light on the mechanism.", "mechanism") == "hedged");
+  CHECK(pol("The fix should reduce the stall.", "stall") == "hedged");
+  CHECK(pol("We should increase the batch size.", "increase the batch size") == "affirmed");
+  CHECK(pol("The kernel should use shared memory.", "shared memory") == "affirmed");
+  CHECK(pol("We should not increase the batch size.", "increase the batch size") == "negated");
+}
+
+TEST_CASE("'appear' before an adjective hedges; an appearance in a place is stated") {
+  CHECK(pol("These cell lines appear resistant to lysis.", "lysis") == "hedged");
+  CHECK(pol("The region appeared critical for promoter activity.", "promoter activity") == "hedged");
+  CHECK(pol("This pathway appears as a crucial step in activation.", "crucial step") == "hedged");
+  CHECK(pol("The error appeared in the log after the restart.", "log") == "affirmed");
+}
+
+TEST_CASE("another's view in the passive, an estimate and a proposal hedge what they hold") {
+  CHECK(pol("The suppression test is considered an indicator of adrenal function.", "indicator") == "hedged");
+  CHECK(pol("The cytokines are considered to mediate granuloma formation.", "granuloma formation") == "hedged");
+  CHECK(pol("It is generally believed that the lineage matures along a neuronal pathway.", "neuronal pathway") == "hedged");
+  CHECK(pol("The NM23 gene has been proposed as a suppressor gene.", "suppressor gene") == "hedged");
+  CHECK(pol("Based on these results we estimate a 5-10% difference in virus production.", "virus production") == "hedged");
+  CHECK(pol("These findings highlight the potential for an interplay between the pathways.", "interplay") == "hedged");
+  CHECK(pol("The data support the proposal that lipoproteins initiate activation.", "lipoproteins") == "hedged");
+  // Discussed is not held; a term is no estimate.
+  CHECK(pol("The implications for receptor signaling are considered.", "receptor signaling") == "affirmed");
+  CHECK(pol("The maximum likelihood estimate of the rate is biased.", "rate") == "affirmed");
+  CHECK(pol("The idea that the index is wrong came from the logs.", "index") == "affirmed");
+}
+
+TEST_CASE("a clause opened by 'whether' keeps its hedges; 'we could detect' is an ability exercised") {
+  CHECK(pol("We wished to determine whether T3SO4 could mimic the hormone.", "determine") == "affirmed");
+  CHECK(pol("We wished to determine whether T3SO4 could mimic the hormone.", "hormone") == "hedged");
+  CHECK(pol("In treated cells we could detect three initiation sites.", "initiation sites") == "affirmed");
+  CHECK(pol("Bank conflicts could explain the stall.", "stall") == "hedged");
+  CHECK(pol("We could increase the batch size.", "increase the batch size") == "hedged");
+}
+
+TEST_CASE("'the possible X' qualifies its noun phrase; 'X is a possible Y' still hedges X") {
+  CHECK(pol("In this review we evaluate the possible role of transcription factors.", "evaluate") == "affirmed");
+  CHECK(pol("In this review we evaluate the possible role of transcription factors.", "role") == "hedged");
+  CHECK(pol("Register pressure is a possible explanation.", "register pressure") == "hedged");
+  CHECK(pol("It is possible that the cache is cold.", "cache") == "hedged");
+}
+
+TEST_CASE("another's belief, a hope or a wish with its clause hedges it; the writer's 'I think' states") {
+  CHECK(pol("My wife thinks the fan is too loud.", "fan") == "hedged");
+  CHECK(pol("They believe that the cache is cold.", "cache") == "hedged");
+  CHECK(pol("I think the cache is cold.", "cache") == "affirmed");
+  CHECK(pol("I hope that you will come also.", "come") == "hedged");
+  CHECK(pol("I wish it had a remote control.", "remote control") == "hedged");
+  CHECK(pol("I wish you to drive to Merripit House.", "drive") == "affirmed");  // an order
+  CHECK(pol("The case is supposed to be waterproof.", "waterproof") == "hedged");
+  CHECK(pol("It was not so, and he gave him a considerable part of his wardrobe.", "part") == "affirmed");
+}
+
+TEST_CASE("an infinitive after a negation cue reaches its object; a prepositional cue governs a noun phrase") {
+  CHECK(pol("Her father refused to have the money.", "money") == "negated");
+  CHECK(pol("The driver failed to be loaded at boot.", "loaded") == "negated");
+  CHECK(pol("A binding site instead of a TATA box is located in the promoter region.", "promoter region") == "affirmed");
+  CHECK(pol("The slowdown is unrelated to the cache and is caused by the scheduler.", "scheduler") == "affirmed");
+}
+
+TEST_CASE("what is not known is hedged past its wh-word; an adverb set off inside a modal's clause") {
+  CHECK(pol("It is not known which protein activates the site.", "protein") == "hedged");
+  CHECK(pol("It is unclear at which point the cells are arrested.", "cells") == "hedged");
+  CHECK(pol("The kernel, which we profiled, is fast.", "kernel") == "affirmed");
+  CHECK(pol("A hitherto unknown hormone may, thus, be responsible for the hypertension.", "responsible") == "hedged");
+}
