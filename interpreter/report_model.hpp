@@ -1,6 +1,7 @@
 #pragma once
-// What `rubric check` found: verdicts, evidence and provenance. The evaluator fills it; report/
-// prints it (text, JSON, JUnit, Markdown). Plain data, no language types.
+// What `rubric check` found: verdicts, evidence and provenance. The evaluator fills it (by the
+// rules of verdicts.hpp); report/ prints it (text, JSON, JUnit, Markdown, HTML). Plain data, no
+// language types: its own library, rubric_report_model, so neither stage links the other.
 #include <cstddef>
 #include <cstdint>
 #include <map>
