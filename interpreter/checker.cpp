@@ -6,6 +6,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "grammar/ast_walk.hpp"
 #include "grammar/suggest.hpp"
 #include "interpreter/builtins/registry.hpp"
 #include "interpreter/code_phrases.hpp"
@@ -162,7 +163,7 @@ class ModuleChecker {
     for (const auto& f : rec->fields) {
       auto range = header_field_range(f.key.name);
       if (!range) continue;
-      StaticType t = out_.types.count(f.value.get()) ? out_.types.at(f.value.get()) : of(K::unknown);
+      StaticType t = types_.count(f.value.get()) ? types_.at(f.value.get()) : of(K::unknown);
       auto v = plain_literal(*f.value);
       bool wrong_kind = t.kind != K::unknown && (t.kind != K::number || (t.dim && !t.dim->dimensionless()));
       bool out_of_range = v && !(*v >= range->lo && *v <= range->hi);
@@ -251,7 +252,6 @@ class ModuleChecker {
     if (name == "submission" || name == "reference") return Found{NameKind::root, of(K::path), nullptr, nullptr, nullptr};
     if (reg_.has_binding(name)) return Found{NameKind::binding, of(K::unknown), nullptr, nullptr, nullptr};
     if (auto b = reg_.find(name)) return Found{NameKind::builtin, of(K::function), nullptr, nullptr, b.get()};
-    if (reg_.is_planned_only(name)) return Found{NameKind::builtin, of(K::function), nullptr, nullptr, nullptr};
     return std::nullopt;
   }
 
@@ -330,7 +330,7 @@ class ModuleChecker {
   // ---- expressions ----
 
   StaticType record_type(const ast::Expr& e, StaticType t) {
-    if (t.kind != K::unknown) out_.types[&e] = t;
+    if (t.kind != K::unknown) types_[&e] = t;
     return t;
   }
 
@@ -363,7 +363,6 @@ class ModuleChecker {
               undefined(n.name, e.range, scope);
               return of(K::unknown);
             }
-            out_.names[&e] = f->kind;
             if (f->kind == NameKind::module_alias) error(e.range, fmt::format("'{}' names a module; use '{}.name'", n.name, n.name));
             return f->type;
           } else if constexpr (std::is_same_v<T, ast::ListLit>) {
@@ -448,7 +447,6 @@ class ModuleChecker {
             if (auto* nm = std::get_if<ast::Name>(&n.object->node)) {
               auto f = resolve(nm->name, scope);
               if (f && f->kind == NameKind::module_alias) {
-                out_.names[n.object.get()] = NameKind::module_alias;
                 if (!f->module->decls.count(n.name.name)) {
                   std::vector<std::string> names;
                   for (const auto& d : f->module->decls) names.push_back(d.first);
@@ -617,7 +615,6 @@ class ModuleChecker {
         undefined(nm->name, n.callee->range, scope);
         return of(K::unknown);
       }
-      out_.names[n.callee.get()] = f->kind;
       def = f->def;
       owner = f->module;
       builtin = f->builtin;
@@ -805,17 +802,9 @@ class ModuleChecker {
   void all_ids() {
     if (ids_done_) return;
     ids_done_ = true;
-    std::function<void(const ast::Group&)> g = [&](const ast::Group& gr) {
-      ids_.insert(gr.id.name);
-      for (const auto& item : gr.items) {
-        if (auto* c = std::get_if<ast::Criterion>(&item)) ids_.insert(c->id.name);
-        else if (auto* sg = std::get_if<std::shared_ptr<const ast::Group>>(&item)) g(**sg);
-      }
-    };
-    for (const auto& item : m_.file->items) {
-      if (auto* c = std::get_if<ast::Criterion>(&item)) ids_.insert(c->id.name);
-      else if (auto* sg = std::get_if<std::shared_ptr<const ast::Group>>(&item)) g(**sg);
-    }
+    ast::walk_criteria(
+        m_.file->items, [&](const ast::Criterion& c, int) { ids_.insert(c.id.name); },
+        [&](const ast::Group& g, int) { ids_.insert(g.id.name); });
   }
 
   void criterion(const ast::Criterion& c, const Scope* parent, std::map<std::string, SourceRange>& seen) {
@@ -853,6 +842,8 @@ class ModuleChecker {
   const Module& m_;
   const Registry& reg_;
   CheckerResult& out_;
+  // The type of every expression whose type is known (the header's fields are judged by it).
+  std::unordered_map<const ast::Expr*, StaticType> types_;
   std::vector<const Module*> unqualified_;
   std::unordered_map<std::string, StaticType> let_types_;
   std::unordered_set<std::string> in_progress_;
