@@ -18,8 +18,14 @@ namespace {
 
 using K = StaticType::Kind;
 
-StaticType of(K k) { return StaticType{k, std::nullopt}; }
-StaticType number(Dimension d) { return StaticType{K::number, d}; }
+StaticType typed(K k, std::optional<Dimension> d) {
+  StaticType t;
+  t.kind = k;
+  t.dim = d;
+  return t;
+}
+StaticType of(K k) { return typed(k, std::nullopt); }
+StaticType number(Dimension d) { return typed(K::number, d); }
 
 const char* kind_text(K k) {
   switch (k) {
@@ -440,7 +446,7 @@ class ModuleChecker {
             if (auto d = dim(v); d && !d->dimensionless())
               error(e.range, fmt::format("'as {}' gives a unit to a plain number, but '{}' already has dimension {}", n.unit,
                                          text(*n.value), dimension_description(*d)));
-            return StaticType{v.kind == K::samples ? K::samples : K::number, u->dim};
+            return typed(v.kind == K::samples ? K::samples : K::number, u->dim);
           } else if constexpr (std::is_same_v<T, ast::Call>) {
             return call(e, n, scope, false);
           } else if constexpr (std::is_same_v<T, ast::Field>) {
@@ -575,7 +581,7 @@ class ModuleChecker {
         auto da = dim(a), db = dim(b);
         K k = a.kind == K::samples || b.kind == K::samples ? K::samples : K::number;
         if ((a.kind == K::number || a.kind == K::samples) && (b.kind == K::number || b.kind == K::samples))
-          return StaticType{k, da ? da : db};
+          return typed(k, da ? da : db);
         return of(K::unknown);
       }
       case BinaryOp::mul:
@@ -585,8 +591,8 @@ class ModuleChecker {
         bool nums = (a.kind == K::number || a.kind == K::samples) && (b.kind == K::number || b.kind == K::samples);
         if (!nums) return of(K::unknown);
         K k = a.kind == K::samples || b.kind == K::samples ? K::samples : K::number;
-        if (da && db) return StaticType{k, n.op == BinaryOp::mul ? *da * *db : *da / *db};
-        return StaticType{k, std::nullopt};
+        if (da && db) return typed(k, n.op == BinaryOp::mul ? *da * *db : *da / *db);
+        return typed(k, std::nullopt);
       }
     }
     return of(K::unknown);
