@@ -115,7 +115,7 @@ std::string review_reason(const CriterionResult& c);
 struct FileRecord {
   std::string path;   // relative to its root, e.g. "bench_32768.json"
   std::string root;   // "submission", "reference", "rubric" (rubric sources and modules)
-  std::string digest;  // XXH3-128 of the bytes, 32 hex digits (interpreter/content_digest.hpp)
+  std::string digest;  // XXH3-128 of the bytes, 32 hex digits (operators/digest/content_digest.hpp)
   std::uint64_t bytes = 0;
 };
 
