@@ -49,7 +49,7 @@ TEST_CASE("junit report: the rubric's warnings are the suite's system-err, escap
   const std::string xml = report::format_junit(r);
   const auto at = xml.find("    <system-err>");
   REQUIRE(at != std::string::npos);
-  CHECK(xml.find("header field 'pass' must be in [0, 1] &lt;got 70&gt;", at) != std::string::npos);
+  CHECK(xml.find("header field &apos;pass&apos; must be in [0, 1] &lt;got 70&gt;", at) != std::string::npos);
   CHECK(xml.find("write 70%", at) != std::string::npos);
   CHECK(xml.find("</system-err>\n  </testsuite>", at) != std::string::npos);  // after the test cases
 }
