@@ -32,6 +32,7 @@ std::string iso_now() {
 }
 
 struct CriterionRun {
+  explicit CriterionRun(CriterionResult& r) : result(r) {}
   CriterionResult& result;
   std::vector<std::string> labels;
   std::optional<double> score;
@@ -522,7 +523,7 @@ Report Evaluator::run() {
     std::size_t decided_against = 0;
     if (!decided) {
       reset_steps();
-      CriterionRun crun{r, {}, std::nullopt};
+      CriterionRun crun(r);
       auto scope = std::make_shared<Environment>(env, env->module());
       try {
         runner.block(c.body, scope, crun);
