@@ -4,7 +4,7 @@
 #include "report/display_text.hpp"
 #include "report/number_format.hpp"
 #include "report/terminal_style.hpp"
-#include "report/utf8.hpp"
+#include "operators/text/utf8.hpp"
 #include "report/verdict_summary.hpp"
 
 namespace rubric::calibration {
@@ -28,7 +28,7 @@ class TextWriter {
     line(0, fmt::format("cases: {} ({} case{})", report::display_text(r_.cases_file), r_.cases.size(), r_.cases.size() == 1 ? "" : "s"));
     out_ += '\n';
     std::size_t width = 0;
-    for (const CaseResult& c : r_.cases) width = std::max(width, report::display_width(report::display_text(c.expected.name)));
+    for (const CaseResult& c : r_.cases) width = std::max(width, text::display_width(report::display_text(c.expected.name)));
     for (const CaseResult& c : r_.cases) case_entry(c, width);
     table();
     agreement();
@@ -45,7 +45,7 @@ class TextWriter {
   }
 
   std::string padded(const std::string& s, std::size_t width) {
-    const std::size_t w = report::display_width(s);
+    const std::size_t w = text::display_width(s);
     return s + std::string(width > w ? width - w : 0, ' ');
   }
 
@@ -62,7 +62,7 @@ class TextWriter {
         return;
       case CaseStatus::undecided:
         line(0, fmt::format("{} {}  undecided here: expected {}, got {} — {}", style_.paint("?", Colour::yellow), name,
-                            expected, actual, report::sanitize_utf8(c.undecided_reason)));
+                            expected, actual, text::sanitize_utf8(c.undecided_reason)));
         return;
       case CaseStatus::disagree: break;
     }
@@ -74,7 +74,7 @@ class TextWriter {
     if (!c.expected.why.empty()) line(detail, "why: " + report::display_text(c.expected.why));
     if (c.verdict_agrees.has_value() && !*c.verdict_agrees)
       line(detail, fmt::format("rubric: {} — {}", report::describe_score(c.report),
-                               report::sanitize_utf8(report::overall_reason(c.report))));
+                               text::sanitize_utf8(report::overall_reason(c.report))));
     bool any_pin_differs = false;
     for (const CriterionComparison& k : c.criteria) {
       if (k.agree.has_value() && !*k.agree) {
@@ -104,8 +104,8 @@ class TextWriter {
   void criterion_evidence(const CriterionComparison& k, std::size_t indent, const std::string& what) {
     const CriterionResult& c = *k.result;
     line(indent, fmt::format("{} {} — {}: {}", style_.paint(fmt::format("[{}]", verdict_name(k.actual)), k.actual), k.id,
-                             report::sanitize_utf8(c.title), what));
-    if (!c.reason.empty()) line(indent + 4, "reason: " + report::sanitize_utf8(c.reason));
+                             text::sanitize_utf8(c.title), what));
+    if (!c.reason.empty()) line(indent + 4, "reason: " + text::sanitize_utf8(c.reason));
     std::size_t shown = 0;
     for (const CheckResult& check : c.checks) {
       if (shown == o_.max_checks_shown) {
@@ -114,12 +114,12 @@ class TextWriter {
       }
       ++shown;
       line(indent + 2, fmt::format("{} {}{}  {}", style_.paint(report::verdict_marker(check.verdict), check.verdict),
-                                   report::fold_whitespace(report::sanitize_utf8(check.source_text)),
-                                   check.label.empty() ? "" : fmt::format("  [{}]", report::sanitize_utf8(check.label)),
+                                   text::fold_whitespace(text::sanitize_utf8(check.source_text)),
+                                   check.label.empty() ? "" : fmt::format("  [{}]", text::sanitize_utf8(check.label)),
                                    style_.paint(location_text(check.location), Colour::grey)));
-      for (const std::string& e : check.evidence) line(indent + 6, report::sanitize_utf8(e));
-      if (!check.explanation.empty()) line(indent + 6, "→ " + report::sanitize_utf8(check.explanation));
-      if (!check.message.empty()) line(indent + 6, "else: " + report::sanitize_utf8(check.message));
+      for (const std::string& e : check.evidence) line(indent + 6, text::sanitize_utf8(e));
+      if (!check.explanation.empty()) line(indent + 6, "→ " + text::sanitize_utf8(check.explanation));
+      if (!check.message.empty()) line(indent + 6, "else: " + text::sanitize_utf8(check.message));
     }
   }
 
@@ -127,7 +127,7 @@ class TextWriter {
     out_ += '\n';
     line(0, "criteria, expected × actual over the cases (- : not pinned):");
     std::size_t width = std::string("criterion").size();
-    for (const CriterionRow& row : r_.table) width = std::max(width, 2 * row.depth + report::display_width(row.id));
+    for (const CriterionRow& row : r_.table) width = std::max(width, 2 * row.depth + text::display_width(row.id));
     line(2, fmt::format("{}  pinned  agree  expected→actual: cases", padded("criterion", width)));
     for (const CriterionRow& row : r_.table) {
       std::string pairs;
@@ -172,7 +172,7 @@ class TextWriter {
     line(0, "criteria no case exercises:");
     for (const Unexercised& u : r_.unexercised) {
       const char* never = u.never_fails && u.never_passes ? "never decided" : u.never_fails ? "never FAILs" : "never PASSes";
-      line(2, fmt::format("{} — {}: {}", u.id, never, report::sanitize_utf8(u.suggestion)));
+      line(2, fmt::format("{} — {}: {}", u.id, never, text::sanitize_utf8(u.suggestion)));
     }
   }
 

@@ -13,7 +13,6 @@
 #include "cli/verbs.hpp"
 #include "interpreter/engine.hpp"
 #include "report/report_format.hpp"
-#include "report/tool_version.hpp"
 #include "report/terminal_progress.hpp"
 #include "report/terminal_style.hpp"
 
@@ -36,8 +35,6 @@ struct CheckArgs {
   std::string format = "text";
   std::string output;
   std::vector<std::string> sets;
-  std::vector<std::string> only;
-  std::vector<std::string> include_dirs;
   std::string seed;
   bool no_color = false;
   bool verbose = false;
@@ -54,6 +51,7 @@ void require_directory(const std::string& option, const std::string& dir) {
 
 int run_check(const std::vector<std::string>& args) {
   CheckArgs a;
+  EngineOptions engine_options;  // -I and --only are parsed into it; --set and --seed below
   po::options_description options("options");
   options.add_options()
       ("help,h", "show this help")
@@ -63,9 +61,9 @@ int run_check(const std::vector<std::string>& args) {
       ("output,o", po::value(&a.output)->value_name("FILE"),
        "write the report in --format to FILE; the text report still goes to stdout")
       ("set", po::value(&a.sets)->value_name("NAME=VALUE")->composing(), "override a param (repeatable)")
-      ("only", po::value(&a.only)->value_name("ID")->composing(),
+      ("only", po::value(&engine_options.only)->value_name("ID")->composing(),
        "evaluate only this criterion and what it runs after (repeatable)")
-      ("include,I", po::value(&a.include_dirs)->value_name("DIR")->composing(), "module search folder (repeatable)")
+      ("include,I", po::value(&engine_options.include_dirs)->value_name("DIR")->composing(), "module search folder (repeatable)")
       ("seed", po::value(&a.seed)->value_name("N"), "override the rubric's seed")
       ("no-color", po::bool_switch(&a.no_color), "no colours (also when NO_COLOR is set)")
       ("verbose,v", po::bool_switch(&a.verbose), "add timings and provenance counts to the text report");
@@ -92,35 +90,30 @@ int run_check(const std::vector<std::string>& args) {
   if (!a.reference.empty()) require_directory("--reference", a.reference);
 
   report::TerminalProgress progress = report::TerminalProgress::for_stderr();
-  EngineOptions engine_options;
-  engine_options.include_dirs = a.include_dirs;
   engine_options.set_params = parse_set_options(a.sets);
-  engine_options.only = a.only;
   if (!a.seed.empty()) engine_options.seed = parse_seed_option(a.seed);
   engine_options.progress = &progress;
   engine_options.judge = judge_settings(a.judge, a.output.empty() ? std::string() : judge::cache_file_beside(a.output));
 
-  Engine engine(engine_options);
+  Engine engine(std::move(engine_options));
   const std::vector<Diagnostic> diagnostics = engine.load(a.rubric);
-  print_diagnostics(diagnostics, a.no_color);
   if (has_errors(diagnostics)) {
-    // A JSON consumer still gets a report: the rubric's ERROR, nothing evaluated, its load
-    // diagnostics (severity "error") in `warnings`; the other formats keep stderr alone.
+    print_diagnostics(diagnostics, a.no_color);
+    // A JSON consumer still gets a report: the engine's for a rubric that did not load (ERROR,
+    // nothing evaluated, its load diagnostics in `warnings`); the other formats keep stderr alone.
     if (*format == report::ReportFormat::json) {
-      Report failed;
-      failed.verdict = OverallVerdict::error;
-      failed.warnings = diagnostics;
-      failed.provenance.tool_version = kToolVersion;
-      failed.provenance.rubric_file = a.rubric;
-      failed.provenance.submission_dir = fs::absolute(a.submission).lexically_normal().string();
-      if (!a.reference.empty()) failed.provenance.reference_dir = fs::absolute(a.reference).lexically_normal().string();
-      const std::string json = report::render_report(failed, *format);
+      const std::string json = report::render_report(engine.check(a.submission, a.reference), *format);
       if (!a.output.empty()) write_file(a.output, json);
       else fmt::print("{}", json);
       std::fflush(stdout);
     }
     return kExitUsage;
   }
+  // Warnings are the report's (every format shows them); notes are for the terminal alone.
+  std::vector<Diagnostic> notes;
+  for (const Diagnostic& d : diagnostics)
+    if (d.severity != Severity::warning) notes.push_back(d);
+  print_diagnostics(notes, a.no_color);
 
   const Report result = engine.check(a.submission, a.reference);
   progress.finish();

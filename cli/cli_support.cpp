@@ -12,7 +12,7 @@
 #include <unistd.h>
 
 #include "report/terminal_style.hpp"
-#include "report/tool_version.hpp"
+#include "operators/tool_version.hpp"
 
 namespace rubric::cli {
 

@@ -114,8 +114,14 @@ void BatchSummary::add_criteria(const json::Value& criteria, int depth, const st
     if (!c.is_object()) continue;
     const std::string id = string_or(c, "id", "?");
     auto [it, inserted] = criterion_index_.emplace(id, criteria_.size());
-    if (inserted)
-      criteria_.push_back(CriterionCounts{id, string_or(c, "title", ""), string_or(c, "kind", "criterion"), depth, {}});
+    if (inserted) {
+      CriterionCounts counts;
+      counts.id = id;
+      counts.title = string_or(c, "title", "");
+      counts.kind = string_or(c, "kind", "criterion");
+      counts.depth = depth;
+      criteria_.push_back(std::move(counts));
+    }
     const std::string verdict = string_or(c, "verdict", "ERROR");
     CriterionCounts& counts = criteria_[it->second];
     for (std::size_t i = 0; i < kCriterionVerdicts.size(); ++i)

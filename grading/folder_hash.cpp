@@ -14,7 +14,7 @@
 
 #include <fmt/format.h>
 
-#include "interpreter/sha256.hpp"
+#include "operators/digest/sha256.hpp"
 
 namespace rubric::grading {
 namespace {
@@ -22,13 +22,13 @@ namespace {
 namespace fs = std::filesystem;
 
 // Entries are framed by their lengths so that no two different folders hash alike.
-void add_field(Sha256& h, const std::string& s) {
+void add_field(digest::Sha256& h, const std::string& s) {
   const std::uint64_t n = s.size();
   h.update(&n, sizeof n);
   h.update(s);
 }
 
-void add_file(Sha256& h, const fs::path& path) {
+void add_file(digest::Sha256& h, const fs::path& path) {
   // O_NOFOLLOW | O_NONBLOCK: the entry was a regular file when listed; never follow a link swapped
   // in since, never block on a FIFO.
   const int fd = ::open(path.c_str(), O_RDONLY | O_NOFOLLOW | O_NONBLOCK | O_CLOEXEC);
@@ -59,7 +59,7 @@ void add_file(Sha256& h, const fs::path& path) {
   ::close(fd);
 }
 
-void add_folder(Sha256& h, const fs::path& root, const fs::path& dir) {
+void add_folder(digest::Sha256& h, const fs::path& root, const fs::path& dir) {
   std::error_code ec;
   std::vector<fs::directory_entry> entries;
   for (fs::directory_iterator it(dir, ec), end; !ec && it != end; it.increment(ec)) entries.push_back(*it);
@@ -88,7 +88,7 @@ void add_folder(Sha256& h, const fs::path& root, const fs::path& dir) {
 }  // namespace
 
 std::string hash_folder(const std::string& dir) {
-  Sha256 h;
+  digest::Sha256 h;
   add_field(h, "rubric-folder-hash-1");
   add_folder(h, fs::path(dir), fs::path(dir));
   return h.hex_digest();

@@ -31,9 +31,9 @@
 #include "grading/results_file.hpp"
 #include "interpreter/engine.hpp"
 #include "operators/json/json_reader.hpp"
-#include "interpreter/content_digest.hpp"
+#include "operators/digest/content_digest.hpp"
 #include "report/corpus_html.hpp"
-#include "interpreter/sha256.hpp"
+#include "operators/digest/sha256.hpp"
 #include "report/terminal_style.hpp"
 
 namespace rubric::grading {
@@ -104,13 +104,13 @@ std::string params_sha256(const GradeSettings& s, const std::string& judge_model
   for (const std::string& d : s.include_dirs) text += fmt::format("include {}\n", absolute_text(d));
   text += fmt::format("reference {}\n", reference_root(s));
   if (!judge_model.empty()) text += fmt::format("judge-model {}\n", judge_model);
-  return sha256_hex(text);
+  return digest::sha256_hex(text);
 }
 
 std::string rubric_sha256(const std::vector<FileRecord>& sources) {
   std::string text = "rubric-grade-sources-1\n";
   for (const FileRecord& f : sources) text += fmt::format("{} {}\n", f.digest, f.path);
-  return sha256_hex(text);
+  return digest::sha256_hex(text);
 }
 
 // A submission to grade, and what an earlier run left for it.
@@ -242,7 +242,7 @@ int grade(const GradeSettings& s) {
     if (p.previous && !p.keep)
       for (const auto& [path, sha] : p.previous->reference_files)
         if (!reference_hashes.count(path)) {
-          auto h = content_digest_file((fs::path(ref_root) / path).string());  // as the reports record them
+          auto h = digest::content_digest_file((fs::path(ref_root) / path).string());  // as the reports record them
           reference_hashes[path] = h ? *h : std::string();
         }
 

@@ -69,7 +69,7 @@ class Hold {
   Hold& operator=(const Hold&) = delete;
 };
 
-bool measures_time(const Builtin& b) { return b.family == "gpu" || b.name == "bench"; }
+bool measures_time(const Builtin& b) { return b.needs.times_work; }
 
 }  // namespace
 
@@ -120,6 +120,7 @@ void guard_measurements(Engine& engine) {
     b.variadic = original->variadic;
     b.doc = original->doc;
     b.family = original->family;
+    b.needs = original->needs;
     b.fn = [original](CallContext& ctx, const std::vector<Value>& args) {
       Hold hold;
       const Builtin* chosen = select_overload(*original, args);

@@ -5,7 +5,7 @@
 #include <functional>
 #include <utility>
 
-#include "interpreter/sha256.hpp"
+#include "operators/digest/sha256.hpp"
 
 namespace rubric::grading {
 namespace {
@@ -45,7 +45,7 @@ bool near_pass_mark(const json::Value& line) {
 
 // A submission's place in the sample: a digest of the seed and its name, the same on every machine.
 std::string draw_rank(std::uint64_t seed, const std::string& submission) {
-  Sha256 h;
+  digest::Sha256 h;
   h.update(std::to_string(seed));
   h.update(std::string_view("\0", 1));
   h.update(submission);

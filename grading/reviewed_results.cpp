@@ -10,7 +10,7 @@
 #include "grading/line_report.hpp"
 #include "grading/results_file.hpp"
 #include "interpreter/report_model.hpp"
-#include "interpreter/scoring.hpp"
+#include "interpreter/verdicts.hpp"
 #include "operators/json/json_reader.hpp"
 #include "report/verdict_summary.hpp"
 
@@ -83,7 +83,7 @@ json::Value review_object(const Review& r, bool applied) {
 }
 
 // Applies the reviews to the criteria of a line (in place) and returns the same criteria as the
-// report model, so that scoring.hpp recomputes groups and the rubric's verdict.
+// report model, so that verdicts.hpp recomputes groups and the rubric's verdict.
 std::vector<CriterionResult> apply(json::Value& criteria, const std::map<std::string, Review>& in_force,
                                    const json::Value& line) {
   std::vector<CriterionResult> model;
@@ -94,9 +94,7 @@ std::vector<CriterionResult> apply(json::Value& criteria, const std::map<std::st
     if (r.is_group) {
       if (json::Value* children = member(c, "criteria")) {
         r.children = apply(*children, in_force, line);
-        Verdict worst_child = Verdict::pass;
-        for (const CriterionResult& child : r.children) worst_child = worst(worst_child, child.verdict);
-        r.verdict = worst_child;
+        r.verdict = group_verdict(r.children);
         r.score = combined_score(r.children);
         set(c, "verdict", text(verdict_name(r.verdict)));
         set(c, "score", number_or_null(r.score));
@@ -110,9 +108,7 @@ std::vector<CriterionResult> apply(json::Value& criteria, const std::map<std::st
         set(c, "tool_score", number_or_null(r.score));
         r.verdict = criterion_verdict_of(*final_verdict);
         // A penalty criterion has no score of its own; its FAIL is subtracted by combined_score.
-        r.score = std::nullopt;
-        if (!r.penalty && r.verdict == Verdict::pass) r.score = 1.0;
-        if (!r.penalty && r.verdict == Verdict::fail) r.score = 0.0;
+        r.score = r.penalty ? std::nullopt : criterion_score(r.verdict, std::nullopt, false);
         set(c, "verdict", text(verdict_name(r.verdict)));
         set(c, "score", number_or_null(r.score));
       }

@@ -29,7 +29,7 @@ bool is_stale(const Review& review, const json::Value& line);
 // `applied`: false when stale or "cannot tell") beside the tool's checks and evidence; where a
 // review applies, the criterion's verdict and score become the grader's (PASS 1, FAIL 0) and
 // `tool_verdict`/`tool_score` keep the tool's. Groups, the score and the verdict are then
-// recomputed with the rubric's own rules (interpreter/scoring.hpp: weights, penalties, required,
+// recomputed with the rubric's own rules (interpreter/verdicts.hpp: weights, penalties, required,
 // the pass mark the line records); the tool's are kept as `tool_verdict`, `tool_score`,
 // `tool_reason` at the top.
 json::Value reviewed_line(const json::Value& line, const std::map<std::string, Review>& in_force);

@@ -5,7 +5,7 @@
 
 #include <fmt/format.h>
 
-#include "interpreter/sha256.hpp"
+#include "operators/digest/sha256.hpp"
 
 namespace rubric::grading {
 namespace {
@@ -38,9 +38,9 @@ std::string normalized_submission_path(const std::string& path) {
 }
 
 std::uint32_t shard_of(const std::string& submission, std::uint32_t count) {
-  const std::string digest = sha256_hex(normalized_submission_path(submission));
+  const std::string hex = digest::sha256_hex(normalized_submission_path(submission));
   // The first 60 bits of the digest, reduced: uniform enough for any shard count in practice.
-  const std::uint64_t v = std::stoull(digest.substr(0, 15), nullptr, 16);
+  const std::uint64_t v = std::stoull(hex.substr(0, 15), nullptr, 16);
   return static_cast<std::uint32_t>(v % count) + 1;
 }
 

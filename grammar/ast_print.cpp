@@ -3,9 +3,8 @@
 #include <fmt/format.h>
 
 namespace rubric::ast {
-namespace {
 
-const char* binary_name(BinaryOp op) {
+const char* op_text(BinaryOp op) {
   switch (op) {
     case BinaryOp::logical_or: return "or";
     case BinaryOp::logical_and: return "and";
@@ -23,6 +22,8 @@ const char* binary_name(BinaryOp op) {
   }
   return "?";
 }
+
+namespace {
 
 std::string quoted_text(const std::string& s) {
   std::string out;
@@ -80,7 +81,7 @@ struct ExprPrinter {
     return fmt::format("({} {})", u.op == UnaryOp::negate ? "-" : "not", to_sexpr(u.operand));
   }
   std::string operator()(const Binary& b) const {
-    return fmt::format("({} {} {})", binary_name(b.op), to_sexpr(b.lhs), to_sexpr(b.rhs));
+    return fmt::format("({} {} {})", op_text(b.op), to_sexpr(b.lhs), to_sexpr(b.rhs));
   }
   std::string operator()(const Within& w) const {
     return fmt::format("(within {} {} {})", to_sexpr(w.value), to_sexpr(w.tolerance), to_sexpr(w.reference));

@@ -7,6 +7,9 @@
 
 namespace rubric::ast {
 
+// A binary operator as the rubric writes it: "and", ">=", "in".
+const char* op_text(BinaryOp op);
+
 // Numbers print shortest-round-trip with the unit in brackets (`32768`, `1.2[TB/s]`); strings
 // print with their interpolations in braces (`"bench_{context}.json"`), raw strings as r"...".
 std::string to_sexpr(const Expr& e);

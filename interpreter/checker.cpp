@@ -6,6 +6,7 @@
 #include <set>
 #include <unordered_set>
 
+#include "grammar/ast_walk.hpp"
 #include "grammar/suggest.hpp"
 #include "interpreter/builtins/registry.hpp"
 #include "interpreter/code_phrases.hpp"
@@ -17,8 +18,14 @@ namespace {
 
 using K = StaticType::Kind;
 
-StaticType of(K k) { return StaticType{k, std::nullopt}; }
-StaticType number(Dimension d) { return StaticType{K::number, d}; }
+StaticType typed(K k, std::optional<Dimension> d) {
+  StaticType t;
+  t.kind = k;
+  t.dim = d;
+  return t;
+}
+StaticType of(K k) { return typed(k, std::nullopt); }
+StaticType number(Dimension d) { return typed(K::number, d); }
 
 const char* kind_text(K k) {
   switch (k) {
@@ -162,7 +169,7 @@ class ModuleChecker {
     for (const auto& f : rec->fields) {
       auto range = header_field_range(f.key.name);
       if (!range) continue;
-      StaticType t = out_.types.count(f.value.get()) ? out_.types.at(f.value.get()) : of(K::unknown);
+      StaticType t = types_.count(f.value.get()) ? types_.at(f.value.get()) : of(K::unknown);
       auto v = plain_literal(*f.value);
       bool wrong_kind = t.kind != K::unknown && (t.kind != K::number || (t.dim && !t.dim->dimensionless()));
       bool out_of_range = v && !(*v >= range->lo && *v <= range->hi);
@@ -251,7 +258,6 @@ class ModuleChecker {
     if (name == "submission" || name == "reference") return Found{NameKind::root, of(K::path), nullptr, nullptr, nullptr};
     if (reg_.has_binding(name)) return Found{NameKind::binding, of(K::unknown), nullptr, nullptr, nullptr};
     if (auto b = reg_.find(name)) return Found{NameKind::builtin, of(K::function), nullptr, nullptr, b.get()};
-    if (reg_.is_planned_only(name)) return Found{NameKind::builtin, of(K::function), nullptr, nullptr, nullptr};
     return std::nullopt;
   }
 
@@ -330,7 +336,7 @@ class ModuleChecker {
   // ---- expressions ----
 
   StaticType record_type(const ast::Expr& e, StaticType t) {
-    if (t.kind != K::unknown) out_.types[&e] = t;
+    if (t.kind != K::unknown) types_[&e] = t;
     return t;
   }
 
@@ -363,7 +369,6 @@ class ModuleChecker {
               undefined(n.name, e.range, scope);
               return of(K::unknown);
             }
-            out_.names[&e] = f->kind;
             if (f->kind == NameKind::module_alias) error(e.range, fmt::format("'{}' names a module; use '{}.name'", n.name, n.name));
             return f->type;
           } else if constexpr (std::is_same_v<T, ast::ListLit>) {
@@ -441,14 +446,13 @@ class ModuleChecker {
             if (auto d = dim(v); d && !d->dimensionless())
               error(e.range, fmt::format("'as {}' gives a unit to a plain number, but '{}' already has dimension {}", n.unit,
                                          text(*n.value), dimension_description(*d)));
-            return StaticType{v.kind == K::samples ? K::samples : K::number, u->dim};
+            return typed(v.kind == K::samples ? K::samples : K::number, u->dim);
           } else if constexpr (std::is_same_v<T, ast::Call>) {
             return call(e, n, scope, false);
           } else if constexpr (std::is_same_v<T, ast::Field>) {
             if (auto* nm = std::get_if<ast::Name>(&n.object->node)) {
               auto f = resolve(nm->name, scope);
               if (f && f->kind == NameKind::module_alias) {
-                out_.names[n.object.get()] = NameKind::module_alias;
                 if (!f->module->decls.count(n.name.name)) {
                   std::vector<std::string> names;
                   for (const auto& d : f->module->decls) names.push_back(d.first);
@@ -577,7 +581,7 @@ class ModuleChecker {
         auto da = dim(a), db = dim(b);
         K k = a.kind == K::samples || b.kind == K::samples ? K::samples : K::number;
         if ((a.kind == K::number || a.kind == K::samples) && (b.kind == K::number || b.kind == K::samples))
-          return StaticType{k, da ? da : db};
+          return typed(k, da ? da : db);
         return of(K::unknown);
       }
       case BinaryOp::mul:
@@ -587,8 +591,8 @@ class ModuleChecker {
         bool nums = (a.kind == K::number || a.kind == K::samples) && (b.kind == K::number || b.kind == K::samples);
         if (!nums) return of(K::unknown);
         K k = a.kind == K::samples || b.kind == K::samples ? K::samples : K::number;
-        if (da && db) return StaticType{k, n.op == BinaryOp::mul ? *da * *db : *da / *db};
-        return StaticType{k, std::nullopt};
+        if (da && db) return typed(k, n.op == BinaryOp::mul ? *da * *db : *da / *db);
+        return typed(k, std::nullopt);
       }
     }
     return of(K::unknown);
@@ -617,7 +621,6 @@ class ModuleChecker {
         undefined(nm->name, n.callee->range, scope);
         return of(K::unknown);
       }
-      out_.names[n.callee.get()] = f->kind;
       def = f->def;
       owner = f->module;
       builtin = f->builtin;
@@ -805,17 +808,9 @@ class ModuleChecker {
   void all_ids() {
     if (ids_done_) return;
     ids_done_ = true;
-    std::function<void(const ast::Group&)> g = [&](const ast::Group& gr) {
-      ids_.insert(gr.id.name);
-      for (const auto& item : gr.items) {
-        if (auto* c = std::get_if<ast::Criterion>(&item)) ids_.insert(c->id.name);
-        else if (auto* sg = std::get_if<std::shared_ptr<const ast::Group>>(&item)) g(**sg);
-      }
-    };
-    for (const auto& item : m_.file->items) {
-      if (auto* c = std::get_if<ast::Criterion>(&item)) ids_.insert(c->id.name);
-      else if (auto* sg = std::get_if<std::shared_ptr<const ast::Group>>(&item)) g(**sg);
-    }
+    ast::walk_criteria(
+        m_.file->items, [&](const ast::Criterion& c, int) { ids_.insert(c.id.name); },
+        [&](const ast::Group& g, int) { ids_.insert(g.id.name); });
   }
 
   void criterion(const ast::Criterion& c, const Scope* parent, std::map<std::string, SourceRange>& seen) {
@@ -853,6 +848,8 @@ class ModuleChecker {
   const Module& m_;
   const Registry& reg_;
   CheckerResult& out_;
+  // The type of every expression whose type is known (the header's fields are judged by it).
+  std::unordered_map<const ast::Expr*, StaticType> types_;
   std::vector<const Module*> unqualified_;
   std::unordered_map<std::string, StaticType> let_types_;
   std::unordered_set<std::string> in_progress_;

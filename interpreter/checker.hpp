@@ -2,8 +2,8 @@
 // The static checker (`rubric lint`): names (with "did you mean"), arity of builtins and defs,
 // duplicate criterion ids, `after` order, unit dimensions wherever both sides are known, `expect`
 // of a non-bool, `check` of a non-check def and calls of check defs outside `check`, and name
-// clashes between modules used unqualified. Evaluates nothing; its results live in side tables
-// keyed by node, never in the syntax tree.
+// clashes between modules used unqualified. Evaluates nothing and changes nothing: its result is
+// the diagnostics.
 #include <map>
 #include <memory>
 #include <optional>
@@ -38,8 +38,6 @@ enum class NameKind { local, let, param, def, check_def, module_alias, builtin, 
 
 struct CheckerResult {
   std::vector<Diagnostic> diagnostics;
-  std::unordered_map<const ast::Expr*, StaticType> types;   // every expression whose type is known
-  std::unordered_map<const ast::Expr*, NameKind> names;     // every resolved Name
 };
 
 CheckerResult check_program(const Program& program, const Registry& registry);

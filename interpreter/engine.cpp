@@ -2,10 +2,12 @@
 
 #include <algorithm>
 #include <cstdlib>
+#include <filesystem>
 #include <fmt/format.h>
 #include <functional>
 #include <set>
 
+#include "grammar/ast_walk.hpp"
 #include "grammar/parse.hpp"
 #include "grammar/suggest.hpp"
 #include "interpreter/builtins/registry.hpp"
@@ -15,8 +17,8 @@
 #include "interpreter/literal.hpp"
 #include "interpreter/modules.hpp"
 #include "interpreter/paths.hpp"
-#include "report/grading_machine.hpp"
-#include "report/tool_version.hpp"
+#include "operators/machine/grading_machine.hpp"
+#include "operators/tool_version.hpp"
 
 namespace rubric {
 
@@ -27,6 +29,7 @@ struct Engine::Impl {
   std::map<std::string, ast::ExprPtr> overrides;
   std::vector<SourcePtr> override_sources;
   bool loadable = false;
+  std::string rubric_path;  // as given to load()
   std::vector<Diagnostic> load_diagnostics;
 };
 
@@ -71,22 +74,12 @@ void Engine::register_operator(HostOperator op) {
 
 namespace {
 
-// Every criterion and group id among `items` (a file's or a group's), in order.
-template <class Items>
-void collect_ids(const Items& items, std::vector<std::string>& ids) {
-  for (const auto& item : items) {
-    if (auto* c = std::get_if<ast::Criterion>(&item)) {
-      ids.push_back(c->id.name);
-    } else if (auto* g = std::get_if<std::shared_ptr<const ast::Group>>(&item)) {
-      ids.push_back((*g)->id.name);
-      collect_ids((*g)->items, ids);
-    }
-  }
-}
-
+// Every criterion and group id of the file, in order.
 std::vector<std::string> criterion_ids(const ast::File& file) {
   std::vector<std::string> ids;
-  collect_ids(file.items, ids);
+  ast::walk_criteria(
+      file.items, [&](const ast::Criterion& c, int) { ids.push_back(c.id.name); },
+      [&](const ast::Group& g, int) { ids.push_back(g.id.name); });
   return ids;
 }
 
@@ -95,18 +88,21 @@ std::vector<std::string> criterion_ids(const ast::File& file) {
 void Engine::bind(const std::string& name, Value value) { impl_->registry.bind(name, std::move(value)); }
 
 std::vector<Diagnostic> Engine::load(const std::string& rubric_path) {
+  impl_->rubric_path = rubric_path;  // for the report of a rubric that cannot be read
   SourcePtr src;
   try {
     src = SourceFile::read(rubric_path);
   } catch (const std::exception& e) {
     impl_->loadable = false;
     impl_->program.reset();
-    return {Diagnostic{Severity::error, nullptr, {}, e.what(), {}}};
+    impl_->load_diagnostics = {Diagnostic{Severity::error, nullptr, {}, e.what(), {}}};
+    return impl_->load_diagnostics;
   }
   return load_source(src);
 }
 
 std::vector<Diagnostic> Engine::load_source(SourcePtr source) {
+  impl_->rubric_path = source->name();
   impl_->program = std::make_unique<Program>(load_program(source, module_search(impl_->options.include_dirs)));
   std::vector<Diagnostic> diags = impl_->program->diagnostics;
   impl_->overrides.clear();
@@ -157,7 +153,7 @@ std::vector<Diagnostic> Engine::load_source(SourcePtr source) {
     CheckerResult checked = check_program(*impl_->program, impl_->registry);
     for (auto& d : checked.diagnostics) diags.push_back(std::move(d));
     // Criteria that use the GPU without saying so are treated as `needs gpu`; lint says which.
-    std::function<void(const ast::Criterion&)> note_gpu = [&](const ast::Criterion& c) {
+    ast::for_each_criterion(root->file->items, [&](const ast::Criterion& c) {
       for (const auto& n : c.needs)
         if (n.name == "gpu") return;
       if (auto why = gpu_use(c, *root, impl_->registry))
@@ -167,17 +163,7 @@ std::vector<Diagnostic> Engine::load_source(SourcePtr source) {
                                                "compiles does not build: that FAILs everywhere)",
                                                c.id.name, *why),
                                    {}});
-    };
-    std::function<void(const ast::Group&)> note_group = [&](const ast::Group& g) {
-      for (const auto& item : g.items) {
-        if (auto* c = std::get_if<ast::Criterion>(&item)) note_gpu(*c);
-        else if (auto* s = std::get_if<std::shared_ptr<const ast::Group>>(&item)) note_group(**s);
-      }
-    };
-    for (const auto& item : root->file->items) {
-      if (auto* c = std::get_if<ast::Criterion>(&item)) note_gpu(*c);
-      else if (auto* g = std::get_if<std::shared_ptr<const ast::Group>>(&item)) note_group(**g);
-    }
+    });
   }
   impl_->loadable = root && root->file && !has_errors(diags);
   impl_->load_diagnostics = diags;
@@ -188,7 +174,7 @@ std::vector<Diagnostic> Engine::needs_notes() const {
   std::vector<Diagnostic> notes;
   if (!impl_->program || !impl_->loadable) return notes;
   const Module* root = impl_->program->root;
-  std::function<void(const ast::Criterion&)> note_judge = [&](const ast::Criterion& c) {
+  ast::for_each_criterion(root->file->items, [&](const ast::Criterion& c) {
     if (judge_use(c, *root, impl_->registry))
       notes.push_back(Diagnostic{Severity::note, root->file->source, c.id.range,
                                  fmt::format("criterion '{}' asks a judge: grading it needs a judge endpoint (--judge-url and "
@@ -196,17 +182,7 @@ std::vector<Diagnostic> Engine::needs_notes() const {
                                              "that holds its judgements",
                                              c.id.name),
                                  {}});
-  };
-  std::function<void(const ast::Group&)> note_group = [&](const ast::Group& g) {
-    for (const auto& item : g.items) {
-      if (auto* c = std::get_if<ast::Criterion>(&item)) note_judge(*c);
-      else if (auto* s = std::get_if<std::shared_ptr<const ast::Group>>(&item)) note_group(**s);
-    }
-  };
-  for (const auto& item : root->file->items) {
-    if (auto* c = std::get_if<ast::Criterion>(&item)) note_judge(*c);
-    else if (auto* g = std::get_if<std::shared_ptr<const ast::Group>>(&item)) note_group(**g);
-  }
+  });
   return notes;
 }
 
@@ -214,7 +190,7 @@ std::vector<Diagnostic> Engine::gpu_notes() const {
   std::vector<Diagnostic> notes;
   if (!impl_->program || !impl_->loadable) return notes;
   const Module* root = impl_->program->root;
-  std::function<void(const ast::Criterion&)> note = [&](const ast::Criterion& c) {
+  ast::for_each_criterion(root->file->items, [&](const ast::Criterion& c) {
     for (const auto& n : c.needs)
       if (n.name == "gpu")
         notes.push_back(Diagnostic{Severity::note, root->file->source, c.id.range,
@@ -224,17 +200,7 @@ std::vector<Diagnostic> Engine::gpu_notes() const {
                                                "there unless something else fails",
                                                c.id.name),
                                    {}});
-  };
-  std::function<void(const ast::Group&)> group = [&](const ast::Group& g) {
-    for (const auto& item : g.items) {
-      if (auto* c = std::get_if<ast::Criterion>(&item)) note(*c);
-      else if (auto* s = std::get_if<std::shared_ptr<const ast::Group>>(&item)) group(**s);
-    }
-  };
-  for (const auto& item : root->file->items) {
-    if (auto* c = std::get_if<ast::Criterion>(&item)) note(*c);
-    else if (auto* g = std::get_if<std::shared_ptr<const ast::Group>>(&item)) group(**g);
-  }
+  });
   return notes;
 }
 
@@ -243,25 +209,39 @@ namespace {
 // The tool, the host and the compiler: in every report, the ones that end early included.
 void describe_grading_machine(Provenance& p) {
   p.tool_version = kToolVersion;
-  p.host = report::describe_host();
-  p.compiler = report::describe_compiler();
+  p.host = machine::describe_host();
+  p.compiler = machine::describe_compiler();
+}
+
+std::string absolute_dir(const std::string& dir) {
+  return dir.empty() ? dir : std::filesystem::absolute(dir).lexically_normal().string();
 }
 
 }  // namespace
 
 Report Engine::check(const std::string& submission_dir, const std::string& reference_dir) {
-  Report report;
+  Report report = evaluate(submission_dir, reference_dir);
   describe_grading_machine(report.provenance);
+  return report;
+}
+
+Report Engine::evaluate(const std::string& submission_dir, const std::string& reference_dir) {
   if (!impl_->program || !impl_->loadable) {
+    // Nothing evaluated: the rubric's ERROR, with its load diagnostics as the report's warnings.
+    Report report;
     report.verdict = OverallVerdict::error;
     report.warnings = impl_->load_diagnostics;
     if (report.warnings.empty())
       report.warnings.push_back(Diagnostic{Severity::error, nullptr, {}, "no rubric is loaded (or it did not pass the checker)", {}});
+    report.provenance.rubric_file = impl_->rubric_path;
+    report.provenance.submission_dir = absolute_dir(submission_dir);
+    report.provenance.reference_dir = absolute_dir(reference_dir);
     return report;
   }
   const Module* root = impl_->program->root;
   if (!root->file->header) {
     // A file without a header is a module: it declares checks but no criteria to grade.
+    Report report;
     report.verdict = OverallVerdict::error;
     report.warnings.push_back(Diagnostic{Severity::error, root->file->source, {},
                                          "this file has no `rubric \"title\" { ... }` header: it is a module, and "
@@ -269,26 +249,18 @@ Report Engine::check(const std::string& submission_dir, const std::string& refer
                                          {}});
     return report;
   }
-  EvalSettings settings;
-  settings.submission_dir = make_root("submission", submission_dir).root_dir;
   std::string ref = reference_dir;
   if (ref.empty()) {
     const std::string& p = root->path;
     auto slash = p.rfind('/');
     ref = slash == std::string::npos ? "." : p.substr(0, slash == 0 ? 1 : slash);
   }
-  settings.reference_dir = make_root("reference", ref).root_dir;
+  EvalSettings settings{impl_->options, make_root("submission", submission_dir).root_dir, make_root("reference", ref).root_dir,
+                        nullptr, impl_->overrides};
   if (reference_dir.empty())
     settings.reference_origin = std::make_shared<const std::string>("`reference` is the rubric's own folder, as no --reference was given");
-  settings.param_overrides = impl_->overrides;
-  settings.only = impl_->options.only;
-  settings.seed_override = impl_->options.seed;
-  settings.progress = impl_->options.progress;
-  settings.limits.steps = impl_->options.step_budget;
-  settings.limits.call_depth = impl_->options.call_depth_limit;
-  Evaluator ev(*impl_->program, impl_->registry, settings);
-  report = ev.run();
-  describe_grading_machine(report.provenance);
+  Evaluator ev(*impl_->program, impl_->registry, std::move(settings));
+  Report report = ev.run();
   report.provenance.rubric_file = root->path;
   report.provenance.rubric_digest = root->digest;
   // Rubric sources and modules read from disk belong to the provenance too.
@@ -298,7 +270,7 @@ Report Engine::check(const std::string& submission_dir, const std::string& refer
     if (d.severity == Severity::warning) report.warnings.insert(report.warnings.begin(), d);
   if (const Value* dev = impl_->registry.evaluated_binding("device"); dev && dev->is(ValueKind::record))
     for (const auto& f : dev->as_record().fields) report.provenance.device[f.first] = f.second.to_string();
-  report.provenance.cuda = report::cuda_versions(report.provenance.device);
+  report.provenance.cuda = machine::cuda_versions(report.provenance.device);
   return report;
 }
 

@@ -58,6 +58,8 @@ class Engine {
   std::vector<Diagnostic> load_source(SourcePtr source);
 
   // Evaluates the loaded rubric against a submission. `reference_dir` empty: the rubric's folder.
+  // A rubric that did not load gives its report too: ERROR, nothing evaluated, the load's
+  // diagnostics as its warnings.
   Report check(const std::string& submission_dir, const std::string& reference_dir = "");
 
   // The loaded rubric's files and the modules it read from disk (not the embedded stdlib), each
@@ -80,6 +82,7 @@ class Engine {
   std::string doc(const std::string& module = "", bool* found = nullptr) const;
 
  private:
+  Report evaluate(const std::string& submission_dir, const std::string& reference_dir);
   struct Impl;
   std::unique_ptr<Impl> impl_;
 };

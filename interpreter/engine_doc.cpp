@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 #include <map>
 
+#include "grammar/ast_walk.hpp"
 #include "grammar/parse.hpp"
 #include "interpreter/builtins/registry.hpp"
 #include "interpreter/engine.hpp"
@@ -42,13 +43,8 @@ std::string criterion_doc(const ast::Criterion& c, const SourceFile& src, int de
 }
 
 std::string group_doc(const ast::Group& g, const SourceFile& src, int depth) {
-  std::string out = fmt::format("{:{}}- group `{}` {}{}\n", "", 2 * depth, g.id.name, g.title ? std::string(src.slice(g.title->range)) : "",
-                                g.weight ? " weight " + std::string(src.slice(g.weight->range)) : "");
-  for (const auto& item : g.items) {
-    if (auto* c = std::get_if<ast::Criterion>(&item)) out += criterion_doc(*c, src, depth + 1);
-    else if (auto* sg = std::get_if<std::shared_ptr<const ast::Group>>(&item)) out += group_doc(**sg, src, depth + 1);
-  }
-  return out;
+  return fmt::format("{:{}}- group `{}` {}{}\n", "", 2 * depth, g.id.name, g.title ? std::string(src.slice(g.title->range)) : "",
+                     g.weight ? " weight " + std::string(src.slice(g.weight->range)) : "");
 }
 
 // A module's defs, params, concepts and lets with their `##` docs, in file order (and a rubric
@@ -70,6 +66,9 @@ std::string module_doc(const std::string& title, const ast::File& file) {
       out += criterion_doc(*c, *src, 0);
     } else if (auto* g = std::get_if<std::shared_ptr<const ast::Group>>(&item)) {
       out += group_doc(**g, *src, 0);
+      ast::walk_criteria(
+          (*g)->items, [&](const ast::Criterion& c, int depth) { out += criterion_doc(c, *src, depth); },
+          [&](const ast::Group& sub, int depth) { out += group_doc(sub, *src, depth); }, 1);
     }
   }
   return out + "\n";

@@ -14,16 +14,13 @@
 
 #include "interpreter/builtins/registry.hpp"
 #include "interpreter/check_outcome.hpp"
+#include "interpreter/engine.hpp"
 #include "interpreter/environment.hpp"
 #include "interpreter/file_log.hpp"
 #include "interpreter/modules.hpp"
 #include "interpreter/report_model.hpp"
 
 namespace rubric {
-
-// What a check shows for an error value: FAIL when blamed on the submission, otherwise the
-// error's own verdict (ERROR, SKIP or INCONCLUSIVE); never `decided`.
-CheckOutcome outcome_of_error(const Value& error);
 
 struct EvalLimits {
   std::uint64_t steps = 20'000'000;  // evaluation steps per criterion (each expression node is one)
@@ -45,17 +42,14 @@ struct LimitExceeded : std::runtime_error {
 // a step budget run out is blamed on the data's size.
 constexpr std::uint64_t kSubmissionSizedItems = 100'000;
 
+// What one check adds to the engine's options: the roots and the parsed --set values.
 struct EvalSettings {
+  const EngineOptions& options;  // --only, --seed, progress, limits: the engine's own, read in place
   std::string submission_dir;
   std::string reference_dir;
   // How reference_dir was chosen when no folder was given, for "no such file" under it (PathValue::root_origin).
   std::shared_ptr<const std::string> reference_origin;
-  std::uint64_t seed = 0;
-  std::optional<std::uint64_t> seed_override;
-  std::map<std::string, ast::ExprPtr> param_overrides;  // --set, parsed
-  std::vector<std::string> only;
-  ProgressSink* progress = nullptr;
-  EvalLimits limits;
+  const std::map<std::string, ast::ExprPtr>& param_overrides;  // --set, parsed
 };
 
 class Evaluator {
@@ -81,6 +75,8 @@ class Evaluator {
   // `any(xs, c => ...)` / `all(xs, c => ...)`: over a list of claims, decided claim by claim with
   // each claim's sentence and result as evidence (evaluator_text.cpp); nullopt for other calls.
   std::optional<CheckOutcome> decide_over_claims(const ast::Expr& e, const EnvPtr& env);
+  // A binary operator on two values (units, samples, the hooks of new value kinds).
+  Value apply_binary(ast::BinaryOp op, const Value& a, const Value& b, const ast::Expr& at, const EnvPtr& env);
   Value call_value(const Value& fn, std::vector<Value> positional, std::vector<std::pair<std::string, Value>> named,
                    const ast::Expr* site, const EnvPtr& env);
 
@@ -126,16 +122,20 @@ class Evaluator {
   std::vector<RunRecord> runs;
   std::uint64_t seed() const { return seed_; }
   double confidence() const { return confidence_; }
-  ProgressSink* progress() const { return settings_.progress; }
+  ProgressSink* progress() const { return settings_.options.progress; }
   std::optional<std::string> root_dir(const std::string& root) const;
 
  private:
+  // The statement runner (evaluator_run.cpp) and the context builtins see (evaluator_calls.cpp)
+  // work with the step budget and call depth below.
   friend struct StatementRunner;
+  friend class EvalCallContext;
   struct Impl;
   std::unique_ptr<Impl> impl_;
   const Program& program_;
   const Registry& registry_;
   EvalSettings settings_;
+  EvalLimits limits_;
   std::uint64_t seed_ = 0;
   double confidence_ = 0.95;
   std::uint64_t steps_ = 0;
@@ -148,8 +148,7 @@ class Evaluator {
   std::string read_abnormal_;
   std::set<const void*> read_evidence_seen_;
 
- public:
-  // Internal helpers (defined across evaluator*.cpp).
+  // Helpers shared by evaluator*.cpp.
   Value lookup(const std::string& name, const ast::Expr& at, const EnvPtr& env);
   Value force(const std::shared_ptr<LazyCell>& cell);
   ModuleRuntime* runtime_of(const Module* m);
@@ -160,7 +159,6 @@ class Evaluator {
   void count_submission_item() { ++submission_items_; }
   void count_step();
   void charge_steps(std::uint64_t steps);  // work inside a builtin (CallContext::charge_steps)
-  Value apply_binary(ast::BinaryOp op, const Value& a, const Value& b, const ast::Expr& at, const EnvPtr& env);
   Value interpolate(const ast::StringLit& s, const ast::Expr& at, const EnvPtr& env);
   std::optional<Value> try_binary_hooks(ast::BinaryOp op, const Value& a, const Value& b, const ast::Expr& at, const EnvPtr& env);
   std::optional<Value> try_index_hooks(const Value& obj, const std::vector<SubscriptValue>& subs, const ast::Expr& at,
@@ -172,7 +170,7 @@ class Evaluator {
   std::optional<Value> try_field_hooks(const Value& obj, const std::string& field, const ast::Expr& at, const EnvPtr& env);
   std::optional<CheckOutcome> try_matches_hooks(const Value& a, const Value& b, const MatchTolerance& tol, const ast::Expr& at,
                                                 const EnvPtr& env);
-  const EvalLimits& limits() const { return settings_.limits; }
+  const EvalLimits& limits() const { return limits_; }
   int& call_depth() { return call_depth_; }
 };
 

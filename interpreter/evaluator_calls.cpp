@@ -10,13 +10,13 @@
 #include "interpreter/evaluator.hpp"
 #include "interpreter/paths.hpp"
 #include "interpreter/shrunk_files.hpp"
+#include "interpreter/verdicts.hpp"
 #include "operators/error.hpp"
 #include "operators/files/bus_guard.hpp"
 
 namespace rubric {
 
-namespace {
-
+// What a builtin sees of the evaluation (CallContext): a friend of Evaluator for the step budget.
 class EvalCallContext final : public CallContext {
  public:
   EvalCallContext(Evaluator& ev, std::string name, SourceLocation where, EnvPtr env, const ast::Expr* site = nullptr,
@@ -70,6 +70,8 @@ class EvalCallContext final : public CallContext {
   const ast::Expr* site_;
   const Builtin* builtin_;
 };
+
+namespace {
 
 Value def_function(const ast::Def& d, ModuleRuntime* m) {
   Function f;
@@ -462,8 +464,6 @@ Value Evaluator::lookup(const std::string& name, const ast::Expr& at, const EnvP
     f.builtin = b;
     return Value::function(std::move(f));
   }
-  if (registry_.is_planned_only(name))
-    return error_at(at, env, fmt::format("'{}' is not available in this build (its operator family is not bound)", name));
   return error_at(at, env, fmt::format("undefined name '{}'", name));
 }
 
@@ -591,7 +591,7 @@ Value Evaluator::call_value(const Value& fn, std::vector<Value> pos, std::vector
   if (fn.is_error()) return fn;
   if (!fn.is(ValueKind::function)) return err(fmt::format("cannot call a {} ({})", fn.kind_name(), fn.repr(5)));
   const Function& f = fn.as_function();
-  CallDepth depth(call_depth_, settings_.limits.call_depth);
+  CallDepth depth(call_depth_, limits_.call_depth);
 
   // Errors in arguments propagate: a failed let fails the call that uses it.
   for (const auto& v : pos)

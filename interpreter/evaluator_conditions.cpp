@@ -10,14 +10,14 @@
 #include "interpreter/evaluator.hpp"
 #include "interpreter/review_marks.hpp"
 #include "interpreter/text_match.hpp"
+#include "interpreter/verdicts.hpp"
+#include "grammar/ast_print.hpp"
 #include "operators/error.hpp"
 #include "operators/numerics/tolerance.hpp"
 #include "operators/stats/bootstrap.hpp"
 #include "operators/stats/decision.hpp"
 
 namespace rubric {
-
-const char* binary_op_text(ast::BinaryOp op);
 
 namespace {
 
@@ -29,29 +29,6 @@ std::string pct(double fraction) {
 }
 
 CheckOutcome from_error(const Value& v) { return outcome_of_error(v); }
-
-// The six states of a condition in the blame algebra (docs/semantics.md).
-enum class Truth { decided_true, decided_false, submission_failure, error, skipped, inconclusive };
-
-Truth truth_of(const CheckOutcome& o) {
-  switch (o.verdict) {
-    case Verdict::pass: return Truth::decided_true;
-    case Verdict::fail: return o.decided ? Truth::decided_false : Truth::submission_failure;
-    case Verdict::error: return Truth::error;
-    case Verdict::skip: return Truth::skipped;
-    case Verdict::inconclusive: return Truth::inconclusive;
-  }
-  return Truth::error;
-}
-
-CheckOutcome outcome(bool passed, std::vector<std::string> evidence, std::string explanation) {
-  CheckOutcome o;
-  o.verdict = passed ? Verdict::pass : Verdict::fail;
-  o.blame = passed ? Blame::none : Blame::submission;
-  o.evidence = std::move(evidence);
-  o.explanation = std::move(explanation);
-  return o;
-}
 
 bool is_arith(ast::BinaryOp op) {
   return op == ast::BinaryOp::add || op == ast::BinaryOp::sub || op == ast::BinaryOp::mul || op == ast::BinaryOp::div;
@@ -112,11 +89,9 @@ CheckOutcome decide_statistically(const StatQuestion& q, double confidence, std:
     stats::Interval iv = stats::bootstrap_interval(
         data, [&](const std::vector<double>& medians) { return eval_with(*q.quantity, index, medians); }, confidence, seed);
     stats::Decision d = stats::decide(iv, q.bound, q.side, n);
-    o.verdict = d.verdict == stats::Verdict::Pass ? Verdict::pass
-                : d.verdict == stats::Verdict::Fail ? Verdict::fail
-                                                    : Verdict::inconclusive;
-    o.blame = o.verdict == Verdict::fail ? Blame::submission : Blame::none;
-    o.decided = o.verdict != Verdict::inconclusive;
+    o = statistical_outcome(d.verdict == stats::Verdict::Pass   ? Verdict::pass
+                            : d.verdict == stats::Verdict::Fail ? Verdict::fail
+                                                                : Verdict::inconclusive);
     if (!q.in_terms.empty()) o.evidence.push_back(q.in_terms);
     o.evidence.push_back(fmt::format("{}: median {} ({:g}% CI {} .. {}, n = {} per set) {} {}", q.what,
                                      format_quantity(iv.estimate, q.dim), confidence * 100, format_quantity(iv.lo, q.dim),
@@ -151,10 +126,7 @@ CheckOutcome decide_statistically(const StatQuestion& q, double confidence, std:
       o.explanation = fmt::format("{} straddles {} with the estimate on the bound: more samples will not settle it", interval,
                                   bound);
   } catch (const OperatorError& ex) {
-    o.verdict = Verdict::error;
-    o.blame = Blame::rubric;
-    o.decided = false;
-    o.explanation = fmt::format("statistical comparison failed: {}", ex.what());
+    o = unusable_operand(false, fmt::format("statistical comparison failed: {}", ex.what()));
   }
   return o;
 }
@@ -175,22 +147,6 @@ std::uint64_t ulp_distance(double a, double b) {
 }
 
 }  // namespace
-
-CheckOutcome outcome_of_error(const Value& v) {
-  const ErrorInfo& info = v.as_error();
-  CheckOutcome o;
-  o.decided = false;
-  if (info.blame == Blame::submission) {
-    o.verdict = Verdict::fail;
-    o.blame = Blame::submission;
-  } else {
-    o.verdict = info.verdict == Verdict::skip || info.verdict == Verdict::inconclusive ? info.verdict : Verdict::error;
-    o.blame = info.blame == Blame::none && o.verdict == Verdict::error ? Blame::rubric : info.blame;
-  }
-  std::string where = error_location_text(info.location);
-  o.explanation = where.empty() ? info.message : fmt::format("{} ({})", info.message, where);
-  return o;
-}
 
 namespace {
 
@@ -229,15 +185,11 @@ static std::optional<CheckOutcome> too_few_samples(const Value& v, const std::st
   if (!v.is(ValueKind::samples)) return std::nullopt;
   for (const auto& leaf : v.as_samples().leaves()) {
     if (leaf->values.size() >= kMinSamplesPerSet) continue;
-    CheckOutcome o;
-    o.decided = false;
-    o.blame = v.from_submission() ? Blame::submission : Blame::rubric;
-    o.verdict = o.blame == Blame::submission ? Verdict::fail : Verdict::error;
-    o.evidence.push_back(fmt::format("  {} ({} sample{})", leaf->description, leaf->values.size(), leaf->values.size() == 1 ? "" : "s"));
-    o.explanation = fmt::format("{} has {} measurement{} in a set ({}): a statistical comparison needs at least {} per set, "
+    CheckOutcome o = unusable_operand(v.from_submission(), fmt::format("{} has {} measurement{} in a set ({}): a statistical comparison needs at least {} per set, "
                                 "since one value shows no spread to be confident about",
                                 text.empty() ? "a side" : text, leaf->values.size(), leaf->values.size() == 1 ? "" : "s",
-                                leaf->description, kMinSamplesPerSet);
+                                leaf->description, kMinSamplesPerSet));
+    o.evidence.push_back(fmt::format("  {} ({} sample{})", leaf->description, leaf->values.size(), leaf->values.size() == 1 ? "" : "s"));
     return o;
   }
   return std::nullopt;
@@ -267,12 +219,8 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
   // never turned into a PASS.
   if (auto* u = std::get_if<ast::Unary>(&e.node); u && u->op == ast::UnaryOp::logical_not) {
     CheckOutcome inner = decide(*u->operand, env);
-    CheckOutcome o = inner;
+    CheckOutcome o = negated(inner);
     const Truth t = truth_of(inner);
-    if (t == Truth::decided_true || t == Truth::decided_false) {
-      o.verdict = t == Truth::decided_true ? Verdict::fail : Verdict::pass;
-      o.blame = o.verdict == Verdict::fail ? Blame::submission : Blame::none;
-    }
     o.evidence.clear();
     std::string inner_text = source_text(*u->operand, env);
     if (inner_text.size() >= 2 && inner_text.front() == '(' && inner_text.back() == ')')
@@ -293,21 +241,8 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
   if (auto* b = std::get_if<ast::Binary>(&e.node)) {
     if (b->op == ast::BinaryOp::logical_and || b->op == ast::BinaryOp::logical_or) {
       const bool is_and = b->op == ast::BinaryOp::logical_and;
-      // Left to right, a side settles the whole when it is a submission failure or an error (a
-      // failure of the candidate's data FAILs whatever surrounds it) or the decided value that
-      // absorbs the other (false for `and`, true for `or`); a left side that settles leaves the
-      // right unevaluated, so guards work. Otherwise inconclusive over skipped (the left on a
-      // tie), and when both sides are the identity, the identity.
-      const Truth absorbing = is_and ? Truth::decided_false : Truth::decided_true;
-      auto rank = [](Truth t) {
-        switch (t) {
-          case Truth::error: return 3;
-          case Truth::submission_failure: return 2;
-          case Truth::inconclusive: return 1;
-          case Truth::skipped: return 0;
-          default: return -1;  // decided
-        }
-      };
+      // Left to right; a side that settles the whole leaves the right unevaluated (verdicts.hpp).
+      const Connective connective = is_and ? Connective::all : Connective::any;
       auto sub = [&](const char* side, const ast::Expr& x, const CheckOutcome& r, std::vector<std::string>& out) {
         out.push_back(fmt::format("{}: {} was {}{}", side, source_text(x, env), verdict_name(r.verdict),
                                   r.decided ? "" : " (not decided)"));
@@ -320,7 +255,7 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
       bool all_decided = true;
       auto side_reviews = [&](const CheckOutcome& x) {
         const Truth t = truth_of(x);
-        all_decided = all_decided && (t == Truth::decided_true || t == Truth::decided_false);
+        all_decided = all_decided && is_decided(t);
         parts.push_back({t == Truth::decided_true, std::exchange(reviews_, {})});
       };
       CheckOutcome l = decide(*b->lhs, env);
@@ -345,18 +280,20 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
         return finish();
       };
       const Truth lt = truth_of(l);
-      if (lt == absorbing || rank(lt) >= 2) return settled_by(l, "left");
+      if (settles(lt, connective)) return settled_by(l, "left");
       CheckOutcome r = decide(*b->rhs, env);
       side_reviews(r);
       sub("right", *b->rhs, r, o.evidence);
-      const Truth rt = truth_of(r);
-      if (rt == absorbing || rank(rt) >= 2) return settled_by(r, "right");
-      if (rank(lt) >= 0 || rank(rt) >= 0) return rank(rt) > rank(lt) ? settled_by(r, "right") : settled_by(l, "left");
-      // Both sides are the identity: both hold (`and`), or neither holds (`or`).
-      o.verdict = is_and ? Verdict::pass : Verdict::fail;
-      o.blame = is_and ? Blame::none : Blame::submission;
+      switch (deciding_side(lt, truth_of(r), connective)) {
+        case DecidingSide::left: return settled_by(l, "left");
+        case DecidingSide::right: return settled_by(r, "right");
+        case DecidingSide::identity: break;
+      }
+      CheckOutcome both = identity_outcome(connective);
+      o.verdict = both.verdict;
+      o.blame = both.blame;
       o.decided = true;
-      o.explanation = is_and ? "both sides hold" : "neither side holds";
+      o.explanation = both.explanation;
       return finish();
     }
 
@@ -365,7 +302,7 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
       Operand r = eval_operand(*this, *b->rhs, env);
       if (l.value.is_error()) return from_error(l.value);
       if (r.value.is_error()) return from_error(r.value);
-      const char* op = binary_op_text(b->op);
+      const char* op = ast::op_text(b->op);
       bool ordering = b->op != ast::BinaryOp::eq && b->op != ast::BinaryOp::ne;
       bool samples = l.value.is(ValueKind::samples) || r.value.is(ValueKind::samples);
       if (samples && ordering) {
@@ -420,16 +357,13 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
         std::string what = source_text(left_null ? *b->lhs : *b->rhs, env);
         std::string expl = fmt::format("{} is null, not a {}", what.empty() ? "a side" : what, other.kind_name());
         if (ordering) {
-          CheckOutcome o = from_error(apply_binary(b->op, l.value, r.value, e, env));
-          o.blame = null_side.from_submission() || other.from_submission() ? Blame::submission : Blame::rubric;
-          o.verdict = o.blame == Blame::submission ? Verdict::fail : Verdict::error;
+          CheckOutcome o = unusable_operand(null_side.from_submission() || other.from_submission(), expl);
           o.evidence.push_back(fmt::format("{} {} {}", l.value.repr(), op, r.value.repr()));
-          o.explanation = expl;
           o.null_operand = true;
           return o;
         }
         bool passed = (b->op == ast::BinaryOp::ne);
-        CheckOutcome o = outcome(passed, {fmt::format("{} {} {}", l.value.repr(), op, r.value.repr())}, passed ? "holds" : expl);
+        CheckOutcome o = comparison_outcome(passed, {fmt::format("{} {} {}", l.value.repr(), op, r.value.repr())}, passed ? "holds" : expl);
         o.null_operand = !passed;
         return o;
       }
@@ -438,7 +372,7 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
       bool passed = v.as_bool();
       if (l.value.is(ValueKind::number) && r.value.is(ValueKind::number) && l.value.as_quantity().dim != r.value.as_quantity().dim &&
           (l.value.claimed() || r.value.claimed()))
-        return outcome(passed, {fmt::format("{} {} {}: a claim of another dimension", l.value.repr(), op, r.value.repr())},
+        return comparison_outcome(passed, {fmt::format("{} {} {}: a claim of another dimension", l.value.repr(), op, r.value.repr())},
                        "not comparable: a claim of another unit");
       // Two numbers are shown in one unit and one notation, with the digits that tell them apart.
       std::string ls = l.value.repr(), rs = r.value.repr();
@@ -470,7 +404,7 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
         if (auto d = first_difference(l.value, r.value)) expl = *d;
       }
       if (expl.empty()) expl = passed ? "holds" : "does not hold";
-      return outcome(passed, {line}, expl);
+      return comparison_outcome(passed, {line}, expl);
     }
   }
 
@@ -496,7 +430,7 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
     if (dim_of(a) != dim_of(r) && (a.claimed() || r.claimed()))
       // A claim in the prose of another quantity than the measurement ("2.3x" against 45 GB/s): no
       // match, not the rubric's error (docs/text.md).
-      return outcome(false, {fmt::format("{} and {}: a claim of another dimension ({} vs {})", a.to_string(), r.to_string(),
+      return comparison_outcome(false, {fmt::format("{} and {}: a claim of another dimension ({} vs {})", a.to_string(), r.to_string(),
                                          dimension_description(dim_of(a)), dimension_description(dim_of(r)))},
                      "not comparable: a claim of another unit");
     if (dim_of(a) != dim_of(r))
@@ -563,11 +497,7 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
       ql.what = fmt::format("{} + ({} - {}) [within {}]", "allowed", source_text(*w->value, env), source_text(*w->reference, env), tol_text);
       CheckOutcome ou = decide_statistically(qu, confidence_, s);
       CheckOutcome ol = decide_statistically(ql, confidence_, s + 1);
-      CheckOutcome o;
-      o.verdict = worst(ou.verdict, ol.verdict);
-      if (ou.verdict == Verdict::fail || ol.verdict == Verdict::fail) o.verdict = Verdict::fail;
-      o.decided = o.verdict == Verdict::pass || o.verdict == Verdict::fail;
-      o.blame = o.verdict == Verdict::fail ? Blame::submission : o.verdict == Verdict::error ? Blame::rubric : Blame::none;
+      CheckOutcome o = statistical_outcome(both_margins(ou.verdict, ol.verdict));
       o.evidence = ou.evidence;
       o.evidence.insert(o.evidence.end(), ol.evidence.begin(), ol.evidence.end());
       o.explanation = o.verdict == ou.verdict ? ou.explanation : ol.explanation;
@@ -587,7 +517,7 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
     std::string line = fmt::format("|{} - {}| = {} {} {} ({})", as, rs, ds, passed ? "<=" : ">", alls, tol_text);
     std::string expl = y != 0 ? fmt::format("differs by {} ({} allowed)", pct(diff / std::fabs(y)), tol_text)
                               : fmt::format("differs by {} ({} allowed)", format_quantity(diff, d), tol_text);
-    return outcome(passed, {line}, expl);
+    return comparison_outcome(passed, {line}, expl);
   }
 
   if (auto* m = std::get_if<ast::Matches>(&e.node)) {
@@ -636,7 +566,7 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
       xs = a.as_list();
       ys = r.as_list();
       if (xs.size() != ys.size())
-        return outcome(false, {fmt::format("lengths differ: {} vs {}", xs.size(), ys.size())}, "shapes differ (no broadcasting)");
+        return comparison_outcome(false, {fmt::format("lengths differ: {} vs {}", xs.size(), ys.size())}, "shapes differ (no broadcasting)");
     } else {
       xs = {a};
       ys = {r};
@@ -693,7 +623,7 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
       if (!xs.empty())
         ev.push_back(fmt::format("Greatest absolute difference: {} at ({}) (up to {} allowed)", format_number(worst_abs), worst_i, allowed));
     }
-    return outcome(passed, ev, passed ? "close within the tolerance" : fmt::format("{} of {} not close", bad, xs.size()));
+    return comparison_outcome(passed, ev, passed ? "close within the tolerance" : fmt::format("{} of {} not close", bad, xs.size()));
   }
 
   if (auto* mt = std::get_if<ast::Mentions>(&e.node)) {
@@ -753,23 +683,17 @@ CheckOutcome Evaluator::decide(const ast::Expr& e, const EnvPtr& env) {
     else
       expl = passed ? fmt::format("found \"{}\"", fmt::join(found, "\", \""))
                     : fmt::format("none of the phrases found in {} characters of text", t.as_string().size());
-    return outcome(passed, ev, expl);
+    return comparison_outcome(passed, ev, expl);
   }
 
   if (auto o = decide_over_claims(e, env)) return *o;
   Value v = eval(e, env);
   if (v.is_error()) return from_error(v);
-  if (!v.is(ValueKind::boolean)) {
-    CheckOutcome o;
-    o.verdict = Verdict::error;
-    o.blame = v.from_submission() ? Blame::submission : Blame::rubric;
-    if (o.blame == Blame::submission) o.verdict = Verdict::fail;
-    o.decided = false;
-    o.explanation = fmt::format("an expect needs a bool, got a {} ({}) ({})", v.kind_name(), v.repr(5), error_location_text(error_location(e, env)));
-    return o;
-  }
-  if (v.as_bool()) return outcome(true, {}, "holds");
-  return outcome(false, {fmt::format("{} is false", source_text(e, env))}, "does not hold");
+  if (!v.is(ValueKind::boolean))
+    return unusable_operand(v.from_submission(), fmt::format("an expect needs a bool, got a {} ({}) ({})", v.kind_name(), v.repr(5),
+                                                             error_location_text(error_location(e, env))));
+  if (v.as_bool()) return comparison_outcome(true, {}, "holds");
+  return comparison_outcome(false, {fmt::format("{} is false", source_text(e, env))}, "does not hold");
 }
 
 }  // namespace rubric

@@ -9,29 +9,12 @@
 #include "interpreter/decimal.hpp"
 #include "interpreter/evaluator.hpp"
 #include "interpreter/paths.hpp"
+#include "interpreter/verdicts.hpp"
+#include "grammar/ast_print.hpp"
 
 namespace rubric {
 
 namespace {
-
-const char* op_text(ast::BinaryOp op) {
-  switch (op) {
-    case ast::BinaryOp::logical_or: return "or";
-    case ast::BinaryOp::logical_and: return "and";
-    case ast::BinaryOp::eq: return "==";
-    case ast::BinaryOp::ne: return "!=";
-    case ast::BinaryOp::lt: return "<";
-    case ast::BinaryOp::le: return "<=";
-    case ast::BinaryOp::gt: return ">";
-    case ast::BinaryOp::ge: return ">=";
-    case ast::BinaryOp::add: return "+";
-    case ast::BinaryOp::sub: return "-";
-    case ast::BinaryOp::mul: return "*";
-    case ast::BinaryOp::div: return "/";
-    case ast::BinaryOp::in: return "in";
-  }
-  return "?";
-}
 
 bool is_comparison(ast::BinaryOp op) {
   return op == ast::BinaryOp::lt || op == ast::BinaryOp::le || op == ast::BinaryOp::gt || op == ast::BinaryOp::ge;
@@ -44,17 +27,7 @@ Blame blame_for_origin(const std::string& origin) {
   return origin.rfind("submission", 0) == 0 ? Blame::submission : Blame::rubric;
 }
 
-// A condition's outcome used as a value (in `if`, a `let`, an argument): a decided comparison is a
-// bool; an undecided one stays undecided with its verdict and blame (docs/semantics.md).
-Value value_of_outcome(const CheckOutcome& o) {
-  if (o.decided && (o.verdict == Verdict::pass || o.verdict == Verdict::fail)) return Value::boolean(o.verdict == Verdict::pass);
-  if (o.verdict == Verdict::fail) return Value::error(o.explanation, Blame::submission);
-  return Value::undecided(o.explanation, o.verdict, o.blame);
-}
-
 }  // namespace
-
-const char* binary_op_text(ast::BinaryOp op) { return op_text(op); }
 
 // A NaN decides no ordering: by IEEE rules `err > tol` is false, so `not (err > tol)` would pass
 // on a NaN the candidate wrote (Python's json writes `NaN`). `==` and `!=` stay IEEE's (`x != x`
@@ -82,12 +55,12 @@ LimitExceeded step_budget_exceeded(std::uint64_t steps, std::uint64_t submission
 }  // namespace
 
 void Evaluator::count_step() {
-  if (++steps_ > settings_.limits.steps) throw step_budget_exceeded(settings_.limits.steps, submission_items_);
+  if (++steps_ > limits_.steps) throw step_budget_exceeded(limits_.steps, submission_items_);
 }
 
 void Evaluator::charge_steps(std::uint64_t steps) {
-  steps_ = steps > settings_.limits.steps - std::min(steps_, settings_.limits.steps) ? settings_.limits.steps + 1 : steps_ + steps;
-  if (steps_ > settings_.limits.steps) throw step_budget_exceeded(settings_.limits.steps, submission_items_);
+  steps_ = steps > limits_.steps - std::min(steps_, limits_.steps) ? limits_.steps + 1 : steps_ + steps;
+  if (steps_ > limits_.steps) throw step_budget_exceeded(limits_.steps, submission_items_);
 }
 
 Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, const ast::Expr& at, const EnvPtr& env) {
@@ -140,7 +113,7 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
   if (a.is(ValueKind::tensor) || b.is(ValueKind::tensor)) {
     if (auto r = try_binary_hooks(op, a, b, at, env)) return *r;
     // The rubric chose an operator tensors do not have: its ERROR, whoever made the tensor.
-    return error_at(at, env, fmt::format("'{}' is not defined for a {} and a {} (tensors compare with 'matches')", op_text(op),
+    return error_at(at, env, fmt::format("'{}' is not defined for a {} and a {} (tensors compare with 'matches')", ast::op_text(op),
                                          a.kind_name(), b.kind_name()));
   }
 
@@ -176,8 +149,8 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
         while (cut > 0 && (static_cast<unsigned char>(t[cut]) & 0xC0) == 0x80) --cut;  // not inside a UTF-8 character
         return t.substr(0, cut) + "...";
       };
-      return fail_shown(fmt::format("cannot compare a {} with a {} using '{}'", a.kind_name(), b.kind_name(), op_text(op)),
-                        fmt::format("{} {} {}", brief(a), op_text(op), brief(b)));
+      return fail_shown(fmt::format("cannot compare a {} with a {} using '{}'", a.kind_name(), b.kind_name(), ast::op_text(op)),
+                        fmt::format("{} {} {}", brief(a), ast::op_text(op), brief(b)));
     }
     if (dim_of(a) != dim_of(b) && (a.claimed() || b.claimed())) return Value::boolean(false);  // a claim of another quantity
     if (dim_of(a) != dim_of(b))
@@ -231,7 +204,7 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
     return list;
   }
   if (!numeric_a || !numeric_b)
-    return fail(fmt::format("cannot apply '{}' to a {} and a {}", op_text(op), a.kind_name(), b.kind_name()));
+    return fail(fmt::format("cannot apply '{}' to a {} and a {}", ast::op_text(op), a.kind_name(), b.kind_name()));
 
   Dimension da = dim_of(a), db = dim_of(b), dr;
   if (op == BinaryOp::add || op == BinaryOp::sub) {
@@ -403,7 +376,7 @@ EnvPtr Evaluator::bind_block_lets(const ast::BlockExpr& b, const EnvPtr& env) {
 
 Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
   count_step();
-  DepthGuard guard(expr_depth_, settings_.limits.expr_depth, "expression depth");
+  DepthGuard guard(expr_depth_, limits_.expr_depth, "expression depth");
   return std::visit(
       [&](const auto& n) -> Value {
         using T = std::decay_t<decltype(n)>;
@@ -463,22 +436,22 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
           return error_at(e, env, fmt::format("cannot negate a {}", v.kind_name()), v.from_submission() ? Blame::submission : Blame::rubric);
         } else if constexpr (std::is_same_v<T, ast::Binary>) {
           if (n.op == ast::BinaryOp::logical_and || n.op == ast::BinaryOp::logical_or) {
-            // The blame algebra of `decide`, on values, left to right: a submission failure, an
-            // error or the absorbing bool (false for `and`, true for `or`) settles; otherwise the
-            // stronger undecided side (inconclusive over skipped), else the identity.
-            const bool is_and = n.op == ast::BinaryOp::logical_and;
+            // The blame algebra of `decide`, on values, left to right (verdicts.hpp).
+            const Connective connective = n.op == ast::BinaryOp::logical_and ? Connective::all : Connective::any;
             auto as_condition = [&](Value v, const ast::Expr& at) -> Value {
               if (v.is_error() || v.is(ValueKind::boolean)) return v;
-              return error_at(at, env, fmt::format("'{}' needs bools, got a {} ({})", op_text(n.op), v.kind_name(), v.repr(5)),
+              return error_at(at, env, fmt::format("'{}' needs bools, got a {} ({})", ast::op_text(n.op), v.kind_name(), v.repr(5)),
                               v.from_submission() ? Blame::submission : Blame::rubric);
             };
-            auto absorbs = [&](const Value& v) { return v.is(ValueKind::boolean) && v.as_bool() != is_and; };
             Value a = as_condition(eval(*n.lhs, env), *n.lhs);
-            if (absorbs(a) || settles_connective(a)) return a;
+            if (settles(*truth_of(a), connective)) return a;
             Value b = as_condition(eval(*n.rhs, env), *n.rhs);
-            if (absorbs(b) || settles_connective(b)) return b;
-            if (a.is_error() && b.is_error()) return stronger_undecided(a, b);
-            return a.is_error() ? a : b;
+            switch (deciding_side(*truth_of(a), *truth_of(b), connective)) {
+              case DecidingSide::left: return a;
+              case DecidingSide::right: return b;
+              case DecidingSide::identity: break;
+            }
+            return b;  // both are the identity
           }
           Value a = eval(*n.lhs, env);
           Value b = eval(*n.rhs, env);

@@ -8,10 +8,11 @@
 #include <new>
 #include <unordered_set>
 
+#include "grammar/ast_walk.hpp"
 #include "interpreter/evaluator.hpp"
 #include "interpreter/fractions.hpp"
 #include "interpreter/needs.hpp"
-#include "interpreter/scoring.hpp"
+#include "interpreter/verdicts.hpp"
 
 namespace rubric {
 
@@ -31,6 +32,7 @@ std::string iso_now() {
 }
 
 struct CriterionRun {
+  explicit CriterionRun(CriterionResult& r) : result(r) {}
   CriterionResult& result;
   std::vector<std::string> labels;
   std::optional<double> score;
@@ -69,7 +71,8 @@ struct Evaluator::Impl {
 
 Evaluator::Evaluator(const Program& program, const Registry& registry, EvalSettings settings)
     : impl_(std::make_unique<Impl>()), program_(program), registry_(registry), settings_(std::move(settings)) {
-  seed_ = settings_.seed;
+  limits_.steps = settings_.options.step_budget;
+  limits_.call_depth = settings_.options.call_depth_limit;
 }
 
 Evaluator::~Evaluator() = default;
@@ -426,7 +429,7 @@ Report Evaluator::run() {
       }
     }
   }
-  if (settings_.seed_override) seed_ = *settings_.seed_override;
+  if (settings_.options.seed) seed_ = *settings_.options.seed;
   confidence_ = report.confidence;
 
   // Selection (--only).
@@ -435,9 +438,9 @@ Report Evaluator::run() {
     if (auto* c = std::get_if<ast::Criterion>(&item)) sel.index(*c);
     else if (auto* g = std::get_if<std::shared_ptr<const ast::Group>>(&item)) sel.index(**g);
   }
-  if (!settings_.only.empty()) {
+  if (!settings_.options.only.empty()) {
     impl_->select_all = false;
-    for (const auto& id : settings_.only) {
+    for (const auto& id : settings_.options.only) {
       if (!sel.after.count(id)) {
         report.warnings.push_back(Diagnostic{Severity::warning, root->file->source, {}, fmt::format("--only {}: no criterion or group with that id", id), {}});
         continue;
@@ -448,17 +451,8 @@ Report Evaluator::run() {
   auto selected = [&](const std::string& id) { return impl_->select_all || impl_->selected.count(id) > 0; };
 
   std::size_t total = 0;
-  std::function<void(const ast::Group&)> count_group = [&](const ast::Group& g) {
-    for (const auto& item : g.items) {
-      if (auto* c = std::get_if<ast::Criterion>(&item)) total += selected(c->id.name);
-      else if (auto* s = std::get_if<std::shared_ptr<const ast::Group>>(&item)) count_group(**s);
-    }
-  };
-  for (const auto& item : root->file->items) {
-    if (auto* c = std::get_if<ast::Criterion>(&item)) total += selected(c->id.name);
-    else if (auto* g = std::get_if<std::shared_ptr<const ast::Group>>(&item)) count_group(**g);
-  }
-  if (settings_.progress) settings_.progress->rubric_started(total);
+  ast::for_each_criterion(root->file->items, [&](const ast::Criterion& c) { total += selected(c.id.name); });
+  if (settings_.options.progress) settings_.options.progress->rubric_started(total);
 
   auto number_of = [&](const ast::ExprPtr& e, const EnvPtr& env, double fallback, const char* what, CriterionResult& r) {
     if (!e) return fallback;
@@ -481,30 +475,21 @@ Report Evaluator::run() {
     r.required = c.required;
     for (const auto& a : c.after) r.after.push_back(a.name);
     for (const auto& n : c.needs) r.needs.push_back(n.name);
-    if (settings_.progress) settings_.progress->criterion_started(r.id, r.title);
+    if (settings_.options.progress) settings_.options.progress->criterion_started(r.id, r.title);
     r.weight = number_of(c.weight, env, 1, "weight", r);
     if (c.penalty) r.penalty = number_of(c.penalty, env, 0, "penalty", r);
     bool decided = r.verdict == Verdict::error;
 
-    // after: a failed dependency fails this one; an undecided one skips it.
-    for (const auto& a : c.after) {
-      if (decided) break;
-      auto it = impl_->verdicts.find(a.name);
-      Verdict dv = it == impl_->verdicts.end() ? Verdict::skip : it->second;
-      if (dv == Verdict::fail) {
-        r.verdict = Verdict::fail;
-        r.reason = fmt::format("not evaluated: {} did not pass", a.name);
-        decided = true;
+    // after: a failed dependency fails this one; an undecided one skips it (verdicts.hpp).
+    if (!decided) {
+      std::vector<std::pair<std::string, std::optional<Verdict>>> dependencies;
+      for (const auto& a : c.after) {
+        auto it = impl_->verdicts.find(a.name);
+        dependencies.emplace_back(a.name, it == impl_->verdicts.end() ? std::nullopt : std::optional<Verdict>(it->second));
       }
-    }
-    for (const auto& a : c.after) {
-      if (decided) break;
-      auto it = impl_->verdicts.find(a.name);
-      Verdict dv = it == impl_->verdicts.end() ? Verdict::skip : it->second;
-      if (dv != Verdict::pass) {
-        r.verdict = Verdict::skip;
-        const char* how = dv == Verdict::skip ? "was skipped" : dv == Verdict::inconclusive ? "was inconclusive" : "ended in ERROR";
-        r.reason = fmt::format("not evaluated: {} {}", a.name, how);
+      if (auto not_evaluated = after_rule(dependencies)) {
+        r.verdict = not_evaluated->verdict;
+        r.reason = std::move(not_evaluated->reason);
         decided = true;
       }
     }
@@ -538,7 +523,7 @@ Report Evaluator::run() {
     std::size_t decided_against = 0;
     if (!decided) {
       reset_steps();
-      CriterionRun crun{r, {}, std::nullopt};
+      CriterionRun crun(r);
       auto scope = std::make_shared<Environment>(env, env->module());
       try {
         runner.block(c.body, scope, crun);
@@ -551,20 +536,15 @@ Report Evaluator::run() {
       }
       score = crun.score;
       decided_against = crun.decided_against;
-      Verdict v = Verdict::pass;
-      for (const auto& ch : r.checks) v = worst(v, ch.verdict);
       std::string omitted;
       for (int k = 0; k < 5; ++k) {
         if (!crun.omitted_by_verdict[k]) continue;
-        v = worst(v, static_cast<Verdict>(k));
         omitted += fmt::format("{}{} {}", omitted.empty() ? "" : ", ", crun.omitted_by_verdict[k],
                                verdict_name(static_cast<Verdict>(k)));
       }
       if (!omitted.empty()) r.notes.push_back(fmt::format("further checks not listed: {}", omitted));
-      r.verdict = v;
-      // Without a device only a failed operation on the submission (it does not build, lacks the
-      // signature or a file) decides: a comparison may have read the missing device's figures.
-      if (device_missing && !(r.verdict == Verdict::fail && crun.submission_operation_failed)) {
+      r.verdict = criterion_verdict(r.checks, crun.omitted_by_verdict);
+      if (device_missing && skipped_for_device(r.verdict, crun.submission_operation_failed)) {
         r.verdict = Verdict::skip;
         r.reason = *device_missing;
         r.checks.clear();
@@ -573,15 +553,14 @@ Report Evaluator::run() {
         r.notes.push_back("decided without a GPU: " + *device_missing);
       }
     }
-    if (r.verdict == Verdict::pass) r.score = score ? *score : 1.0;
-    else if (r.verdict == Verdict::fail) r.score = (score && r.reason.empty()) ? *score : 0.0;
+    r.score = criterion_score(r.verdict, score, !r.reason.empty());
     if (r.penalty) {
-      r.deducted = r.verdict == Verdict::fail && decided_against > 0;
+      r.deducted = penalty_deducted(r.verdict, decided_against);
       r.score.reset();
     }
     impl_->verdicts[r.id] = r.verdict;
     r.seconds = seconds_since(t0);
-    if (settings_.progress) settings_.progress->criterion_finished(r);
+    if (settings_.options.progress) settings_.options.progress->criterion_finished(r);
     return r;
   };
 
@@ -612,9 +591,7 @@ Report Evaluator::run() {
       if (child) r.children.push_back(std::move(*child));
     }
     if (r.children.empty()) return std::nullopt;
-    Verdict v = Verdict::pass;
-    for (const auto& ch : r.children) v = worst(v, ch.verdict);
-    if (r.verdict != Verdict::error) r.verdict = v;
+    if (r.verdict != Verdict::error) r.verdict = group_verdict(r.children);
     r.score = combined_score(r.children);
     impl_->verdicts[r.id] = r.verdict;
     r.seconds = seconds_since(t0);

@@ -8,6 +8,7 @@
 #include "interpreter/review_marks.hpp"
 #include "interpreter/text_analyses.hpp"
 #include "interpreter/text_concepts.hpp"
+#include "interpreter/verdicts.hpp"
 #include "operators/text/document.hpp"
 
 namespace rubric {
@@ -17,31 +18,27 @@ namespace {
 // Evidence lines per check before the rest are counted: a check over a long answer stays short.
 constexpr std::size_t kEvidenceItems = 6;
 
-// An operand that could not be evaluated: not decided, blamed as the error says (the evaluator's
-// one conversion, so `not` and the connectives treat it as every other undecided check).
-CheckOutcome error_outcome(const Value& v) { return outcome_of_error(v); }
-
 }  // namespace
 
 CheckOutcome Evaluator::decide_polarity(const ast::Mentions& mt, const ast::Expr& e, const EnvPtr& env) {
   const bool affirms = mt.verb == ast::MentionVerb::affirms;
   const char* verb = affirms ? "affirms" : "denies";
   Value t = eval(*mt.text, env);
-  if (t.is_error()) return error_outcome(t);
+  if (t.is_error()) return outcome_of_error(t);
   if (!t.is(ValueKind::string))
-    return error_outcome(error_at(*mt.text, env, fmt::format("'{}' reads a string, got a {}{}", verb, t.kind_name(),
+    return outcome_of_error(error_at(*mt.text, env, fmt::format("'{}' reads a string, got a {}{}", verb, t.kind_name(),
                                                              candidate_value_note(t, mt.text.get(), env)),
                                   owner_of(t)));
   Value x = eval(*mt.phrases, env);
-  if (x.is_error()) return error_outcome(x);
+  if (x.is_error()) return outcome_of_error(x);
   // The items judged: one phrase or concept, or each item of the list under any/all.
   std::vector<Value> items;
   if (mt.mode != ast::MentionMode::one) {
     if (!x.is(ValueKind::list))
-      return error_outcome(error_at(*mt.phrases, env, fmt::format("'{} {}' takes a list, got a {}", verb,
+      return outcome_of_error(error_at(*mt.phrases, env, fmt::format("'{} {}' takes a list, got a {}", verb,
                                                                   mt.mode == ast::MentionMode::any ? "any" : "all", x.kind_name())));
     items = x.as_list();
-    if (items.empty()) return error_outcome(error_at(*mt.phrases, env, fmt::format("'{}' over an empty list", verb)));
+    if (items.empty()) return outcome_of_error(error_at(*mt.phrases, env, fmt::format("'{}' over an empty list", verb)));
   } else {
     items.push_back(x);
   }
@@ -49,7 +46,7 @@ CheckOutcome Evaluator::decide_polarity(const ast::Mentions& mt, const ast::Expr
   for (const Value& item : items) {
     std::string why;
     auto c = compile_concept(item, why);
-    if (!c) return error_outcome(error_at(*mt.phrases, env, fmt::format("'{}': {}", verb, why)));
+    if (!c) return outcome_of_error(error_at(*mt.phrases, env, fmt::format("'{}': {}", verb, why)));
     concepts.push_back(*c);
   }
   const std::string& text_value = t.as_string();
@@ -103,10 +100,7 @@ CheckOutcome Evaluator::decide_polarity(const ast::Mentions& mt, const ast::Expr
   }
   bool ok = mt.mode == ast::MentionMode::all ? passed == found.size() : passed > 0;
   for (const auto& reason : deciding_reasons(items_read, mt.mode != ast::MentionMode::all)) note_review(reason);
-  CheckOutcome o;
-  o.verdict = ok ? Verdict::pass : Verdict::fail;
-  o.blame = ok ? Blame::none : Blame::submission;
-  o.evidence = std::move(evidence);
+  CheckOutcome o = comparison_outcome(ok, std::move(evidence), "");
   const char* state = affirms ? "stated" : "denied";
   if (found.size() == 1) {
     o.explanation = ok ? fmt::format("{}", state)
@@ -167,18 +161,10 @@ std::optional<CheckOutcome> Evaluator::decide_over_claims(const ast::Expr& e, co
     // Any other list: the builtin, and the verdict of its value as every other condition has.
     Value v = xs.is_error() ? xs : pred.is_error() ? pred : call_value(fn, {xs, pred}, {}, &e, env);
     if (v.is_error()) return outcome_of_error(v);
-    CheckOutcome o;
-    if (!v.is(ValueKind::boolean)) {
-      o.verdict = v.from_submission() ? Verdict::fail : Verdict::error;
-      o.blame = v.from_submission() ? Blame::submission : Blame::rubric;
-      o.decided = false;
-      o.explanation = fmt::format("an expect needs a bool, got a {} ({}) ({})", v.kind_name(), v.repr(5),
-                                  error_location_text(error_location(e, env)));
-      return o;
-    }
-    o.verdict = v.as_bool() ? Verdict::pass : Verdict::fail;
-    o.blame = v.as_bool() ? Blame::none : Blame::submission;
-    o.explanation = v.as_bool() ? "holds" : "does not hold";
+    if (!v.is(ValueKind::boolean))
+      return unusable_operand(v.from_submission(), fmt::format("an expect needs a bool, got a {} ({}) ({})", v.kind_name(), v.repr(5),
+                                                               error_location_text(error_location(e, env))));
+    CheckOutcome o = comparison_outcome(v.as_bool(), {}, v.as_bool() ? "holds" : "does not hold");
     if (!v.as_bool()) {
       bool no_claims = xs.is(ValueKind::list) && xs.as_list().empty() && source_text(*call->args[0], env).find("claims(") != std::string::npos;
       o.evidence.push_back(no_claims ? "the answer makes no claim of this kind" : fmt::format("{} is false", source_text(e, env)));
@@ -258,10 +244,7 @@ std::optional<CheckOutcome> Evaluator::decide_over_claims(const ast::Expr& e, co
     pending->evidence.insert(pending->evidence.begin(), evidence.begin(), evidence.end());
     return pending;
   }
-  CheckOutcome o;
-  o.verdict = passed ? Verdict::pass : Verdict::fail;
-  o.blame = passed ? Blame::none : Blame::submission;
-  o.evidence = std::move(evidence);
+  CheckOutcome o = comparison_outcome(passed, std::move(evidence), "");
   const std::size_t n = matched.size() + unmatched.size();
   if (n == 1)
     o.explanation = passed ? fmt::format("the one claim, {}, matches", matched.empty() ? "" : matched[0])

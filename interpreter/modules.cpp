@@ -6,7 +6,7 @@
 #include <sys/stat.h>
 
 #include "grammar/parse.hpp"
-#include "interpreter/content_digest.hpp"
+#include "operators/digest/content_digest.hpp"
 
 namespace rubric {
 
@@ -80,7 +80,7 @@ class Loader {
     mod->path = path;
     mod->file = parsed.file;
     mod->is_stdlib = stdlib;
-    mod->digest = content_digest_hex(source->text());
+    mod->digest = digest::content_digest_hex(source->text());
     if (mod->file) {
       mod->decls = collect_decls(*mod->file, program_.diagnostics);
       resolve_uses(*mod, source, path);

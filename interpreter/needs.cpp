@@ -115,18 +115,21 @@ class UseFinder {
         s.node);
   }
 
-  // A call of a GPU operator that needs the device itself, or of the judge.
+  // A call of a builtin that needs the device itself, or the judge (Builtin::needs).
   std::optional<std::string> call(const ast::Call& c, const Module& m) {
     auto* callee = std::get_if<ast::Name>(&c.callee->node);
     if (!callee) return std::nullopt;
     if (m.decls.count(callee->name)) return std::nullopt;  // the module's own def shadows a builtin
     auto b = registry_.find(callee->name);
-    if (need_ == Need::judge) return b && b->family == "judge" ? std::optional<std::string>(callee->name) : std::nullopt;
-    if (!b || b->family != "gpu") return std::nullopt;
-    if (callee->name == "achieved") return std::string("achieved");
-    if (callee->name == "cuda_fn" && !c.args.empty()) {
-      // A .cu source runs on the device; a .cpp one on the CPU stand-in, anywhere.
-      if (auto source = cu_source(*c.args[0])) return fmt::format("cuda_fn of {}", *source);
+    if (!b) return std::nullopt;
+    if (need_ == Need::judge) return b->needs.judge ? std::optional<std::string>(callee->name) : std::nullopt;
+    switch (b->needs.gpu) {
+      case BuiltinNeeds::Gpu::no: return std::nullopt;
+      case BuiltinNeeds::Gpu::always: return callee->name;
+      case BuiltinNeeds::Gpu::for_cu_source:
+        if (c.args.empty()) return std::nullopt;
+        if (auto source = cu_source(*c.args[0])) return fmt::format("{} of {}", callee->name, *source);
+        return std::nullopt;
     }
     return std::nullopt;
   }

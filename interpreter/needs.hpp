@@ -1,6 +1,7 @@
 #pragma once
-// What a criterion needs of the grading machine, found statically: one that uses GPU operators
-// (a `cuda_fn` of a .cu source, `achieved`), directly or through the lets and defs it names,
+// What a criterion needs of the grading machine, found statically from what its builtins declare
+// (Builtin::needs): one that uses GPU operators (a `cuda_fn` of a .cu source, `achieved`),
+// directly or through the lets and defs it names,
 // needs a GPU even where its author forgot `needs gpu`, so a machine without one SKIPs it
 // instead of failing every student. One that asks the judge needs its endpoint (or cache).
 #include <optional>

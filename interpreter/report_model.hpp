@@ -1,6 +1,7 @@
 #pragma once
-// What `rubric check` found: verdicts, evidence and provenance. The evaluator fills it; report/
-// prints it (text, JSON, JUnit, Markdown). Plain data, no language types.
+// What `rubric check` found: verdicts, evidence and provenance. The evaluator fills it (by the
+// rules of verdicts.hpp); report/ prints it (text, JSON, JUnit, Markdown, HTML). Plain data, no
+// language types: its own library, rubric_report_model, so neither stage links the other.
 #include <cstddef>
 #include <cstdint>
 #include <map>
@@ -114,7 +115,7 @@ std::string review_reason(const CriterionResult& c);
 struct FileRecord {
   std::string path;   // relative to its root, e.g. "bench_32768.json"
   std::string root;   // "submission", "reference", "rubric" (rubric sources and modules)
-  std::string digest;  // XXH3-128 of the bytes, 32 hex digits (interpreter/content_digest.hpp)
+  std::string digest;  // XXH3-128 of the bytes, 32 hex digits (operators/digest/content_digest.hpp)
   std::uint64_t bytes = 0;
 };
 

@@ -8,7 +8,8 @@
 
 #include "grammar/suggest.hpp"
 #include "interpreter/paths.hpp"
-#include "interpreter/content_digest.hpp"
+#include "interpreter/verdicts.hpp"
+#include "operators/digest/content_digest.hpp"
 #include "operators/files/safe_open.hpp"
 
 namespace rubric {
@@ -240,23 +241,11 @@ std::optional<Value> Value::held_error() const {
   std::optional<Value> best;
   for (const Value& x : as_list()) {
     std::optional<Value> e = x.is_error() ? std::optional<Value>(x) : x.held_error();
-    if (e && (!best || undecided_rank(e->as_error()) > undecided_rank(best->as_error()))) best = std::move(e);
+    if (e && (!best || undecided_rank(truth_of(e->as_error())) > undecided_rank(truth_of(best->as_error())))) best = std::move(e);
   }
   return best;
 }
 
-int undecided_rank(const ErrorInfo& e) {
-  if (e.blame == Blame::submission) return 2;
-  if (e.verdict == Verdict::inconclusive) return 1;
-  if (e.verdict == Verdict::skip) return 0;
-  return 3;
-}
-
-const Value& stronger_undecided(const Value& a, const Value& b) {
-  return undecided_rank(b.as_error()) > undecided_rank(a.as_error()) ? b : a;
-}
-
-bool settles_connective(const Value& v) { return v.is_error() && undecided_rank(v.as_error()) >= 2; }
 const Record& Value::as_record() const { return *std::get<std::shared_ptr<const Record>>(payload_); }
 const PathValue& Value::as_path() const { return *std::get<std::shared_ptr<const PathValue>>(payload_); }
 const std::shared_ptr<const tensor::Tensor>& Value::as_tensor() const {
@@ -503,9 +492,9 @@ std::optional<std::string> CallContext::read_file(const PathValue& p, Value* err
   }
   // Hashed from the bytes just read, while they are in cache: the provenance names what was graded.
   if (!has_file(p)) {
-    std::promise<std::string> digest;
-    digest.set_value(content_digest_hex(text));
-    record_file(FileRecord{p.relative, p.root, "", text.size()}, digest.get_future().share());
+    std::promise<std::string> hashed;
+    hashed.set_value(digest::content_digest_hex(text));
+    record_file(FileRecord{p.relative, p.root, "", text.size()}, hashed.get_future().share());
   }
   return text;
 }
@@ -514,7 +503,7 @@ void CallContext::record_mapped_file(const PathValue& p, std::shared_ptr<const v
                                      std::size_t size, std::function<bool()> whole, int fd) {
   if (has_file(p)) return;
   record_file(FileRecord{p.relative, p.root, "", size},
-              digest_in_background(std::move(keep_alive), data, size, std::move(whole), fd));
+              digest::digest_in_background(std::move(keep_alive), data, size, std::move(whole), fd));
 }
 
 }  // namespace rubric

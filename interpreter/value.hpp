@@ -225,16 +225,6 @@ struct ListPayload {
   bool holds_error = false;  // an item is an error, or a list that holds one
 };
 
-// How strongly an undecided value settles a verdict (docs/semantics.md, "Blame algebra"):
-// an error (the rubric's or the grading machine's) 3, a failure of submission data 2,
-// inconclusive 1, skipped 0.
-int undecided_rank(const ErrorInfo& e);
-// The stronger of two error values (the first on a tie).
-const Value& stronger_undecided(const Value& a, const Value& b);
-// A failure of submission data or an error settles and/or/any/all where it stands (left to right):
-// a submission's failure FAILs whatever connective surrounds it.
-bool settles_connective(const Value& v);
-
 // Whether a value holds what the candidate wrote: read from (or a path under) `submission`, or
 // printed by the candidate's program. Builtins deriving values from such data pass the fact on.
 bool carries_submission_data(const Value& v);

@@ -8,7 +8,7 @@
 #include "report/display_text.hpp"
 #include "report/number_format.hpp"
 #include "report/svg_plots.hpp"
-#include "report/utf8.hpp"
+#include "operators/text/utf8.hpp"
 
 namespace rubric::report {
 namespace {
@@ -127,7 +127,7 @@ std::string pass_rate_svg(const json::Array& criteria) {
     const int y = top + row * int(i);
     const bool group = str(c.find("kind")) == "group";
     out += fmt::format(R"(<text class="series-label" x="{}" y="{}" text-anchor="end">{}{}</text>)", left - 8, y + 15,
-                       group ? "group " : "", html_escape(truncate_to_width(display_text(str(c.find("id"))), 30)));
+                       group ? "group " : "", html_escape(text::truncate_to_width(display_text(str(c.find("id"))), 30)));
     double x = left;
     for (const char* k : kinds) {
       const double n = num(counts ? counts->find(k) : nullptr);

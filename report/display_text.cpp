@@ -2,7 +2,7 @@
 
 #include <fmt/format.h>
 
-#include "report/utf8.hpp"
+#include "operators/text/utf8.hpp"
 
 namespace rubric::report {
 namespace {
@@ -43,13 +43,13 @@ void for_each_piece(std::string_view raw, Emit&& emit) {
       ++i;
       continue;
     }
-    const std::size_t n = utf8_sequence_length(raw, i);
+    const std::size_t n = text::utf8_sequence_length(raw, i);
     if (n == 0) {
       if (!emit(std::string_view(fmt::format("\\x{:02x}", static_cast<unsigned>(byte))), i, 1)) return;
       ++i;
       continue;
     }
-    const char32_t cp = utf8_code_point(raw, i, n);
+    const char32_t cp = text::utf8_code_point(raw, i, n);
     if (is_hidden_or_breaking(cp)) {
       if (!emit(std::string_view(fmt::format("\\u{{{:x}}}", static_cast<std::uint32_t>(cp))), i, n)) return;
     } else {

@@ -5,7 +5,7 @@
 #include "report/number_format.hpp"
 #include "report/shown_report.hpp"
 #include "report/terminal_style.hpp"
-#include "report/utf8.hpp"
+#include "operators/text/utf8.hpp"
 #include "report/verdict_summary.hpp"
 
 namespace rubric::report {
@@ -31,7 +31,7 @@ std::string case_details(const CriterionResult& c) {
   for (const std::string& note : c.notes) out += "note: " + note + "\n";
   for (const CheckResult& check : c.checks) {
     out += fmt::format("{} {} {}", verdict_marker(check.verdict), verdict_name(check.verdict),
-                       fold_whitespace(check.source_text));
+                       text::fold_whitespace(check.source_text));
     if (!check.label.empty()) out += fmt::format("  [{}]", check.label);
     if (check.location.known()) {
       out += fmt::format("  ({}:{}:{})", check.location.file, check.location.line, check.location.column);
@@ -52,7 +52,7 @@ std::string case_message(const CriterionResult& c) {
     if (check.verdict != c.verdict) continue;
     if (!check.message.empty()) return check.message;
     if (!check.explanation.empty()) return check.explanation;
-    return fold_whitespace(check.source_text);
+    return text::fold_whitespace(check.source_text);
   }
   return verdict_name(c.verdict);
 }
@@ -60,12 +60,12 @@ std::string case_message(const CriterionResult& c) {
 }  // namespace
 
 std::string xml_escape(std::string_view raw) {
-  const std::string text = sanitize_utf8(raw);
+  const std::string text = text::sanitize_utf8(raw);
   std::string out;
   out.reserve(text.size());
   for (std::size_t i = 0; i < text.size();) {
-    const std::size_t n = utf8_sequence_length(text, i);  // never 0: sanitize_utf8 left valid UTF-8
-    const char32_t cp = utf8_code_point(text, i, n);
+    const std::size_t n = text::utf8_sequence_length(text, i);  // never 0: sanitize_utf8 left valid UTF-8
+    const char32_t cp = text::utf8_code_point(text, i, n);
     switch (cp) {
       case '&': out += "&amp;"; break;
       case '<': out += "&lt;"; break;
@@ -151,6 +151,9 @@ std::string format_junit(const Report& unescaped) {
         break;
     }
   }
+  // The rubric's warnings (load and header warnings, a file that shrank as it was read): where CI tools show a suite's stderr.
+  if (!report.warnings.empty())
+    out += fmt::format("    <system-err>{}</system-err>\n", xml_escape(format_diagnostics(report.warnings, false)));
   out += "  </testsuite>\n</testsuites>\n";
   return out;
 }

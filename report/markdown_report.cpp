@@ -5,7 +5,7 @@
 #include "report/number_format.hpp"
 #include "report/shown_report.hpp"
 #include "report/terminal_style.hpp"
-#include "report/utf8.hpp"
+#include "operators/text/utf8.hpp"
 #include "report/verdict_summary.hpp"
 
 namespace rubric::report {
@@ -18,7 +18,7 @@ namespace {
 // printer's own words on its line.
 std::string cell(std::string_view raw) {
   std::string out;
-  for (char c : fold_whitespace(raw)) {
+  for (char c : text::fold_whitespace(raw)) {
     switch (c) {
       case '\\': case '`': case '*': case '_': case '[': case ']': case '<': case '>':
       case '|': case '~': case '&': case '#': case '!':
@@ -43,7 +43,7 @@ std::string fence_for(std::string_view block) {
 
 // An inline code span that survives backticks inside the text.
 std::string code_span(std::string_view raw) {
-  const std::string text = fold_whitespace(raw);
+  const std::string text = text::fold_whitespace(raw);
   std::size_t longest = 0, run = 0;
   for (char c : text) {
     run = c == '`' ? run + 1 : 0;
@@ -125,7 +125,7 @@ std::string format_markdown(const Report& unescaped) {
   if (!report.warnings.empty()) {
     const std::string listing = format_diagnostics(report.warnings, false);
     const std::string fence = fence_for(listing);
-    out += "\n## Warnings\n\n" + fence + "\n" + sanitize_utf8(listing) + fence + "\n";
+    out += "\n## Warnings\n\n" + fence + "\n" + text::sanitize_utf8(listing) + fence + "\n";
   }
   out += "\n## Details\n";
   for (const CriterionResult& c : report.criteria) details(out, c, 0);

@@ -16,17 +16,6 @@ std::optional<ReportFormat> parse_report_format(std::string_view name) {
   return std::nullopt;
 }
 
-const char* report_format_name(ReportFormat f) {
-  switch (f) {
-    case ReportFormat::text: return "text";
-    case ReportFormat::json: return "json";
-    case ReportFormat::junit: return "junit";
-    case ReportFormat::markdown: return "markdown";
-    case ReportFormat::html: return "html";
-  }
-  return "text";
-}
-
 std::string render_report(const Report& report, ReportFormat format, const TextOptions& text_options) {
   switch (format) {
     case ReportFormat::text: return format_text(report, text_options);

@@ -13,7 +13,6 @@ enum class ReportFormat { text, json, junit, markdown, html };
 
 // "text", "json", "junit", "markdown" (also "md"), "html"; nullopt for anything else.
 std::optional<ReportFormat> parse_report_format(std::string_view name);
-const char* report_format_name(ReportFormat f);
 
 // The report in `format`; `text_options` apply to the text format only.
 std::string render_report(const Report& report, ReportFormat format, const TextOptions& text_options = {});

@@ -10,7 +10,7 @@
 #include <vector>
 
 #include "report/display_text.hpp"
-#include "report/utf8.hpp"
+#include "operators/text/utf8.hpp"
 
 namespace rubric::report {
 namespace {

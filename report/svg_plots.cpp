@@ -7,7 +7,7 @@
 #include <fmt/format.h>
 
 #include "report/number_format.hpp"
-#include "report/utf8.hpp"
+#include "operators/text/utf8.hpp"
 
 namespace rubric::report {
 namespace {
@@ -43,7 +43,7 @@ std::vector<double> ticks(double lo, double hi, int count) {
   return out;
 }
 
-std::string label_text(const std::string& s, std::size_t width) { return html_escape(truncate_to_width(s, width)); }
+std::string label_text(const std::string& s, std::size_t width) { return html_escape(text::truncate_to_width(s, width)); }
 
 class Axis {
  public:

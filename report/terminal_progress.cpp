@@ -6,7 +6,7 @@
 #include <unistd.h>
 
 #include "report/display_text.hpp"
-#include "report/utf8.hpp"
+#include "operators/text/utf8.hpp"
 
 namespace rubric::report {
 
@@ -27,7 +27,7 @@ TerminalProgress::~TerminalProgress() { finish(); }
 void TerminalProgress::draw(const std::string& text) {
   if (!enabled_) return;
   // One column short of the width so the terminal never wraps onto a second line.
-  const std::string shown = truncate_to_width(display_text(fold_whitespace(text)), width_ - 1);
+  const std::string shown = text::truncate_to_width(display_text(text::fold_whitespace(text)), width_ - 1);
   fmt::print(stream_, "\r{}\x1b[K", shown);
   std::fflush(stream_);
   line_drawn_ = true;

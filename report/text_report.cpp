@@ -5,7 +5,7 @@
 #include "report/number_format.hpp"
 #include "report/shown_report.hpp"
 #include "report/terminal_style.hpp"
-#include "report/utf8.hpp"
+#include "operators/text/utf8.hpp"
 #include "report/verdict_summary.hpp"
 
 namespace rubric::report {
@@ -124,7 +124,7 @@ class TextWriter {
     std::string head = fmt::format("{} {}", verdict_marker(check.verdict), check.source_text);
     if (!check.label.empty()) head += fmt::format("  [{}]", check.label);
     const std::string location = location_text(check.location);
-    const std::size_t used = indent + display_width(head) + display_width(location);
+    const std::size_t used = indent + text::display_width(head) + text::display_width(location);
     const std::size_t gap = used + 2 <= options_.location_column ? options_.location_column - used : 2;
     // Only the marker is coloured so that alignment is computed on plain text.
     const std::string marker = verdict_marker(check.verdict);

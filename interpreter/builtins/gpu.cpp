@@ -231,7 +231,7 @@ void open_gpu(Registry& r) {
         "\"void(const float*, float*, int, cudaStream_t)\". A compile error or mismatch fails with the compiler's message. "
         "The compiler and the module run sandboxed (no reference, no network, nothing kept). gpu_memory = 8 GiB bounds the "
         "device memory its calls may use (default: $RUBRIC_GPU_MEMORY_LIMIT, else 90% of the device).",
-        fam, [state](CallContext& ctx, const Args& a) {
+        fam, BuiltinNeeds::device(BuiltinNeeds::Gpu::for_cu_source), [state](CallContext& ctx, const Args& a) {
           if (auto e = builtins::want(ctx, a, 0, ValueKind::path, "a path")) return *e;
           if (auto e = builtins::want(ctx, a, 1, ValueKind::string, "a string")) return *e;
           if (auto e = builtins::want(ctx, a, 2, ValueKind::string, "a C signature string")) return *e;
@@ -294,7 +294,7 @@ void open_gpu(Registry& r) {
         "Declares an output buffer for `call` and `time`: a fresh device buffer, filled with NaN (0xFF bytes for "
         "integers) before every call, and with a second pattern for a second run, so an element the function never "
         "writes fails the call.",
-        fam, [](CallContext& ctx, const Args& a) {
+        fam, BuiltinNeeds::timing(), [](CallContext& ctx, const Args& a) {
           if (!builtins::dtype_arg(a[0])) return ctx.bad_argument(1, "a dtype (f32, bf16, ...)", a[0]);
           std::vector<std::int64_t> shape;
           if (auto e = builtins::shape_arg(ctx, a[1], 2, shape)) return *e;
@@ -307,7 +307,7 @@ void open_gpu(Registry& r) {
   r.add("call", {P("f")}, true,
         "Calls a cuda_fn with tensors (uploaded), out(dtype, shape) buffers and numbers; synchronises the whole device, "
         "checks for errors and returns the outputs as a list of tensors. A crash, hang or CUDA fault fails the check.",
-        fam, [state](CallContext& ctx, const Args& a) {
+        fam, BuiltinNeeds::timing(), [state](CallContext& ctx, const Args& a) {
           const cuda::CompiledModule* m = module_of(*state, a[0]);
           if (!m) return ctx.bad_argument(1, "a function from cuda_fn", a[0]);
           return call_module(ctx, *state, *m, a, 1);
@@ -318,7 +318,7 @@ void open_gpu(Registry& r) {
         "the call with the device synchronised, until the noise is under 0.5% after 10 samples and 0.5 s (or 15 s); "
         "samples under 75% of the SM clock dropped; outputs re-checked after the loop. fresh = true draws new inputs "
         "for every sample.",
-        fam, [state](CallContext& ctx, const Args& a) {
+        fam, BuiltinNeeds::timing(), [state](CallContext& ctx, const Args& a) {
           const cuda::CompiledModule* m = module_of(*state, a[0]);
           if (!m) return ctx.bad_argument(1, "a function from cuda_fn", a[0]);
           if (auto e = builtins::want(ctx, a, 1, ValueKind::boolean, "true or false")) return *e;
@@ -353,7 +353,7 @@ void open_gpu(Registry& r) {
         "names (\"libcublas.so.13\"): those it links and those it opened in the calls made so far. A \"kernel\" "
         "that hands the work to cuBLAS or to the reference's library shows it here: "
         "`expect not any(libraries(f), l => contains(l, \"cublas\"))`.",
-        fam, [state](CallContext& ctx, const Args& a) {
+        fam, BuiltinNeeds::timing(), [state](CallContext& ctx, const Args& a) {
           const cuda::CompiledModule* m = module_of(*state, a[0]);
           if (!m) return ctx.bad_argument(1, "a function from cuda_fn", a[0]);
           try {
@@ -382,7 +382,7 @@ void open_gpu(Registry& r) {
         "Achieved bandwidth and FLOP/s of a run taking `t` (its median for samples) that moved `bytes` and performed "
         "`flops`, against the device's peaks: {bandwidth, bandwidth_fraction, flops, flops_fraction, plausible, "
         "explanation}. Above a peak means a broken measurement, not a fast kernel.",
-        fam, [state](CallContext& ctx, const Args& a) {
+        fam, BuiltinNeeds::device(BuiltinNeeds::Gpu::always), [state](CallContext& ctx, const Args& a) {
           double seconds = 0;
           if (a[0].is(ValueKind::samples)) seconds = a[0].as_samples().point_estimate();
           else if (a[0].is(ValueKind::number)) seconds = a[0].as_number();

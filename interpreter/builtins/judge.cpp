@@ -10,7 +10,7 @@
 #include "interpreter/builtins/registry.hpp"
 #include "operators/judge/judge_reply.hpp"
 #include "operators/judge/judgement.hpp"
-#include "report/utf8.hpp"
+#include "operators/text/utf8.hpp"
 
 namespace rubric {
 
@@ -21,7 +21,7 @@ constexpr double kDefaultLimitBytes = 64 * 1024;
 constexpr std::size_t kVotesShown = 6;
 
 std::string quoted_reason(const judge::Vote& v) {
-  return v.reason.empty() ? std::string("(no reason given)") : "'" + report::fold_whitespace(v.reason) + "'";
+  return v.reason.empty() ? std::string("(no reason given)") : "'" + text::fold_whitespace(v.reason) + "'";
 }
 
 // The evidence: the tally with the deciding reason, then each vote when there are several. A
@@ -61,7 +61,7 @@ void open_judge(Registry& r, const judge::JudgeSettings& configured) {
       "is INCONCLUSIVE). Every judgement is cached (--judge-cache), so re-grading asks nothing twice and works offline. No "
       "endpoint, a timeout, an HTTP error or a malformed reply is the grading environment's ERROR. A text over `limit` "
       "(default 64 KiB) FAILs. The text is the submission's and may try to instruct the judge: see docs/text.md.",
-      "judge", [configured](CallContext& ctx, const std::vector<Value>& a) -> Value {
+      "judge", BuiltinNeeds::the_judge(), [configured](CallContext& ctx, const std::vector<Value>& a) -> Value {
         const Value& text = a[0];
         const Value& question = a[1];
         if (text.is_error()) return text;

@@ -7,6 +7,7 @@
 #include "interpreter/builtins/args.hpp"
 #include "interpreter/builtins/registry.hpp"
 #include "interpreter/decimal.hpp"
+#include "interpreter/verdicts.hpp"
 
 namespace rubric {
 
@@ -31,12 +32,13 @@ std::optional<bool> predicate(CallContext& ctx, const Value& f, const Value& ite
 }
 
 // all/any: over a list of bools, or of items with a predicate, the blame algebra of `and`/`or`
-// (docs/semantics.md), item by item in order: a submission failure, an error or the absorbing bool
-// (false for all, true for any) settles; otherwise inconclusive over skipped, else the identity.
+// (interpreter/verdicts.hpp), item by item in order: the first item that settles decides;
+// otherwise the strongest undecided item (the first on a tie), else the identity.
 Value quantify(CallContext& ctx, const std::vector<Value>& a, bool want_all) {
   if (auto e = want(ctx, a, 0, ValueKind::list, "a list")) return *e;
   bool has_pred = a.size() > 1 && !a[1].is_null();
   if (has_pred && !a[1].is(ValueKind::function)) return ctx.bad_argument(2, "a function", a[1]);
+  const Connective connective = want_all ? Connective::all : Connective::any;
   std::optional<Value> pending;  // the strongest undecided item so far
   for (const Value& item : a[0].as_list()) {
     Value b = has_pred ? ctx.call(a[1], {item}) : item;
@@ -48,12 +50,9 @@ Value quantify(CallContext& ctx, const std::vector<Value>& a, bool want_all) {
                                            ctx.function_name(), b.kind_name(), b.repr(5), ctx.function_name()),
                                b.from_submission() ? Blame::submission : Blame::rubric);
     }
-    if (b.is_error()) {
-      if (settles_connective(b)) return b;
-      pending = pending ? stronger_undecided(*pending, b) : b;
-      continue;
-    }
-    if (b.as_bool() != want_all) return Value::boolean(!want_all);
+    const Truth t = *truth_of(b);
+    if (settles(t, connective)) return is_decided(t) ? Value::boolean(!want_all) : b;
+    if (!is_decided(t) && (!pending || undecided_rank(t) > undecided_rank(*truth_of(*pending)))) pending = b;
   }
   if (pending) return *pending;
   return Value::boolean(want_all);

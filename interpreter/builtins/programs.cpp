@@ -338,7 +338,7 @@ void open_programs(Registry& r) {
         "Runs a program `warmup` times, then `repeat` times, and returns samples of the JSON field `metric` (a dotted "
         "path) of each run's stdout, or of wall time with metric = null. A run that fails, times out or prints no "
         "such field fails the check with its stderr tail.",
-        fam, bench);
+        fam, BuiltinNeeds::timing(), bench);
 }
 
 }  // namespace rubric

@@ -34,12 +34,18 @@ void Registry::add(Builtin b) {
 
 void Registry::add(std::string name, std::vector<ParamSpec> params, bool variadic, std::string doc, std::string family,
                    BuiltinFn fn) {
+  add(std::move(name), std::move(params), variadic, std::move(doc), std::move(family), BuiltinNeeds{}, std::move(fn));
+}
+
+void Registry::add(std::string name, std::vector<ParamSpec> params, bool variadic, std::string doc, std::string family,
+                   BuiltinNeeds needs, BuiltinFn fn) {
   Builtin b;
   b.name = std::move(name);
   b.params = std::move(params);
   b.variadic = variadic;
   b.doc = std::move(doc);
   b.family = std::move(family);
+  b.needs = needs;
   b.fn = std::move(fn);
   add(std::move(b));
 }
@@ -79,35 +85,12 @@ const Value* Registry::find_binding(const std::string& name) const {
   return &*lz->second.value;
 }
 
-bool Registry::is_planned_only(const std::string& name) const {
-  if (builtins_.count(name) || has_binding(name)) return false;
-  const auto& planned = planned_builtin_names();
-  return std::find(planned.begin(), planned.end(), name) != planned.end();
-}
-
-bool Registry::is_known(const std::string& name) const {
-  return builtins_.count(name) || has_binding(name) || is_planned_only(name);
-}
-
 std::vector<std::string> Registry::names() const {
   std::vector<std::string> out;
   for (const auto& b : builtins_) out.push_back(b.first);
   for (const auto& b : bindings_) out.push_back(b.first);
   for (const auto& b : lazy_) out.push_back(b.first);
-  for (const auto& n : planned_builtin_names())
-    if (!builtins_.count(n) && !has_binding(n)) out.push_back(n);
   return out;
-}
-
-const std::vector<std::string>& planned_builtin_names() {
-  // language.md §8: files (load), tensors, measurement and the device record. Families that the
-  // host registers replace these; until then the checker knows the names and the evaluator
-  // reports "'load' is not available in this build".
-  static const std::vector<std::string> names = {
-      "load",     "random",     "cast",      "max_abs_err", "max_rel_err", "rel_l2",   "cosine",   "max_ulp",
-      "frac_close", "nan_count", "inf_count", "topk_agree",  "kl_div",      "std",      "run",      "bench",
-      "cuda_fn",  "call",       "time",      "out",     "achieved"};
-  return names;
 }
 
 const Builtin* select_overload(const Builtin& b, const std::vector<Value>& args) {
@@ -124,7 +107,6 @@ void open_core(Registry& r, const judge::JudgeSettings& judge_settings) {
   open_tables(r);
   open_units(r);
   open_statistics(r);
-  open_device_placeholder(r);
   open_tensors(r);  // after lists and statistics: its min/max/mean overload theirs
   open_programs(r);
   open_gpu(r);  // after tensors: its device `matches` is tried first, for very large tensors

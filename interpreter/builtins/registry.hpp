@@ -1,7 +1,8 @@
 #pragma once
-// Builtins: registered from tables of {name, params with defaults, doc, fn} by families, one file
-// per family (files, text, lists, numbers, units, statistics, device; the host adds tensors,
-// programs, gpu). One registration feeds the checker (names, arity), the evaluator and `rubric doc`.
+// Builtins: registered as {name, params with defaults, doc, family, needs, fn} by families, one
+// file per family (numbers, lists, text, files, tables, units, statistics, tensors, programs, gpu,
+// judge; a host adds its own). One registration feeds the checker (names, arity), the evaluator,
+// `rubric doc`, and what a criterion needs of the grading machine (BuiltinNeeds).
 #include <functional>
 #include <map>
 #include <memory>
@@ -24,6 +25,23 @@ struct ParamSpec {
 
 using BuiltinFn = std::function<Value(CallContext&, const std::vector<Value>& args)>;
 
+// What calling a builtin needs of the grading machine, declared where it is registered. The rest
+// derives from it: a criterion that calls it needs a GPU or the judge (interpreter/needs.hpp), and
+// a call that times work holds the machine alone while submissions are graded in parallel
+// (grading/measure_lock.hpp).
+struct BuiltinNeeds {
+  // The device itself: `always` (`achieved`), or only when the first argument names a .cu source
+  // (`cuda_fn`; a .cpp source runs on the CPU stand-in anywhere).
+  enum class Gpu { no, always, for_cu_source };
+  bool times_work = false;  // measures time: bench, every GPU operator
+  Gpu gpu = Gpu::no;
+  bool judge = false;  // asks the judge: an endpoint, or a cache that holds its judgements
+
+  static BuiltinNeeds timing() { return {true, Gpu::no, false}; }
+  static BuiltinNeeds device(Gpu g) { return {true, g, false}; }
+  static BuiltinNeeds the_judge() { return {false, Gpu::no, true}; }
+};
+
 // Argument binding: positional arguments fill `params` in order, then named ones by name, then
 // defaults. A `variadic` builtin takes only its required params positionally; further positional
 // arguments are appended after all params (so `time(f, x, y, fresh = true)` binds f, fresh, x, y).
@@ -33,6 +51,7 @@ struct Builtin {
   bool variadic = false;
   std::string doc;
   std::string family;
+  BuiltinNeeds needs;
   BuiltinFn fn;
   // Overloading: when set, this registration handles a call only if `applies(args)`; otherwise the
   // earlier registration of the same name (`next`) is tried. The tensor family uses this for
@@ -75,6 +94,8 @@ class Registry {
   // Adds a builtin; a second registration of a name chains to the first (see Builtin::applies).
   void add(Builtin b);
   void add(std::string name, std::vector<ParamSpec> params, bool variadic, std::string doc, std::string family, BuiltinFn fn);
+  void add(std::string name, std::vector<ParamSpec> params, bool variadic, std::string doc, std::string family,
+           BuiltinNeeds needs, BuiltinFn fn);
   // Binds a global name to a value (roots, `device`, dtype names, host bindings).
   void bind(const std::string& name, Value value, std::string doc = "");
   // Binds a name whose value is computed on first use (the `device` record starts a worker to
@@ -97,10 +118,7 @@ class Registry {
   bool has_binding(const std::string& name) const { return bindings_.count(name) || lazy_.count(name); }
   // The value if it is plain or was already computed; null otherwise (never computes).
   const Value* evaluated_binding(const std::string& name) const;
-  // Registered builtins, bindings, and the planned names of language.md §8 not yet registered.
-  bool is_known(const std::string& name) const;
-  bool is_planned_only(const std::string& name) const;
-  std::vector<std::string> names() const;  // everything known, for "did you mean"
+  std::vector<std::string> names() const;  // every builtin and binding, for "did you mean"
 
   const std::map<std::string, std::shared_ptr<const Builtin>>& builtins() const { return builtins_; }
   const std::map<std::string, std::pair<Value, std::string>>& bindings() const { return bindings_; }
@@ -127,11 +145,6 @@ class Registry {
   std::set<std::string> keeps_unit_;
 };
 
-// The builtin names language.md §8 promises whose families the host binds later (load, run,
-// bench, cuda_fn, ...). The checker treats them as known until a family registers them. The one
-// place that lists them.
-const std::vector<std::string>& planned_builtin_names();
-
 // Finds the overload of `b` that applies to `args` (walking `next`), or null.
 const Builtin* select_overload(const Builtin& b, const std::vector<Value>& args);
 
@@ -143,7 +156,6 @@ void open_numbers(Registry& r);
 void open_units(Registry& r);
 void open_tables(Registry& r);
 void open_statistics(Registry& r);
-void open_device_placeholder(Registry& r);
 // Measurement families binding operators/: tensors (tensor, numerics), programs (process), gpu (cuda).
 void open_tensors(Registry& r);
 void open_programs(Registry& r);

@@ -22,7 +22,7 @@
 #include "operators/tables/ncu_reader.hpp"
 #include "operators/tables/nsys_reader.hpp"
 #include "operators/tables/prometheus_reader.hpp"
-#include "report/utf8.hpp"
+#include "operators/text/utf8.hpp"
 
 namespace rubric {
 namespace builtins {
@@ -163,7 +163,7 @@ Value ncu_value(tables::NcuReport report, const std::string& name, bool sub) {
   for (tables::NcuLaunch& l : report.launches) {
     Record metrics, units, sections, by_section, minimum, maximum;
     const std::string kernel = tables::short_kernel_name(l.kernel_name);
-    const std::string shown = rubric::report::truncate_to_width(kernel, 120);
+    const std::string shown = rubric::text::truncate_to_width(kernel, 120);
     std::string origin = report.summary ? fmt::format("{} summary of {} launches of {}", name, l.invocations, shown)
                                         : fmt::format("{} launch {} ({})", name, l.id, shown);
     metrics.origin = units.origin = sections.origin = by_section.origin = minimum.origin = maximum.origin = origin;
@@ -177,7 +177,7 @@ Value ncu_value(tables::NcuReport report, const std::string& name, bool sub) {
         if (added) {
           section_records.emplace_back(m.section, Record{});
           section_records.back().second.origin =
-              fmt::format("{} section \"{}\"", origin, rubric::report::truncate_to_width(m.section, 120));
+              fmt::format("{} section \"{}\"", origin, rubric::text::truncate_to_width(m.section, 120));
         }
         // The reader keeps one metric of a name in a section.
         section_records[at->second].second.fields.emplace_back(m.name, mark(v));

@@ -263,7 +263,7 @@ Value per_axis_metric(CallContext& ctx, const tensor::Tensor& x, const tensor::T
   }
   if (worst >= 0) {
     const auto w = static_cast<std::size_t>(worst);
-    PerAxisWorst at{m.name, a_name, b_name, x.shape(), reduced, worst, values.size(), values[w]};
+    PerAxisWorst at{m.name, a_name, b_name, x.shape(), reduced, worst, values.size(), values[w], std::nullopt};
     if (all_exact) at.exact = exact[w];
     std::string line = per_axis_evidence(at);
     ctx.note_evidence(line);

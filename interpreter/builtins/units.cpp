@@ -34,16 +34,4 @@ void open_units(Registry& r) {
          });
 }
 
-void open_device_placeholder(Registry& r) {
-  // Replaced by the gpu family when the CUDA backend is bound.
-  Record d;
-  d.origin = "device";
-  d.fields = {{"available", Value::boolean(false)}, {"name", Value()},         {"cc", Value()},
-              {"sm_count", Value()},                {"memory", Value()},       {"l2", Value()},
-              {"peak_bandwidth", Value()},          {"clock_mhz", Value()},    {"driver", Value()},
-              {"runtime", Value()},                 {"reason", Value::string("built without GPU support")}};
-  r.bind("device", Value::record(std::move(d)), "The CUDA device: {available, name, cc, sm_count, memory, l2, peak_bandwidth, "
-                                                 "clock_mhz, driver, runtime, reason}.");
-}
-
 }  // namespace rubric

@@ -20,7 +20,7 @@
 #include <fmt/ranges.h>
 
 #include "operators/cuda/compiler_messages.hpp"
-#include "operators/cuda/content_hash.hpp"
+#include "operators/digest/content_digest.hpp"
 #include "operators/cuda/source_snapshot.hpp"
 #include "operators/cuda/tool_runner.hpp"
 #include "operators/error.hpp"
@@ -349,9 +349,9 @@ CompileOutcome compile_module(const std::string& source_path, std::string_view e
   std::string trampoline = generate_trampoline(signature, entry, absolute, kind);
   const char* ext = kind == ModuleKind::cuda ? ".cu" : ".cpp";
   std::vector<std::string> probe = compile_command(kind, settings, "IN", "OUT");
-  ContentHash hash;
-  hash.add(source).add(signature.text).add(entry).add(absolute).add(trampoline).add(folder_digest);
-  for (const std::string& part : probe) hash.add(part);
+  digest::ContentDigest hash;
+  hash.add_part(source).add_part(signature.text).add_part(entry).add_part(absolute).add_part(trampoline).add_part(folder_digest);
+  for (const std::string& part : probe) hash.add_part(part);
   std::string key = hash.hex();
 
   CompiledModule& m = outcome.module;

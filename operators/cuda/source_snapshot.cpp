@@ -13,7 +13,7 @@
 
 #include <fmt/format.h>
 
-#include "operators/cuda/content_hash.hpp"
+#include "operators/digest/content_digest.hpp"
 #include "operators/error.hpp"
 #include "operators/files/safe_open.hpp"
 #include "operators/files/sparse_copy.hpp"
@@ -49,7 +49,7 @@ struct Walk {
   const SnapshotLimits& limits;
   const std::string& label;
   SnapshotReport report;
-  ContentHash* digest = nullptr;  // set: the walk only hashes what a copy would hold, and copies nothing
+  digest::ContentDigest* digest = nullptr;  // set: the walk only hashes what a copy would hold, and copies nothing
 
   void count(const std::string& rel) {
     if (++report.entries > limits.entries)
@@ -91,7 +91,7 @@ struct Walk {
         int sub = ::openat(::dirfd(d), name.c_str(), O_RDONLY | O_DIRECTORY | O_NOFOLLOW | O_CLOEXEC);
         if (sub < 0) continue;
         if (digest) {
-          digest->add("dir").add(rel);
+          digest->add_part("dir").add_part(rel);
           copy_dir(sub, dest, rel, depth + 1);
           continue;
         }
@@ -106,7 +106,7 @@ struct Walk {
         if (digest) {
           char target[4096];
           ssize_t n = ::readlinkat(::dirfd(d), name.c_str(), target, sizeof target - 1);
-          digest->add("link").add(rel).add(std::string_view(target, n > 0 ? std::size_t(n) : 0));
+          digest->add_part("link").add_part(rel).add_part(std::string_view(target, n > 0 ? std::size_t(n) : 0));
           continue;
         }
         copy_link(::dirfd(d), name, dest);
@@ -128,7 +128,7 @@ struct Walk {
           if (report.bytes + std::uint64_t(now.st_size) > limits.total_bytes) throw over_total(rel);
           std::string data = read_small(in, std::uint64_t(now.st_size), rel);
           report.bytes += data.size();
-          digest->add("file").add(rel).add(fmt::format("{:o}", now.st_mode & 07777)).add(data);
+          digest->add_part("file").add_part(rel).add_part(fmt::format("{:o}", now.st_mode & 07777)).add_part(data);
           continue;
         }
         int out = ::open(dest.c_str(), O_WRONLY | O_CREAT | O_EXCL | O_NOFOLLOW | O_CLOEXEC, 0644);
@@ -173,7 +173,7 @@ SnapshotReport snapshot_sources(const std::string& from, const std::string& to, 
 std::string source_digest(const std::string& from, const SnapshotLimits& limits, const std::string& label) {
   int fd = ::open(from.c_str(), O_RDONLY | O_DIRECTORY | O_CLOEXEC);
   if (fd < 0) throw OperatorError(fmt::format("cannot open {}: {}", from, std::strerror(errno)));
-  ContentHash digest;
+  digest::ContentDigest digest;
   Walk w{limits, label, {}, &digest, from};
   w.copy_dir(fd, "", "", 0);
   return digest.hex();

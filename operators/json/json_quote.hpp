@@ -9,7 +9,7 @@ namespace rubric::json {
 
 // Length of the valid UTF-8 sequence starting at text[i], or 0 when the bytes there are invalid
 // (stray continuation bytes, overlong forms, encoded surrogates, code points past U+10FFFF). The
-// reports' printers use it too (report/utf8.hpp).
+// reports' printers use it too (operators/text/utf8.hpp).
 std::size_t utf8_sequence_length(std::string_view text, std::size_t i);
 
 // `s` as a quoted JSON string; invalid UTF-8 bytes become U+FFFD, control characters escaped.

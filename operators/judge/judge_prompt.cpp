@@ -1,12 +1,12 @@
 #include "operators/judge/judge_prompt.hpp"
 
 #include <fmt/format.h>
-#include <openssl/evp.h>
 
 #include <array>
 #include <memory>
 #include <stdexcept>
 
+#include "operators/digest/sha256.hpp"
 #include "operators/json/json_quote.hpp"
 
 namespace rubric::judge {
@@ -25,19 +25,6 @@ void add_field(std::string& out, std::string_view field) {
 }
 
 }  // namespace
-
-std::string sha256_hex(std::string_view data) {
-  std::unique_ptr<EVP_MD_CTX, decltype(&EVP_MD_CTX_free)> md(EVP_MD_CTX_new(), EVP_MD_CTX_free);
-  std::array<unsigned char, 32> digest{};
-  unsigned int len = 0;
-  if (!md || EVP_DigestInit_ex(md.get(), EVP_sha256(), nullptr) != 1 ||
-      EVP_DigestUpdate(md.get(), data.data(), data.size()) != 1 || EVP_DigestFinal_ex(md.get(), digest.data(), &len) != 1)
-    throw std::runtime_error("SHA-256 is not available (OpenSSL)");
-  std::string hex;
-  hex.reserve(64);
-  for (unsigned char b : digest) hex += fmt::format("{:02x}", b);
-  return hex;
-}
 
 std::string judged_text(std::string_view raw) {
   std::string out;
@@ -85,7 +72,7 @@ Prompt make_prompt(std::string_view question, std::string_view raw_text) {
   const std::string text = judged_text(raw_text);
   // The markers carry a tag derived from the text itself, so the text cannot contain its own end
   // marker and pretend that what follows is the grader's.
-  const std::string tag = sha256_hex(text).substr(0, 16);
+  const std::string tag = digest::sha256_hex(text).substr(0, 16);
   Prompt p;
   p.system = fmt::format(
       "You are a strict grader. You answer one yes/no question about a text written by someone who is being "
@@ -114,7 +101,7 @@ std::string prompt_digest(const Prompt& prompt) {
   add_field(fields, kPromptVersion);
   add_field(fields, prompt.system);
   add_field(fields, prompt.user);
-  return sha256_hex(fields);
+  return digest::sha256_hex(fields);
 }
 
 std::string judgement_key(const std::string& model, const std::string& prompt_digest) {
@@ -122,7 +109,7 @@ std::string judgement_key(const std::string& model, const std::string& prompt_di
   add_field(fields, "rubric-judge-key-1");
   add_field(fields, model);
   add_field(fields, prompt_digest);
-  return sha256_hex(fields);
+  return digest::sha256_hex(fields);
 }
 
 }  // namespace rubric::judge

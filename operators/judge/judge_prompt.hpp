@@ -35,6 +35,4 @@ std::string prompt_digest(const Prompt& prompt);
 // SHA-256 (hex) of (model, prompt digest): the key a judgement is cached under (with its vote).
 std::string judgement_key(const std::string& model, const std::string& prompt_digest);
 
-std::string sha256_hex(std::string_view data);
-
 }  // namespace rubric::judge

@@ -102,16 +102,16 @@ TEST_CASE("call: argument mistakes are the caller's and throw before anything ru
   CompiledModule m = f.build("add_good.cpp");
   std::vector<float> a(4, 1.f);
   std::vector<double> d(4, 1.0);
-  CHECK_THROWS_WITH_AS(f.session.call(m, {TensorArg{DType::f32, {4}, a.data()}}), doctest::Contains("takes 4 arguments"),
+  CHECK_THROWS_WITH_AS(f.session.call(m, {TensorArg{DType::f32, {4}, a.data(), {}, 0}}), doctest::Contains("takes 4 arguments"),
                        rubric::OperatorError);
-  CHECK_THROWS_WITH_AS(f.session.call(m, {TensorArg{DType::f64, {4}, d.data()}, TensorArg{DType::f32, {4}, a.data()},
+  CHECK_THROWS_WITH_AS(f.session.call(m, {TensorArg{DType::f64, {4}, d.data(), {}, 0}, TensorArg{DType::f32, {4}, a.data(), {}, 0},
                                           OutputArg{DType::f32, {4}}, std::int64_t{4}}),
                        doctest::Contains("argument 1 of add: parameter 'const float*' needs a tensor, got a f64 tensor"),
                        rubric::OperatorError);
-  CHECK_THROWS_WITH_AS(f.session.call(m, {OutputArg{DType::f32, {4}}, TensorArg{DType::f32, {4}, a.data()},
+  CHECK_THROWS_WITH_AS(f.session.call(m, {OutputArg{DType::f32, {4}}, TensorArg{DType::f32, {4}, a.data(), {}, 0},
                                           OutputArg{DType::f32, {4}}, std::int64_t{4}}),
                        doctest::Contains("the parameter is const"), rubric::OperatorError);
-  CHECK_THROWS_WITH_AS(f.session.call(m, {TensorArg{DType::f32, {4}, a.data()}, TensorArg{DType::f32, {4}, a.data()},
+  CHECK_THROWS_WITH_AS(f.session.call(m, {TensorArg{DType::f32, {4}, a.data(), {}, 0}, TensorArg{DType::f32, {4}, a.data(), {}, 0},
                                           OutputArg{DType::f32, {4}}, 4.5}),
                        doctest::Contains("not an integer"), rubric::OperatorError);
 }
@@ -170,7 +170,7 @@ TEST_CASE("compare on the stand-in: the fused statistics and the closeness rule"
   float nan = std::nanf(""), inf = INFINITY;
   std::vector<float> a{1.0f, 2.0f, 3.5f, nan, inf, -inf, 0.0f, 1e-6f};
   std::vector<float> b{1.0f, 2.1f, 3.0f, nan, inf, inf, 0.0f, 0.0f};
-  TensorArg ta{DType::f32, {2, 4}, a.data()}, tb{DType::f32, {2, 4}, b.data()};
+  TensorArg ta{DType::f32, {2, 4}, a.data(), {}, 0}, tb{DType::f32, {2, 4}, b.data(), {}, 0};
   CompareOutcome r = f.session.compare(ta, tb, {0.01, 1e-5, 0}, true);
   INFO(r.failure);
   REQUIRE(r.ok);
@@ -188,7 +188,7 @@ TEST_CASE("compare on the stand-in: the fused statistics and the closeness rule"
   CHECK(s.inf_a == 2);
   CHECK(s.inf_b == 2);
   CHECK(s.max_abs_b == doctest::Approx(3.0));
-  CHECK_THROWS_WITH_AS(f.session.compare(ta, TensorArg{DType::f32, {8}, b.data()}, {}, true),
+  CHECK_THROWS_WITH_AS(f.session.compare(ta, TensorArg{DType::f32, {8}, b.data(), {}, 0}, {}, true),
                        doctest::Contains("no broadcasting"), rubric::OperatorError);
 }
 
@@ -208,7 +208,7 @@ TEST_CASE("call: integer and bool outputs are checked with two poison patterns")
   CompileOutcome c = f.session.cuda_fn(test_path("data/i32_half_written.cpp"), "copy",
                                        "void(const int*, int*, int, cudaStream_t)");
   REQUIRE(c.ok);
-  CallOutcome r = f.session.call(c.module, {TensorArg{DType::i32, {n}, x.data()}, OutputArg{DType::i32, {n}}, n});
+  CallOutcome r = f.session.call(c.module, {TensorArg{DType::i32, {n}, x.data(), {}, 0}, OutputArg{DType::i32, {n}}, n});
   CHECK_FALSE(r.ok);
   CHECK_FALSE(r.grader_environment);
   CHECK(r.failure == "output 0 (i32): 4 of 8 elements were never written (they kept the poison; first at flat index 1)");
@@ -216,10 +216,10 @@ TEST_CASE("call: integer and bool outputs are checked with two poison patterns")
   CompileOutcome b = f.session.cuda_fn(test_path("data/bool_half_written.cpp"), "positive",
                                        "void(const int*, bool*, int, cudaStream_t)");
   REQUIRE(b.ok);
-  CallOutcome rb = f.session.call(b.module, {TensorArg{DType::i32, {n}, x.data()}, OutputArg{DType::boolean, {n}}, n});
+  CallOutcome rb = f.session.call(b.module, {TensorArg{DType::i32, {n}, x.data(), {}, 0}, OutputArg{DType::boolean, {n}}, n});
   CHECK_FALSE(rb.ok);
   CHECK(rb.failure.find("output 0 (bool): 4 of 8 elements were never written") != std::string::npos);
-  TimeOutcome t = f.session.time(b.module, {TensorArg{DType::i32, {n}, x.data()}, OutputArg{DType::boolean, {n}}, n});
+  TimeOutcome t = f.session.time(b.module, {TensorArg{DType::i32, {n}, x.data(), {}, 0}, OutputArg{DType::boolean, {n}}, n});
   CHECK_FALSE(t.ok);
   CHECK(t.failure.find("were never written") != std::string::npos);
 }
@@ -253,7 +253,7 @@ TEST_CASE("time: a kernel that writes its inputs is timed and re-checked on rest
   TimingOptions o;
   o.min_time_s = 0.005;
   o.max_time_s = 2;
-  TimeOutcome t = f.session.time(c.module, {TensorArg{DType::f32, {n}, x.data()}, OutputArg{DType::f32, {n}}, n}, o);
+  TimeOutcome t = f.session.time(c.module, {TensorArg{DType::f32, {n}, x.data(), {}, 0}, OutputArg{DType::f32, {n}}, n}, o);
   INFO(t.failure);
   CHECK(t.ok);
   CHECK(t.method.verified_samples == t.method.samples);
@@ -320,8 +320,8 @@ TEST_CASE("CUDA requests on a machine without a usable device are the grading ma
     MESSAGE("skipped: this machine has a CUDA device");
     return;
   }
-  CompareOutcome r = f.session.compare(TensorArg{DType::f32, {1}, std::vector<float>{1.f}.data()},
-                                       TensorArg{DType::f32, {1}, std::vector<float>{1.f}.data()}, {});
+  CompareOutcome r = f.session.compare(TensorArg{DType::f32, {1}, std::vector<float>{1.f}.data(), {}, 0},
+                                       TensorArg{DType::f32, {1}, std::vector<float>{1.f}.data(), {}, 0}, {});
   CHECK_FALSE(r.ok);
   CHECK(r.grader_environment);
   MESSAGE("reason: " << r.failure);
@@ -347,7 +347,7 @@ TEST_CASE("RUBRIC_GPU_MEMCHECK=1 runs the CUDA worker under compute-sanitizer, o
     o.compiler.cache_dir = dir / "cache";
     GpuSession session(o);
     std::vector<float> one{1.f};
-    session.compare(TensorArg{DType::f32, {1}, one.data()}, TensorArg{DType::f32, {1}, one.data()}, {});
+    session.compare(TensorArg{DType::f32, {1}, one.data(), {}, 0}, TensorArg{DType::f32, {1}, one.data(), {}, 0}, {});
     std::ifstream in(session.scratch_dir() + "/worker-cuda.log");
     std::string args((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
     INFO(args);
@@ -362,7 +362,7 @@ TEST_CASE("RUBRIC_GPU_MEMCHECK=1 runs the CUDA worker under compute-sanitizer, o
     GpuSession session(o);
     std::vector<float> one{1.f};
     CompareOutcome r =
-        session.compare(TensorArg{DType::f32, {1}, one.data()}, TensorArg{DType::f32, {1}, one.data()}, {});
+        session.compare(TensorArg{DType::f32, {1}, one.data(), {}, 0}, TensorArg{DType::f32, {1}, one.data(), {}, 0}, {});
     CHECK_FALSE(r.ok);
     CHECK(r.grader_environment);
     CHECK(r.failure.find("compute-sanitizer is not at") != std::string::npos);

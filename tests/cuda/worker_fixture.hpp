@@ -46,7 +46,7 @@ inline std::vector<float> floats(const HostTensor& t) {
 
 inline std::vector<CallArg> add_args(const std::vector<float>& a, const std::vector<float>& b) {
   std::int64_t n = static_cast<std::int64_t>(a.size());
-  return {TensorArg{DType::f32, {n}, a.data()}, TensorArg{DType::f32, {n}, b.data()}, OutputArg{DType::f32, {n}},
+  return {TensorArg{DType::f32, {n}, a.data(), {}, 0}, TensorArg{DType::f32, {n}, b.data(), {}, 0}, OutputArg{DType::f32, {n}},
           std::int64_t{n}};
 }
 

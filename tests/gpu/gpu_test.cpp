@@ -83,7 +83,7 @@ std::vector<float> ramp(std::size_t n) {
 
 std::vector<CallArg> affine_args(const std::vector<float>& x) {
   auto n = static_cast<std::int64_t>(x.size());
-  return {TensorArg{DType::f32, {n}, x.data()}, OutputArg{DType::f32, {n}}, std::int64_t{n}};
+  return {TensorArg{DType::f32, {n}, x.data(), {}, 0}, OutputArg{DType::f32, {n}}, std::int64_t{n}};
 }
 
 std::vector<float> floats(const HostTensor& t) {
@@ -395,8 +395,8 @@ TEST_CASE("compare: 4 GiB tensors at >= 70% of copy bandwidth, agreeing with the
   }
   a[7] = NAN;
   b[11] = INFINITY;
-  TensorArg ta{DType::f32, {static_cast<std::int64_t>(n)}, a.data()};
-  TensorArg tb{DType::f32, {static_cast<std::int64_t>(n)}, b.data()};
+  TensorArg ta{DType::f32, {static_cast<std::int64_t>(n)}, a.data(), {}, 0};
+  TensorArg tb{DType::f32, {static_cast<std::int64_t>(n)}, b.data(), {}, 0};
   rubric::numerics::Tolerance tol{1.3e-6, 1e-5, 0};
   CompareOutcome gpu = s.compare(ta, tb, tol, false, true);
   INFO(gpu.failure);
@@ -447,7 +447,7 @@ TEST_CASE("examples/transpose: padded beats the conflicted reference; cheats are
   CompiledModule cached = build_at("submissions/cached/transpose.cu", "transpose");
   CompiledModule unwritten = build_at("submissions/unwritten/transpose.cu", "transpose");
   auto args = [](const std::vector<float>& x, int rows, int cols) -> std::vector<CallArg> {
-    return {TensorArg{DType::f32, {rows, cols}, x.data()}, OutputArg{DType::f32, {cols, rows}}, std::int64_t{rows},
+    return {TensorArg{DType::f32, {rows, cols}, x.data(), {}, 0}, OutputArg{DType::f32, {cols, rows}}, std::int64_t{rows},
             std::int64_t{cols}};
   };
   // Correctness on an edge shape: the unwritten submission leaves NaN, the others are exact.

@@ -3,6 +3,7 @@
 #include <fmt/format.h>
 
 #include "helpers.hpp"
+#include "interpreter/builtins/registry.hpp"
 
 using namespace rubric;
 
@@ -218,4 +219,37 @@ criterion options "other options are another parse" {
   REQUIRE(r.criteria.size() == 3);
   for (const auto& c : r.criteria)
     for (const auto& ch : c.checks) CHECK_MESSAGE(ch.verdict == Verdict::pass, c.id, ": ", ch.source_text, " → ", ch.explanation);
+}
+
+TEST_CASE("what a builtin declares it needs decides what a criterion calling it needs") {
+  Engine e;
+  auto host = [](const char* name, BuiltinNeeds needs) {
+    Builtin b;
+    b.name = name;
+    b.family = "host";
+    b.needs = needs;
+    b.fn = [](CallContext&, const std::vector<Value>&) { return Value::boolean(true); };
+    return b;
+  };
+  e.registry().add(host("on_device", BuiltinNeeds::device(BuiltinNeeds::Gpu::always)));
+  e.registry().add(host("asks", BuiltinNeeds::the_judge()));
+  e.registry().add(host("plain", BuiltinNeeds{}));
+  auto diags = test::load_text(e, R"(rubric "needs" {}
+def through_def() = on_device()
+criterion direct "" { expect on_device() }
+criterion indirect "" { expect through_def() }
+criterion judged "" { expect asks() }
+criterion neither "" { expect plain() }
+)");
+  REQUIRE_MESSAGE(!has_errors(diags), test::all_messages(diags));
+  std::string gpu_notes;
+  for (const auto& d : diags)
+    if (d.severity == Severity::note) gpu_notes += d.message + "\n";
+  CHECK(gpu_notes.find("criterion 'direct' uses the GPU (on_device)") != std::string::npos);
+  CHECK(gpu_notes.find("criterion 'indirect' uses the GPU (on_device)") != std::string::npos);
+  CHECK(gpu_notes.find("'judged'") == std::string::npos);
+  CHECK(gpu_notes.find("'neither'") == std::string::npos);
+  const auto judge_notes = e.needs_notes();
+  REQUIRE(judge_notes.size() == 1);
+  CHECK(judge_notes[0].message.rfind("criterion 'judged' asks a judge", 0) == 0);
 }

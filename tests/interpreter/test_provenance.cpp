@@ -6,7 +6,7 @@
 #include <sstream>
 
 #include "helpers.hpp"
-#include "interpreter/content_digest.hpp"
+#include "operators/digest/content_digest.hpp"
 #include "operators/tensor/npy.hpp"
 #include "operators/tensor/random.hpp"
 #include "operators/tensor/safetensors.hpp"
@@ -63,7 +63,7 @@ criterion t "text and json" {
     REQUIRE_MESSAGE(f, root << "/" << path);
     const std::string bytes = contents(dir + "/" + path);
     CHECK(f->bytes == bytes.size());
-    CHECK(f->digest == content_digest_hex(bytes));
+    CHECK(f->digest == digest::content_digest_hex(bytes));
   }
   // Each file once, however many tensors were read from it.
   CHECK(r.provenance.files.size() == 6);  // the rubric, and the five files above
@@ -95,7 +95,7 @@ criterion shape "shape" { expect load(submission / "x.npy").shape == [16777216] 
   CHECK(r.criteria[0].verdict == Verdict::pass);
   const FileRecord* f = find_record(r, "submission", "x.npy");
   REQUIRE(f);
-  CHECK(f->digest == content_digest_hex(contents(sub + "/x.npy")));
+  CHECK(f->digest == digest::content_digest_hex(contents(sub + "/x.npy")));
 }
 
 TEST_CASE("a tensor file whose header is refused FAILs and is not hashed") {

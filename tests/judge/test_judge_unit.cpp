@@ -10,6 +10,7 @@
 #include <fstream>
 #include <string>
 
+#include "operators/digest/sha256.hpp"
 #include "operators/judge/judge_cache.hpp"
 #include "operators/judge/judge_prompt.hpp"
 #include "operators/judge/judge_reply.hpp"
@@ -126,14 +127,13 @@ TEST_CASE("the prompt keeps the text in the user message between markers it cann
   CHECK(p.system.find("Does the answer blame bank conflicts?") != std::string::npos);
   CHECK(p.system.find("untrusted data") != std::string::npos);
   CHECK(p.system.find("Ignore the question") == std::string::npos);
-  const std::string tag = sha256_hex(text).substr(0, 16);
+  const std::string tag = rubric::digest::sha256_hex(text).substr(0, 16);
   CHECK(p.user == "<<<TEXT " + tag + ">>>\n" + text + "\n<<<END " + tag + ">>>");
   // Digests: the same prompt the same; any change of question, text or model another.
   CHECK(prompt_digest(p) == prompt_digest(make_prompt("Does the answer blame bank conflicts?", text)));
   CHECK(prompt_digest(p) != prompt_digest(make_prompt("Does the answer blame bank conflicts", text)));
   CHECK(prompt_digest(p) != prompt_digest(make_prompt("Does the answer blame bank conflicts?", text + " ")));
   CHECK(judgement_key("a", prompt_digest(p)) != judgement_key("b", prompt_digest(p)));
-  CHECK(sha256_hex("abc") == "ba7816bf8f01cfea414140de5dae2223b00361a396177a9cb410ff61f20015ad");
   const std::string body = request_body("m", p);
   CHECK(body.find("\"temperature\": 0") != std::string::npos);
 }

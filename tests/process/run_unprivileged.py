@@ -14,7 +14,9 @@ counts every process of a uid on the machine, and the sandboxed programs of ever
 beside this one run as 65534; sharing it, the suite's process-count test could find its limit
 used up by them.
 
-The helper (programs/as_unprivileged.c) is compiled into SCRATCH, a folder that uid may write.
+The helper (programs/as_unprivileged.c) is compiled into SCRATCH, a folder that uid may write and
+that the sandbox leaves in place: not under /tmp, /var/tmp or /dev/shm, which every run gets empty
+and private (the files the suite shares with its programs would vanish from their view).
 With RUBRIC, `rubric check` of a rubric that runs a program is run the same way: it must PASS and
 its JSON report must carry the isolation that held. Exit 77 (a skip for ctest) with the reason
 when this machine cannot run the suite this way.
@@ -45,6 +47,8 @@ def main():
         skip("not root: process_tests itself already runs unprivileged here")
     if not shutil.which("cc"):
         skip("no C compiler to build the helper")
+    if any(scratch == p or scratch.startswith(p + "/") for p in ("/tmp", "/var/tmp", "/dev/shm")):
+        sys.exit(f"{scratch}: the sandbox replaces this folder in every run; give a scratch folder outside it")
     shutil.rmtree(scratch, ignore_errors=True)
     os.makedirs(scratch)
     helper = os.path.join(scratch, "as_unprivileged")

@@ -235,8 +235,9 @@ TEST_CASE("spawn_sandboxed: a long-lived program in the same sandbox, talking ov
   ssize_t n;
   while ((n = ::read(channel[0], buf, sizeof buf)) > 0) out.append(buf, std::size_t(n));  // EOF: every holder gone
   ::close(channel[0]);
-  // Under /tmp the program's "base" is the sandbox's own empty tmpfs and the write lands there;
-  // what matters is that the machine's folder is untouched.
+  // WROTE-BASE proves nothing either way: it says the program could create a file at the path it
+  // sees as `base`, which under /tmp is the sandbox's own empty tmpfs (not the machine's folder).
+  // The escape this test rules out is a file in the machine's `base`: the stat below.
   CHECK(out.find("READ-REF") == std::string::npos);
   CHECK(out.rfind("WROTE-SCRATCH\n", 0) == 0);
   CHECK(out.find("done\n") != std::string::npos);

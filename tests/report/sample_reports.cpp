@@ -6,7 +6,7 @@ CheckResult make_check(std::string source, Verdict v, std::uint32_t line, std::v
                        std::string explanation, std::string message) {
   CheckResult c;
   c.source_text = std::move(source);
-  c.location = {"kv.rubric", line, 10};
+  c.location = {"kv.rubric", line, 10, ""};
   c.verdict = v;
   c.blame = v == Verdict::fail ? Blame::submission : v == Verdict::error ? Blame::rubric : Blame::none;
   c.evidence = std::move(evidence);
@@ -28,7 +28,7 @@ Report kv_cache_report() {
   CriterionResult numerics;
   numerics.id = "numerics";
   numerics.title = "logits match the fp32 reference to 1e-3";
-  numerics.location = {"kv.rubric", 11, 1};
+  numerics.location = {"kv.rubric", 11, 1, ""};
   numerics.weight = 4;
   numerics.required = true;
   numerics.score = 1.0;
@@ -39,7 +39,7 @@ Report kv_cache_report() {
   CriterionResult throughput;
   throughput.id = "throughput";
   throughput.title = "output throughput at 32768 context within 5% of baseline";
-  throughput.location = {"kv.rubric", 18, 1};
+  throughput.location = {"kv.rubric", 18, 1, ""};
   throughput.weight = 3;
   throughput.after = {"numerics"};
   throughput.score = 0.0;
@@ -50,7 +50,7 @@ Report kv_cache_report() {
   CriterionResult gpu;
   gpu.id = "speed";
   gpu.title = "at least 1.5x faster";
-  gpu.location = {"kv.rubric", 30, 3};
+  gpu.location = {"kv.rubric", 30, 3, ""};
   gpu.needs = {"gpu"};
   gpu.verdict = Verdict::skip;
   gpu.reason = "no usable CUDA device";
@@ -58,7 +58,7 @@ Report kv_cache_report() {
   CriterionResult broken;
   broken.id = "tail";
   broken.title = "p99 TTFT no worse than 10% over baseline";
-  broken.location = {"kv.rubric", 35, 3};
+  broken.location = {"kv.rubric", 35, 3, ""};
   broken.verdict = Verdict::error;
   broken.checks.push_back(make_check("cand.p99_ttft <= 1.1 * base.p99_ttft", Verdict::error, 36, {},
                                      "no key 'p99_ttft' in reference/bench_32768.json; keys: duration, completed"));

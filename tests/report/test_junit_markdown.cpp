@@ -42,6 +42,18 @@ TEST_CASE("junit report parses with xml.etree: one testsuite, one testcase per c
   fs::remove_all(dir);
 }
 
+TEST_CASE("junit report: the rubric's warnings are the suite's system-err, escaped") {
+  Report r = test::kv_cache_report();
+  CHECK(report::format_junit(r).find("<system-err>") == std::string::npos);
+  r.warnings.push_back(Diagnostic{Severity::warning, nullptr, {}, "header field 'pass' must be in [0, 1] <got 70>", {"write 70%"}});
+  const std::string xml = report::format_junit(r);
+  const auto at = xml.find("    <system-err>");
+  REQUIRE(at != std::string::npos);
+  CHECK(xml.find("header field &apos;pass&apos; must be in [0, 1] &lt;got 70&gt;", at) != std::string::npos);
+  CHECK(xml.find("write 70%", at) != std::string::npos);
+  CHECK(xml.find("</system-err>\n  </testsuite>", at) != std::string::npos);  // after the test cases
+}
+
 TEST_CASE("markdown report: verdict line, criteria table, details with evidence") {
   Report r = test::kv_cache_report();
   r.criteria[1].title = "pipes | in titles";

@@ -5,10 +5,10 @@
 #include <vector>
 
 #include "report/text_report.hpp"
-#include "report/utf8.hpp"
+#include "operators/text/utf8.hpp"
 #include "sample_reports.hpp"
 
-using rubric::report::display_width;
+using rubric::text::display_width;
 using rubric::report::format_text;
 using rubric::report::TextOptions;
 

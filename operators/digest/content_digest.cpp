@@ -1,4 +1,4 @@
-#include "interpreter/content_digest.hpp"
+#include "operators/digest/content_digest.hpp"
 
 #include <fmt/format.h>
 
@@ -15,7 +15,7 @@
 #include <xxhash.h>
 #endif
 
-namespace rubric {
+namespace rubric::digest {
 
 struct ContentDigest::State {
   XXH3_state_t* xxh = XXH3_createState();
@@ -31,6 +31,14 @@ ContentDigest::~ContentDigest() = default;
 
 void ContentDigest::update(const void* data, std::size_t size) {
   if (size > 0) XXH3_128bits_update(state_->xxh, data, size);
+}
+
+ContentDigest& ContentDigest::add_part(std::string_view part) {
+  unsigned char n[8];
+  for (int i = 0; i < 8; ++i) n[i] = static_cast<unsigned char>(static_cast<std::uint64_t>(part.size()) >> (8 * i));
+  update(n, sizeof n);
+  update(part);
+  return *this;
 }
 
 namespace {
@@ -109,4 +117,4 @@ std::shared_future<std::string> digest_in_background(std::shared_ptr<const void>
          }).share();
 }
 
-}  // namespace rubric
+}  // namespace rubric::digest

@@ -10,7 +10,7 @@
 #include <string>
 #include <string_view>
 
-namespace rubric {
+namespace rubric::digest {
 
 class Sha256 {
  public:
@@ -32,4 +32,4 @@ std::string sha256_hex(std::string_view data);
 // Hashes a file by streaming it; nullopt when it cannot be read.
 std::optional<std::string> sha256_file(const std::string& path, std::uint64_t* bytes = nullptr);
 
-}  // namespace rubric
+}  // namespace rubric::digest

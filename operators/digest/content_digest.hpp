@@ -1,9 +1,9 @@
 #pragma once
-// The digest that identifies every file a check reads, for the report's provenance: XXH3-128
-// from libxxhash (runtime-dispatched to AVX2/AVX-512), written as `xxhsum -H2` writes it. It is
-// fast enough to ride along a comparison bound by memory bandwidth, which SHA-256 is not; it
-// detects any accidental change but is not a defence against files crafted to collide
-// (docs/semantics.md, "Provenance").
+// The digest that names content: every file a check reads (the report's provenance) and the GPU
+// module cache's entries. XXH3-128 from libxxhash (runtime-dispatched to AVX2/AVX-512), written as
+// `xxhsum -H2` writes it. It is fast enough to ride along a comparison bound by memory bandwidth,
+// which SHA-256 is not; it detects any accidental change but is not a defence against files
+// crafted to collide (docs/semantics.md, "Provenance"): that is sha256.hpp's job.
 #include <cstddef>
 #include <cstdint>
 #include <functional>
@@ -13,7 +13,7 @@
 #include <string>
 #include <string_view>
 
-namespace rubric {
+namespace rubric::digest {
 
 class ContentDigest {
  public:
@@ -24,6 +24,8 @@ class ContentDigest {
 
   void update(const void* data, std::size_t size);
   void update(std::string_view s) { update(s.data(), s.size()); }
+  // One part of a composite key, length-prefixed so ("ab", "c") and ("a", "bc") differ.
+  ContentDigest& add_part(std::string_view part);
   // 32 lowercase hex digits, high 64 bits first (XXH128_canonical_t).
   std::string hex() const;
 
@@ -46,4 +48,4 @@ std::optional<std::string> content_digest_file(const std::string& path, std::uin
 std::shared_future<std::string> digest_in_background(std::shared_ptr<const void> keep_alive, const std::byte* data,
                                                      std::size_t size, std::function<bool()> whole = {}, int fd = -1);
 
-}  // namespace rubric
+}  // namespace rubric::digest

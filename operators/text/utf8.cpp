@@ -1,6 +1,6 @@
-#include "report/utf8.hpp"
+#include "operators/text/utf8.hpp"
 
-namespace rubric::report {
+namespace rubric::text {
 
 char32_t utf8_code_point(std::string_view text, std::size_t i, std::size_t length) {
   static constexpr unsigned char kLeadMask[] = {0, 0x7F, 0x1F, 0x0F, 0x07};
@@ -62,4 +62,4 @@ std::string fold_whitespace(std::string_view text) {
   return out;
 }
 
-}  // namespace rubric::report
+}  // namespace rubric::text

@@ -1,4 +1,4 @@
-#include "interpreter/sha256.hpp"
+#include "operators/digest/sha256.hpp"
 
 #include <openssl/evp.h>
 
@@ -7,7 +7,7 @@
 #include <new>
 #include <vector>
 
-namespace rubric {
+namespace rubric::digest {
 
 struct Sha256::Context {
   EVP_MD_CTX* md = EVP_MD_CTX_new();
@@ -65,4 +65,4 @@ std::optional<std::string> sha256_file(const std::string& path, std::uint64_t* b
   return h.hex_digest();
 }
 
-}  // namespace rubric
+}  // namespace rubric::digest

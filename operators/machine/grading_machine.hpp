@@ -4,7 +4,7 @@
 #include <map>
 #include <string>
 
-namespace rubric::report {
+namespace rubric::machine {
 
 // {"name": hostname, "os": "Debian GNU/Linux 13 (trixie)", "kernel": "Linux 6.8.0-1024-aws",
 //  "arch": "x86_64", "cpus": "16"}; a field that cannot be found is left out.
@@ -17,4 +17,4 @@ std::string describe_compiler();
 // not know (no driver, no CUDA build) are left out.
 std::map<std::string, std::string> cuda_versions(const std::map<std::string, std::string>& device);
 
-}  // namespace rubric::report
+}  // namespace rubric::machine

@@ -1,4 +1,4 @@
-#include "report/grading_machine.hpp"
+#include "operators/machine/grading_machine.hpp"
 
 #include <fstream>
 #include <thread>
@@ -7,7 +7,7 @@
 #include <sys/utsname.h>
 #include <unistd.h>
 
-namespace rubric::report {
+namespace rubric::machine {
 namespace {
 
 // PRETTY_NAME from os-release(5), unquoted; empty when the file or the field is missing.
@@ -60,4 +60,4 @@ std::map<std::string, std::string> cuda_versions(const std::map<std::string, std
   return cuda;
 }
 
-}  // namespace rubric::report
+}  // namespace rubric::machine

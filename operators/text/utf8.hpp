@@ -1,5 +1,5 @@
 #pragma once
-// UTF-8 helpers for the printers: evidence can hold arbitrary bytes from a candidate's output, and
+// UTF-8 helpers for whatever prints submission text (reports, messages): evidence can hold arbitrary bytes from a candidate's output, and
 // column alignment must count characters, not bytes.
 #include <cstddef>
 #include <string>
@@ -7,7 +7,7 @@
 
 #include "operators/json/json_quote.hpp"
 
-namespace rubric::report {
+namespace rubric::text {
 
 // Length of the valid UTF-8 sequence at text[i], or 0: the one JSON output keeps (json_quote.hpp).
 using json::utf8_sequence_length;
@@ -28,4 +28,4 @@ std::string truncate_to_width(std::string_view text, std::size_t width);
 // source text shown on one report line.
 std::string fold_whitespace(std::string_view text);
 
-}  // namespace rubric::report
+}  // namespace rubric::text
