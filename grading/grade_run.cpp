@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -111,6 +112,34 @@ std::string rubric_sha256(const std::vector<FileRecord>& sources) {
   std::string text = "rubric-grade-sources-1\n";
   for (const FileRecord& f : sources) text += fmt::format("{} {}\n", f.digest, f.path);
   return sha256_hex(text);
+}
+
+// Folders by identity, kept in the order they were found.
+struct FolderIdentities {
+  std::vector<std::pair<dev_t, ino_t>> ids;
+  using const_iterator = std::vector<std::pair<dev_t, ino_t>>::const_iterator;
+  const_iterator begin() const { return ids.begin(); }
+  const_iterator end() const { return ids.end(); }
+  const_iterator find(const std::pair<dev_t, ino_t>& id) const { return std::find(ids.begin(), ids.end(), id); }
+};
+
+// `dir` (resolved) and every folder above it up to the root.
+FolderIdentities folder_and_above(const std::string& dir) {
+  FolderIdentities out;
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(dir, ec);
+  if (ec) return out;
+  for (;;) {
+    struct stat st {};
+    if (::stat(p.c_str(), &st) != 0) {
+      if (out.ids.empty()) return out;  // no reference folder: no submission is it
+    } else {
+      out.ids.emplace_back(st.st_dev, st.st_ino);
+    }
+    if (!p.has_relative_path()) break;
+    p = p.parent_path();
+  }
+  return out;
 }
 
 // A submission to grade, and what an earlier run left for it.
@@ -246,6 +275,9 @@ int grade(const GradeSettings& s) {
           reference_hashes[path] = h ? *h : std::string();
         }
 
+  // The reference folder and the folders holding it, by identity (device, inode), the reference
+  // first: a submission that is one of them is or holds the reference.
+  FolderIdentities reference_and_above = folder_and_above(ref_root);
   const std::vector<std::string> devices = measurement_devices();
   BatchProgress progress(stderr, BatchProgress::mode_for_stderr(s.quiet || s.json || s.html), corpus.size());
   if (s.shard) progress.set_prefix(fmt::format("shard {}: ", prov.shard));
@@ -285,18 +317,18 @@ int grade(const GradeSettings& s) {
       context.seconds = elapsed();
       return line_output(OverallVerdict::error, format_error_line(context, reason));
     };
-    std::error_code e;
-    if (!fs::is_directory(p.submission, e))
+    struct stat st {};
+    if (::stat(p.submission.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+      std::error_code e;
       return error(fmt::format("submission '{}' {}", p.submission, fs::exists(p.submission, e) ? "is not a folder" : "does not exist"));
+    }
     // A corpus entry that is (a link to) the reference folder, or holds it, would grade the
-    // reference as a submission: it is no submission.
-    {
-      const fs::path real = fs::weakly_canonical(p.submission, e), ref = fs::weakly_canonical(ref_root, e);
-      const auto inside = ref.lexically_relative(real);
-      const bool holds = !inside.empty() && inside.native().rfind("..", 0) != 0;
-      if (real == ref || (holds && !s.reference.empty()))
+    // reference as a submission: it is no submission. Told by the folder's identity, one stat.
+    if (const auto at = reference_and_above.find({st.st_dev, st.st_ino}); at != reference_and_above.end()) {
+      const bool is = at == reference_and_above.begin();
+      if (is || !s.reference.empty())
         return error(fmt::format("submission '{}' {} the reference folder '{}': not graded", p.submission,
-                                 real == ref ? "is" : "holds", ref_root));
+                                 is ? "is" : "holds", ref_root));
     }
     try {
       context.key.submission_sha256 = hash_folder(p.submission);

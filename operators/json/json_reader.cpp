@@ -289,12 +289,10 @@ class FastReader {
 
   static simdjson::dom::parser& shared_parser() {
     // Deeper than Reader allows is Reader's to reject, with its message.
-    thread_local simdjson::dom::parser parser = [] {
-      simdjson::dom::parser p;
-      (void)p.allocate(simdjson::SIMDJSON_PADDING, kMaxDepth);
-      return p;
-    }();
-    if (parser.max_depth() != kMaxDepth) (void)parser.allocate(simdjson::SIMDJSON_PADDING, kMaxDepth);
+    // (A failed allocation leaves the parser failing every parse: Reader then reads everything.)
+    thread_local simdjson::dom::parser parser;
+    if (parser.max_depth() != kMaxDepth && parser.allocate(simdjson::SIMDJSON_PADDING, kMaxDepth) != simdjson::SUCCESS)
+      parser = simdjson::dom::parser(0);
     return parser;
   }
 
