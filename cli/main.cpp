@@ -51,8 +51,8 @@ int main(int argc, char** argv) {
     fmt::print("rubric {}\n", cli::tool_version());
     return 0;
   }
-  // The verbs that read submissions' files start once more with huge pages for the heap.
-  if (verb == "check" || verb == "test" || verb == "grade") cli::use_huge_pages_for_the_heap(argv);
+  // A check of large files starts once more, with huge pages for the heap (cli/heap_pages.hpp).
+  if (verb == "check") cli::use_huge_pages_for_large_inputs(argc, argv);
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   // The verbs that run programs first remove what killed graders left under TMPDIR and /tmp
   // (docs/processes.md): one read of each base, never a live grader's folder.
