@@ -3,7 +3,7 @@ BUILD   ?= build
 JOBS    ?= $(shell nproc)
 CMAKE_FLAGS ?=
 PACKAGES := cmake make g++ pkg-config libboost-dev libboost-program-options-dev libboost-regex-dev \
-            libfmt-dev libre2-dev doctest-dev libseccomp-dev libxxhash-dev xxhash libssl-dev libcurl4-openssl-dev python3 python3-numpy python3-scipy
+            libfmt-dev libre2-dev libsimdjson-dev doctest-dev libseccomp-dev libxxhash-dev xxhash libssl-dev libcurl4-openssl-dev python3 python3-numpy python3-scipy
 BROWSER_PACKAGES := chromium chromium-driver python3-selenium
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 

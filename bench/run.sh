@@ -23,6 +23,11 @@ echo "make bench: $(nproc) cores, load average $(cut -d" " -f1-3 /proc/loadavg) 
 # grading: `rubric grade --jobs 2` vs a shell loop of `rubric check` over 1,000 generated submissions (target >= 5x), cached re-run, peak memory at N/4 and N
 /usr/bin/python3 "$(dirname "$0")/grading/measure.py" "$BUILD/rubric" "${RUBRIC_BENCH_GRADING_N:-1000}"
 
+# grading at scale: `rubric grade --jobs 2` over 300, 3,000 and 30,000 generated answers beside promptfoo's `eval` on the
+# same answers and checks (target >= 15x at 3,000; cost per submission and memory flat; promptfoo installed with npm
+# into a scratch folder, skipped with a message where npm cannot reach its registry)
+/usr/bin/python3 "$(dirname "$0")/grading/scale.py" "$BUILD/rubric" "${RUBRIC_BENCH_SCALE_SIZES:-300,3000,30000}"
+
 # text: polarity precision/recall/F1 per class on the project corpus and, apart, on the held-out corpora of other fields,
 # the two halves of the general-English and blind corpora, and the public corpora (*SEM 2012 and BioScope: development
 # sets, then held-out ones; the SFU Review corpus, GPL-3.0 and not kept here, when RUBRIC_BENCH_SFU names a checkout of

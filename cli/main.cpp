@@ -7,6 +7,7 @@
 #include <boost/program_options/errors.hpp>
 #include <fmt/format.h>
 
+#include "cli/heap_pages.hpp"
 #include "cli/cli_support.hpp"
 #include "cli/stop_cleanup.hpp"
 #include "cli/verbs.hpp"
@@ -50,6 +51,8 @@ int main(int argc, char** argv) {
     fmt::print("rubric {}\n", cli::tool_version());
     return 0;
   }
+  // A check of large files starts once more, with huge pages for the heap (cli/heap_pages.hpp).
+  if (verb == "check") cli::use_huge_pages_for_large_inputs(argc, argv);
   const std::vector<std::string> rest(args.begin() + 1, args.end());
   // The verbs that run programs first remove what killed graders left under TMPDIR and /tmp
   // (docs/processes.md): one read of each base, never a live grader's folder.

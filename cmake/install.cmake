@@ -53,7 +53,7 @@ foreach(stage grammar interpreter operators report)
 endforeach()
 
 # The packages the exported libraries link, found again by the installed config.
-set(RUBRIC_DEPENDENCIES "find_dependency(fmt)\nfind_dependency(Threads)\nfind_dependency(Boost 1.74 COMPONENTS regex)")
+set(RUBRIC_DEPENDENCIES "find_dependency(fmt)\nfind_dependency(Threads)\nfind_dependency(Boost 1.74 COMPONENTS regex)\nfind_dependency(simdjson)")
 string(APPEND RUBRIC_DEPENDENCIES "\nfind_dependency(PkgConfig)\npkg_check_modules(XXHASH REQUIRED IMPORTED_TARGET GLOBAL libxxhash)\npkg_check_modules(RE2 REQUIRED IMPORTED_TARGET GLOBAL re2)")
 foreach(pkg OpenSSL CURL CUDAToolkit)
   if(${pkg}_FOUND)

@@ -11,6 +11,7 @@
 #include "grading/reviewed_results.hpp"
 #include "operators/json/json_reader.hpp"
 #include "report/display_text.hpp"
+#include "operators/json/json_builder.hpp"
 #include "report/json_writer.hpp"
 #include "report/number_format.hpp"
 #include "report/terminal_style.hpp"
@@ -221,8 +222,8 @@ void BatchSummary::add_file(const std::string& results_path) {
   std::fclose(f);
 }
 
-std::string BatchSummary::to_json(const BatchProvenance& p) const {
-  report::JsonWriter w;
+template <class Sink>
+void BatchSummary::write(Sink& w, const BatchProvenance& p) const {
   w.begin_object();
   w.field("schema", 1);
   w.field("submissions", static_cast<std::uint64_t>(submissions_));
@@ -414,7 +415,18 @@ std::string BatchSummary::to_json(const BatchProvenance& p) const {
   w.field("seconds", p.seconds);
   w.end_object();
   w.end_object();
-  return w.str();
+}
+
+std::string BatchSummary::to_json(const BatchProvenance& p) const {
+  report::JsonWriter w;
+  write(w, p);
+  return w.take();
+}
+
+json::Value BatchSummary::to_value(const BatchProvenance& p) const {
+  json::ValueBuilder b;
+  write(b, p);
+  return b.take();
 }
 
 std::string BatchSummary::to_text(const BatchProvenance& p, const std::string& out_dir, bool colour) const {

@@ -48,7 +48,9 @@ class BatchSummary {
   std::size_t submissions() const { return submissions_; }
   std::size_t count(const std::string& verdict) const;  // "PASS", "FAIL", "ERROR", "INCOMPLETE"
 
+  // summary.json as text, and the same document as a value (the corpus page is rendered from it).
   std::string to_json(const BatchProvenance& p) const;
+  json::Value to_value(const BatchProvenance& p) const;
   // Submissions listed per criterion marked for review (the count covers them all).
   static constexpr std::size_t kReviewListed = 100;
   // The end-of-run table; `colour` paints verdicts and makes ERRORs stand out.
@@ -79,6 +81,9 @@ class BatchSummary {
     std::optional<double> score;
     std::string reason;
   };
+  // Writes summary.json through `w` (report::JsonWriter or json::ValueBuilder).
+  template <class Sink>
+  void write(Sink& w, const BatchProvenance& p) const;
   void add_criteria(const json::Value& criteria, int depth, const std::string& submission);
   void add_agreement(const json::Value& line, const std::map<std::string, Review>& in_force);
 

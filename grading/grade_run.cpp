@@ -17,6 +17,7 @@
 #include <fcntl.h>
 #include <sched.h>
 #include <sys/file.h>
+#include <sys/stat.h>
 #include <unistd.h>
 
 #include <fmt/format.h>
@@ -111,6 +112,34 @@ std::string rubric_sha256(const std::vector<FileRecord>& sources) {
   std::string text = "rubric-grade-sources-1\n";
   for (const FileRecord& f : sources) text += fmt::format("{} {}\n", f.digest, f.path);
   return digest::sha256_hex(text);
+}
+
+// Folders by identity, kept in the order they were found.
+struct FolderIdentities {
+  std::vector<std::pair<dev_t, ino_t>> ids;
+  using const_iterator = std::vector<std::pair<dev_t, ino_t>>::const_iterator;
+  const_iterator begin() const { return ids.begin(); }
+  const_iterator end() const { return ids.end(); }
+  const_iterator find(const std::pair<dev_t, ino_t>& id) const { return std::find(ids.begin(), ids.end(), id); }
+};
+
+// `dir` (resolved) and every folder above it up to the root.
+FolderIdentities folder_and_above(const std::string& dir) {
+  FolderIdentities out;
+  std::error_code ec;
+  fs::path p = fs::weakly_canonical(dir, ec);
+  if (ec) return out;
+  for (;;) {
+    struct stat st {};
+    if (::stat(p.c_str(), &st) != 0) {
+      if (out.ids.empty()) return out;  // no reference folder: no submission is it
+    } else {
+      out.ids.emplace_back(st.st_dev, st.st_ino);
+    }
+    if (!p.has_relative_path()) break;
+    p = p.parent_path();
+  }
+  return out;
 }
 
 // A submission to grade, and what an earlier run left for it.
@@ -246,6 +275,9 @@ int grade(const GradeSettings& s) {
           reference_hashes[path] = h ? *h : std::string();
         }
 
+  // The reference folder and the folders holding it, by identity (device, inode), the reference
+  // first: a submission that is one of them is or holds the reference.
+  FolderIdentities reference_and_above = folder_and_above(ref_root);
   const std::vector<std::string> devices = measurement_devices();
   BatchProgress progress(stderr, BatchProgress::mode_for_stderr(s.quiet || s.json || s.html), corpus.size());
   if (s.shard) progress.set_prefix(fmt::format("shard {}: ", prov.shard));
@@ -267,10 +299,13 @@ int grade(const GradeSettings& s) {
   ResultsAppender appender(results_path, loaded.valid_bytes);
   const StopSignals stop_signals;
 
+  // A piece's output: "R" (the earlier result stands), or one byte holding the verdict's
+  // OverallVerdict value followed by the result line, so that the parent never looks into the line.
+  auto line_output = [](OverallVerdict verdict, std::string line) {
+    line.insert(line.begin(), static_cast<char>('0' + static_cast<int>(verdict)));
+    return line;
+  };
   auto work = [&](std::size_t n) -> std::string {
-    // In the grading process: the out folder's lock belongs to the batch, not to this process
-    // (a grading process outliving a killed batch must not keep the folder locked).
-    ::close(out_lock.fd());
     const Pending& p = pending[to_run[n]];
     const auto start = std::chrono::steady_clock::now();
     LineContext context;
@@ -278,64 +313,56 @@ int grade(const GradeSettings& s) {
     context.key = base_key;
     context.graded_at = utc_now();
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
-    std::error_code e;
-    if (!fs::is_directory(p.submission, e)) {
+    auto error = [&](const std::string& reason) {
       context.seconds = elapsed();
-      const char* what = fs::exists(p.submission, e) ? "is not a folder" : "does not exist";
-      return "L" + format_error_line(context, fmt::format("submission '{}' {}", p.submission, what));
+      return line_output(OverallVerdict::error, format_error_line(context, reason));
+    };
+    struct stat st {};
+    if (::stat(p.submission.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+      std::error_code e;
+      return error(fmt::format("submission '{}' {}", p.submission, fs::exists(p.submission, e) ? "is not a folder" : "does not exist"));
     }
     // A corpus entry that is (a link to) the reference folder, or holds it, would grade the
-    // reference as a submission: it is no submission.
-    {
-      const fs::path real = fs::weakly_canonical(p.submission, e), ref = fs::weakly_canonical(ref_root, e);
-      const auto inside = ref.lexically_relative(real);
-      const bool holds = !inside.empty() && inside.native().rfind("..", 0) != 0;
-      if (real == ref || (holds && !s.reference.empty())) {
-        context.seconds = elapsed();
-        return "L" + format_error_line(context, fmt::format("submission '{}' {} the reference folder '{}': not graded",
-                                                            p.submission, real == ref ? "is" : "holds", ref_root));
-      }
+    // reference as a submission: it is no submission. Told by the folder's identity, one stat.
+    if (const auto at = reference_and_above.find({st.st_dev, st.st_ino}); at != reference_and_above.end()) {
+      const bool is = at == reference_and_above.begin();
+      if (is || !s.reference.empty())
+        return error(fmt::format("submission '{}' {} the reference folder '{}': not graded", p.submission,
+                                 is ? "is" : "holds", ref_root));
     }
     try {
       context.key.submission_sha256 = hash_folder(p.submission);
     } catch (const std::exception& ex) {
-      context.seconds = elapsed();
-      return "L" + format_error_line(context, fmt::format("cannot hash the submission: {}", ex.what()));
+      return error(fmt::format("cannot hash the submission: {}", ex.what()));
     }
     if (p.previous && p.previous->key == context.key) {
       bool same = true;
       for (const auto& [path, sha] : p.previous->reference_files) same = same && reference_hashes[path] == sha;
       if (same) return "R";
     }
-    // With several GPUs each grading process gets one, and measures under that GPU's lock.
-    const std::string& device = devices[to_run[n] % devices.size()];
-    if (devices.size() > 1) ::setenv("CUDA_VISIBLE_DEVICES", device.substr(3).c_str(), 1);
-    set_measurement_lock(measurement_lock_path(device));
+    reset_measurement_record();
     const Report report = engine.check(p.submission, s.reference);
     context.seconds = elapsed();
     context.measurements = measurement_record();
-    std::string line = "L" + format_result_line(context, report);
-    // This process ends with _exit, which runs no destructor: the engine's state (GPU workers and
-    // their scratch folder, started on first use) is released here, in this process's copy.
-    { const Engine finished = std::move(engine); }
-    return line;
+    return line_output(report.verdict, format_result_line(context, report));
   };
 
   auto done = [&](PieceOutcome&& o) {
     const std::size_t i = to_run[o.index];
     const Pending& p = pending[i];
-    std::string verdict;
     if (o.ok && o.output == "R") {
       spans[i] = LineSpan{0, p.previous->offset, p.previous->length};
       ++prov.reused;
       progress.finished(p.previous->verdict, true);
       return;
     }
+    OverallVerdict verdict = OverallVerdict::error;
     std::string line;
-    if (o.ok && o.output.size() > 1 && o.output[0] == 'L') {
-      line = o.output.substr(1);
-      const auto v = line.find("\"verdict\": \"");
-      verdict = v == std::string::npos ? "ERROR" : line.substr(v + 12, line.find('"', v + 12) - v - 12);
+    const int tag = o.ok && o.output.size() > 1 ? o.output[0] - '0' : -1;
+    if (tag >= static_cast<int>(OverallVerdict::pass) && tag <= static_cast<int>(OverallVerdict::incomplete)) {
+      verdict = static_cast<OverallVerdict>(tag);
+      line = std::move(o.output);
+      line.erase(0, 1);
     } else {
       LineContext context;
       context.submission = p.submission;
@@ -343,12 +370,11 @@ int grade(const GradeSettings& s) {
       context.seconds = o.seconds;
       context.graded_at = utc_now();
       line = format_error_line(context, o.ok ? "the grading process wrote no result" : o.failure);
-      verdict = "ERROR";
     }
     const std::uint64_t offset = appender.append(line);
     spans[i] = LineSpan{0, offset, line.size()};
     ++prov.graded;
-    progress.finished(verdict, false);
+    progress.finished(overall_verdict_name(verdict), false);
   };
 
   PoolSettings pool;
@@ -356,6 +382,18 @@ int grade(const GradeSettings& s) {
   pool.timeout_seconds = s.timeout_seconds;
   pool.tick = [&] { progress.tick(); };
   pool.stop_requested = [] { return g_stop_signal != 0; };
+  pool.worker_started = [&](unsigned slot) {
+    // The out folder's lock belongs to the batch, not to its workers (a worker outliving a killed
+    // batch must not keep the folder locked).
+    ::close(out_lock.fd());
+    // With several GPUs each worker gets one, and measures under that GPU's lock.
+    const std::string& device = devices[slot % devices.size()];
+    if (devices.size() > 1) ::setenv("CUDA_VISIBLE_DEVICES", device.substr(3).c_str(), 1);
+    set_measurement_lock(measurement_lock_path(device));
+  };
+  // A worker ends with _exit, which runs no destructor: the engine's state (GPU workers and their
+  // scratch folder, started on first use) is released here, in the worker's copy.
+  pool.worker_ending = [&] { const Engine finished = std::move(engine); };
   progress.tick();
   const bool finished = run_pieces(to_run.size(), pool, work, done);
   appender.sync();
@@ -393,7 +431,7 @@ int grade(const GradeSettings& s) {
   if (s.json) {
     fmt::print("{}", summary_json);
   } else if (s.html) {
-    fmt::print("{}", report::format_corpus_html(json::parse(summary_json, summary_path)));
+    fmt::print("{}", report::format_corpus_html(summary.to_value(prov)));
   } else if (!s.quiet) {
     fmt::print("{}", summary.to_text(prov, s.out_dir, report::colour_wanted(STDOUT_FILENO, s.no_color)));
   }

@@ -134,4 +134,6 @@ void set_measurement_lock(const std::string& lock_path) { state().lock_path = lo
 
 MeasurementRecord measurement_record() { return state().record; }
 
+void reset_measurement_record() { state().record = MeasurementRecord{}; }
+
 }  // namespace rubric::grading

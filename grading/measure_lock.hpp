@@ -32,5 +32,7 @@ void guard_measurements(Engine& engine);
 // measurements did so far.
 void set_measurement_lock(const std::string& lock_path);
 MeasurementRecord measurement_record();
+// Starts a fresh record (a worker process grades many submissions, each with its own record).
+void reset_measurement_record();
 
 }  // namespace rubric::grading

@@ -37,7 +37,8 @@ struct Chosen {
 
 }  // namespace
 
-MergeOutcome merge_results(const MergeSettings& s, std::string* summary_json, std::string* table) {
+MergeOutcome merge_results(const MergeSettings& s, std::string* summary_json, std::string* table,
+                          json::Value* summary_value) {
   MergeOutcome outcome;
   std::vector<std::string> sources;
   std::vector<LoadedResults> loaded;
@@ -154,15 +155,17 @@ MergeOutcome merge_results(const MergeSettings& s, std::string* summary_json, st
   const std::string text = summary.to_json(prov);
   write_file_atomically((fs::path(s.out_dir) / "summary.json").string(), text);
   if (summary_json) *summary_json = text;
+  if (summary_value) *summary_value = summary.to_value(prov);
   if (table) *table = summary.to_text(prov, s.out_dir, report::colour_wanted(STDOUT_FILENO, s.no_color));
   return outcome;
 }
 
 int merge(const MergeSettings& s) {
   std::string summary_json, table;
-  const MergeOutcome o = merge_results(s, &summary_json, &table);
+  json::Value summary_value;
+  const MergeOutcome o = merge_results(s, &summary_json, &table, s.html ? &summary_value : nullptr);
   if (s.json) fmt::print("{}", summary_json);
-  else if (s.html) fmt::print("{}", report::format_corpus_html(json::parse(summary_json, "summary.json")));
+  else if (s.html) fmt::print("{}", report::format_corpus_html(summary_value));
   else if (!s.quiet) fmt::print("{}", table);
   std::fflush(stdout);
   for (const std::string& p : o.problems) fmt::print(stderr, "rubric merge: {}\n", p);

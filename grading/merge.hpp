@@ -5,6 +5,8 @@
 #include <string>
 #include <vector>
 
+#include "operators/json/json_value.hpp"
+
 namespace rubric::grading {
 
 struct MergeSettings {
@@ -28,8 +30,10 @@ struct MergeOutcome {
   bool written = false;
 };
 
-// Merges and writes; prints nothing.
-MergeOutcome merge_results(const MergeSettings& settings, std::string* summary_json, std::string* table);
+// Merges and writes; prints nothing. What is asked for comes back: summary.json's text, the table,
+// and summary.json as a value.
+MergeOutcome merge_results(const MergeSettings& settings, std::string* summary_json, std::string* table,
+                           json::Value* summary_value = nullptr);
 
 // merge_results, then prints the table (or summary.json with json) and what went wrong on stderr.
 // Exit 0 when every submission has a verdict and nothing is missing or in conflict, else 2.

@@ -12,21 +12,6 @@
 namespace rubric::grading {
 namespace {
 
-// JsonWriter indents; a JSONL line must not. Newlines only ever separate tokens (strings escape
-// theirs), so dropping each newline with the indentation after it keeps the document identical.
-std::string one_line(const std::string& indented) {
-  std::string out;
-  out.reserve(indented.size());
-  for (std::size_t i = 0; i < indented.size(); ++i) {
-    if (indented[i] == '\n') {
-      while (i + 1 < indented.size() && indented[i + 1] == ' ') ++i;
-      continue;
-    }
-    out.push_back(indented[i]);
-  }
-  return out;
-}
-
 void write_head(report::JsonWriter& w, const LineContext& c, const char* verdict, const std::optional<double>& score,
                 int exit, const std::string& reason) {
   w.begin_object();
@@ -75,7 +60,7 @@ std::string format_result_line(const LineContext& context, const Report& unescap
   // The strings `check --format json` shows: escaped, capped, grading-machine paths relative.
   const report::ShownReport shown = report::shown_report(unescaped);
   const Report& report = shown.get();
-  report::JsonWriter w;
+  report::JsonWriter w(report::JsonWriter::Layout::one_line);
   write_head(w, context, overall_verdict_name(report.verdict), report.score, exit_code(report.verdict),
              report::overall_reason(report));
   w.field("pass_mark", report.pass_mark);  // so that a grader's review can recompute the verdict
@@ -88,11 +73,11 @@ std::string format_result_line(const LineContext& context, const Report& unescap
   for (const Diagnostic& d : report.warnings) report::write_diagnostic(w, d);
   w.end_array();
   write_tail(w, context, &unescaped);
-  return one_line(w.str());
+  return w.take();
 }
 
 std::string format_error_line(const LineContext& context, const std::string& reason) {
-  report::JsonWriter w;
+  report::JsonWriter w(report::JsonWriter::Layout::one_line);
   write_head(w, context, overall_verdict_name(OverallVerdict::error), std::nullopt, exit_code(OverallVerdict::error),
              reason);
   w.key("criteria");
@@ -102,7 +87,7 @@ std::string format_error_line(const LineContext& context, const std::string& rea
   w.begin_array();
   w.end_array();
   write_tail(w, context, nullptr);
-  return one_line(w.str());
+  return w.take();
 }
 
 std::string utc_now() {

@@ -1,7 +1,9 @@
 #include "interpreter/text_match.hpp"
 
 #include <cctype>
+#include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <cstdlib>
 
 #include "operators/text/stemmer.hpp"
@@ -69,33 +71,69 @@ Folded fold_char(std::string_view s, std::size_t i) {
   }
 }
 
+// ASCII bytes fold through this table: lower case, white space as ' ' (kSpaceByte marks it).
+constexpr char kSpaceByte = 0;
+struct AsciiFold {
+  char to[128];
+  constexpr AsciiFold() : to() {
+    for (int c = 0; c < 128; ++c) to[c] = static_cast<char>(c >= 'A' && c <= 'Z' ? c + ('a' - 'A') : c);
+    for (char c : {' ', '\t', '\n', '\r', '\f', '\v'}) to[static_cast<int>(c)] = kSpaceByte;
+  }
+};
+constexpr AsciiFold kAscii;
+
 // Folds s; with `checkpoints`, records for every kCheckpointEvery-th folded byte the original
-// character it came from and its offset in that character's reading.
+// character it came from and its offset in that character's reading. ASCII, nearly every byte of
+// an answer, goes through a table straight into the output; other characters through fold_char.
 std::string fold(std::string_view s, std::vector<FoldedText::Checkpoint>* checkpoints) {
-  std::string out;
-  out.reserve(s.size());
+  const std::size_t n = s.size();
+  std::string out(n, '\0');
+  char* o = out.data();
+  std::size_t at = 0;  // bytes written
   bool in_space = false;
-  auto emit = [&](std::string_view part, std::size_t i) {
-    for (std::size_t k = 0; k < part.size(); ++k) {
-      if (checkpoints && out.size() % kCheckpointEvery == 0) checkpoints->push_back({i, static_cast<std::uint32_t>(k)});
-      out += part[k];
+  // Folding shortens text except for a few characters (a ligature reads as two letters): room is
+  // made when the rest might not fit.
+  auto room = [&](std::size_t extra, std::size_t i) {
+    if (at + extra + (n - i) > out.size()) {
+      out.resize(std::max(out.size() * 2, at + extra + (n - i)));
+      o = out.data();
     }
   };
-  for (std::size_t i = 0; i < s.size();) {
-    Folded f = fold_char(s, i);
+  auto put = [&](char c, std::size_t i, std::uint32_t k) {
+    if (checkpoints && at % kCheckpointEvery == 0) checkpoints->push_back({i, k});
+    o[at++] = c;
+  };
+  for (std::size_t i = 0; i < n;) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c < 0x80) {
+      const char f = kAscii.to[c];
+      if (f == kSpaceByte && c != 0) {
+        if (!in_space && at > 0) put(' ', i, 0);
+        in_space = true;
+      } else {
+        in_space = false;
+        put(f, i, 0);
+      }
+      ++i;
+      continue;
+    }
+    const Folded f = fold_char(s, i);
     if (f.space) {
-      if (!in_space && !out.empty()) emit(" ", i);
+      if (!in_space && at > 0) put(' ', i, 0);
       in_space = true;
     } else if (!f.view().empty()) {
       in_space = false;
-      emit(f.view(), i);
+      const std::string_view part = f.view();
+      room(part.size(), i + f.n);
+      for (std::size_t k = 0; k < part.size(); ++k) put(part[k], i, static_cast<std::uint32_t>(k));
     }
     i += f.n;
   }
-  if (!out.empty() && out.back() == ' ') {
-    out.pop_back();
-    if (checkpoints && out.size() % kCheckpointEvery == 0) checkpoints->pop_back();
+  if (at > 0 && o[at - 1] == ' ') {
+    --at;
+    if (checkpoints && at % kCheckpointEvery == 0) checkpoints->pop_back();
   }
+  out.resize(at);
   return out;
 }
 
@@ -138,8 +176,14 @@ std::optional<std::string> FoldedText::find(std::string_view phrase) const {
   std::size_t shared = 0;
   while (shared < word.size() && shared < key.size() && word[shared] == key[shared]) ++shared;
   const std::string head = word.empty() || shared == 0 ? p : p.substr(0, last + shared);
+  // memmem (glibc's two-way search, vectorised) rather than std::string::find's first-byte scan.
+  auto next_at = [&](std::size_t from) -> std::size_t {
+    if (from > folded_.size()) return std::string::npos;
+    const void* hit = ::memmem(folded_.data() + from, folded_.size() - from, head.data(), head.size());
+    return hit ? static_cast<std::size_t>(static_cast<const char*>(hit) - folded_.data()) : std::string::npos;
+  };
   std::size_t pos = 0;
-  while ((pos = folded_.find(head, pos)) != std::string::npos) {
+  while ((pos = next_at(pos)) != std::string::npos) {
     std::size_t end = pos + head.size();
     bool ok_start = !word_start || pos == 0 || !is_word(static_cast<unsigned char>(folded_[pos - 1]));
     bool ok_end = !word_end || end == folded_.size() || !is_word(static_cast<unsigned char>(folded_[end]));

@@ -1,6 +1,7 @@
 #include "report/json_writer.hpp"
 
 #include <cmath>
+#include <iterator>
 #include <stdexcept>
 
 #include <fmt/format.h>
@@ -12,6 +13,7 @@ namespace rubric::report {
 std::string json_quote(std::string_view raw) { return json::json_quote(raw); }
 
 void JsonWriter::newline() {
+  if (one_line_) return;
   out_ += '\n';
   out_.append(2 * stack_.size(), ' ');
 }
@@ -55,7 +57,7 @@ void JsonWriter::end_object() {
   stack_.pop_back();
   if (!empty) newline();
   out_ += '}';
-  if (stack_.empty()) out_ += '\n';
+  if (stack_.empty() && !one_line_) out_ += '\n';
 }
 
 void JsonWriter::end_array() {
@@ -63,7 +65,7 @@ void JsonWriter::end_array() {
   stack_.pop_back();
   if (!empty) newline();
   out_ += ']';
-  if (stack_.empty()) out_ += '\n';
+  if (stack_.empty() && !one_line_) out_ += '\n';
 }
 
 void JsonWriter::value(std::string_view s) {
@@ -75,17 +77,17 @@ void JsonWriter::value(double d) {
   if (!std::isfinite(d)) return null();
   before_value();
   // fmt's shortest round-trip form; integral values print without a fraction ("4").
-  out_ += fmt::format("{}", d);
+  fmt::format_to(std::back_inserter(out_), "{}", d);
 }
 
 void JsonWriter::value(std::int64_t i) {
   before_value();
-  out_ += fmt::format("{}", i);
+  fmt::format_to(std::back_inserter(out_), "{}", i);
 }
 
 void JsonWriter::value(std::uint64_t u) {
   before_value();
-  out_ += fmt::format("{}", u);
+  fmt::format_to(std::back_inserter(out_), "{}", u);
 }
 
 void JsonWriter::value(bool b) {

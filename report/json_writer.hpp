@@ -12,6 +12,11 @@ namespace rubric::report {
 
 class JsonWriter {
  public:
+  // `one_line`: no line breaks or indentation and no final newline (a JSON Lines record); the
+  // separators are otherwise those of the indented form.
+  enum class Layout { indented, one_line };
+  explicit JsonWriter(Layout layout = Layout::indented) : one_line_(layout == Layout::one_line) {}
+
   void begin_object();
   void end_object();
   void begin_array();
@@ -37,8 +42,9 @@ class JsonWriter {
     value(v);
   }
 
-  // The document so far, ending with a newline once the top-level value is closed.
+  // The document so far, ending with a newline once the top-level value is closed (indented).
   const std::string& str() const { return out_; }
+  std::string take() { return std::move(out_); }
 
  private:
   void before_value();
@@ -51,6 +57,7 @@ class JsonWriter {
   std::string out_;
   std::vector<Level> stack_;
   bool after_key_ = false;
+  bool one_line_ = false;
 };
 
 // `s` as a JSON string literal, quotes included.

@@ -9,6 +9,8 @@ RUBRIC_BENCH_WORKLOADS=prose,run (names below, comma-separated) runs only those;
            vs numpy.allclose on the same files memory-mapped (np.load(mmap_mode="r")), vs `cat`
   json     20 criteria over a 30 MB JSON file of request records vs Python's json module doing the same
   text     20 criteria (phrases, regexes, counts) over a 30 MB answer vs Python's str and re doing the same
+  prose_large  affirms over 5 concepts of std.concepts, an affirms any and a denies over the 30 MB answer of
+           `text` (no peer: the figure beside the check that only reads it)
   prose    affirms over the 13 concepts of std.concepts, a denies and claims() over a 1 MiB answer made of
            the labelled corpus's sentences, vs `rubric check` of the same answer that only reads it
            (the difference is what the text operators cost the user), vs `cat`
@@ -188,8 +190,8 @@ def json_heavy(rubric, tmp):
            "rubric check", "python json + the same checks", "cat (both files)", {})
 
 
-def text_heavy(rubric, tmp):
-    folder = os.path.join(tmp, "text")
+def write_long_answer(path):
+    """About 30 MB of sentences over the field's words, one of them naming the real cause."""
     rng = random.Random(7)
     words = ("the kernel eviction policy cache block attention sink tokens recency throughput latency warp shared "
              "memory bank conflict padding swizzle occupancy register spill tensor core pipeline stage").split()
@@ -200,9 +202,14 @@ def text_heavy(rubric, tmp):
         lines.append(line)
         size += len(line)
     lines.insert(len(lines) // 2, "The root cause is recency-only eviction dropping the attention-sink blocks.\n")
-    os.makedirs(os.path.join(folder, "submission"), exist_ok=True)
-    with open(os.path.join(folder, "submission", "answer.md"), "w") as fh:
+    os.makedirs(os.path.dirname(path), exist_ok=True)
+    with open(path, "w") as fh:
         fh.writelines(lines)
+
+
+def text_heavy(rubric, tmp):
+    folder = os.path.join(tmp, "text")
+    write_long_answer(os.path.join(folder, "submission", "answer.md"))
     phrases = ["attention-sink blocks", "recency-only eviction", "increase the batch size", "bank conflict",
                "Root Cause", "speedup"]
     criteria = []
@@ -321,6 +328,37 @@ def prose(rubric, tmp):
           f"({full[0] / read[0]:.1f}x the process that only reads the answer)")
 
 
+def prose_large(rubric, tmp):
+    """affirms, denies and std.concepts over the 30 MB answer of `text`: no peer does this; the figure is
+    stated beside the check that only reads the answer, and `cat`."""
+    folder = os.path.join(tmp, "prose_large")
+    path = os.path.join(folder, "submission", "answer.md")
+    write_long_answer(path)
+    head = ('rubric "a very long written answer" { version: "1.0" }\nuse std.concepts\n'
+            'let answer = text(submission / "answer.md", limit = 64 MiB)\n')
+    concepts = ["attention_sink", "kv_cache_eviction", "bank_conflict", "register_spill", "occupancy"]
+    body = "".join(f'criterion {c} "{c}" {{\n  expect (answer affirms {c}) or true\n}}\n' for c in concepts)
+    body += 'criterion cause "affirms the cause" {\n  expect (answer affirms any ["recency-only eviction", "attention sink"]) or true\n}\n'
+    body += 'criterion denial "denies" {\n  expect (answer denies "increase the batch size") or true\n}\n'
+    write_rubric(folder, head + body)
+    reading = os.path.join(tmp, "prose_large_read")
+    write_rubric(reading, head + 'criterion read "read" {\n  expect len(answer) > 0\n}\n')
+    shutil.copyfile(path, os.path.join(reading, "submission", "answer.md"))
+    warm([path])
+    best = best_interleaved({
+        "rubric check (5 concepts, affirms, denies)": lambda: timed_process(check_cmd(rubric, folder)),
+        "rubric check (reads the answer only)": lambda: timed_process(check_cmd(rubric, reading)),
+        "cat (the file)": lambda: timed_process(["cat", path]),
+    })
+    full, read = best["rubric check (5 concepts, affirms, denies)"], best["rubric check (reads the answer only)"]
+    mb = os.path.getsize(path) / 1e6
+    print(f"prose, large: 5 std.concepts, affirms any and denies over a {mb:.0f} MB answer (best of {REPEAT}; no peer)")
+    for name, (wall, cpu) in best.items():
+        cpu_text = f"   cpu {cpu * 1e3:7.1f} ms" if cpu is not None else ""
+        print(f"  {name:<44} {wall * 1e3:9.1f} ms{cpu_text}")
+    print(f"  the text operators: {(full[0] - read[0]) * 1e3:.0f} ms wall ({mb / full[0]:.0f} MB/s for the whole check)")
+
+
 def isolated_run(rubric, tmp):
     folder = os.path.join(tmp, "run")
     write_rubric(folder, 'rubric "one run" { version: "1.0" }\n'
@@ -362,6 +400,7 @@ def main():
           "(other processes share the cores; compare ratios, not seconds)")
     workloads = {"startup": lambda t: startup(rubric, t), "json": lambda t: json_heavy(rubric, t),
                  "text": lambda t: text_heavy(rubric, t), "prose": lambda t: prose(rubric, t),
+                 "prose_large": lambda t: prose_large(rubric, t),
                  "run": lambda t: isolated_run(rubric, t), "tensors": lambda t: tensors(rubric, t, mib)}
     chosen = [w for w in os.environ.get("RUBRIC_BENCH_WORKLOADS", ",".join(workloads)).split(",") if w]
     unknown = [w for w in chosen if w not in workloads]

@@ -90,7 +90,7 @@ def main():
         print(f"  CPU time (user + system):     loop {cpu_loop:.2f} s, grade {cpu_grade:.2f} s, ratio "
               f"{cpu_loop / cpu_grade:.1f}x (what a shared machine's load does not change)")
         print(f"  per submission: {1000 * checks / n:.2f} ms grading it (hash and checks, wall time in its process), "
-              f"{1000 * cpu_grade / n:.2f} ms of CPU in all (fork, hash, checks, line, exit)")
+              f"{1000 * cpu_grade / n:.2f} ms of CPU in all (worker, hash, checks, line)")
         print(f"  cached re-run (all reused):   {t_cached:.2f} s ({1000 * t_cached / n:.2f} ms each)")
         small = [exe, "grade", rubric, "--submissions-from", listing, "--reference", reference, "--jobs", "2",
                  "--quiet", "--regrade"]

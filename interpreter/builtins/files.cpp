@@ -20,8 +20,16 @@ namespace rubric {
 
 namespace builtins {
 
-Value value_from_json(const json::Value& j, const std::string& origin) {
+namespace {
+
+// `origin` names the value in messages; only lists and records keep theirs, so a number's or a
+// string's is never spelled out (a file of 200,000 records has a million of them).
+Value convert_json(const json::Value& j, const std::string& origin, bool from_submission) {
   Value v;
+  auto child = [&](const json::Value& c, auto&& name) {
+    return c.is_array() || c.is_object() ? convert_json(c, name(), from_submission)
+                                         : convert_json(c, std::string(), from_submission);
+  };
   switch (j.data.index()) {
     case 0: break;
     case 1: v = Value::boolean(j.as_bool()); break;
@@ -31,20 +39,29 @@ Value value_from_json(const json::Value& j, const std::string& origin) {
       List items;
       const auto& arr = j.as_array();
       items.reserve(arr.size());
-      for (std::size_t i = 0; i < arr.size(); ++i) items.push_back(value_from_json(arr[i], fmt::format("{}[{}]", origin, i)));
+      for (std::size_t i = 0; i < arr.size(); ++i)
+        items.push_back(child(arr[i], [&] { return fmt::format("{}[{}]", origin, i); }));
       v = Value::list(std::move(items), origin, fmt::format("{} is an empty list", origin));
       break;
     }
     default: {
       Record r;
       r.origin = origin;
-      for (const auto& m : j.as_object()) r.fields.emplace_back(m.first, value_from_json(m.second, origin + "." + m.first));
+      const auto& members = j.as_object();
+      r.fields.reserve(members.size());
+      for (const auto& m : members) r.fields.emplace_back(m.first, child(m.second, [&] { return origin + "." + m.first; }));
       v = Value::record(std::move(r));
     }
   }
-  // What the candidate wrote: a submission file, or a program's output.
-  if (origin.rfind("submission/", 0) == 0 || origin.rfind("the program's", 0) == 0) v.mark_from_submission();
+  if (from_submission) v.mark_from_submission();
   return v;
+}
+
+}  // namespace
+
+Value value_from_json(const json::Value& j, const std::string& origin) {
+  // What the candidate wrote: a submission file, or a program's output.
+  return convert_json(j, origin, origin.rfind("submission/", 0) == 0 || origin.rfind("the program's", 0) == 0);
 }
 
 std::optional<Value> limit_arg(CallContext& ctx, const std::vector<Value>& a, std::size_t at, std::uint64_t& out) {

@@ -8,8 +8,11 @@
 #include <cstring>
 #include <fstream>
 #include <limits>
+#include <optional>
 #include <sstream>
 #include <vector>
+
+#include <simdjson.h>
 
 #include "operators/error.hpp"
 #include "operators/files/byte_order_mark.hpp"
@@ -260,11 +263,130 @@ class Reader {
   std::size_t pos_ = 0;
 };
 
+// simdjson reads a well-formed document several times faster than Reader; whatever it does not
+// take (an error, or what this reader allows beyond RFC 8259: Python's NaN and Infinity, escaped
+// non-UTF-8 bytes) goes to Reader, which accepts it or names the file:line:col. It builds the
+// same Value Reader would: duplicate keys and the value limit send the document to Reader too.
+class FastReader {
+ public:
+  explicit FastReader(std::size_t max_values) : values_left_(max_values), limited_(max_values != 0) {}
+
+  // nullopt: Reader decides.
+  std::optional<Value> document(std::string_view text) {
+    simdjson::dom::parser& parser = shared_parser();
+    simdjson::dom::element root;
+    if (parser.parse(text.data(), text.size(), true).get(root) != simdjson::SUCCESS) return std::nullopt;
+    Value out;
+    const bool ok = build(root, out);
+    // A large document's buffers are not kept for the rest of the process.
+    if (parser.capacity() > kKeptCapacity) parser = simdjson::dom::parser();
+    if (!ok) return std::nullopt;
+    return out;
+  }
+
+ private:
+  static constexpr std::size_t kKeptCapacity = 1 << 20;
+
+  static simdjson::dom::parser& shared_parser() {
+    // Deeper than Reader allows is Reader's to reject, with its message.
+    // (A failed allocation leaves the parser failing every parse: Reader then reads everything.)
+    thread_local simdjson::dom::parser parser;
+    if (parser.max_depth() != kMaxDepth && parser.allocate(simdjson::SIMDJSON_PADDING, kMaxDepth) != simdjson::SUCCESS)
+      parser = simdjson::dom::parser(0);
+    return parser;
+  }
+
+  bool count() {
+    if (!limited_) return true;
+    if (values_left_ == 0) return false;
+    --values_left_;
+    return true;
+  }
+
+  bool build(simdjson::dom::element e, Value& out) {
+    if (!count()) return false;
+    using T = simdjson::dom::element_type;
+    switch (e.type()) {
+      case T::OBJECT: {
+        simdjson::dom::object object = e.get_object().value_unsafe();
+        Object members;
+        members.reserve(object.size());
+        for (simdjson::dom::key_value_pair kv : object) {
+          members.emplace_back(std::string(kv.key), Value{});
+          if (!build(kv.value, members.back().second)) return false;
+        }
+        if (has_duplicate(members)) return false;
+        out.data = std::move(members);
+        return true;
+      }
+      case T::ARRAY: {
+        simdjson::dom::array array = e.get_array().value_unsafe();
+        Array items;
+        items.reserve(array.size());
+        for (simdjson::dom::element item : array) {
+          items.emplace_back();
+          if (!build(item, items.back())) return false;
+        }
+        out.data = std::move(items);
+        return true;
+      }
+      case T::STRING: out.data = std::string(e.get_string().value_unsafe()); return true;
+      case T::DOUBLE: out.data = e.get_double().value_unsafe(); return true;
+      // An integer reads as strtod reads its digits: the nearest double. "-0" is an integer 0
+      // to simdjson but -0.0 to strtod: Reader reads those.
+      case T::INT64: {
+        const std::int64_t i = e.get_int64().value_unsafe();
+        out.data = static_cast<double>(i);
+        return true;
+      }
+      case T::UINT64: out.data = static_cast<double>(e.get_uint64().value_unsafe()); return true;
+      case T::BOOL: out.data = e.get_bool().value_unsafe(); return true;
+      case T::NULL_VALUE: out.data = nullptr; return true;
+    }
+    return false;
+  }
+
+  static bool has_duplicate(const Object& members) {
+    if (members.size() <= kLinearKeyCheck) {
+      for (std::size_t i = 1; i < members.size(); ++i)
+        for (std::size_t j = 0; j < i; ++j)
+          if (members[i].first == members[j].first) return true;
+      return false;
+    }
+    std::vector<std::string_view> keys;
+    keys.reserve(members.size());
+    for (const Member& m : members) keys.push_back(m.first);
+    std::sort(keys.begin(), keys.end());
+    return std::adjacent_find(keys.begin(), keys.end()) != keys.end();
+  }
+
+  std::size_t values_left_;
+  bool limited_;
+};
+
+// Text simdjson may read an integer of as something else than strtod does: a "-0" (an integer 0
+// to it, -0.0 to strtod). Rare enough that Reader takes the whole document.
+bool has_negative_zero(std::string_view text) {
+  for (std::size_t at = text.find("-0"); at != std::string_view::npos; at = text.find("-0", at + 2)) {
+    const char before = at > 0 ? text[at - 1] : ' ';
+    const char after = at + 2 < text.size() ? text[at + 2] : ' ';
+    const bool starts_value = before == ':' || before == '[' || before == ',' || before == ' ' || before == '\t' ||
+                              before == '\n' || before == '\r';
+    if (starts_value && after != '.' && after != 'e' && after != 'E' && !(after >= '0' && after <= '9')) return true;
+  }
+  return false;
+}
+
 }  // namespace
 
 Value parse(std::string_view text, std::string_view source_name, std::size_t max_values) {
+  text = files::without_byte_order_mark(text);
+  // Below about 64 bytes the careful reader is as fast (0.08 us against 0.10 us for 16 bytes).
+  constexpr std::size_t kFastFrom = 64;
+  if (text.size() >= kFastFrom && !has_negative_zero(text))
+    if (std::optional<Value> v = FastReader(max_values).document(text)) return std::move(*v);
   std::size_t left = max_values;
-  return Reader(files::without_byte_order_mark(text), source_name, 1, max_values ? &left : nullptr, max_values).document();
+  return Reader(text, source_name, 1, max_values ? &left : nullptr, max_values).document();
 }
 
 Array parse_lines(std::string_view text, std::string_view source_name, std::size_t max_values) {

@@ -11,6 +11,7 @@
 #include <mutex>
 #include <thread>
 
+#include "operators/judge/curl_library.hpp"
 #include "operators/judge/judge_reply.hpp"
 #include "operators/judge/judge_settings.hpp"
 
@@ -19,11 +20,6 @@ namespace rubric::judge {
 namespace {
 
 constexpr std::size_t kMaxReplyBytes = 4u << 20;
-
-void global_init() {
-  static std::once_flag once;
-  std::call_once(once, [] { curl_global_init(CURL_GLOBAL_DEFAULT); });
-}
 
 struct Received {
   std::string body;
@@ -51,54 +47,54 @@ struct Attempt {
   std::string curl_message;
 };
 
-Attempt attempt(const ChatRequest& req) {
+Attempt attempt(const CurlLibrary& lib, const ChatRequest& req) {
   Attempt a;
-  std::unique_ptr<CURL, decltype(&curl_easy_cleanup)> curl(curl_easy_init(), curl_easy_cleanup);
+  std::unique_ptr<CURL, void (*)(CURL*)> curl(lib.easy_init(), lib.easy_cleanup);
   if (!curl) {
     a.code = CURLE_FAILED_INIT;
     a.curl_message = "libcurl could not start a transfer";
     return a;
   }
   curl_slist* headers = nullptr;
-  headers = curl_slist_append(headers, "Content-Type: application/json");
-  headers = curl_slist_append(headers, "Accept: application/json");
+  headers = lib.slist_append(headers, "Content-Type: application/json");
+  headers = lib.slist_append(headers, "Accept: application/json");
   std::string auth;
   if (!req.api_key.empty()) {
     auth = "Authorization: Bearer " + req.api_key;
-    headers = curl_slist_append(headers, auth.c_str());
+    headers = lib.slist_append(headers, auth.c_str());
   }
-  std::unique_ptr<curl_slist, decltype(&curl_slist_free_all)> header_list(headers, curl_slist_free_all);
+  std::unique_ptr<curl_slist, void (*)(curl_slist*)> header_list(headers, lib.slist_free_all);
   char error[CURL_ERROR_SIZE] = {0};
   Received received;
   const long timeout_ms = std::max(1L, static_cast<long>(req.timeout_seconds * 1000));
   const long connect_ms = std::max(1L, std::min(timeout_ms, static_cast<long>(req.connect_timeout_seconds * 1000)));
   CURL* c = curl.get();
-  curl_easy_setopt(c, CURLOPT_URL, req.url.c_str());
-  curl_easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
-  curl_easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
-  curl_easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
-  curl_easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
-  curl_easy_setopt(c, CURLOPT_NOSIGNAL, 1L);  // timeouts without SIGALRM: safe beside other threads
-  curl_easy_setopt(c, CURLOPT_POST, 1L);
-  curl_easy_setopt(c, CURLOPT_POSTFIELDS, req.body.data());
-  curl_easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(req.body.size()));
-  curl_easy_setopt(c, CURLOPT_HTTPHEADER, header_list.get());
-  curl_easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
-  curl_easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
-  curl_easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
-  curl_easy_setopt(c, CURLOPT_WRITEDATA, &received);
-  curl_easy_setopt(c, CURLOPT_ERRORBUFFER, error);
-  curl_easy_setopt(c, CURLOPT_USERAGENT, "rubric-judge");
-  a.code = curl_easy_perform(c);
-  curl_easy_getinfo(c, CURLINFO_RESPONSE_CODE, &a.status);
+  lib.easy_setopt(c, CURLOPT_URL, req.url.c_str());
+  lib.easy_setopt(c, CURLOPT_PROTOCOLS_STR, "http,https");
+  lib.easy_setopt(c, CURLOPT_FOLLOWLOCATION, 0L);
+  lib.easy_setopt(c, CURLOPT_SSL_VERIFYPEER, 1L);
+  lib.easy_setopt(c, CURLOPT_SSL_VERIFYHOST, 2L);
+  lib.easy_setopt(c, CURLOPT_NOSIGNAL, 1L);  // timeouts without SIGALRM: safe beside other threads
+  lib.easy_setopt(c, CURLOPT_POST, 1L);
+  lib.easy_setopt(c, CURLOPT_POSTFIELDS, req.body.data());
+  lib.easy_setopt(c, CURLOPT_POSTFIELDSIZE_LARGE, static_cast<curl_off_t>(req.body.size()));
+  lib.easy_setopt(c, CURLOPT_HTTPHEADER, header_list.get());
+  lib.easy_setopt(c, CURLOPT_TIMEOUT_MS, timeout_ms);
+  lib.easy_setopt(c, CURLOPT_CONNECTTIMEOUT_MS, connect_ms);
+  lib.easy_setopt(c, CURLOPT_WRITEFUNCTION, on_body);
+  lib.easy_setopt(c, CURLOPT_WRITEDATA, &received);
+  lib.easy_setopt(c, CURLOPT_ERRORBUFFER, error);
+  lib.easy_setopt(c, CURLOPT_USERAGENT, "rubric-judge");
+  a.code = lib.easy_perform(c);
+  lib.easy_getinfo(c, CURLINFO_RESPONSE_CODE, &a.status);
   curl_off_t retry_after = -1;
-  if (curl_easy_getinfo(c, CURLINFO_RETRY_AFTER, &retry_after) == CURLE_OK && retry_after > 0)
+  if (lib.easy_getinfo(c, CURLINFO_RETRY_AFTER, &retry_after) == CURLE_OK && retry_after > 0)
     a.retry_after = static_cast<long>(retry_after);
   curl_off_t connect_us = 0;
-  a.connected = curl_easy_getinfo(c, CURLINFO_CONNECT_TIME_T, &connect_us) == CURLE_OK && connect_us > 0;
+  a.connected = lib.easy_getinfo(c, CURLINFO_CONNECT_TIME_T, &connect_us) == CURLE_OK && connect_us > 0;
   a.body = std::move(received.body);
   a.too_large = received.too_large;
-  a.curl_message = error[0] ? error : curl_easy_strerror(a.code);
+  a.curl_message = error[0] ? error : lib.easy_strerror(a.code);
   return a;
 }
 
@@ -128,15 +124,21 @@ std::string seconds_text(double s) { return fmt::format("{:g} s", std::round(s *
 }  // namespace
 
 ChatResponse post_chat(const ChatRequest& req) {
-  global_init();
   ChatResponse out;
+  std::string unloadable;
+  const CurlLibrary* lib = curl_library(&unloadable);
+  if (!lib) {
+    out.attempts = 0;
+    out.failure = fmt::format("cannot ask {}: the HTTP client library could not be loaded ({})", display_url(req.url), unloadable);
+    return out;
+  }
   const std::string where = display_url(req.url);
   const auto waited_budget = std::chrono::duration<double>(std::max(0.0, req.retry_budget_seconds));
   std::chrono::duration<double> waited{0};
   double backoff = 0.5;
   for (int n = 1;; ++n) {
     out.attempts = n;
-    Attempt a = attempt(req);
+    Attempt a = attempt(*lib, req);
     std::string problem;
     double wait = -1;  // < 0: give up
     if (a.code == CURLE_OK && a.status == 200) {

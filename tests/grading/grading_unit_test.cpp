@@ -5,14 +5,20 @@
 #include <cstdio>
 #include <filesystem>
 #include <fstream>
+#include <csignal>
 #include <map>
+#include <set>
+#include <stdexcept>
+#include <vector>
 #include <string>
 
 #include <sys/stat.h>
+#include <sys/wait.h>
 #include <unistd.h>
 
 #include "grading/batch_summary.hpp"
 #include "grading/folder_hash.hpp"
+#include "grading/process_pool.hpp"
 #include "grading/review_queue.hpp"
 #include "grading/results_file.hpp"
 #include "grading/shard.hpp"
@@ -208,4 +214,97 @@ TEST_CASE("review queue: a verdict resting on an ambiguous reading comes first")
   CHECK(groups[1].name == "ERROR");
   CHECK(groups[1].submissions == std::vector<std::string>{"b"});
   CHECK(groups.back().submissions == std::vector<std::string>{"c"});
+}
+
+namespace {
+
+// Runs `count` pieces; piece i answers "PID" of the worker that ran it, after `act(i)`.
+std::map<std::size_t, PieceOutcome> run_all(std::size_t count, PoolSettings settings, const std::function<void(std::size_t)>& act) {
+  std::map<std::size_t, PieceOutcome> out;
+  run_pieces(
+      count, settings,
+      [&](std::size_t i) {
+        act(i);
+        return std::to_string(::getpid());
+      },
+      [&](PieceOutcome&& o) { out[o.index] = std::move(o); });
+  return out;
+}
+
+}  // namespace
+
+TEST_CASE("pool: a worker grades many pieces and is replaced after its quota") {
+  PoolSettings settings;
+  settings.jobs = 1;
+  settings.pieces_per_worker = 3;
+  const auto out = run_all(7, settings, [](std::size_t) {});
+  REQUIRE(out.size() == 7);
+  std::set<std::string> pids;
+  for (const auto& [i, o] : out) {
+    CHECK(o.ok);
+    pids.insert(o.output);
+  }
+  CHECK(pids.size() == 3);  // 3 + 3 + 1
+  CHECK(pids.count(std::to_string(::getpid())) == 0);
+  settings.pieces_per_worker = 500;
+  settings.jobs = 2;
+  std::set<std::string> two;
+  for (const auto& [i, o] : run_all(40, settings, [](std::size_t) {})) two.insert(o.output);
+  CHECK(two.size() <= 2);
+}
+
+TEST_CASE("pool: a crash, a throw or a hang fails that piece alone; the next runs in a fresh worker") {
+  PoolSettings settings;
+  settings.jobs = 1;  // one worker at a time: which pieces share one is known
+  settings.timeout_seconds = 1;
+  const auto out = run_all(12, settings, [](std::size_t i) {
+    if (i == 3) {
+      std::signal(SIGSEGV, SIG_DFL);  // doctest's crash report is the test's, not the worker's
+      std::raise(SIGSEGV);
+    }
+    if (i == 5) throw std::runtime_error("the rubric's fault");
+    if (i == 8) ::pause();  // until killed at the time limit
+  });
+  REQUIRE(out.size() == 12);
+  for (const auto& [i, o] : out) {
+    CAPTURE(i);
+    CHECK(o.ok == (i != 3 && i != 5 && i != 8));
+  }
+  CHECK(out.at(3).failure.find("killed by signal 11") != std::string::npos);
+  CHECK(out.at(5).failure.find("the rubric's fault") != std::string::npos);
+  CHECK(out.at(8).failure.find("time limit of 1 s") != std::string::npos);
+  // A piece that threw leaves its worker running; a crash and a hang end theirs.
+  CHECK(out.at(6).output == out.at(4).output);
+  // No worker is left behind.
+  CHECK(::waitpid(-1, nullptr, WNOHANG) == -1);
+}
+
+TEST_CASE("pool: workers start and end through the hooks, once each") {
+  TempDir tmp;
+  const fs::path log = tmp.path / "log";
+  PoolSettings settings;
+  settings.jobs = 2;
+  settings.pieces_per_worker = 4;
+  settings.worker_started = [&](unsigned slot) {
+    std::ofstream(log, std::ios::app) << "start " << slot << " " << ::getpid() << "\n";
+  };
+  settings.worker_ending = [&] { std::ofstream(log, std::ios::app) << "end " << ::getpid() << "\n"; };
+  const auto out = run_all(16, settings, [](std::size_t) {});
+  REQUIRE(out.size() == 16);
+  std::ifstream in(log);
+  std::map<std::string, int> starts, ends;
+  std::string what, a, b;
+  while (in >> what) {
+    if (what == "start") {
+      in >> a >> b;
+      CHECK((a == "0" || a == "1"));
+      ++starts[b];
+    } else {
+      in >> b;
+      ++ends[b];
+    }
+  }
+  CHECK(starts.size() >= 4);  // 16 pieces, at most 4 a worker
+  for (const auto& [pid, n] : starts) CHECK(n == 1);
+  CHECK(starts == ends);
 }

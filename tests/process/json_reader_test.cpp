@@ -8,7 +8,9 @@
 
 #include <time.h>
 
+#include <cmath>
 #include <cstdio>
+#include <string>
 #include <fstream>
 
 #include "operators/error.hpp"
@@ -26,6 +28,45 @@ TEST_CASE("parses every kind of value and keeps key order") {
   CHECK(arr[3].as_number() == -50.0);
   CHECK(arr[4].as_string() == "x\xc3\xa9\xf0\x9f\x98\x80\n");
   CHECK(v.find("c")->as_object().empty());
+}
+
+TEST_CASE("what only the careful reader takes reads the same as ever: NaN, -0, escaped and raw non-UTF-8 bytes") {
+  auto v = json::parse("{\"a\": [NaN, -Infinity, -0, 0, -0.0, 18446744073709551617, 9007199254740993, 1e-320]}", "t.json");
+  const auto& a = v.find("a")->as_array();
+  CHECK(std::isnan(a[0].as_number()));
+  CHECK(a[1].as_number() == -INFINITY);
+  CHECK(std::signbit(a[2].as_number()));
+  CHECK(!std::signbit(a[3].as_number()));
+  CHECK(std::signbit(a[4].as_number()));
+  CHECK(a[5].as_number() == 18446744073709551616.0);
+  CHECK(a[6].as_number() == 9007199254740992.0);  // the nearest double, as strtod reads it
+  CHECK(a[7].as_number() == 1e-320);
+  CHECK(json::parse(R"(["\udc80x"])", "t.json").as_array()[0].as_string() == "\x80x");
+  CHECK(json::parse("[\"caf\xe9\"]", "t.json").as_array()[0].as_string() == "caf\xe9");
+  CHECK(std::signbit(json::parse("{\"label\": \"gpu-0 of the first node in the cluster\", \"n\": -0}", "t.json").find("n")->as_number()));
+  // The same numbers read by the fast reader (no "-0" integer, 64 bytes and more).
+  auto fast = json::parse("{\"label\": \"gpu-0\", \"a\": [-0.0, 18446744073709551617, 9007199254740993, 1e-320, 0]}", "t.json");
+  const auto& b = fast.find("a")->as_array();
+  CHECK(std::signbit(b[0].as_number()));
+  CHECK(b[1].as_number() == 18446744073709551616.0);
+  CHECK(b[2].as_number() == 9007199254740992.0);
+  CHECK(b[3].as_number() == 1e-320);
+  CHECK(!std::signbit(b[4].as_number()));
+}
+
+TEST_CASE("the value limit and the depth limit hold whichever reader reads the document") {
+  std::string many = "[";
+  for (int i = 0; i < 100; ++i) many += (i ? ",1" : "1");
+  many += "]";
+  CHECK(json::parse(many, "t.json", 101).as_array().size() == 100);
+  CHECK_THROWS_WITH_AS(json::parse(many, "t.json", 100), doctest::Contains("more than 100 values"), rubric::OperatorError);
+  const std::string deep = std::string(600, '[') + std::string(600, ']');
+  CHECK_THROWS_WITH_AS(json::parse(deep, "deep.json"), doctest::Contains("deep.json:1:"), rubric::OperatorError);
+  const std::string fine = std::string(400, '[') + std::string(400, ']');
+  CHECK(json::parse(fine, "t.json").is_array());
+  // Long enough (64 bytes) for the fast reader, which hands a duplicate to the careful one.
+  CHECK_THROWS_WITH_AS(json::parse("{\"a\": 1, \"padding\": \"................................................\",\n \"a\": 2}", "d.json"),
+                       doctest::Contains("d.json:2:2: duplicate key 'a'"), rubric::OperatorError);
 }
 
 TEST_CASE("dotted paths reach nested fields and array elements") {
