@@ -30,6 +30,13 @@ struct Engine::Impl {
   std::vector<Diagnostic> load_diagnostics;
 };
 
+void StopRequest::request(const std::string& reason) {
+  int none = 0;
+  if (!state_.compare_exchange_strong(none, 1)) return;
+  reason_ = reason;
+  state_.store(2, std::memory_order_release);
+}
+
 Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>()) {
   impl_->options = std::move(options);
   open_core(impl_->registry, impl_->options.judge);
@@ -286,6 +293,7 @@ Report Engine::check(const std::string& submission_dir, const std::string& refer
   settings.progress = impl_->options.progress;
   settings.limits.steps = impl_->options.step_budget;
   settings.limits.call_depth = impl_->options.call_depth_limit;
+  settings.stop = impl_->options.stop;
   Evaluator ev(*impl_->program, impl_->registry, settings);
   report = ev.run();
   describe_grading_machine(report.provenance);

@@ -56,6 +56,7 @@ struct EvalSettings {
   std::vector<std::string> only;
   ProgressSink* progress = nullptr;
   EvalLimits limits;
+  const class StopRequest* stop = nullptr;  // a host's stop (engine.hpp), polled with the step budget
 };
 
 class Evaluator {

@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "interpreter/decimal.hpp"
+#include "interpreter/engine.hpp"
 #include "interpreter/evaluator.hpp"
 #include "interpreter/paths.hpp"
 
@@ -82,10 +83,12 @@ LimitExceeded step_budget_exceeded(std::uint64_t steps, std::uint64_t submission
 }  // namespace
 
 void Evaluator::count_step() {
+  if (settings_.stop && settings_.stop->requested()) throw LimitExceeded(settings_.stop->reason());
   if (++steps_ > settings_.limits.steps) throw step_budget_exceeded(settings_.limits.steps, submission_items_);
 }
 
 void Evaluator::charge_steps(std::uint64_t steps) {
+  if (settings_.stop && settings_.stop->requested()) throw LimitExceeded(settings_.stop->reason());
   steps_ = steps > settings_.limits.steps - std::min(steps_, settings_.limits.steps) ? settings_.limits.steps + 1 : steps_ + steps;
   if (steps_ > settings_.limits.steps) throw step_budget_exceeded(settings_.limits.steps, submission_items_);
 }

@@ -1,0 +1,54 @@
+#!/usr/bin/env python3
+"""Grades a candidate softmax against a torch fp32 reference with softmax.rubric, in memory: the
+tensors reach the rubric as numpy views of torch's own memory (no copy, no files). Each verdict is
+set beside torch.testing.assert_close on the same tensors with the same tolerance.
+
+usage: torch_in_memory.py        (PYTHONPATH holding the rubric package)
+"""
+import pathlib
+import sys
+import tempfile
+
+import torch
+
+import rubric
+
+HERE = pathlib.Path(__file__).resolve().parent
+
+
+def candidates(x):
+    """Three candidate kernels: right in fp32, right within tolerance in fp16, and one that
+    forgets to subtract the row maximum and overflows in fp16."""
+    yield "fp32", torch.softmax(x, dim=-1)
+    yield "fp16", torch.softmax(x.half(), dim=-1).float()
+    e = torch.exp(x.half())
+    yield "fp16, no max subtracted", (e / e.sum(dim=-1, keepdim=True)).float()
+
+
+def main():
+    torch.manual_seed(0)
+    x = torch.randn(256, 1024) * 4
+    x[7, 3] = 40.0  # one large logit: exp overflows in fp16 unless the max is subtracted
+    reference = torch.softmax(x.double(), dim=-1).float()
+    ref_view = reference.numpy()  # shares the tensor's memory
+    graded = rubric.load(HERE / "softmax.rubric", inputs={"candidate": ref_view, "reference": ref_view})
+    empty = tempfile.mkdtemp(prefix="rubric-no-files-")  # the submission folder: this rubric reads none of it
+    disagreements = 0
+    for name, out in candidates(x):
+        report = graded.check(empty, inputs={"candidate": out.numpy(), "reference": ref_view})
+        try:
+            torch.testing.assert_close(out, reference, rtol=1e-3, atol=1e-3)
+            torch_says = "PASS"
+        except AssertionError:
+            torch_says = "FAIL"
+        numerics = report.criterion("numerics")
+        print(f"{name:24} rubric {report.verdict:5} torch.testing.assert_close {torch_says}")
+        for line in numerics.checks[0].evidence if numerics.checks else []:
+            print(f"{'':26}{line}")
+        disagreements += numerics.verdict != torch_says
+    pathlib.Path(empty).rmdir()
+    return 1 if disagreements else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
