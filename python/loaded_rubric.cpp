@@ -1,6 +1,11 @@
 #include "python/loaded_rubric.hpp"
 
+#include <stdexcept>
 #include <utility>
+
+#include <fmt/format.h>
+
+#include "interpreter/builtins/registry.hpp"
 
 namespace rubric::python {
 namespace {
@@ -28,8 +33,14 @@ std::unique_ptr<LoadedRubric::Slot> LoadedRubric::load_slot(const std::map<std::
   options.set_params = params;
   options.stop = &slot->stop;
   slot->engine = std::make_unique<Engine>(options);
-  // Bound before the load, so the checker knows the names.
-  for (const auto& [name, value] : inputs_) slot->engine->bind(name, value);
+  // Bound before the load, so the checker knows the names; a name the engine gives a meaning
+  // (the roots, a builtin, `device`) is refused rather than hidden.
+  for (const auto& [name, value] : inputs_) {
+    const Registry& registry = slot->engine->registry();
+    if (name == "submission" || name == "reference" || registry.find(name) || registry.has_binding(name))
+      throw std::invalid_argument(fmt::format("input '{}' would hide the rubric's own '{}': name it otherwise", name, name));
+    slot->engine->bind(name, value);
+  }
   std::vector<Diagnostic> diagnostics = slot->engine->load(path_);
   if (has_errors(diagnostics)) throw LoadFailed{std::move(diagnostics)};
   if (diagnostics_out) *diagnostics_out = std::move(diagnostics);

@@ -31,11 +31,11 @@ def main():
     x[7, 3] = 40.0  # one large logit: exp overflows in fp16 unless the max is subtracted
     reference = torch.softmax(x.double(), dim=-1).float()
     ref_view = reference.numpy()  # shares the tensor's memory
-    graded = rubric.load(HERE / "softmax.rubric", inputs={"candidate": ref_view, "reference": ref_view})
+    graded = rubric.load(HERE / "softmax.rubric", inputs={"candidate": ref_view, "expected": ref_view})
     empty = tempfile.mkdtemp(prefix="rubric-no-files-")  # the submission folder: this rubric reads none of it
     disagreements = 0
     for name, out in candidates(x):
-        report = graded.check(empty, inputs={"candidate": out.numpy(), "reference": ref_view})
+        report = graded.check(empty, inputs={"candidate": out.numpy(), "expected": ref_view})
         try:
             torch.testing.assert_close(out, reference, rtol=1e-3, atol=1e-3)
             torch_says = "PASS"

@@ -80,6 +80,8 @@ class Fixture:
 
     def __init__(self, root):
         self.root = pathlib.Path(root)
+        self.ref = self.root / "ref"  # beside the submissions: a program never runs inside the reference
+        self.ref.mkdir()
         self.params = write(self.root / "params.rubric", """
             rubric "Params" { version: "1.0" }
             param n = 3
@@ -92,7 +94,7 @@ class Fixture:
               expect latency < 10 ms
             }
             criterion named "the name" {
-              expect name == "a \\"quoted\\" {brace}"
+              expect name == "a \\"quoted\\" \\{brace\\}"
             }
         """)
         self.broken = write(self.root / "broken.rubric", """
@@ -107,8 +109,8 @@ class Fixture:
         self.memory = write(self.root / "memory.rubric", """
             rubric "In memory" { version: "1.0" }
             criterion numerics "the candidate matches the reference to 1e-3" weight 2 {
-              expect candidate.shape == reference.shape
-              expect candidate matches reference to 1e-3
+              expect candidate.shape == expected.shape
+              expect candidate matches expected to 1e-3
             }
             criterion metrics "throughput at least 100 tok/s" {
               expect metrics.throughput >= 100
@@ -270,7 +272,7 @@ class ModuleTest(unittest.TestCase):
     # -- values from memory ----------------------------------------------------------------------
 
     def memory_rubric(self, **inputs):
-        defaults = {"candidate": np.zeros(4, np.float32), "reference": np.zeros(4, np.float32),
+        defaults = {"candidate": np.zeros(4, np.float32), "expected": np.zeros(4, np.float32),
                     "metrics": {"throughput": 0, "runs": [{"ok": False}]}}
         defaults.update(inputs)
         return rubric.load(self.fx.memory, inputs=defaults)
@@ -283,38 +285,41 @@ class ModuleTest(unittest.TestCase):
         far[3, 5] += 0.5
         metrics = {"throughput": 123.5, "runs": [{"ok": True}]}
         r = self.memory_rubric()
-        good = r.check(self.fx.empty_sub, inputs={"candidate": close, "reference": ref, "metrics": metrics})
+        good = r.check(self.fx.empty_sub, inputs={"candidate": close, "expected": ref, "metrics": metrics})
         self.assertEqual(good.verdict, "PASS", good.text())
         np.testing.assert_allclose(close, ref, rtol=1e-3, atol=1e-3)  # the same verdict from numpy
-        bad = r.check(self.fx.empty_sub, inputs={"candidate": far, "reference": ref, "metrics": metrics})
+        bad = r.check(self.fx.empty_sub, inputs={"candidate": far, "expected": ref, "metrics": metrics})
         self.assertEqual(bad.criterion("numerics").verdict, "FAIL")
-        self.assertIn("[3, 5]", " ".join(bad.criterion("numerics").checks[1].evidence))
+        self.assertIn("(3, 5)", " ".join(bad.criterion("numerics").checks[1].evidence))
         with self.assertRaises(AssertionError):
             np.testing.assert_allclose(far, ref, rtol=1e-3, atol=1e-3)
         # Strided and big-endian views are read in place.
         wide = np.zeros((64, 96), np.float32)
         wide[:, ::2] = ref
-        self.assertEqual(r.check(self.fx.empty_sub, inputs={"candidate": wide[:, ::2], "reference": ref,
+        self.assertEqual(r.check(self.fx.empty_sub, inputs={"candidate": wide[:, ::2], "expected": ref,
                                                             "metrics": metrics}).criterion("numerics").verdict, "PASS")
-        self.assertEqual(r.check(self.fx.empty_sub, inputs={"candidate": ref.T.copy().T, "reference": ref.astype(">f4"),
+        self.assertEqual(r.check(self.fx.empty_sub, inputs={"candidate": ref.T.copy().T, "expected": ref.astype(">f4"),
                                                             "metrics": metrics}).criterion("numerics").verdict, "PASS")
         slow = dict(metrics, throughput=99)
-        self.assertEqual(r.check(self.fx.empty_sub, inputs={"candidate": ref, "reference": ref,
+        self.assertEqual(r.check(self.fx.empty_sub, inputs={"candidate": ref, "expected": ref,
                                                             "metrics": slow}).criterion("metrics").verdict, "FAIL")
         # The load's values are the defaults.
         self.assertEqual(r.check(self.fx.empty_sub).criterion("metrics").verdict, "FAIL")
-        self.assertEqual(r.input_names, ["candidate", "metrics", "reference"])
+        self.assertEqual(r.input_names, ["candidate", "expected", "metrics"])
 
     def test_input_errors(self):
         r = self.memory_rubric()
         with self.assertRaisesRegex(ValueError, "input 'other' was not named"):
             r.check(self.fx.empty_sub, inputs={"other": 1})
-        with self.assertRaisesRegex(TypeError, "uint16"):
+        with self.assertRaisesRegex(TypeError, "format 'H'"):
             r.check(self.fx.empty_sub, inputs={"candidate": np.zeros(4, np.uint16)})
         with self.assertRaisesRegex(TypeError, "a set has no rubric value"):
             r.check(self.fx.empty_sub, inputs={"metrics": {1, 2}})
         with self.assertRaises(rubric.RubricError):
             rubric.load(self.fx.memory)  # the names the rubric reads are not bound
+        for name in ["reference", "submission", "len"]:
+            with self.assertRaisesRegex(ValueError, f"input '{name}' would hide"):
+                rubric.load(self.fx.memory, inputs={name: 1})
 
     def test_arrays_are_not_copied(self):
         n = 64 * 1024 * 1024  # two arrays of 256 MiB
@@ -322,7 +327,7 @@ class ModuleTest(unittest.TestCase):
         cand = np.ones(n, np.float32)
         r = self.memory_rubric()
         before = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss  # KiB
-        report = r.check(self.fx.empty_sub, inputs={"candidate": cand, "reference": ref,
+        report = r.check(self.fx.empty_sub, inputs={"candidate": cand, "expected": ref,
                                                     "metrics": {"throughput": 1000, "runs": [{"ok": True}]}})
         grown = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss - before
         self.assertEqual(report.verdict, "PASS", report.text())
@@ -337,7 +342,7 @@ class ModuleTest(unittest.TestCase):
 
         def one(i):
             cand = ref + np.float32(0.5 if i % 3 == 0 else 0.0)
-            report = r.check(self.fx.empty_sub, inputs={"candidate": cand, "reference": ref, "metrics": metrics},
+            report = r.check(self.fx.empty_sub, inputs={"candidate": cand, "expected": ref, "metrics": metrics},
                              params=None)
             return i, report.criterion("numerics").verdict
 
@@ -351,7 +356,7 @@ class ModuleTest(unittest.TestCase):
     def test_timeout_is_an_error_and_kills_the_program(self):
         r = rubric.load(self.fx.slow)
         start = time.monotonic()
-        report = r.check(self.fx.slow_subs[0], timeout=1.0)
+        report = r.check(self.fx.slow_subs[0], self.fx.ref, timeout=1.0)
         elapsed = time.monotonic() - start
         self.assertLess(elapsed, 15)
         self.assertTrue(report.timed_out)
@@ -364,16 +369,18 @@ class ModuleTest(unittest.TestCase):
         self.assertTrue(wait_for(lambda: not processes_with("sleep 4711.25"), 5), "the candidate outlived the timeout")
         # The rubric checks again afterwards.
         with self.assertRaisesRegex(ValueError, "timeout must be"):
-            r.check(self.fx.slow_subs[0], timeout=0)
+            r.check(self.fx.slow_subs[0], self.fx.ref, timeout=0)
 
     def interrupt(self, script, marker="sleep 4711.25"):
         """Runs `script` in a python of its own, sends it SIGINT once the candidate runs, and
         returns its output; the candidate must be gone soon after."""
-        env = dict(os.environ)
+        env = dict(os.environ, PYTHONPATH=str(pathlib.Path(rubric.__file__).resolve().parent.parent))
         child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(script)], env=env, stdout=subprocess.PIPE,
                                  stderr=subprocess.STDOUT, text=True, cwd=self.tmp)
         try:
-            self.assertTrue(wait_for(lambda: processes_with(marker), 30), "the candidate never started")
+            if not wait_for(lambda: processes_with(marker) or child.poll() is not None, 30) or child.poll() is not None:
+                child.kill()
+                self.fail(f"the candidate never started: {child.communicate()[0]}")
             sent = time.monotonic()
             child.send_signal(signal.SIGINT)
             out, _ = child.communicate(timeout=30)
@@ -391,12 +398,12 @@ class ModuleTest(unittest.TestCase):
             r = rubric.load({str(self.fx.slow)!r})
             start = time.monotonic()
             try:
-                r.check({str(self.fx.slow_subs[0])!r})
+                r.check({str(self.fx.slow_subs[0])!r}, {str(self.fx.ref)!r})
                 print("finished")
             except KeyboardInterrupt:
                 print("KeyboardInterrupt after", round(time.monotonic() - start, 1))
             # the rubric checks again after an interrupted check
-            print("again:", r.check({str(self.fx.empty_sub)!r}, timeout=30).verdict)
+            print("again:", r.check({str(self.fx.empty_sub)!r}, {str(self.fx.ref)!r}, timeout=30).verdict)
         """)
         self.assertEqual(code, 0, out)
         self.assertIn("KeyboardInterrupt after", out)
@@ -408,7 +415,8 @@ class ModuleTest(unittest.TestCase):
         code, out = self.interrupt(f"""
             import rubric
             try:
-                rubric.grade({str(self.fx.slow)!r}, {[str(s) for s in self.fx.slow_subs]!r}, {str(out_dir)!r}, jobs=1)
+                rubric.grade({str(self.fx.slow)!r}, {[str(s) for s in self.fx.slow_subs]!r}, {str(out_dir)!r}, jobs=1,
+                             reference={str(self.fx.ref)!r})
                 print("finished")
             except KeyboardInterrupt as e:
                 print("KeyboardInterrupt:", e)
@@ -453,7 +461,7 @@ class ModuleTest(unittest.TestCase):
         with self.assertRaisesRegex(ValueError, "no cases given"):
             rubric.test(self.fx.params)
         with self.assertRaises(rubric.RubricError):
-            rubric.test(self.fx.broken, broken)
+            rubric.test(self.fx.broken, folder / "kv_cache.cases.json")
 
     def test_grade(self):
         folder = EXAMPLES / "kv_cache"
