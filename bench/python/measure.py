@@ -41,7 +41,7 @@ criterion throughput "throughput within 5% of 1000 tok/s" weight 2 {
   expect metrics.throughput >= 950
 }
 criterion numerics "output matches the reference to 1e-3" weight 3 {
-  expect out matches ref to 1e-3
+  expect output matches expected to 1e-3
 }
 criterion answer "names the cause" {
   expect answer affirms "recency"
@@ -86,7 +86,7 @@ def main():
         files_ms, files_p90 = timed(lambda: loaded.check(sub, ref).verdict, CALLS)
         json_ms, _ = timed(lambda: loaded.check(sub, ref).to_json(), CALLS)
 
-        in_memory = rubric.load(tmp / "memory.rubric", inputs={"out": output, "ref": reference,
+        in_memory = rubric.load(tmp / "memory.rubric", inputs={"output": output, "expected": reference,
                                                                "metrics": {"throughput": 990}, "answer": answer})
         assert in_memory.check(sub).verdict == "PASS"
         memory_ms, memory_p90 = timed(lambda: in_memory.check(sub).verdict, CALLS)

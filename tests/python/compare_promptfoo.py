@@ -29,9 +29,10 @@ if grade.returncode != 0:
 lines = [json.loads(l) for l in (work / "graded" / "results.jsonl").read_text().splitlines()]
 failures = 0
 for line in lines:
-    r = by_folder[str(pathlib.Path(line["submission"]).resolve())] if line["submission"] not in by_folder \
-        else by_folder[line["submission"]]
+    r = by_folder[line["submission"]]
     graded = r["gradingResult"]
+    # promptfoo words a passing result itself; the assertion's own result is its component's.
+    graded = (graded.get("componentResults") or [graded])[0]
     expected_reason = f"rubric {line['verdict']}"
     same = graded["pass"] == (line["verdict"] == "PASS") and graded["reason"].startswith(expected_reason)
     print(f"{'ok  ' if same else 'DIFF'} prompt {r['promptIdx']} test {r['testIdx']}: promptfoo "

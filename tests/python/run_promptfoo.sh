@@ -17,7 +17,6 @@ if [ "$major" -eq 20 ] && [ "$minor" -ge 20 ]; then supported=yes; fi
 if [ "$major" -eq 22 ] && [ "$minor" -ge 22 ]; then supported=yes; fi
 if [ "$major" -ge 23 ]; then supported=yes; fi
 [ $supported = yes ] || skip "promptfoo 0.121 needs Node ^20.20 or >=22.22; this machine has $node_version"
-fi
 promptfoo=$tools/node_modules/.bin/promptfoo
 if [ ! -x "$promptfoo" ]; then
   mkdir -p "$tools"
