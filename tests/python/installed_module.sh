@@ -27,5 +27,21 @@ cli = subprocess.run([str(prefix / "bin" / "rubric"), "check", str(kv / "kv_cach
                       str(kv / "submissions" / "good"), "--reference", str(kv / "reference"), "--format", "json"],
                      capture_output=True, text=True)
 assert report.verdict == json.loads(cli.stdout)["verdict"] == "PASS", (report.verdict, cli.stdout[:300])
-print(f"installed package {rubric.__file__}: {report.verdict}, as the installed rubric check")
+# A sandboxed run from the installed package: its init is the installed rubric-run-init.
+work = pathlib.Path.cwd()
+(work / "sub").mkdir()
+(work / "ref").mkdir()
+(work / "sub" / "hello.sh").write_text("echo hello\n")
+(work / "run.rubric").write_text('rubric "Run" { version: "1.0" }\n'
+                                 'criterion runs "the program runs" {\n'
+                                 '  let r = run(["sh", "hello.sh"])\n'
+                                 '  expect r.exit == 0\n'
+                                 '  expect r.stdout mentions "hello"\n'
+                                 '}\n')
+ran = rubric.load(work / "run.rubric").check(work / "sub", work / "ref")
+assert ran.verdict == "PASS", ran.text()
+isolation = ran.provenance["runs"][0]["isolation"]
+assert "not found" not in isolation, isolation
+print(f"installed package {rubric.__file__}: {report.verdict}, as the installed rubric check; "
+      f"a sandboxed run PASSes ({isolation})")
 PY
