@@ -4,6 +4,7 @@
 #include <filesystem>
 #include <map>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <vector>
@@ -17,6 +18,7 @@
 #include "calibration/cases_file.hpp"
 #include "grading/grade_run.hpp"
 #include "interpreter/engine.hpp"
+#include "operators/files/temp_owner.hpp"
 #include "python/loaded_rubric.hpp"
 #include "python/python_values.hpp"
 #include "python/stoppable_run.hpp"
@@ -34,6 +36,13 @@ namespace {
 py::object& rubric_error_class() {
   static py::object* cls = new py::object();  // never destroyed: outlives the interpreter's teardown
   return *cls;
+}
+
+// What killed graders left under TMPDIR and /tmp goes, as the CLI's check, test and grade do at
+// start (docs/processes.md): once per process before the first evaluation.
+void sweep_stale_scratch_once() {
+  static std::once_flag swept;
+  std::call_once(swept, [] { files::sweep_stale_temp_dirs(files::owned_temp_bases()); });
 }
 
 py::dict diagnostic_dict(const Diagnostic& d) {
@@ -185,7 +194,11 @@ int grade(const std::string& rubric, const std::vector<std::string>& submissions
   s.tool_version = kToolVersion;
   // grade() takes SIGINT for its run (it stops the batch and returns 130) and gives it back after.
   py::gil_scoped_release nogil;
-  return grading::grade(s);
+  sweep_stale_scratch_once();
+  const int status = grading::grade(s);
+  // Stopped: the grading processes it killed left their scratch folders, now stale.
+  if (status > 128) files::sweep_stale_temp_dirs(files::owned_temp_bases());
+  return status;
 }
 
 py::tuple calibrate(const std::string& rubric, std::string cases_path, const std::vector<std::string>& include_dirs,
@@ -217,6 +230,7 @@ py::tuple calibrate(const std::string& rubric, std::string cases_path, const std
   std::vector<Diagnostic> diagnostics;
   {
     py::gil_scoped_release nogil;
+    sweep_stale_scratch_once();
     diagnostics = engine.load(rubric);
   }
   if (has_errors(diagnostics)) throw LoadFailed{diagnostics};
@@ -281,6 +295,7 @@ PYBIND11_MODULE(_engine, m) {
              require_file("rubric file", path);
              std::map<std::string, Value> values = values_from_python(inputs, "input");
              py::gil_scoped_release nogil;
+             sweep_stale_scratch_once();
              return std::make_shared<LoadedRubric>(std::move(path), std::move(include_dirs), std::move(params),
                                                    std::move(values));
            }),

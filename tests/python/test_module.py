@@ -375,7 +375,8 @@ class ModuleTest(unittest.TestCase):
     def interrupt(self, script, marker="sleep 4711.25"):
         """Runs `script` in a python of its own, sends it SIGINT once the candidate runs, and
         returns its output; the candidate must be gone soon after."""
-        env = dict(os.environ, PYTHONPATH=str(pathlib.Path(rubric.__file__).resolve().parent.parent))
+        scratch = pathlib.Path(tempfile.mkdtemp(dir=self.tmp, prefix="child-tmp-"))  # the child's TMPDIR
+        env = dict(os.environ, PYTHONPATH=str(pathlib.Path(rubric.__file__).resolve().parent.parent), TMPDIR=str(scratch))
         child = subprocess.Popen([sys.executable, "-c", textwrap.dedent(script)], env=env, stdout=subprocess.PIPE,
                                  stderr=subprocess.STDOUT, text=True, cwd=self.tmp)
         try:
@@ -391,6 +392,7 @@ class ModuleTest(unittest.TestCase):
                 child.kill()
         self.assertTrue(wait_for(lambda: not processes_with(marker), 5), "the candidate outlived Ctrl-C")
         self.assertLess(took, 10, out)
+        self.assertEqual(list(scratch.iterdir()), [], "scratch folders left behind")
         return child.returncode, out
 
     def test_ctrl_c_stops_a_check(self):
