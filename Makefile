@@ -3,8 +3,11 @@ BUILD   ?= build
 JOBS    ?= $(shell nproc)
 CMAKE_FLAGS ?=
 PACKAGES := cmake make g++ pkg-config libboost-dev libboost-program-options-dev libboost-regex-dev \
-            libfmt-dev libre2-dev libsimdjson-dev doctest-dev libseccomp-dev libxxhash-dev xxhash libssl-dev libcurl4-openssl-dev python3 python3-numpy python3-scipy
+            libfmt-dev libre2-dev libsimdjson-dev doctest-dev libseccomp-dev libxxhash-dev xxhash libssl-dev libcurl4-openssl-dev python3 python3-numpy python3-scipy \
+            python3-dev python3-pybind11 pybind11-dev
 BROWSER_PACKAGES := chromium chromium-driver python3-selenium
+# examples/python's torch example (tests/python): optional like the browser test.
+TORCH_PACKAGES := python3-torch
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
 .PHONY: all deps configure build test demo bench clean
@@ -29,6 +32,14 @@ deps:
 	  echo "installing (for the browser test):$$missing"; \
 	  ( $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing ) || \
 	    echo "could not install$$missing: the review page's browser test will be skipped"; \
+	fi
+	@missing=""; for p in $(TORCH_PACKAGES); do \
+	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+	done; \
+	if [ -n "$$missing" ]; then \
+	  echo "installing (for the torch example):$$missing"; \
+	  ( $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing ) || \
+	    echo "could not install$$missing: the torch example's test will be skipped"; \
 	fi
 
 configure: deps

@@ -48,6 +48,10 @@ fi
   "${SFU[@]}" 1
 [ -n "${SFU_DIR:-}" ] && rm -rf "$SFU_DIR"
 
+# python: Rubric.check in this process (files; inputs in memory) vs `rubric check` as a process, on one small rubric
+[ -d "$BUILD/python/rubric" ] && /usr/bin/python3 "$(dirname "$0")/python/measure.py" "$BUILD/rubric" "$BUILD/python" \
+  "${RUBRIC_BENCH_PYTHON_CALLS:-200}"
+
 # end to end: `rubric check` as a user runs it vs numpy.allclose / Python / cat on the same files, in the same run
 /usr/bin/python3 "$(dirname "$0")/endtoend/measure.py" "$BUILD/rubric" "${RUBRIC_BENCH_E2E_MIB:-512}" /tmp
 echo "make bench: load average $(cut -d" " -f1-3 /proc/loadavg) at the end"

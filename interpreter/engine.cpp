@@ -33,6 +33,13 @@ struct Engine::Impl {
   std::vector<Diagnostic> load_diagnostics;
 };
 
+void StopRequest::request(const std::string& reason) {
+  int none = 0;
+  if (!state_.compare_exchange_strong(none, 1)) return;
+  reason_ = reason;
+  state_.store(2, std::memory_order_release);
+}
+
 Engine::Engine(EngineOptions options) : impl_(std::make_unique<Impl>()) {
   impl_->options = std::move(options);
   open_core(impl_->registry, impl_->options.judge);

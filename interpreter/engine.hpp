@@ -2,6 +2,7 @@
 // The embedding API: everything a C++ host (the `rubric` CLI included) needs to load a rubric,
 // register its own operators, bind values, check a submission and receive the report model.
 // The CLI uses nothing else from interpreter/.
+#include <atomic>
 #include <functional>
 #include <map>
 #include <memory>
@@ -18,6 +19,20 @@ namespace rubric {
 
 class Registry;
 
+// A host's request to stop the check in progress (Ctrl-C in the Python module, its timeout): the
+// evaluator polls it at every step, and each criterion still running or yet to run is an ERROR
+// giving the reason. Ending the candidate programs the check started is the host's part.
+class StopRequest {
+ public:
+  void request(const std::string& reason);  // the first reason given is kept
+  bool requested() const { return state_.load(std::memory_order_acquire) == 2; }
+  const std::string& reason() const { return reason_; }  // once requested()
+  void reset() { state_.store(0); reason_.clear(); }     // between checks, none running
+ private:
+  std::atomic<int> state_{0};  // 0 none, 1 the reason being written, 2 requested
+  std::string reason_;
+};
+
 struct EngineOptions {
   std::vector<std::string> include_dirs;        // -I DIR, searched before RUBRIC_PATH for `use a.b`
   std::map<std::string, std::string> set_params;  // --set NAME=VALUE (VALUE is a rubric literal)
@@ -27,6 +42,7 @@ struct EngineOptions {
   std::uint64_t step_budget = 20'000'000;       // evaluation steps per criterion (ERROR when exceeded)
   int call_depth_limit = 200;                   // nested function calls (ERROR when exceeded)
   judge::JudgeSettings judge;                   // --judge-url, --judge-model, ...; empty: the environment's
+  const StopRequest* stop = nullptr;            // may be null; polled while checking
 };
 
 // A host-registered operator: name, parameters (for arity checks and `rubric doc`), docs, code.

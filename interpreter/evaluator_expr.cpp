@@ -7,6 +7,7 @@
 #include <utility>
 
 #include "interpreter/decimal.hpp"
+#include "interpreter/engine.hpp"
 #include "interpreter/evaluator.hpp"
 #include "interpreter/paths.hpp"
 #include "interpreter/verdicts.hpp"
@@ -55,10 +56,12 @@ LimitExceeded step_budget_exceeded(std::uint64_t steps, std::uint64_t submission
 }  // namespace
 
 void Evaluator::count_step() {
+  if (settings_.options.stop && settings_.options.stop->requested()) throw LimitExceeded(settings_.options.stop->reason());
   if (++steps_ > limits_.steps) throw step_budget_exceeded(limits_.steps, submission_items_);
 }
 
 void Evaluator::charge_steps(std::uint64_t steps) {
+  if (settings_.options.stop && settings_.options.stop->requested()) throw LimitExceeded(settings_.options.stop->reason());
   steps_ = steps > limits_.steps - std::min(steps_, limits_.steps) ? limits_.steps + 1 : steps_ + steps;
   if (steps_ > limits_.steps) throw step_budget_exceeded(limits_.steps, submission_items_);
 }
