@@ -24,7 +24,7 @@
 #include "python/stoppable_run.hpp"
 #include "report/report_format.hpp"
 #include "report/text_report.hpp"
-#include "report/tool_version.hpp"
+#include "operators/tool_version.hpp"
 
 namespace py = pybind11;
 namespace fs = std::filesystem;
