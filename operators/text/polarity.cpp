@@ -791,6 +791,21 @@ std::size_t alternative(const Cursor& c, std::size_t L, std::size_t b, std::size
   while (k > L && (c.w(k - 1) == "the" || c.w(k - 1) == "a" || c.w(k - 1) == "an")) --k;
   if (k > L && c.w(k - 1) == "either") return k - 1;
   if (k > L && c.w(k - 1) == "or" && joins(k - 1) && !appositive(k - 1, e)) return k - 1;
+  // The second of two alternative clauses: "... or num_speculative_tokens was raised to 7" — "or",
+  // a subject, its own auxiliary, and the mention in that clause's predicate.
+  for (std::size_t a = b; a-- > L && b - a <= 4;) {
+    if (c.punct(a)) break;
+    if (!in(c.w(a), kAuxiliaries)) continue;
+    for (std::size_t m = a; m-- > L && a - m <= 4;) {
+      // "A or B both have ...": one subject of two names, not a clause of its own.
+      if (c.punct(m) || in(c.w(m), kAuxiliaries) || c.w(m) == "both" || c.w(m) == "all" || c.w(m) == "together") break;
+      if (c.w(m) == "or") {
+        if (m + 1 < a && joins(m) && m > L) return m;
+        break;
+      }
+    }
+    break;
+  }
   // Alternative clauses: "the draft head degraded or num_speculative_tokens was raised" — the
   // mention's clause, a verb of its own, then "or" and a subject with its own auxiliary.
   std::size_t words = 0;
@@ -874,6 +889,13 @@ bool hedge_is_term(const Cursor& c, std::size_t k) {
     return k + 1 < c.s.tokens.size() && c.s.tokens[k + 1].kind == Token::Kind::word && !in(next, kAuxiliaries) &&
            !in(next, kTerminators) && next != "that" && next != "and" && next != "or" && next != "to";
   if (w == "likelihood") return prev == "maximum" || prev == "log" || prev == "marginal";
+  // An attributive "optional" names a kind of part: "the optional 3.0 engine", "an optional flag"
+  // ("Garnish is optional" hedges).
+  if (w == "optional")
+    return k > 0 && (prev == "the" || prev == "an" || prev == "a" || prev == "its" || prev == "their" || prev == "this" ||
+                     prev == "our" || prev == "my" || prev == "your" || prev == "his" || prev == "her") &&
+           k + 1 < c.s.tokens.size() && c.s.tokens[k + 1].kind != Token::Kind::punct && !in(next, kAuxiliaries) &&
+           !in(next, kTerminators) && next != "and" && next != "or";
   if (w == "hypothesis" || w == "hypotheses")
     return prev == "null" || prev == "alternative" || next.substr(0, 4) == "test";
   // A noun compound names a quantity: "membrane potential", "action potential", "redox potential"
@@ -914,9 +936,29 @@ std::size_t modal_hedge(const Cursor& c, std::size_t k) {
       "fully", "partially", "somewhat", "more", "less", "less", "highly", "very", "quite", "unaffected", "unchanged",
       "inactive", "active", "functional", "required", "involved", "limited", "restricted", "reduced", "increased",
       "impaired", "polyclonal", "monoclonal", "stable", "unstable", "consistent", "inconsistent", "different", "distinct",
-      "likely", "unlikely", "ok", "okay", "fine", "good", "bad", "broken", "faulty", "slow", "fast", "cheap", "solid", "flimsy"};
+      "likely", "unlikely", "ok", "okay", "fine", "good", "bad", "broken", "faulty", "slow", "fast", "cheap", "solid", "flimsy",
+      // a degree or a comparison: "appears fairly large", "appears much larger"
+      "fairly", "rather", "much", "pretty", "slightly", "reasonably", "extremely", "too", "so", "larger", "smaller", "bigger",
+      "better", "worse", "faster", "slower", "older", "newer", "heavier", "lighter", "cheaper", "higher", "lower"};
   const std::string_view x = c.w(k);
   const std::string_view prev = k > 0 ? c.w(k - 1) : std::string_view();
+  // A modal perfect is a counterfactual or an inference, never a fact: "I should have listened",
+  // "The car should have been tested further", "I would have preferred real wood", "The cache must
+  // have been cold" (not "should not have", where the negation decides).
+  if ((x == "should" || x == "would" || x == "'d" || x == "must") && c.w(k + 1) == "have") {
+    std::string_view v = c.w(k + 2);
+    const bool participle = v == "been" || v == "known" || v == "done" || v == "gone" || v == "seen" || v == "taken" ||
+                            v == "had" || v == "got" || v == "gotten" || v == "made" || v == "chosen" || v == "written" ||
+                            (v.size() > 3 && v.substr(v.size() - 2) == "ed");
+    if (participle || kAdverbs.count(v)) return 2;
+  }
+  // "must" of inference, not of obligation: "There must be some truth to it", "It must be a bug",
+  // "what must be at least a hundred fish" ("The tensor must be contiguous" is a requirement).
+  if (x == "must" && c.w(k + 1) == "be") {
+    static const std::unordered_set<std::string_view> kInferred = {"a", "an", "something", "some", "someone", "at", "because",
+                                                                   "due", "that", "one", "among"};
+    if (prev == "there" || kInferred.count(c.w(k + 2))) return 2;
+  }
   if (x == "would" || x == "'d") {
     if (c.w(k + 1) == "not" || c.w(k + 1) == "n't" || c.w(k + 1) == "never") return 0;
     if (prev == "i" || prev == "we") return 0;
@@ -1039,6 +1081,24 @@ bool new_clause_between(const Cursor& c, std::size_t te, std::size_t b) {
     }
   }
   return false;
+}
+
+// A hedge adverb just before a connective of cause or time, a copula between allowed: "The kernel
+// stalls, probably because of bank conflicts", "Throughput fell, presumably after the restart",
+// "That is probably because ...". The adverb doubts the cause or the time the connective opens,
+// not the clause before it. The adverb's position when the connective is at `conn`, or npos.
+std::size_t hedge_before_connective(const Cursor& c, std::size_t conn) {
+  static const std::unordered_set<std::string_view> kConnectives = {"because", "since", "after", "before", "once", "when"};
+  static const std::unordered_set<std::string_view> kHedgeAdverbs = {
+      "probably", "presumably", "possibly", "perhaps", "maybe", "likely", "apparently", "conceivably", "plausibly",
+      "seemingly", "supposedly", "allegedly", "reportedly", "potentially"};
+  constexpr std::size_t npos = static_cast<std::size_t>(-1);
+  if (conn == 0 || !kConnectives.count(c.w(conn))) return npos;
+  std::size_t a = conn - 1;
+  if (in(c.w(a), kCopulas) && a > 0) --a;  // "This is probably because", "This probably is because"
+  if (!kHedgeAdverbs.count(c.w(a))) return npos;
+  if (a > 0 && c.w(a - 1) == "most" && c.w(a) == "likely") --a;
+  return a;
 }
 
 // A negated predicate that "but" replaces: "The delay is not caused by the network but by the
@@ -1230,12 +1290,12 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   // up to the nearest comma.
   // A clause opened by "that" after the mention, relative or complement ("affinities that may
   // reflect ...", "X shows that Y might ..."), keeps its hedges to itself.
-  // So does one opened by "whether" ("We wished to determine whether T3SO4 could mimic it" states
-  // the determining).
+  // So does one opened by "whether" or a wh-word ("We wished to determine whether T3SO4 could mimic
+  // it" states the determining; "I don't know what I would have done" denies the knowing).
   std::size_t hedge_end = RR;
   if (!cleft(c, L, b))
     for (std::size_t k = E; k < RR; ++k)
-      if (c.w(k) == "that" || c.w(k) == "whether") {
+      if (c.w(k) == "that" || c.w(k) == "whether" || c.w(k) == "what" || c.w(k) == "how" || c.w(k) == "why") {
         hedge_end = k;
         break;
       }
@@ -1244,6 +1304,16 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   // "The assumption that X is the culprit is incorrect": a proposition declared false is denied,
   // whatever its own word ("assumption", "idea") would hedge.
   const bool declared_false = false_proposition(c, L, b, E, RR) != n;
+  // The cause or time a hedged connective opens ("..., probably because of X") is hedged.
+  if (L > 0) {
+    std::size_t a = hedge_before_connective(c, L - 1);
+    if (a != static_cast<std::size_t>(-1)) {
+      j.polarity = Polarity::hedged;
+      j.trigger_begin = a;
+      j.trigger_end = L;
+      return j;
+    }
+  }
   for (std::size_t k = L; k < hedge_end; ++k) {
     if (k >= b && k < E) continue;
     if (declared_false && k < b) continue;
@@ -1256,6 +1326,10 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     const Seq* q = c.match_seq(k, hedges);
     std::size_t len = q ? q->size() : modal_hedge(c, k);
     if (!len) continue;
+    // "The kernel stalls probably because of X": the adverb doubts the cause, not the clause before it.
+    if (k >= E && RR < n && hedge_before_connective(c, RR) != static_cast<std::size_t>(-1) &&
+        hedge_before_connective(c, RR) <= k)
+      continue;
     // A hedge that holds the mention is no hedge of it: "The mechanism is not known" denies "known".
     if (k < b && k + len > b) continue;
     // Evidence, then inference: in "These results suggest that X", "Low occupancy indicates
@@ -1273,6 +1347,13 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       for (std::size_t m = E; m < k && !coordinated; ++m)
         coordinated = (c.w(m) == "and" || c.w(m) == "or") && in(c.w(m + 1), kAuxiliaries);
       if (coordinated) break;
+    }
+    // A modal in a comparison after the mention speaks of the comparison: "The seat has more legroom
+    // than you would anticipate", "more fun than should be legal".
+    if (k >= E && len == 1 && in(c.w(k), kAuxiliaries)) {
+      bool than = false;
+      for (std::size_t m = E; m < k && !than; ++m) than = c.w(m) == "than" && c.w(m - 1) != "rather";
+      if (than) continue;
     }
     // A hedge noun with its content after the mention speaks of that content: "investigate the
     // possibility that X", "raises the hypothesis of Y" leave the words before them stated.

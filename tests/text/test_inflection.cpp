@@ -4,15 +4,13 @@
 
 #include "operators/text/concept.hpp"
 #include "operators/text/stemmer.hpp"
+#include "tests/text/polarity_cases.hpp"
 
 using namespace rubric::text;
+using rubric::text::cases::pol;
 
 namespace {
 bool same(std::string_view a, std::string_view b) { return inflection_key(a) == inflection_key(b); }
-std::string pol(std::string_view text, std::string_view phrase) {
-  Stemmer st;
-  return polarity_name(analyse(text, {make_phrase(phrase, st)}, st)[0].polarity);
-}
 }  // namespace
 
 TEST_CASE("inflections share a key: plural, possessive, -ed, -ing, third person") {

@@ -2,15 +2,10 @@
 #include <doctest/doctest.h>
 
 #include "operators/text/concept.hpp"
+#include "tests/text/polarity_cases.hpp"
 
 using namespace rubric::text;
-
-namespace {
-std::string pol(std::string_view text, std::string_view phrase) {
-  Stemmer st;
-  return polarity_name(analyse(text, {make_phrase(phrase, st)}, st)[0].polarity);
-}
-}  // namespace
+using rubric::text::cases::pol;
 
 TEST_CASE("negation before and after the mention") {
   CHECK(pol("The slowdown is not caused by the prefix cache.", "prefix cache") == "negated");

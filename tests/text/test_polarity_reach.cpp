@@ -4,15 +4,10 @@
 #include <doctest/doctest.h>
 
 #include "operators/text/concept.hpp"
+#include "tests/text/polarity_cases.hpp"
 
 using namespace rubric::text;
-
-namespace {
-std::string pol(std::string_view text, std::string_view phrase) {
-  Stemmer st;
-  return polarity_name(analyse(text, {make_phrase(phrase, st)}, st)[0].polarity);
-}
-}  // namespace
+using rubric::text::cases::pol;
 
 TEST_CASE("a complement clause with a subject of its own keeps its negation") {
   CHECK(pol("He said that there were no traces upon the ground.", "said") == "affirmed");

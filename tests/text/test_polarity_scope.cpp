@@ -4,23 +4,11 @@
 
 #include "operators/text/claims.hpp"
 #include "operators/text/concept.hpp"
+#include "tests/text/polarity_cases.hpp"
 
 using namespace rubric::text;
-
-namespace {
-std::string pol(std::string_view text, std::string_view phrase) {
-  Stemmer st;
-  return polarity_name(analyse(text, {make_phrase(phrase, st)}, st)[0].polarity);
-}
-std::vector<std::string> sentences(std::string_view t) {
-  Stemmer st;
-  SentenceStream s(t, st);
-  Sentence x;
-  std::vector<std::string> out;
-  while (s.next(x)) out.push_back(quote(t, x.begin, x.end));
-  return out;
-}
-}  // namespace
+using rubric::text::cases::pol;
+using rubric::text::cases::sentences;
 
 TEST_CASE("a corrected predicate: 'not X but Y' denies the predicate, not the subject") {
   std::string t = "The delay is not caused by the network but by the disk.";

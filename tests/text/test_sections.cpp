@@ -3,18 +3,16 @@
 
 #include "operators/text/concept.hpp"
 #include "operators/text/sections.hpp"
+#include "tests/text/polarity_cases.hpp"
 
 using namespace rubric::text;
+using rubric::text::cases::pol;
 
 namespace {
 const char* const kAnswer =
     "# Report\n\nThe run was slow.\n\n## Root causes\n\nThe draft head degraded.\n\n### Details\n\nSee the profile.\n\n"
     "## Fix\n\nRuled out: the prefix cache.\n- **Root cause**: bank conflicts in the epilogue\n```\nRoot cause: not code\n```\n"
     "Possible causes:\n- register spills\n- occupancy\n\nDone.\n";
-std::string pol(std::string_view text, std::string_view phrase) {
-  Stemmer st;
-  return polarity_name(analyse(text, {make_phrase(phrase, st)}, st)[0].polarity);
-}
 }  // namespace
 
 TEST_CASE("a heading's section runs to the next heading of its level or higher, subsections included") {

@@ -15,7 +15,8 @@ scope cannot be told there: its questions, and its sentences holding a modal, a 
 hedge word (speculation cues of the BioScope guidelines), give no example.
 
   extract.py MIRROR OUT_DIR       (MIRROR: a checkout of joey234/negation-focused-pretraining)
-  extract.py MIRROR OUT_DIR sfu   the SFU Review corpus alone (GPL-3.0, held out: measured at bench time, not kept)
+  extract.py MIRROR OUT_DIR sfu   the SFU Review corpus's held-out part (GPL-3.0: measured at bench time, not kept)
+  extract.py MIRROR OUT_DIR sfu-dev   its development part, capped and whole (for reading its misses; not kept)
   extract.py MIRROR OUT_DIR dev   the development set without the cap, for reading its misses (not kept)
 """
 import os
@@ -245,7 +246,8 @@ def bioscope(mirror, path):
         for label, test in (
                 ("negated", lambda b, e: any(inside(sc, b, e) and after(words, ce, b, 3) for sc, (cb, ce) in neg)
                  and not any(inside(sc, b, e) for sc, _, _ in spec)),
-                ("hedged", lambda b, e: any(inside(sc, b, e) and after(words, ce, b, 6) and t not in ("can", "cannot", "i think")
+                ("hedged", lambda b, e: any(inside(sc, b, e) and after(words, ce, b, 6)
+                                            and real_hedge(t, word_before(sentence, cb))
                                             for sc, (cb, ce), t in spec)),
                 ("affirmed", lambda b, e: not any(inside(sc, b, e) for sc in scopes.values()))):
             ks = [k for k in eligible if test(words[k][1], words[k][2])]
@@ -255,16 +257,27 @@ def bioscope(mirror, path):
     return out
 
 
-def sfu(mirror):
+SFU_DEV_LAST = 12  # reviews numbered 1 to 12 of each kind and verdict are the development part; 13 to 25 are held out
+
+
+def sfu_part(name):
+    """The part of the SFU corpus a review file belongs to, by its number ("BOOKS/no7done.xml" -> "dev",
+    "CARS/yes13done.xml" -> "heldout"): the same share of every kind of review and of both verdicts."""
+    number = int(re.search(r"(\d+)done\.xml$", name).group(1))
+    return "dev" if number <= SFU_DEV_LAST else "heldout"
+
+
+def sfu(mirror, part):
     """Examples from the SFU Review corpus (PALinkA XML: <W> tokens, <cue ID type>, and <xcope> scopes whose
-    <ref SRC="..."> names the cues they belong to). Its questions give no example: it does not annotate them, so
-    whether a word in one is stated cannot be told. Each label's examples are thinned evenly over the corpus's eight
-    kinds of review (books to phones), in file order, to CAP."""
+    <ref SRC="..."> names the cues they belong to), from the reviews of one part ("dev" or "heldout", sfu_part).
+    Its questions give no example: it does not annotate them, so whether a word in one is stated cannot be told.
+    Each label's examples are thinned evenly over the part's eight kinds of review (books to phones), in file
+    order, to CAP."""
     root_dir = "data/SFU_Review_Corpus_Negation_Speculation/"
     names = subprocess.run(["git", "-C", mirror, "ls-tree", "-r", "--name-only", "HEAD", root_dir], check=True,
                            capture_output=True).stdout.decode("utf-8").split()
     out = {"negated": [], "hedged": [], "affirmed": []}
-    for name in sorted(n for n in names if n.endswith(".xml")):
+    for name in sorted(n for n in names if n.endswith(".xml") and sfu_part(n) == part):
         root = ET.fromstring(git_show(mirror, name).encode("utf-8"))
         for s in root.iter("SENTENCE"):
             toks, cue_of, scopes_of = [], [], []  # per token: its cue (id, type) or None, the scopes holding it
@@ -300,7 +313,10 @@ def sfu(mirror):
 
             for label, typ, reach in (("negated", "negation", 3), ("hedged", "speculation", 6)):
                 for cid, t in types.items():
-                    if t != typ or (typ == "speculation" and cue_text[cid] in ("can", "cannot", "i think")):
+                    if t != typ:
+                        continue
+                    first = min(i for i, c in enumerate(cue_of) if c and c[0] == cid)
+                    if typ == "speculation" and not real_hedge(cue_text[cid], lower[first - 1] if first else ""):
                         continue
                     last = max(i for i, c in enumerate(cue_of) if c and c[0] == cid)
                     mine = {sc for sc, cs in scope_cues.items() if cid in cs}
@@ -316,6 +332,21 @@ def sfu(mirror):
         if len(xs) > CAP:
             out[label] = [xs[i * len(xs) // CAP] for i in range(CAP)]
     return out
+
+
+def real_hedge(cue, before):
+    """Whether a speculation cue is a hedge as a grader reads it: not the ability "can" / "cannot" / "can't",
+    and not the writer's own commitment, "I think" or "we believe" (the cue may be annotated as "think" alone,
+    its subject before it)."""
+    cue = " ".join(re.sub(r"[^a-z' ]", "'", cue.lower()).split())
+    if cue in ("can", "cannot", "ca n't", "can't", "ca not", "i think", "we think", "i believe", "we believe"):
+        return False
+    return not (cue in ("think", "believe") and before in ("i", "we"))
+
+
+def word_before(sentence, offset):
+    before = sentence[:offset].lower().split()
+    return before[-1] if before else ""
 
 
 def write(path, examples, source):
@@ -339,8 +370,16 @@ def main():
         write(os.path.join(out, "bioscope_abstracts_all.tsv"), bioscope(mirror, "data/bioscope/abstracts.xml"),
               "BioScope abstracts, all")
         return
-    if sys.argv[3:] == ["sfu"]:  # GPL-3.0: written where the caller says, never into this repository
-        write(os.path.join(out, "sfu_reviews.tsv"), sfu(mirror), "SFU Review corpus (negation and speculation)")
+    # The SFU Review corpus is GPL-3.0: written where the caller says, never into this repository.
+    if sys.argv[3:] == ["sfu"]:  # its held-out part, measured only
+        write(os.path.join(out, "sfu_reviews.tsv"), sfu(mirror, "heldout"),
+              f"SFU Review corpus, held-out part (reviews {SFU_DEV_LAST + 1} to 25 of each kind)")
+        return
+    if sys.argv[3:] == ["sfu-dev"]:  # its development part: capped for figures, whole for reading misses
+        write(os.path.join(out, "sfu_reviews_dev.tsv"), sfu(mirror, "dev"),
+              f"SFU Review corpus, development part (reviews 1 to {SFU_DEV_LAST} of each kind)")
+        CAP = 10 ** 9
+        write(os.path.join(out, "sfu_reviews_dev_all.tsv"), sfu(mirror, "dev"), "SFU Review corpus, development part, all")
         return
     write(os.path.join(out, "starsem_dev.tsv"),
           starsem(mirror, [sem + "training/SEM-2012-SharedTask-CD-SCO-training-09032012.txt",

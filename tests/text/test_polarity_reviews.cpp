@@ -1,0 +1,74 @@
+// Polarity rule families of opinion and review prose (found on the development part of the SFU
+// Review corpus, docs/text.md "Public corpora") and of the causes an answer gives: what a hedge
+// before "because" doubts, counterfactual and inferential modals, and where a modal's clause ends.
+// Each family has cases that must and must not change.
+#include <doctest/doctest.h>
+
+#include "operators/text/concept.hpp"
+#include "tests/text/polarity_cases.hpp"
+
+using namespace rubric::text;
+using rubric::text::cases::pol;
+
+TEST_CASE("a hedge adverb before 'because' or 'after' doubts the cause or the time, not the clause before it") {
+  CHECK(pol("Throughput fell, presumably after the restart.", "restart") == "hedged");
+  CHECK(pol("Throughput fell, presumably after the restart.", "fell") == "affirmed");
+  CHECK(pol("The kernel stalls, probably because of bank conflicts.", "bank conflicts") == "hedged");
+  CHECK(pol("The kernel stalls probably because of bank conflicts.", "bank conflicts") == "hedged");
+  CHECK(pol("The kernel stalls probably because of bank conflicts.", "kernel") == "affirmed");
+  CHECK(pol("That is probably because the prefix cache is cold.", "prefix cache") == "hedged");
+  CHECK(pol("The regression appeared, most likely since the driver upgrade.", "driver upgrade") == "hedged");
+  // Without the adverb the cause is stated; an adverb elsewhere still hedges its own clause.
+  CHECK(pol("The kernel stalls because of bank conflicts.", "bank conflicts") == "affirmed");
+  CHECK(pol("The kernel stalls because of bank conflicts, probably.", "bank conflicts") == "hedged");
+  CHECK(pol("The hit rate dropped after the restart, which probably cleared the cache.", "restart") == "affirmed");
+}
+
+TEST_CASE("the second of two alternative clauses is a candidate too") {
+  const char* t = "Root cause: the draft head degraded or num_speculative_tokens was raised to 7.";
+  CHECK(pol(t, "draft head") == "hedged");
+  CHECK(pol(t, "degraded") == "hedged");
+  CHECK(pol(t, "raised") == "hedged");
+  // Two names of one subject are no alternative clauses.
+  CHECK(pol("The Embassy Suites or Amerisuites both have comparable prices.", "comparable") == "affirmed");
+  CHECK(pol("The draft head was retrained.", "retrained") == "affirmed");
+}
+
+TEST_CASE("a modal perfect is a counterfactual or an inference, not a fact") {
+  CHECK(pol("I should have listened to my husband.", "listened") == "hedged");
+  CHECK(pol("The car should have been tested further in the wind tunnel.", "tested") == "hedged");
+  CHECK(pol("I would have preferred real wood.", "wood") == "hedged");
+  CHECK(pol("The cache must have been cold.", "cold") == "hedged");
+  // The negation decides "should not have"; advice and the writer's "I would" stay stated.
+  CHECK(pol("The kernel should not have used shared memory.", "shared memory") == "negated");
+  CHECK(pol("We should increase the batch size.", "increase") == "affirmed");
+  CHECK(pol("I would definitely recommend it.", "recommend") == "affirmed");
+}
+
+TEST_CASE("'must' of inference hedges, 'must' of obligation states") {
+  CHECK(pol("There must be some truth to the matter.", "truth") == "hedged");
+  CHECK(pol("It must be a bug in the driver.", "bug") == "hedged");
+  CHECK(pol("The tensor must be contiguous.", "contiguous") == "affirmed");
+  CHECK(pol("Children must be monitored at all times.", "monitored") == "affirmed");
+}
+
+TEST_CASE("'appears' before a degree or a comparison seems") {
+  CHECK(pol("The trunk appears fairly large.", "large") == "hedged");
+  CHECK(pol("The new car appears much larger.", "larger") == "hedged");
+  CHECK(pol("The error appeared in the log.", "error") == "affirmed");
+}
+
+TEST_CASE("an attributive 'optional' names a part; a predicate 'optional' hedges") {
+  CHECK(pol("The car had the optional 3.0 DOHC engine.", "engine") == "affirmed");
+  CHECK(pol("Pass the optional flag to the server.", "flag") == "affirmed");
+  CHECK(pol("Garnish is optional.", "garnish") == "hedged");
+  CHECK(pol("A pinch of cinnamon (optional).", "cinnamon") == "hedged");
+}
+
+TEST_CASE("a modal in a comparison or a wh-clause after the mention speaks of that clause") {
+  CHECK(pol("The back seat has more legroom than you would anticipate.", "seat") == "affirmed");
+  CHECK(pol("The back seat would have more legroom.", "seat") == "hedged");
+  CHECK(pol("I don't know what I would have done without it.", "know") == "negated");
+  CHECK(pol("The profile shows what might be a bank conflict.", "profile") == "affirmed");
+  CHECK(pol("It is unclear what might cause the stall.", "stall") == "hedged");
+}
