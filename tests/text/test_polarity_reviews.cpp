@@ -72,3 +72,12 @@ TEST_CASE("a modal in a comparison or a wh-clause after the mention speaks of th
   CHECK(pol("The profile shows what might be a bank conflict.", "profile") == "affirmed");
   CHECK(pol("It is unclear what might cause the stall.", "stall") == "hedged");
 }
+
+TEST_CASE("Windows-1252 quotes decoded as Latin-1 read as the quotes they stand for") {
+  // U+0092 is the right single quotation mark of Windows-1252 read as Latin-1: "don’t".
+  CHECK(pol("I don\xc2\x92t like the keyboard.", "keyboard") == "negated");
+  CHECK(pol("The fan doesn\xc2\x92t work.", "fan") == "negated");
+  CHECK(pol("The story doesn\xc2\x92t end there.", "story") == pol("The story doesn't end there.", "story"));
+  CHECK(pol("It\xc2\x92s the prefix cache.", "prefix cache") == "affirmed");
+  CHECK(pol("The \xc2\x93" "fast path\xc2\x94 is not taken.", "fast path") == "negated");
+}

@@ -142,7 +142,8 @@ def detok(tokens):
     out = ""
     for t in tokens:
         # A closing quotation mark ('') is glued to the word before it, an opening one (``) to the next.
-        if out and not re.match(r"^([,.;:!?)\]}]|'s|'|''|n't|'ll|'re|'ve|'d|'m)$", t) and not out.endswith(("(", "``")):
+        # An apostrophe may be written ’ or, in text decoded from Windows-1252 as Latin-1, U+0092.
+        if out and not re.match("^([,.;:!?)\\]}]|''|n?['\u2019\u0092](s|t|ll|re|ve|d|m)?)$", t) and not out.endswith(("(", "``")):
             out += " "
         out += t
     return out.replace("``", '"').replace("''", '"')
