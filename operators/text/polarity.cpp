@@ -791,8 +791,17 @@ std::size_t alternative(const Cursor& c, std::size_t L, std::size_t b, std::size
   while (k > L && (c.w(k - 1) == "the" || c.w(k - 1) == "a" || c.w(k - 1) == "an")) --k;
   if (k > L && c.w(k - 1) == "either") return k - 1;
   if (k > L && c.w(k - 1) == "or" && joins(k - 1) && !appositive(k - 1, e)) return k - 1;
-  // The second of two alternative clauses: "... or num_speculative_tokens was raised to 7" — "or",
-  // a subject, its own auxiliary, and the mention in that clause's predicate.
+  // The second of two alternative clauses: "the draft head degraded or num_speculative_tokens was
+  // raised to 7" — a clause with a verb (an auxiliary, or a word in -ed just before "or"), "or", a
+  // subject, its own auxiliary, and the mention in that clause's predicate. Not two names of one
+  // subject: "Bronchitis or asthma are mediated by ..." states the mediation.
+  auto clause_before = [&](std::size_t orr) {
+    std::string_view v = c.w(orr - 1);
+    if (v.size() > 4 && v.substr(v.size() - 2) == "ed" && !c.s.tokens[orr - 1].capital) return true;
+    for (std::size_t m = L; m < orr; ++m)
+      if (in(c.w(m), kAuxiliaries)) return true;
+    return false;
+  };
   for (std::size_t a = b; a-- > L && b - a <= 4;) {
     if (c.punct(a)) break;
     if (!in(c.w(a), kAuxiliaries)) continue;
@@ -800,7 +809,7 @@ std::size_t alternative(const Cursor& c, std::size_t L, std::size_t b, std::size
       // "A or B both have ...": one subject of two names, not a clause of its own.
       if (c.punct(m) || in(c.w(m), kAuxiliaries) || c.w(m) == "both" || c.w(m) == "all" || c.w(m) == "together") break;
       if (c.w(m) == "or") {
-        if (m + 1 < a && joins(m) && m > L) return m;
+        if (m + 1 < a && joins(m) && m > L && clause_before(m)) return m;
         break;
       }
     }
@@ -942,22 +951,16 @@ std::size_t modal_hedge(const Cursor& c, std::size_t k) {
       "better", "worse", "faster", "slower", "older", "newer", "heavier", "lighter", "cheaper", "higher", "lower"};
   const std::string_view x = c.w(k);
   const std::string_view prev = k > 0 ? c.w(k - 1) : std::string_view();
-  // A modal perfect is a counterfactual or an inference, never a fact: "I should have listened",
-  // "The car should have been tested further", "I would have preferred real wood", "The cache must
-  // have been cold" (not "should not have", where the negation decides).
-  if ((x == "should" || x == "would" || x == "'d" || x == "must") && c.w(k + 1) == "have") {
+  // A modal perfect of "should" or "would" is a counterfactual, not a fact: "I should have
+  // listened", "The car should have been tested further", "I would have preferred real wood" (not
+  // "should not have", where the negation decides). "It must have been the cache" is the writer's
+  // conclusion, stated.
+  if ((x == "should" || x == "would" || x == "'d") && c.w(k + 1) == "have") {
     std::string_view v = c.w(k + 2);
     const bool participle = v == "been" || v == "known" || v == "done" || v == "gone" || v == "seen" || v == "taken" ||
                             v == "had" || v == "got" || v == "gotten" || v == "made" || v == "chosen" || v == "written" ||
                             (v.size() > 3 && v.substr(v.size() - 2) == "ed");
     if (participle || kAdverbs.count(v)) return 2;
-  }
-  // "must" of inference, not of obligation: "There must be some truth to it", "It must be a bug",
-  // "what must be at least a hundred fish" ("The tensor must be contiguous" is a requirement).
-  if (x == "must" && c.w(k + 1) == "be") {
-    static const std::unordered_set<std::string_view> kInferred = {"a", "an", "something", "some", "someone", "at", "because",
-                                                                   "due", "that", "one", "among"};
-    if (prev == "there" || kInferred.count(c.w(k + 2))) return 2;
   }
   if (x == "would" || x == "'d") {
     if (c.w(k + 1) == "not" || c.w(k + 1) == "n't" || c.w(k + 1) == "never") return 0;

@@ -31,6 +31,8 @@ TEST_CASE("the second of two alternative clauses is a candidate too") {
   CHECK(pol(t, "raised") == "hedged");
   // Two names of one subject are no alternative clauses.
   CHECK(pol("The Embassy Suites or Amerisuites both have comparable prices.", "comparable") == "affirmed");
+  CHECK(pol("Bronchitis or asthma are mediated by inflammatory mechanisms.", "mediated") == "affirmed");
+  CHECK(pol("The cache was cold or the scheduler was slow.", "slow") == "hedged");
   CHECK(pol("The draft head was retrained.", "retrained") == "affirmed");
 }
 
@@ -38,18 +40,16 @@ TEST_CASE("a modal perfect is a counterfactual or an inference, not a fact") {
   CHECK(pol("I should have listened to my husband.", "listened") == "hedged");
   CHECK(pol("The car should have been tested further in the wind tunnel.", "tested") == "hedged");
   CHECK(pol("I would have preferred real wood.", "wood") == "hedged");
-  CHECK(pol("The cache must have been cold.", "cold") == "hedged");
   // The negation decides "should not have"; advice and the writer's "I would" stay stated.
   CHECK(pol("The kernel should not have used shared memory.", "shared memory") == "negated");
   CHECK(pol("We should increase the batch size.", "increase") == "affirmed");
   CHECK(pol("I would definitely recommend it.", "recommend") == "affirmed");
 }
 
-TEST_CASE("'must' of inference hedges, 'must' of obligation states") {
-  CHECK(pol("There must be some truth to the matter.", "truth") == "hedged");
-  CHECK(pol("It must be a bug in the driver.", "bug") == "hedged");
+TEST_CASE("'must' states: an obligation or the writer's own conclusion") {
+  CHECK(pol("It must have been the prefix cache.", "prefix cache") == "affirmed");
   CHECK(pol("The tensor must be contiguous.", "contiguous") == "affirmed");
-  CHECK(pol("Children must be monitored at all times.", "monitored") == "affirmed");
+  CHECK(pol("There must be changes in the transcription of genes.", "transcription") == "affirmed");
 }
 
 TEST_CASE("'appears' before a degree or a comparison seems") {
