@@ -73,7 +73,8 @@ const std::vector<std::string_view> kPredicateAdverbs = {"very", "completely", "
                                                          "switched", "fully", "clearly", "simply", "now", "still", "also",
                                                          "quite", "totally", "practically", "essentially"};
 // Short-scope triggers: their scope ends at the next comma ("Rather than X, do Y").
-const std::vector<std::string_view> kShortScope = {"rather", "instead", "as", "in", "unlike", "avoid", "avoids", "avoided", "avoiding"};
+const std::vector<std::string_view> kShortScope = {"rather", "instead", "as", "in", "unlike", "avoid", "avoids", "avoided", "avoiding",
+                                                   "regardless"};
 // The last words of prepositional negation cues ("instead of", "lack of", "unrelated to", "rather than").
 const std::unordered_set<std::string_view> kPrepositionalEnds = {"of", "to", "than", "from"};
 constexpr std::size_t kPostGap = 5;
@@ -98,7 +99,9 @@ const std::vector<Seq> kPseudo = {
     {"no", "significant", "increase"}, {"no", "significant", "decrease"}, {"no", "worsening"}, {"no", "improvement"},
     {"no", "further", "increase"}, {"clear", "of", "course"},
     // "none the less" is "nevertheless"; "never anything but a tool" is "only ever a tool".
-    {"none", "the", "less"}, {"never", "anything", "but"}, {"not", "anything", "but"}, {"n't", "anything", "but"}};
+    {"none", "the", "less"}, {"never", "anything", "but"}, {"not", "anything", "but"}, {"n't", "anything", "but"},
+    // All that it is: "It's nothing short of genius", "nothing more than a rip-off", "little more than a toy".
+    {"nothing", "short", "of"}, {"nothing", "more", "than"}, {"nothing", "less", "than"}, {"little", "more", "than"}};
 
 // Words that cancel a preceding "not": "not negligible", "not uncommon", "not unrelated".
 const std::vector<std::string_view> kNegativeAdjectives = {
@@ -440,6 +443,8 @@ struct Cursor {
     // negated verb, not a contrast or a consequence.
     // ("it was not so, and ..." is the pro-form: the clause ends there).
     if (x == "yet" && k > 0 && (w(k - 1) == "not" || w(k - 1) == "n't" || w(k - 1) == "never")) return false;
+    // "had never before sold", "I've never before owned": "before" is the negated verb's adverb.
+    if (x == "before" && k > 0 && w(k - 1) == "never") return false;
     if (x == "so" && k > 0 && (w(k - 1) == "not" || w(k - 1) == "n't") && k + 1 < s.tokens.size() &&
         s.tokens[k + 1].kind == Token::Kind::word && !in(w(k + 1), kClauseStarters) && w(k + 1) != "and" && w(k + 1) != "or")
       return false;
@@ -455,6 +460,8 @@ struct Cursor {
       if (std::size_t len = match(k - back, kPseudo); len > back && k - back + len <= end) return true;
     // "not negligible", "isn't uncommon": the second negative cancels the first.
     if ((w(k) == "not" || w(k) == "n't" || w(k) == "never") && in(w(k + 1), kNegativeAdjectives) && w(k + 1) != "no") return true;
+    // "whether they like him or not, ...": the elided alternative negates nothing after it.
+    if (w(k) == "not" && k > 0 && w(k - 1) == "or" && (k + 1 >= s.tokens.size() || punct(k + 1))) return true;
     return false;
   }
 };
@@ -789,7 +796,11 @@ std::size_t alternative(const Cursor& c, std::size_t L, std::size_t b, std::size
   // Before it: "... or the A", "either A".
   std::size_t k = b;
   while (k > L && (c.w(k - 1) == "the" || c.w(k - 1) == "a" || c.w(k - 1) == "an")) --k;
-  if (k > L && c.w(k - 1) == "either") return k - 1;
+  // "either A or B"; "either seat" with no "or" after it is each of two, no alternative.
+  if (k > L && c.w(k - 1) == "either") {
+    for (std::size_t m = e; m < n && m < e + kClauseReach; ++m)
+      if (c.w(m) == "or" && joins(m)) return k - 1;
+  }
   if (k > L && c.w(k - 1) == "or" && joins(k - 1) && !appositive(k - 1, e)) return k - 1;
   // The second of two alternative clauses: "the draft head degraded or num_speculative_tokens was
   // raised to 7" — a clause with a verb (an auxiliary, or a word in -ed just before "or"), "or", a

@@ -81,3 +81,19 @@ TEST_CASE("Windows-1252 quotes decoded as Latin-1 read as the quotes they stand 
   CHECK(pol("It\xc2\x92s the prefix cache.", "prefix cache") == "affirmed");
   CHECK(pol("The \xc2\x93" "fast path\xc2\x94 is not taken.", "fast path") == "negated");
 }
+
+TEST_CASE("what something is 'nothing short of' or 'nothing more than' is stated") {
+  CHECK(pol("It's nothing short of genius.", "genius") == "affirmed");
+  CHECK(pol("This movie is nothing more than hidden rip-offs.", "rip-offs") == "affirmed");
+  CHECK(pol("The patch is little more than a workaround.", "workaround") == "affirmed");
+  CHECK(pol("There is nothing to reuse.", "reuse") == "negated");
+}
+
+TEST_CASE("'never before' keeps its verb; 'regardless of' ends at a comma; 'either' needs an 'or'") {
+  CHECK(pol("I have never before owned a cutting edge computer.", "owned") == "negated");
+  CHECK(pol("The stall never occurs before the restart.", "restart") == "affirmed");
+  CHECK(pol("Regardless of whether they like him or not, Luke is forced to keep many secrets.", "secrets") == "affirmed");
+  CHECK(pol("The cache is flushed regardless of the hit rate.", "hit rate") == "negated");
+  CHECK(pol("Lift the handle on the side of either seat, and it glides forward.", "seat") == "affirmed");
+  CHECK(pol("The cause is either the prefix cache or a bank conflict.", "prefix cache") == "hedged");
+}
