@@ -135,6 +135,7 @@ const std::vector<Seq> kHedges = {
     // A belief the writer has left behind: "Initially I thought X was the cause".
     {"i", "thought"}, {"we", "thought"}, {"initially", "thought"}, {"originally", "thought"}, {"first", "thought"},
     {"had", "thought"}, {"at", "first"}, {"first", "guess"}, {"initial", "guess"}, {"initially", "suspected"},
+    {"always", "thought"},
     // Another's word, not the writer's: "allegedly", "reportedly", "is rumoured to", "accused of".
     {"allegedly"}, {"alleged"}, {"alleges"}, {"allege"}, {"alleging"}, {"reportedly"}, {"supposedly"}, {"purportedly"},
     {"purported"}, {"ostensibly"}, {"rumoured"}, {"rumored"}, {"accused", "of"},
@@ -142,6 +143,7 @@ const std::vector<Seq> kHedges = {
     // "claims" alone is too common to read so), and the impersonal passive ("X is thought to be").
     {"claims", "that"}, {"claimed", "that"}, {"claiming", "that"}, {"claims", "it"}, {"claimed", "it"},
     {"claims", "to"}, {"claimed", "to"}, {"claiming", "to"}, {"claims", "there"}, {"claimed", "there"},
+    {"claim", "they"}, {"claims", "they"}, {"claimed", "they"},
     {"thought", "to"}, {"thought", "to", "be"}, {"thought", "to", "have"}, {"believed", "to"}, {"believed", "to", "be"}, {"believed", "to", "have"},
     {"said", "to", "be"}, {"said", "to", "have"}, {"reported", "to", "be"}, {"reported", "to", "have"},
     {"widely", "believed"}, {"is", "thought", "to"}, {"are", "thought", "to"}, {"was", "thought", "to"},
@@ -996,9 +998,15 @@ std::size_t modal_hedge(const Cursor& c, std::size_t k) {
   static const std::unordered_set<std::string_view> kClauseOpeners = {
       "that", "it", "they", "he", "she", "this", "there", "the", "a", "an", "these", "those", "its", "their", "his", "her",
       "you", "we", "i", "my", "our", "your", "someone", "something", "everything", "nothing", "all"};
-  if ((x == "thinks" || x == "believes" || ((x == "think" || x == "believe") && prev != "i" && prev != "we" && prev != "to" &&
-                                             prev != "n't" && prev != "not" && !c.s.tokens[k].capital)) &&
-      kClauseOpeners.count(c.w(k + 1)))
+  // ("Giselle thinks Watson is great": a name opens the clause too; "my wife thought I was nuts",
+  // "she thought it was strange": another's belief in the past.)
+  const bool opens = kClauseOpeners.count(c.w(k + 1)) || (k + 1 < c.s.tokens.size() && c.s.tokens[k + 1].capital &&
+                                                          c.s.tokens[k + 1].kind == Token::Kind::word && in(c.w(k + 2), kAuxiliaries));
+  if ((x == "thinks" || x == "believes" ||
+       ((x == "think" || x == "believe" || x == "thought" || x == "believed") && prev != "i" && prev != "we" && prev != "to" &&
+        prev != "n't" && prev != "not" && prev != "had" && prev != "a" && prev != "the" && prev != "this" && prev != "that" &&
+        prev != "my" && prev != "our" && prev != "your" && prev != "second" && prev != "first" && !c.s.tokens[k].capital)) &&
+      opens)
     return 1;
   if ((x == "hope" || x == "hopes" || x == "hoped" || x == "wish" || x == "wishes" || x == "wished") && kClauseOpeners.count(c.w(k + 1)) &&
       c.w(k + 2) != "to" &&  // "I wish you to drive to Merripit House": an order

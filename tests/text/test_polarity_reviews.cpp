@@ -97,3 +97,13 @@ TEST_CASE("'never before' keeps its verb; 'regardless of' ends at a comma; 'eith
   CHECK(pol("Lift the handle on the side of either seat, and it glides forward.", "seat") == "affirmed");
   CHECK(pol("The cause is either the prefix cache or a bank conflict.", "prefix cache") == "hedged");
 }
+
+TEST_CASE("another's belief, past or present, and a name opening its clause") {
+  CHECK(pol("My wife thought I was nuts.", "nuts") == "hedged");
+  CHECK(pol("She thought it was strange.", "strange") == "hedged");
+  CHECK(pol("Giselle thinks Watson is great.", "great") == "hedged");
+  CHECK(pol("On the web site they claim they have three pools.", "pools") == "hedged");
+  // The writer's "I think" states; the noun "claim" reports nothing.
+  CHECK(pol("I think the prefix cache is cold.", "prefix cache") == "affirmed");
+  CHECK(pol("I take issue with the manufacturer's claim that it is non-stick.", "issue") == "affirmed");
+}
