@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cstdlib>
 #include <ctime>
 #include <fstream>
 #include <map>
@@ -103,13 +104,27 @@ void report_accuracy(const std::string& path, const std::vector<Example>& corpus
 int main(int argc, char** argv) {
   std::vector<std::string> paths;
   double mib = 1.0;
+  const char* usage = "usage: bench_text CORPUS.tsv [MORE.tsv ...] [MiB]\n";
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a.size() > 4 && a.compare(a.size() - 4, 4, ".tsv") == 0) paths.push_back(a);
-    else mib = std::stod(a);
+    if (a == "-h" || a == "--help") {
+      fmt::print("{}", usage);
+      return 0;
+    }
+    if (a.size() > 4 && a.compare(a.size() - 4, 4, ".tsv") == 0) {
+      paths.push_back(a);
+      continue;
+    }
+    // Anything else must be the answer's size in MiB, a positive number.
+    char* end = nullptr;
+    mib = std::strtod(a.c_str(), &end);
+    if (a.empty() || *end != '\0' || !(mib > 0)) {
+      fmt::print(stderr, "bench_text: '{}' is neither a .tsv corpus nor a size in MiB\n{}", a, usage);
+      return 2;
+    }
   }
   if (paths.empty()) {
-    fmt::print(stderr, "usage: bench_text CORPUS.tsv [MORE.tsv ...] [MiB]\n");
+    fmt::print(stderr, "{}", usage);
     return 2;
   }
   Stemmer stemmer;
