@@ -41,9 +41,12 @@ bool worker_claims_environment(const WorkerReply& r) { return r.grader_environme
 
 // A reply that cannot be read strictly (MalformedReply) came from the worker running the
 // candidate's code: that worker is stopped, and the request is the candidate's failure.
-std::string malformed_reply_failure(WorkerClient& w, const MalformedReply& e) {
+template <class Outcome>
+Outcome& malformed_reply(WorkerClient& w, const MalformedReply& e, Outcome& out) {
   w.stop();
-  return "malformed reply from the worker running the candidate's code: " + e.reason;
+  out.ok = false;
+  out.failure = "malformed reply from the worker running the candidate's code: " + e.reason;
+  return out;
 }
 
 // A failure before the request was sent (the worker could not start, the arguments could not be
@@ -404,9 +407,7 @@ CallOutcome GpuSession::call(const CompiledModule& fn, const std::vector<CallArg
       out.wall_seconds = reply_number(r.message, "wall_s", 0, r.seconds + 1);
       out.libraries = reply_library_list(r.message, "libraries");
     } catch (const MalformedReply& e) {
-      out.ok = false;
-      out.failure = malformed_reply_failure(w, e);
-      return out;
+      return malformed_reply(w, e, out);
     }
     try {
       for (std::size_t i = 0; i < req.outputs.size(); ++i) {
@@ -435,8 +436,7 @@ LibrariesOutcome GpuSession::libraries(const CompiledModule& fn) {
   try {
     out.libraries = reply_library_list(r.message, "libraries");
   } catch (const MalformedReply& e) {
-    out.ok = false;
-    out.failure = malformed_reply_failure(w, e);
+    malformed_reply(w, e, out);
   }
   return out;
 }
@@ -488,8 +488,7 @@ TimeOutcome GpuSession::time(const CompiledModule& fn, const std::vector<CallArg
   try {
     read_time_reply(r, o, fn, read);
   } catch (const MalformedReply& e) {
-    out.failure = malformed_reply_failure(w, e);
-    return out;
+    return malformed_reply(w, e, out);
   }
   return read;
 }
