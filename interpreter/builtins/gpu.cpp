@@ -154,6 +154,13 @@ Value failed_request(CallContext& ctx, GpuState& st, const cuda::CompiledModule&
   return ctx.error(message, blame_of(m));
 }
 
+// The report lists, once per module, what confined the worker running the candidate's code.
+void record_worker_once(CallContext& ctx, GpuState& st, const cuda::CompiledModule& m, const std::string& isolation,
+                        double seconds, bool ok) {
+  if (!isolation.empty() && st.sandbox_recorded.insert(m.library_path).second)
+    ctx.record_run(RunRecord{fmt::format("rubric-gpu-worker: {} from {}", m.entry, m.source_name), isolation, seconds, ok ? 0 : 1});
+}
+
 // Runs `request` (a builtin's work on the module's worker): an EnvironmentError is the grading
 // machine's fault, any other OperatorError the rubric's, each named "'<builtin>' of <entry>".
 template <class Request>
@@ -178,10 +185,7 @@ Value call_module(CallContext& ctx, GpuState& st, const cuda::CompiledModule& m,
   if (auto* p = ctx.progress()) p->activity(fmt::format("call: {}", m.entry));
   return on_worker(ctx, st, m, "call", [&] {
     cuda::CallOutcome r = st.get().call(m, prepared.args);
-    // The report lists, once per module, what confined the worker running the candidate's code.
-    if (!r.isolation.empty() && st.sandbox_recorded.insert(m.library_path).second)
-      ctx.record_run(RunRecord{fmt::format("rubric-gpu-worker: {} from {}", m.entry, m.source_name), r.isolation,
-                               r.wall_seconds, r.ok ? 0 : 1});
+    record_worker_once(ctx, st, m, r.isolation, r.wall_seconds, r.ok);
     if (!r.ok) return failed_request(ctx, st, m, r.grader_environment, fmt::format("{} ({}): {}", m.entry, m.source_name, r.failure));
     if (!r.libraries.empty()) ctx.note_evidence(libraries_text(m, r.libraries));
     List outs;
@@ -344,9 +348,7 @@ void open_gpu(Registry& r) {
           if (auto* p = ctx.progress()) p->activity(fmt::format("timing {} (up to {:.0f} s)", m->entry, opt.max_time_s));
           return on_worker(ctx, *state, *m, "time", [&] {
             cuda::TimeOutcome t = state->get().time(*m, prepared.args, opt);
-            if (!t.isolation.empty() && state->sandbox_recorded.insert(m->library_path).second)
-              ctx.record_run(RunRecord{fmt::format("rubric-gpu-worker: {} from {}", m->entry, m->source_name), t.isolation,
-                                       t.method.elapsed_s, t.ok ? 0 : 1});
+            record_worker_once(ctx, *state, *m, t.isolation, t.method.elapsed_s, t.ok);
             if (!t.ok) return failed_request(ctx, *state, *m, t.grader_environment, fmt::format("timing {}: {}", m->entry, t.failure));
             SampleSet s;
             s.values = t.samples;
