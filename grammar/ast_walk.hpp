@@ -1,7 +1,8 @@
 #pragma once
-// The one walk over a rubric's criteria and groups: whatever lists, counts, notes or documents
-// them (the engine's notes and --only ids, the evaluator's progress total, the checker's ids,
-// `rubric doc`) goes through it, so a new kind of item is taught to one place.
+// The one walk over a rubric's criteria and groups: whatever lists, counts, selects, notes or
+// documents them (the engine's notes and --only ids, the evaluator's --only selection and
+// progress total, the checker's ids, `rubric doc`) goes through it, so a new kind of item is
+// taught to one place.
 #include <memory>
 #include <variant>
 

@@ -6,6 +6,7 @@
 #include <fmt/format.h>
 #include <functional>
 #include <set>
+#include <string_view>
 
 #include "grammar/ast_walk.hpp"
 #include "grammar/parse.hpp"
@@ -273,8 +274,16 @@ Report Engine::evaluate(const std::string& submission_dir, const std::string& re
   // Rubric sources and modules read from disk belong to the provenance too.
   const std::vector<FileRecord> sources = this->sources();
   report.provenance.files.insert(report.provenance.files.begin(), sources.begin(), sources.end());
-  for (auto& d : impl_->load_diagnostics)
-    if (d.severity == Severity::warning) report.warnings.insert(report.warnings.begin(), d);
+  // The load's warnings lead the evaluation's, in the order a reader meets them: by file, then line.
+  std::vector<Diagnostic> load_warnings;
+  for (const Diagnostic& d : impl_->load_diagnostics)
+    if (d.severity == Severity::warning) load_warnings.push_back(d);
+  std::stable_sort(load_warnings.begin(), load_warnings.end(), [](const Diagnostic& a, const Diagnostic& b) {
+    const std::string_view fa = a.source ? std::string_view(a.source->name()) : std::string_view();
+    const std::string_view fb = b.source ? std::string_view(b.source->name()) : std::string_view();
+    return fa != fb ? fa < fb : a.range.begin < b.range.begin;
+  });
+  report.warnings.insert(report.warnings.begin(), load_warnings.begin(), load_warnings.end());
   if (const Value* dev = impl_->registry.evaluated_binding("device"); dev && dev->is(ValueKind::record))
     for (const auto& f : dev->as_record().fields) report.provenance.device[f.first] = f.second.to_string();
   report.provenance.cuda = machine::cuda_versions(report.provenance.device);

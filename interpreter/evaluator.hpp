@@ -168,6 +168,15 @@ class Evaluator {
   // A tensor subscript `t[...]`: each part a whole number, then the index hooks.
   Value eval_subscripts(const Value& obj, const ast::Index& n, const ast::Expr& at, const EnvPtr& env);
   std::optional<Value> try_field_hooks(const Value& obj, const std::string& field, const ast::Expr& at, const EnvPtr& env);
+  // The kinds of condition `decide` tells apart (evaluator_conditions.cpp), each decided in its
+  // file: evaluator_comparison.cpp, _within, _matches, _mentions.
+  CheckOutcome decide_not(const ast::Unary& u, const EnvPtr& env);
+  CheckOutcome decide_connective(const ast::Binary& b, const EnvPtr& env);
+  CheckOutcome decide_comparison(const ast::Binary& b, const ast::Expr& e, const EnvPtr& env);
+  CheckOutcome decide_within(const ast::Within& w, const ast::Expr& e, const EnvPtr& env);
+  CheckOutcome decide_matches(const ast::Matches& m, const ast::Expr& e, const EnvPtr& env);
+  CheckOutcome decide_mentions(const ast::Mentions& m, const EnvPtr& env);
+  CheckOutcome decide_truth(const ast::Expr& e, const EnvPtr& env);
   std::optional<CheckOutcome> try_matches_hooks(const Value& a, const Value& b, const MatchTolerance& tol, const ast::Expr& at,
                                                 const EnvPtr& env);
   const EvalLimits& limits() const { return limits_; }

@@ -17,11 +17,9 @@ namespace rubric {
 
 namespace {
 
-bool is_comparison(ast::BinaryOp op) {
+bool is_ordering(ast::BinaryOp op) {
   return op == ast::BinaryOp::lt || op == ast::BinaryOp::le || op == ast::BinaryOp::gt || op == ast::BinaryOp::ge;
 }
-
-Dimension dim_of(const Value& v) { return v.is(ValueKind::samples) ? v.as_samples().dim() : v.as_quantity().dim; }
 
 // A missing record key is the submission's fault when the record came from a submission file.
 Blame blame_for_origin(const std::string& origin) {
@@ -137,7 +135,7 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
     return Value::boolean(op == BinaryOp::eq ? eq : !eq);
   }
 
-  if (is_comparison(op)) {
+  if (is_ordering(op)) {
     if (a.is(ValueKind::string) && b.is(ValueKind::string)) {
       int c = a.as_string().compare(b.as_string());
       bool r = op == BinaryOp::lt ? c < 0 : op == BinaryOp::le ? c <= 0 : op == BinaryOp::gt ? c > 0 : c >= 0;
@@ -155,10 +153,10 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
       return fail_shown(fmt::format("cannot compare a {} with a {} using '{}'", a.kind_name(), b.kind_name(), ast::op_text(op)),
                         fmt::format("{} {} {}", brief(a), ast::op_text(op), brief(b)));
     }
-    if (dim_of(a) != dim_of(b) && (a.claimed() || b.claimed())) return Value::boolean(false);  // a claim of another quantity
-    if (dim_of(a) != dim_of(b))
+    if (dimension_of(a) != dimension_of(b) && (a.claimed() || b.claimed())) return Value::boolean(false);  // a claim of another quantity
+    if (dimension_of(a) != dimension_of(b))
       return error_at(at, env, fmt::format("cannot compare {} with {}: the dimensions differ ({} vs {})", a.to_string(),
-                                           b.to_string(), dimension_description(dim_of(a)), dimension_description(dim_of(b))));
+                                           b.to_string(), dimension_description(dimension_of(a)), dimension_description(dimension_of(b))));
     if (a.is(ValueKind::samples) || b.is(ValueKind::samples))
       return error_at(at, env, "a comparison of samples is decided statistically and may be INCONCLUSIVE: "
                                "use it as the condition of an `expect`");
@@ -209,7 +207,7 @@ Value Evaluator::apply_binary(ast::BinaryOp op, const Value& a, const Value& b, 
   if (!numeric_a || !numeric_b)
     return fail(fmt::format("cannot apply '{}' to a {} and a {}", ast::op_text(op), a.kind_name(), b.kind_name()));
 
-  Dimension da = dim_of(a), db = dim_of(b), dr;
+  Dimension da = dimension_of(a), db = dimension_of(b), dr;
   if (op == BinaryOp::add || op == BinaryOp::sub) {
     if (da != db)
       return error_at(at, env, fmt::format("cannot {} {} and {}: the dimensions differ ({} vs {})",
@@ -458,7 +456,7 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
           }
           Value a = eval(*n.lhs, env);
           Value b = eval(*n.rhs, env);
-          if (is_comparison(n.op) && (a.is(ValueKind::samples) || b.is(ValueKind::samples)) && !a.is_error() && !b.is_error()) {
+          if (is_ordering(n.op) && (a.is(ValueKind::samples) || b.is(ValueKind::samples)) && !a.is_error() && !b.is_error()) {
             return value_of_outcome(decide(e, env));
           }
           return apply_binary(n.op, a, b, e, env);

@@ -299,28 +299,27 @@ struct StatementRunner {
 
 namespace {
 
+// --only: an id selects itself, the ids it is `after` and, for a group, everything in it.
 struct Selector {
   std::unordered_map<std::string, std::vector<std::string>> after;     // id → after ids
   std::unordered_map<std::string, std::vector<std::string>> children;  // group id → child ids
 
-  void index(const ast::Criterion& c) { after[c.id.name] = names(c.after); }
-  void index(const ast::Group& g) {
-    auto& kids = children[g.id.name];
-    after[g.id.name] = {};
-    for (const auto& item : g.items) {
-      if (auto* c = std::get_if<ast::Criterion>(&item)) {
-        index(*c);
-        kids.push_back(c->id.name);
-      } else if (auto* sub = std::get_if<std::shared_ptr<const ast::Group>>(&item)) {
-        index(**sub);
-        kids.push_back((*sub)->id.name);
-      }
-    }
-  }
-  static std::vector<std::string> names(const std::vector<ast::Ident>& ids) {
-    std::vector<std::string> out;
-    for (const auto& i : ids) out.push_back(i.name);
-    return out;
+  explicit Selector(const ast::File& file) {
+    // The groups enclosing the item being walked, outermost first: enclosing[depth - 1] is its parent.
+    std::vector<std::string> enclosing;
+    auto index = [&](const std::string& id, const std::vector<ast::Ident>& after_ids, int depth) {
+      enclosing.resize(static_cast<std::size_t>(depth));
+      if (depth > 0) children[enclosing.back()].push_back(id);
+      std::vector<std::string> names;
+      for (const auto& i : after_ids) names.push_back(i.name);
+      after[id] = std::move(names);
+    };
+    ast::walk_criteria(
+        file.items, [&](const ast::Criterion& c, int depth) { index(c.id.name, c.after, depth); },
+        [&](const ast::Group& g, int depth) {
+          index(g.id.name, {}, depth);
+          enclosing.push_back(g.id.name);
+        });
   }
   void select(const std::string& id, std::unordered_set<std::string>& out) {
     if (!out.insert(id).second) return;
@@ -433,11 +432,7 @@ Report Evaluator::run() {
   confidence_ = report.confidence;
 
   // Selection (--only).
-  Selector sel;
-  for (const auto& item : root->file->items) {
-    if (auto* c = std::get_if<ast::Criterion>(&item)) sel.index(*c);
-    else if (auto* g = std::get_if<std::shared_ptr<const ast::Group>>(&item)) sel.index(**g);
-  }
+  Selector sel(*root->file);
   if (!settings_.options.only.empty()) {
     impl_->select_all = false;
     for (const auto& id : settings_.options.only) {

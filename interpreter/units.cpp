@@ -141,6 +141,13 @@ std::optional<Unit> parse_unit(std::string_view text, std::string* error) {
   return u;
 }
 
+std::string percent_text(double fraction) {
+  double x = std::fabs(fraction) * 100;
+  if (x >= 10) return fmt::format("{:.0f}%", x);
+  if (x >= 1) return fmt::format("{:.1f}%", x);
+  return fmt::format("{:.2g}%", x);
+}
+
 std::string format_number(double v) {
   if (std::isnan(v)) return "nan";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";

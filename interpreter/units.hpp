@@ -46,6 +46,10 @@ const std::array<std::string_view, 31>& unit_atoms();
 // (decimal.hpp), others with 6 significant digits.
 std::string format_number(double v);
 
+// A fraction as a percentage of its magnitude, with two or three significant digits:
+// 0.25 → "25%", -0.015 → "1.5%", 0.00012 → "0.012%".
+std::string percent_text(double fraction);
+
 // Formats a quantity given in base units with a readable scale: 0.00123 s → "1.23 ms",
 // 1.25e10 B/s → "12.5 GB/s", 4294967296 B → "4 GiB", 11234.5 tok/s → "11234.5 tok/s".
 std::string format_quantity(double base_value, const Dimension& d);

@@ -449,6 +449,8 @@ bool carries_submission_data(const Value& v) {
 
 Blame owner_of(const Value& v) { return carries_submission_data(v) ? Blame::submission : Blame::rubric; }
 
+Dimension dimension_of(const Value& v) { return v.is(ValueKind::samples) ? v.as_samples().dim() : v.as_quantity().dim; }
+
 Value CallContext::file_error(const PathValue& p, const std::string& message) const {
   return error(message, p.root == "submission" ? Blame::submission : Blame::rubric);
 }

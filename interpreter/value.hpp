@@ -232,6 +232,9 @@ bool carries_submission_data(const Value& v);
 // submission for what the candidate wrote (and what was derived from it), the rubric otherwise.
 Blame owner_of(const Value& v);
 
+// The dimension of a number or of samples.
+Dimension dimension_of(const Value& v);
+
 // Structural equality (records by keys and values in any order, lists in order, numbers by value
 // and dimension). Returns a description of the first difference, or nullopt when equal.
 std::optional<std::string> first_difference(const Value& a, const Value& b);

@@ -107,6 +107,11 @@ struct ReportHandle {
   }
 };
 
+// A ReportHandle method returning the report in one format.
+auto rendered_as(report::ReportFormat format) {
+  return [format](const ReportHandle& r) { return r.render(format); };
+}
+
 std::shared_ptr<ReportHandle> check(LoadedRubric& rubric, const std::string& submission, const std::string& reference,
                                     const std::map<std::string, std::string>& params, const py::dict& inputs,
                                     std::optional<double> timeout) {
@@ -282,12 +287,12 @@ PYBIND11_MODULE(_engine, m) {
       .def_property_readonly("verdict", [](const ReportHandle& r) { return overall_verdict_name(r.report.verdict); })
       .def_property_readonly("exit_code", [](const ReportHandle& r) { return exit_code(r.report.verdict); })
       .def_property_readonly("timed_out", [](const ReportHandle& r) { return r.timed_out; })
-      .def("to_json", [](const ReportHandle& r) { return r.render(report::ReportFormat::json); })
+      .def("to_json", rendered_as(report::ReportFormat::json))
       .def("text", [](const ReportHandle& r, bool colour, bool verbose) { return r.render(report::ReportFormat::text, colour, verbose); },
            py::arg("colour") = false, py::arg("verbose") = false)
-      .def("markdown", [](const ReportHandle& r) { return r.render(report::ReportFormat::markdown); })
-      .def("html", [](const ReportHandle& r) { return r.render(report::ReportFormat::html); })
-      .def("junit", [](const ReportHandle& r) { return r.render(report::ReportFormat::junit); });
+      .def("markdown", rendered_as(report::ReportFormat::markdown))
+      .def("html", rendered_as(report::ReportFormat::html))
+      .def("junit", rendered_as(report::ReportFormat::junit));
 
   py::class_<LoadedRubric, std::shared_ptr<LoadedRubric>>(m, "LoadedRubric")
       .def(py::init([](std::string path, std::vector<std::string> include_dirs, std::map<std::string, std::string> params,

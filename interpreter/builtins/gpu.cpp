@@ -146,6 +146,34 @@ Value grader_fault(CallContext& ctx, GpuState& st, const std::string& message,
   return ctx.error(fmt::format("grading environment: {}", message), Blame::grader_environment);
 }
 
+// A request to the module's worker that failed: the grading machine's fault (grader_fault), or
+// the module's, blamed on whoever wrote it.
+Value failed_request(CallContext& ctx, GpuState& st, const cuda::CompiledModule& m, bool grader_environment,
+                     const std::string& message) {
+  if (grader_environment) return grader_fault(ctx, st, message, m.kind);
+  return ctx.error(message, blame_of(m));
+}
+
+// The report lists, once per module, what confined the worker running the candidate's code.
+void record_worker_once(CallContext& ctx, GpuState& st, const cuda::CompiledModule& m, const std::string& isolation,
+                        double seconds, bool ok) {
+  if (!isolation.empty() && st.sandbox_recorded.insert(m.library_path).second)
+    ctx.record_run(RunRecord{fmt::format("rubric-gpu-worker: {} from {}", m.entry, m.source_name), isolation, seconds, ok ? 0 : 1});
+}
+
+// Runs `request` (a builtin's work on the module's worker): an EnvironmentError is the grading
+// machine's fault, any other OperatorError the rubric's, each named "'<builtin>' of <entry>".
+template <class Request>
+Value on_worker(CallContext& ctx, GpuState& st, const cuda::CompiledModule& m, const char* builtin, Request&& request) {
+  try {
+    return request();
+  } catch (const EnvironmentError& e) {
+    return grader_fault(ctx, st, fmt::format("'{}' of {}: {}", builtin, m.entry, e.what()), m.kind);
+  } catch (const OperatorError& e) {
+    return ctx.error(fmt::format("'{}' of {}: {}", builtin, m.entry, e.what()));
+  }
+}
+
 // "scale (submission/k.cu) brought into the worker: libcublas.so.13, libcublasLt.so.13"
 std::string libraries_text(const cuda::CompiledModule& m, const std::vector<std::string>& libraries) {
   return fmt::format("{} ({}) brought into the worker: {}", m.entry, m.source_name, fmt::join(libraries, ", "));
@@ -155,15 +183,10 @@ Value call_module(CallContext& ctx, GpuState& st, const cuda::CompiledModule& m,
   PreparedArgs prepared;
   if (auto e = prepare_args(ctx, a, first, prepared)) return *e;
   if (auto* p = ctx.progress()) p->activity(fmt::format("call: {}", m.entry));
-  try {
+  return on_worker(ctx, st, m, "call", [&] {
     cuda::CallOutcome r = st.get().call(m, prepared.args);
-    // The report lists, once per module, what confined the worker running the candidate's code.
-    if (!r.isolation.empty() && st.sandbox_recorded.insert(m.library_path).second)
-      ctx.record_run(RunRecord{fmt::format("rubric-gpu-worker: {} from {}", m.entry, m.source_name), r.isolation,
-                               r.wall_seconds, r.ok ? 0 : 1});
-    if (!r.ok && r.grader_environment)
-      return grader_fault(ctx, st, fmt::format("{} ({}): {}", m.entry, m.source_name, r.failure), m.kind);
-    if (!r.ok) return ctx.error(fmt::format("{} ({}): {}", m.entry, m.source_name, r.failure), blame_of(m));
+    record_worker_once(ctx, st, m, r.isolation, r.wall_seconds, r.ok);
+    if (!r.ok) return failed_request(ctx, st, m, r.grader_environment, fmt::format("{} ({}): {}", m.entry, m.source_name, r.failure));
     if (!r.libraries.empty()) ctx.note_evidence(libraries_text(m, r.libraries));
     List outs;
     for (std::size_t i = 0; i < r.outputs.size(); ++i) {
@@ -174,11 +197,7 @@ Value call_module(CallContext& ctx, GpuState& st, const cuda::CompiledModule& m,
           h.dtype, h.shape, std::move(bytes), fmt::format("output {} of {}", i, m.entry)))));
     }
     return Value::list(std::move(outs));
-  } catch (const EnvironmentError& e) {
-    return grader_fault(ctx, st, fmt::format("'call' of {}: {}", m.entry, e.what()), m.kind);
-  } catch (const OperatorError& e) {
-    return ctx.error(fmt::format("'call' of {}: {}", m.entry, e.what()));
-  }
+  });
 }
 
 std::string method_text(const cuda::TimingMethod& m) {
@@ -327,25 +346,17 @@ void open_gpu(Registry& r) {
           cuda::TimingOptions opt;
           opt.fresh = a[1].as_bool();
           if (auto* p = ctx.progress()) p->activity(fmt::format("timing {} (up to {:.0f} s)", m->entry, opt.max_time_s));
-          try {
+          return on_worker(ctx, *state, *m, "time", [&] {
             cuda::TimeOutcome t = state->get().time(*m, prepared.args, opt);
-            if (!t.isolation.empty() && state->sandbox_recorded.insert(m->library_path).second)
-              ctx.record_run(RunRecord{fmt::format("rubric-gpu-worker: {} from {}", m->entry, m->source_name), t.isolation,
-                                       t.method.elapsed_s, t.ok ? 0 : 1});
-            if (!t.ok && t.grader_environment)
-              return grader_fault(ctx, *state, fmt::format("timing {}: {}", m->entry, t.failure), m->kind);
-            if (!t.ok) return ctx.error(fmt::format("timing {}: {}", m->entry, t.failure), blame_of(*m));
+            record_worker_once(ctx, *state, *m, t.isolation, t.method.elapsed_s, t.ok);
+            if (!t.ok) return failed_request(ctx, *state, *m, t.grader_environment, fmt::format("timing {}: {}", m->entry, t.failure));
             SampleSet s;
             s.values = t.samples;
             s.dim = Dimension::of(Dimension::time);
             s.description = fmt::format("time({}): {}", m->entry, method_text(t.method));
             if (!t.libraries.empty()) s.description += "; " + libraries_text(*m, t.libraries);
             return Value::samples_of(std::move(s));
-          } catch (const EnvironmentError& e) {
-            return grader_fault(ctx, *state, fmt::format("'time' of {}: {}", m->entry, e.what()), m->kind);
-          } catch (const OperatorError& e) {
-            return ctx.error(fmt::format("'time' of {}: {}", m->entry, e.what()));
-          }
+          });
         });
 
   r.add("libraries", {P("f")}, true,
@@ -356,11 +367,11 @@ void open_gpu(Registry& r) {
         fam, BuiltinNeeds::timing(), [state](CallContext& ctx, const Args& a) {
           const cuda::CompiledModule* m = module_of(*state, a[0]);
           if (!m) return ctx.bad_argument(1, "a function from cuda_fn", a[0]);
-          try {
+          return on_worker(ctx, *state, *m, "libraries", [&] {
             cuda::LibrariesOutcome r = state->get().libraries(*m);
-            if (!r.ok && r.grader_environment)
-              return grader_fault(ctx, *state, fmt::format("libraries of {}: {}", m->entry, r.failure), m->kind);
-            if (!r.ok) return ctx.error(fmt::format("{} ({}): {}", m->entry, m->source_name, r.failure), blame_of(*m));
+            if (!r.ok)
+              return failed_request(ctx, *state, *m, r.grader_environment,
+                                    fmt::format("libraries of {} ({}): {}", m->entry, m->source_name, r.failure));
             List names;
             for (const std::string& l : r.libraries) {
               Value v = Value::string(l);
@@ -371,11 +382,7 @@ void open_gpu(Registry& r) {
                                     fmt::format("{} brought no library into the GPU worker beyond its own", m->entry));
             out.mark_from_submission();
             return out;
-          } catch (const EnvironmentError& e) {
-            return grader_fault(ctx, *state, fmt::format("'libraries' of {}: {}", m->entry, e.what()), m->kind);
-          } catch (const OperatorError& e) {
-            return ctx.error(fmt::format("'libraries' of {}: {}", m->entry, e.what()));
-          }
+          });
         });
 
   r.add("achieved", {P("t"), P("bytes", Value()), P("flops", Value()), P("precision", Value::string("fp32"))}, false,

@@ -39,6 +39,25 @@ double double_field(const Message& m, const char* key) {
 // the worker could not start: only the first may come from candidate code.
 bool worker_claims_environment(const WorkerReply& r) { return r.grader_environment && r.message.get("blame"); }
 
+// A reply that cannot be read strictly (MalformedReply) came from the worker running the
+// candidate's code: that worker is stopped, and the request is the candidate's failure.
+template <class Outcome>
+Outcome& malformed_reply(WorkerClient& w, const MalformedReply& e, Outcome& out) {
+  w.stop();
+  out.ok = false;
+  out.failure = "malformed reply from the worker running the candidate's code: " + e.reason;
+  return out;
+}
+
+// A failure before the request was sent (the worker could not start, the arguments could not be
+// put in its folder), as the outcome of a request.
+template <class Outcome>
+Outcome& failed_before_sending(Outcome& out, const WorkerReply& failed) {
+  out.failure = failed.failure;
+  out.grader_environment = failed.grader_environment;
+  return out;
+}
+
 // Every directory from / down to `dir` lets others search it.
 bool others_can_traverse(const std::string& dir) {
   for (fs::path at = fs::absolute(dir); !at.empty(); at = at.parent_path()) {
@@ -375,30 +394,20 @@ std::optional<WorkerReply> GpuSession::prepare(const CompiledModule& fn, const s
 CallOutcome GpuSession::call(const CompiledModule& fn, const std::vector<CallArg>& args) {
   CallOutcome out;
   WorkerRequest req;
-  if (auto failed = prepare(fn, args, req)) {
-    out.failure = failed->failure;
-    out.grader_environment = failed->grader_environment;
-    return out;
-  }
+  if (auto failed = prepare(fn, args, req)) return failed_before_sending(out, *failed);
   WorkerClient& w = *req.worker;
   Message& m = req.message;
   m.set("op", "call");
   check_device_memory(fn, args, false);
   WorkerReply r = send(w, m, options_.call_timeout_s);
   out.isolation = w.isolation();
-  out.ok = r.ok;
-  out.failure = r.failure;
-  out.grader_environment = r.grader_environment;
-  if (worker_claims_environment(r)) out.grader_environment = confirm_environment(fn.kind, out.failure);
+  take_status(r, fn.kind, out);
   if (r.ok) {
     try {
       out.wall_seconds = reply_number(r.message, "wall_s", 0, r.seconds + 1);
       out.libraries = reply_library_list(r.message, "libraries");
     } catch (const MalformedReply& e) {
-      w.stop();
-      out.ok = false;
-      out.failure = "malformed reply from the worker running the candidate's code: " + e.reason;
-      return out;
+      return malformed_reply(w, e, out);
     }
     try {
       for (std::size_t i = 0; i < req.outputs.size(); ++i) {
@@ -420,23 +429,14 @@ CallOutcome GpuSession::call(const CompiledModule& fn, const std::vector<CallArg
 LibrariesOutcome GpuSession::libraries(const CompiledModule& fn) {
   LibrariesOutcome out;
   WorkerClient& w = worker(fn);
-  if (auto failed = start(w, fn.library_path, gpu_memory_limit(fn))) {
-    out.failure = failed->failure;
-    out.grader_environment = failed->grader_environment;
-    return out;
-  }
+  if (auto failed = start(w, fn.library_path, gpu_memory_limit(fn))) return failed_before_sending(out, *failed);
   WorkerReply r = send(w, Message().set("op", "libraries").set("module", fn.library_path), options_.call_timeout_s);
-  out.ok = r.ok;
-  out.failure = r.failure;
-  out.grader_environment = r.grader_environment;
-  if (worker_claims_environment(r)) out.grader_environment = confirm_environment(fn.kind, out.failure);
+  take_status(r, fn.kind, out);
   if (!r.ok) return out;
   try {
     out.libraries = reply_library_list(r.message, "libraries");
   } catch (const MalformedReply& e) {
-    w.stop();
-    out.ok = false;
-    out.failure = "malformed reply from the worker running the candidate's code: " + e.reason;
+    malformed_reply(w, e, out);
   }
   return out;
 }
@@ -448,11 +448,7 @@ TimeOutcome GpuSession::time(const CompiledModule& fn, const std::vector<CallArg
   for (auto& [path, mw] : module_workers_)
     if (path != fn.library_path && mw.client->running()) mw.client->stop();
   WorkerRequest req;
-  if (auto failed = prepare(fn, args, req)) {
-    out.failure = failed->failure;
-    out.grader_environment = failed->grader_environment;
-    return out;
-  }
+  if (auto failed = prepare(fn, args, req)) return failed_before_sending(out, *failed);
   WorkerClient& w = *req.worker;
   Message& m = req.message;
   m.set("op", "time")
@@ -484,27 +480,17 @@ TimeOutcome GpuSession::time(const CompiledModule& fn, const std::vector<CallArg
   });
   out.isolation = w.isolation();
   if (!r.ok) {
-    out.failure = r.failure;
-    out.grader_environment = r.grader_environment;
-    // A device that broke is confirmed by the worker without candidate code; a device that
-    // throttled during the samples (a non-fatal claim) cannot be re-measured there yet, so the
-    // claim stays the machine's and says whose word it is.
-    if (worker_claims_environment(r) && r.message.get_or("fatal", "0") == "1")
-      out.grader_environment = confirm_environment(fn.kind, out.failure);
-    else if (worker_claims_environment(r))
-      out.failure += " (as the worker running the candidate's code reported it)";
+    take_status(r, fn.kind, out, Claims::throttling_unconfirmable);
     return out;
   }
+  // Read into a copy: a malformed reply leaves nothing of what it said in the outcome.
+  TimeOutcome read = out;
   try {
-    read_time_reply(r, o, fn, out);
+    read_time_reply(r, o, fn, read);
   } catch (const MalformedReply& e) {
-    w.stop();
-    out = TimeOutcome();
-    out.isolation = w.isolation();
-    out.failure = "malformed reply from the worker running the candidate's code: " + e.reason;
-    return out;
+    return malformed_reply(w, e, out);
   }
-  return out;
+  return read;
 }
 
 void GpuSession::read_time_reply(const WorkerReply& r, const TimingOptions& o, const CompiledModule& fn,
@@ -565,6 +551,21 @@ bool GpuSession::confirm_environment(ModuleKind kind, std::string& failure) {
   return false;
 }
 
+template <class Outcome>
+void GpuSession::take_status(const WorkerReply& r, ModuleKind kind, Outcome& out, Claims claims) {
+  out.ok = r.ok;
+  out.failure = r.failure;
+  out.grader_environment = r.grader_environment;
+  if (!worker_claims_environment(r)) return;
+  // A device that broke is confirmed by the worker without candidate code; a device that
+  // throttled during the samples (a non-fatal claim) cannot be re-measured there yet, so the
+  // claim stays the machine's and says whose word it is.
+  if (claims == Claims::throttling_unconfirmable && r.message.get_or("fatal", "0") != "1")
+    out.failure += " (as the worker running the candidate's code reported it)";
+  else
+    out.grader_environment = confirm_environment(kind, out.failure);
+}
+
 CompareOutcome GpuSession::compare(const TensorArg& a, const TensorArg& b, const numerics::Tolerance& tol, bool on_cpu,
                                    bool ulp_stats) {
   if (a.shape != b.shape)
@@ -574,11 +575,7 @@ CompareOutcome GpuSession::compare(const TensorArg& a, const TensorArg& b, const
   CompareOutcome out;
   out.backend = on_cpu ? "cpu" : "cuda";
   WorkerClient& w = worker(on_cpu ? ModuleKind::cpu_standin : ModuleKind::cuda);
-  if (auto failed = start(w, "", options_.gpu_memory_bytes)) {
-    out.failure = failed->failure;
-    out.grader_environment = failed->grader_environment;
-    return out;
-  }
+  if (auto failed = start(w, "", options_.gpu_memory_bytes)) return failed_before_sending(out, *failed);
   WorkerRequest req;
   req.worker = &w;
   Message& m = req.message;

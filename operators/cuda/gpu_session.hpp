@@ -228,6 +228,13 @@ class GpuSession {
   // Whether the worker that never loads candidate code confirms a module worker's claim that the
   // grading machine failed; when it does not, `failure` is rewritten to say so.
   bool confirm_environment(ModuleKind kind, std::string& failure);
+  // Whose word a module worker's claim that the machine failed is taken on: every claim is
+  // checked by confirm_environment, or (for `time`) a non-fatal one, a device that throttled
+  // during the samples, stays the machine's, marked as the worker's report.
+  enum class Claims { confirmed, throttling_unconfirmable };
+  // The reply's status (ok, failure, whose fault) into a call's, time's or libraries' outcome.
+  template <class Outcome>
+  void take_status(const WorkerReply& r, ModuleKind kind, Outcome& out, Claims claims = Claims::confirmed);
 
   SessionOptions options_;
   std::string scratch_;

@@ -325,6 +325,47 @@ criterion speed "s" after numerics { expect true }
   CHECK(r.verdict == OverallVerdict::pass);
 }
 
+TEST_CASE("--only a group evaluates everything in it, nested groups too, and what they are after") {
+  Fixture f;
+  const char* rubric = R"(
+rubric "only groups" {}
+criterion base "b" { expect true }
+criterion other "o" { expect false }
+group perf "p" {
+  criterion p1 "p1" after base { expect true }
+  group inner "i" {
+    criterion i1 "i1" { expect true }
+  }
+}
+group rest "r" {
+  criterion r1 "r1" { expect false }
+}
+)";
+  EngineOptions o;
+  o.only = {"perf"};
+  Report r = f.run(rubric, o);
+  REQUIRE(r.criteria.size() == 2);
+  CHECK(r.criteria[0].id == "base");
+  CHECK(r.criteria[1].id == "perf");
+  REQUIRE(r.criteria[1].children.size() == 2);
+  CHECK(r.criteria[1].children[0].id == "p1");
+  CHECK(r.criteria[1].children[1].id == "inner");
+  REQUIRE(r.criteria[1].children[1].children.size() == 1);
+  CHECK(r.criteria[1].children[1].children[0].id == "i1");
+  CHECK(r.verdict == OverallVerdict::pass);
+
+  // A criterion deep in a group: just it, inside its groups; nothing beside it.
+  EngineOptions deep;
+  deep.only = {"i1"};
+  Report d = f.run(rubric, deep);
+  REQUIRE(d.criteria.size() == 1);
+  CHECK(d.criteria[0].id == "perf");
+  REQUIRE(d.criteria[0].children.size() == 1);
+  CHECK(d.criteria[0].children[0].id == "inner");
+  REQUIRE(d.criteria[0].children[0].children.size() == 1);
+  CHECK(d.criteria[0].children[0].children[0].id == "i1");
+}
+
 TEST_CASE("units arithmetic, as, within and matches on numbers") {
   Fixture f;
   Report r = f.run(R"(
