@@ -120,6 +120,13 @@ TEST_CASE("device arithmetic agrees with operators/numerics, mixed dtypes (b rou
   agree(DType::i32, DType::f32, {0, 0, 0});
 }
 
+TEST_CASE("an f64 ULP distance past 2^53 against a ULP tolerance of 2^53: both sides decide it exactly") {
+  const std::uint64_t one = 0x3FF0000000000000ull, steps = (std::uint64_t{1} << 53) + 1;
+  const std::vector<std::uint64_t> a{one + steps, one, one + steps - 1}, b{one, one, one};
+  agree_on(DType::f64, bytes_of(a), DType::f64, bytes_of(b), a.size(), {0, 0, std::int64_t{1} << 53});
+  agree_on(DType::f64, bytes_of(a), DType::f64, bytes_of(b), a.size(), {0, 0, (std::int64_t{1} << 53) + 1});
+}
+
 TEST_CASE("int64 past 2^53 compares as integers on the device too: decisions and greatest difference exact") {
   constexpr std::int64_t big = std::int64_t{1} << 53, top = INT64_MAX, bottom = INT64_MIN;
   // Differences 1 and 2 at 2^53 round to the same double; the greater must still win.
