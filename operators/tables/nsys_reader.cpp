@@ -83,10 +83,40 @@ std::string columns_as_csv(std::string_view line, const std::vector<std::size_t>
   return out;
 }
 
-// A report written in nsys's console format (a header, a rule of dashes, rows, a blank line)
-// rewritten as the CSV table the other formats give, line for line: the rule and every line
-// after the table become blank, so rows keep their line numbers. Text without such a table is
-// returned as it is.
+// The column starts of nsys's boxed table (`--format table`) from a border such as
+// "+----------+-----------------+": each column starts after a '+' (the last '+' closes the box).
+std::vector<std::size_t> border_columns(std::string_view border) {
+  std::vector<std::size_t> starts;
+  if (border.empty() || border.front() != '+') return starts;
+  for (std::size_t i = 0; i < border.size(); ++i) {
+    const char c = border[i];
+    if (c == '+') starts.push_back(i + 1);
+    else if (c != '-' && c != '=' && c != '\r') return {};
+  }
+  if (starts.size() < 2) return {};
+  starts.pop_back();  // after the closing '+'
+  return starts;
+}
+
+// One boxed-table line cut at the columns' starts, without the '|' that ends each cell.
+std::string cells_as_csv(std::string_view line, const std::vector<std::size_t>& starts) {
+  std::string out;
+  for (std::size_t k = 0; k < starts.size(); ++k) {
+    const std::size_t b = std::min(starts[k], line.size());
+    const std::size_t e = k + 1 < starts.size() ? std::min(starts[k + 1] - 1, line.size()) : line.size();
+    std::string_view field = trimmed(line.substr(b, e > b ? e - b : 0));
+    if (k + 1 == starts.size() && !field.empty() && field.back() == '|') field = trimmed(field.substr(0, field.size() - 1));
+    out += k ? ",\"" : "\"";
+    for (char c : field) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+    out += '"';
+  }
+  return out;
+}
+
+// A report written in nsys's console formats rewritten as the CSV table the other formats give,
+// line for line: "column" (a header, a rule of dashes, rows, a blank line) and "table" (the same
+// in a box of '+', '-' and '|'). Rules, borders and every line after the table become blank, so
+// rows keep their line numbers. Text without such a table is returned as it is.
 std::string console_table_as_csv(const std::string& table) {
   std::vector<std::string_view> lines;
   for (std::size_t b = 0; b <= table.size();) {
@@ -99,6 +129,29 @@ std::string console_table_as_csv(const std::string& table) {
   std::size_t header = 0;
   while (header < lines.size() && trimmed(lines[header]).empty()) ++header;
   if (header + 1 >= lines.size()) return table;
+  const std::vector<std::size_t> box = border_columns(trimmed(lines[header]));
+  if (!box.empty()) {
+    // Every line from the top border to the bottom one: cells become CSV, borders blank.
+    const std::size_t indent = lines[header].find('+');
+    std::string out;
+    bool in_table = true;
+    int borders = 0;
+    for (std::size_t i = 0; i < lines.size(); ++i) {
+      const std::string_view line = i >= header && lines[i].size() > indent ? lines[i].substr(indent) : std::string_view();
+      if (i >= header && in_table) {
+        if (!line.empty() && line.front() == '+') {
+          // top, under the header, bottom: the table ends at its third border
+          if (++borders == 3) in_table = false;
+        } else if (!line.empty() && line.front() == '|') {
+          out += cells_as_csv(line, box);
+        } else {
+          in_table = false;
+        }
+      }
+      if (i + 1 < lines.size()) out += '\n';
+    }
+    return out;
+  }
   const std::vector<std::size_t> starts = rule_columns(lines[header + 1]);
   if (starts.empty()) return table;
   std::string out;

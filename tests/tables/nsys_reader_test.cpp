@@ -113,3 +113,28 @@ TEST_CASE("nsys profile --stats=true: 'Executing' headings, console tables rewri
   CHECK(reports[2].name == "nvtx_sum");
   CHECK_FALSE(reports[2].skipped);
 }
+
+TEST_CASE("nsys stats --format table: the boxed table read by its borders, a '|' inside a name kept") {
+  const std::string text =
+      "Processing [r.sqlite] with [/opt/nvidia/nsight-systems/2025.1.1/host-linux-x64/reports/cuda_api_sum.py]... \n"
+      "\n"
+      " ** CUDA API Summary (cuda_api_sum):\n"
+      "\n"
+      "+----------+-----------------+-----------+------------------+\n"
+      "| Time (%) | Total Time (ns) | Num Calls |       Name       |\n"
+      "+----------+-----------------+-----------+------------------+\n"
+      "|     34.9 |      3521583822 |     14529 | cudaMemcpyAsync  |\n"
+      "|     34.8 |      3517364707 |    992730 | operator|(a, b)  |\n"
+      "+----------+-----------------+-----------+------------------+\n"
+      "\n";
+  auto reports = split_nsys_stats(text);
+  REQUIRE(reports.size() == 1);
+  CHECK(reports[0].name == "cuda_api_sum");
+  auto rows = split_rows(reports[0].table, "stats.txt", CsvOptions{});
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0].line == 6);
+  CHECK(rows[0].fields.at(3).text == "Name");
+  CHECK(rows[1].fields.at(1).text == "3521583822");
+  CHECK(rows[2].line == 9);
+  CHECK(rows[2].fields.at(3).text == "operator|(a, b)");
+}
