@@ -126,8 +126,14 @@ std::string console_table_as_csv(const std::string& table) {
     if (e == table.size()) break;
     b = e + 1;
   }
+  // The table's first line: a top border, or a header over a rule. Lines before it (a bare
+  // report's "Generating SQLite file ..." and "Processing [...]") become blank.
   std::size_t header = 0;
-  while (header < lines.size() && trimmed(lines[header]).empty()) ++header;
+  for (; header + 1 < lines.size(); ++header) {
+    const std::string_view top = trimmed(lines[header]);
+    if (top.empty()) continue;
+    if (!border_columns(top).empty() || !rule_columns(lines[header + 1]).empty()) break;
+  }
   if (header + 1 >= lines.size()) return table;
   const std::vector<std::size_t> box = border_columns(trimmed(lines[header]));
   if (!box.empty()) {

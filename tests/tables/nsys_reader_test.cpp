@@ -138,3 +138,20 @@ TEST_CASE("nsys stats --format table: the boxed table read by its borders, a '|'
   CHECK(rows[2].line == 9);
   CHECK(rows[2].fields.at(3).text == "operator|(a, b)");
 }
+
+TEST_CASE("a lone console report after nsys's own lines: the table found by its rule") {
+  const std::string text =
+      "Generating SQLite file report1.sqlite from report1.nsys-rep\n"
+      "Exporting 1 events: [==========100%]\n"
+      " Time (%)  Total Time (ns)  Name\n"
+      " --------  ---------------  ----\n"
+      "    100.0            1,234  k   \n";
+  auto reports = split_nsys_stats(text);
+  REQUIRE(reports.size() == 1);
+  CHECK(reports[0].name.empty());
+  auto rows = split_rows(reports[0].table, "stats.txt", CsvOptions{});
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].line == 3);
+  CHECK(rows[1].fields.at(1).text == "1,234");
+  CHECK(rows[1].fields.at(2).text == "k");
+}
