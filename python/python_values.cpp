@@ -30,6 +30,7 @@ std::optional<tensor::DType> dtype_of(std::string format, py::ssize_t itemsize, 
     case 'e': return tensor::DType::f16;
     case '?': return tensor::DType::boolean;
     case 'B': return itemsize == 1 ? std::optional(tensor::DType::u8) : std::nullopt;
+    case 'H': case 'I': case 'L': case 'Q': return itemsize == 8 ? std::optional(tensor::DType::u64) : std::nullopt;
     case 'b': case 'h': case 'i': case 'l': case 'q':
       switch (itemsize) {
         case 1: return tensor::DType::i8;
@@ -53,7 +54,7 @@ Value tensor_from_buffer(const py::buffer& buffer, const std::string& name) {
   const auto dtype = dtype_of(info->format, info->itemsize, &big_endian);
   if (!dtype)
     throw py::type_error(fmt::format("{}: an array of element format '{}' ({} bytes) has no rubric dtype (f64, f32, f16, "
-                                     "i64, i32, i16, i8, u8, bool): convert it with .astype(...)",
+                                     "i64, u64, i32, i16, i8, u8, bool): convert it with .astype(...)",
                                      name, info->format, info->itemsize));
   tensor::Shape shape(info->shape.begin(), info->shape.end());
   std::vector<std::int64_t> strides(info->strides.begin(), info->strides.end());

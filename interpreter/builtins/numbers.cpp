@@ -130,7 +130,7 @@ void open_numbers(Registry& r) {
          });
 
   // dtype names are values so rubrics can pass them around; tensor operators read them by name.
-  for (const char* name : {"f64", "f32", "f16", "bf16", "f8e4m3", "f8e5m2", "i64", "i32", "i16", "i8", "u8", "bool"})
+  for (const char* name : {"f64", "f32", "f16", "bf16", "f8e4m3", "f8e5m2", "i64", "u64", "i32", "i16", "i8", "u8", "bool"})
     r.bind(name, Value::string(name), "the element type name");
 }
 

@@ -8,6 +8,7 @@
 #include <vector>
 
 #include "operators/tensor/tensor.hpp"
+#include "operators/tensor/wide_integer.hpp"
 
 namespace rubric {
 
@@ -19,7 +20,7 @@ struct PerAxisWorst {
   std::int64_t worst = 0;            // the worst position, flat C order over the kept axes
   std::size_t count = 0;             // how many values the metric gave
   double value = 0;                  // the worst value
-  std::optional<std::uint64_t> exact;  // the worst value as the exact integer it is (max_ulp, integer max_abs_err)
+  std::optional<tensor::WideUnsigned> exact;  // the worst value as the exact integer it is (max_ulp, integer max_abs_err)
 };
 
 // "rel_l2 over axis 1, one value per row of out and ref (16 rows): worst row 11,

@@ -179,7 +179,7 @@ struct PairMetric {
   bool larger_is_worse;
   // The metric as an exact integer where it is one (a ULP count; the difference of integer
   // tensors), which a double rounds past 2^53; nullopt otherwise.
-  std::optional<std::uint64_t> (*exact)(const numerics::CompareStats&) = nullptr;
+  std::optional<tensor::WideUnsigned> (*exact)(const numerics::CompareStats&) = nullptr;
 };
 
 // `axis =`: one whole number or a list of them (the axes reduced, as numpy's axis / torch's dim).
@@ -249,7 +249,7 @@ Value per_axis_metric(CallContext& ctx, const tensor::Tensor& x, const tensor::T
       tensor::DType::f64, shape, std::move(bytes),
       fmt::format("{}({}, {}, axis = {})", m.name, x.source(), y.source(), args_text)));
   // Exact metrics are ranked and printed as the integers they are (2^53 + 1 beats 2^53).
-  std::vector<std::uint64_t> exact;
+  std::vector<tensor::WideUnsigned> exact;
   for (const auto& cs : stats->stats) {
     const auto v = m.exact ? m.exact(cs) : std::nullopt;
     if (!v) break;
@@ -414,8 +414,12 @@ void open_tensors(Registry& r) {
   static const PairMetric kMaxRel{"max_rel_err", numerics::max_rel_err, true};
   static const PairMetric kRelL2{"rel_l2", numerics::rel_l2, true};
   static const PairMetric kCosine{"cosine", numerics::cosine, false};
-  static const PairMetric kMaxUlp{"max_ulp", [](const numerics::CompareStats& s) { return static_cast<double>(s.max_ulp); },
-                                  true, [](const numerics::CompareStats& s) { return std::optional(s.max_ulp); }};
+  static const PairMetric kMaxUlp{"max_ulp",
+                                  [](const numerics::CompareStats& s) { return s.integers ? s.max_abs : static_cast<double>(s.max_ulp); },
+                                  true, [](const numerics::CompareStats& s) {
+                                    // An integer's ULP distance is its difference, past 64 bits too.
+                                    return std::optional(s.integers ? s.max_abs_integer : tensor::WideUnsigned{s.max_ulp});
+                                  }};
   const std::string per_axis =
       " With axis = k (or a list of axes), a tensor: the metric over the axes named, one value per position of the "
       "others (numpy's axis, torch's dim); the evidence names the worst position. keepdims = true keeps the reduced "

@@ -99,6 +99,7 @@ RUBRIC_HD double decode_bits(std::uint64_t bits, DType t) {
     case DType::i16: return static_cast<std::int16_t>(static_cast<std::uint16_t>(bits));
     case DType::i8: return static_cast<std::int8_t>(static_cast<std::uint8_t>(bits));
     case DType::u8: return static_cast<std::uint8_t>(bits);
+    case DType::u64: return static_cast<double>(bits);
     case DType::boolean: return (bits & 0xFFu) ? 1.0 : 0.0;
   }
   return 0;
@@ -106,7 +107,7 @@ RUBRIC_HD double decode_bits(std::uint64_t bits, DType t) {
 
 RUBRIC_HD int dtype_width_bits(DType t) {
   switch (t) {
-    case DType::f64: case DType::i64: return 64;
+    case DType::f64: case DType::i64: case DType::u64: return 64;
     case DType::f32: case DType::i32: return 32;
     case DType::f16: case DType::bf16: case DType::i16: return 16;
     default: return 8;
@@ -204,9 +205,9 @@ RUBRIC_HD bool is_inf(double v) { return v == inf_value() || v == -inf_value(); 
 struct Partial {
   std::int64_t count = 0, mismatches = 0;
   double max_abs = 0; std::int64_t max_abs_index = -1;
-  // An integer pair with an i64 side (integers = 1): the greatest difference exactly, which
-  // ranks the maxima (max_abs is its rounding).
-  int integers = 0; std::uint64_t max_abs_integer = 0;
+  // An integer pair with an i64 or u64 side (integers = 1): the greatest difference exactly,
+  // which ranks the maxima (max_abs is its rounding).
+  int integers = 0; tensor::WideUnsigned max_abs_integer = 0;
   double max_rel = 0; std::int64_t max_rel_index = -1;
   std::int64_t first_mismatch_index = -1;
   std::int64_t nan_a = 0, nan_b = 0, inf_a = 0, inf_b = 0;
@@ -228,7 +229,7 @@ RUBRIC_HD void take_max(double& best, std::int64_t& best_i, double v, std::int64
 
 // Larger exact difference wins, then the larger double (the float pairs, whose exact field stays
 // 0), then the smaller index.
-RUBRIC_HD void take_max_abs(Partial& p, std::uint64_t v_integer, double v, std::int64_t i) {
+RUBRIC_HD void take_max_abs(Partial& p, tensor::WideUnsigned v_integer, double v, std::int64_t i) {
   if (p.max_abs_index < 0 || v_integer > p.max_abs_integer ||
       (v_integer == p.max_abs_integer && (v > p.max_abs || (v == p.max_abs && i < p.max_abs_index)))) {
     p.max_abs_integer = v_integer; p.max_abs = v; p.max_abs_index = i;
@@ -237,15 +238,17 @@ RUBRIC_HD void take_max_abs(Partial& p, std::uint64_t v_integer, double v, std::
 
 RUBRIC_HD bool is_integer_dtype(DType t) { return float_width(t) == 0; }
 
-// Two integer (or bool) dtypes of which one is i64: compared as integers (numerics'
+// Two integer (or bool) dtypes of which one is i64 or u64: compared as integers (numerics'
 // needs_integer_comparison), since a double has 53 bits.
 RUBRIC_HD bool integer_pair(DType ta, DType tb) {
-  return is_integer_dtype(ta) && is_integer_dtype(tb) && (ta == DType::i64 || tb == DType::i64);
+  return is_integer_dtype(ta) && is_integer_dtype(tb) &&
+         (ta == DType::i64 || tb == DType::i64 || ta == DType::u64 || tb == DType::u64);
 }
 
-RUBRIC_HD std::int64_t integer_value(std::uint64_t bits, DType t) {
+RUBRIC_HD tensor::WideInteger integer_value(std::uint64_t bits, DType t) {
   switch (t) {
     case DType::i64: return static_cast<std::int64_t>(bits);
+    case DType::u64: return bits;
     case DType::i32: return static_cast<std::int32_t>(static_cast<std::uint32_t>(bits));
     case DType::i16: return static_cast<std::int16_t>(static_cast<std::uint16_t>(bits));
     case DType::i8: return static_cast<std::int8_t>(static_cast<std::uint8_t>(bits));
@@ -256,17 +259,21 @@ RUBRIC_HD std::int64_t integer_value(std::uint64_t bits, DType t) {
 }
 
 // One integer pair, as numerics' compare_integers decides and measures it.
-RUBRIC_HD void accumulate_integers(Partial& p, std::int64_t x, std::int64_t y, std::uint64_t i, const Rule& rule) {
-  const std::uint64_t d = numerics::integer_distance(x, y), ay = numerics::integer_magnitude(y);
-  const double dd = static_cast<double>(d), dx = static_cast<double>(x), dy = static_cast<double>(y);
+RUBRIC_HD void accumulate_integers(Partial& p, tensor::WideInteger x, tensor::WideInteger y, std::uint64_t i,
+                                   const Rule& rule) {
+  const tensor::WideUnsigned d = numerics::integer_distance(x, y), ay = numerics::integer_magnitude(y);
+  const double ax = numerics::wide_to_double(numerics::integer_magnitude(x)), dy_abs = numerics::wide_to_double(ay);
+  const double dd = numerics::wide_to_double(d), dx = x < 0 ? -ax : ax, dy = y < 0 ? -dy_abs : dy_abs;
   ++p.count;
   p.integers = 1;
-  if (static_cast<double>(ay) > p.max_abs_b) p.max_abs_b = static_cast<double>(ay);
+  if (dy_abs > p.max_abs_b) p.max_abs_b = dy_abs;
   p.sum_sq_diff += dd * dd; p.sum_sq_a += dx * dx; p.sum_sq_b += dy * dy; p.dot_ab += dx * dy;
   take_max_abs(p, d, dd, static_cast<std::int64_t>(i));
   const double rel = numerics::integer_relative_difference(d, ay);
   if (rel > 0 || p.max_rel_index < 0) take_max(p.max_rel, p.max_rel_index, rel, static_cast<std::int64_t>(i));
-  if (d > p.max_ulp) p.max_ulp = d;  // an integer's ULP is 1
+  // An integer's ULP is 1; max_ulp saturates at 2^64 − 1 (max_abs_integer holds it exactly).
+  const std::uint64_t ulps = (d >> 64) != 0 ? ~std::uint64_t{0} : static_cast<std::uint64_t>(d);
+  if (ulps > p.max_ulp) p.max_ulp = ulps;
   if (!numerics::integers_close(d, ay, rule.rtol, rule.atol, rule.ulp)) {
     ++p.mismatches;
     if (p.first_mismatch_index < 0 || static_cast<std::int64_t>(i) < p.first_mismatch_index)
@@ -327,7 +334,7 @@ RUBRIC_HD void accumulate_typed(Partial& p, std::uint64_t bits_a, std::uint64_t 
 }
 
 template <DType T>
-inline constexpr int kWidthBytes = T == DType::f64 || T == DType::i64                    ? 8
+inline constexpr int kWidthBytes = T == DType::f64 || T == DType::i64 || T == DType::u64 ? 8
                                    : T == DType::f32 || T == DType::i32                  ? 4
                                    : T == DType::f16 || T == DType::bf16 || T == DType::i16 ? 2
                                                                                          : 1;
@@ -402,6 +409,7 @@ RUBRIC_HD void store_random(unsigned char* base, DType t, std::uint64_t i, std::
       break;
     }
     case DType::i64: { std::int64_t v = static_cast<std::int64_t>(k); memcpy(base + 8 * i, &v, 8); break; }
+    case DType::u64: memcpy(base + 8 * i, &k, 8); break;
     case DType::i32: { std::int32_t v = static_cast<std::int32_t>(k); memcpy(base + 4 * i, &v, 4); break; }
     case DType::i16: { std::int16_t v = static_cast<std::int16_t>(k); memcpy(base + 2 * i, &v, 2); break; }
     case DType::i8: case DType::u8: base[i] = static_cast<std::uint8_t>(k); break;

@@ -14,7 +14,7 @@ struct Row {
   bool floating;
   std::uint64_t poison;
 };
-constexpr std::array<Row, 12> kRows{{
+constexpr std::array<Row, 13> kRows{{
     {DType::f64, "f64", 8, true, 0x7FF8000000000000ull},
     {DType::f32, "f32", 4, true, 0x7FC00000ull},
     {DType::f16, "f16", 2, true, 0x7E00ull},
@@ -26,6 +26,7 @@ constexpr std::array<Row, 12> kRows{{
     {DType::i16, "i16", 2, false, 0xFFFFull},
     {DType::i8, "i8", 1, false, 0xFFull},
     {DType::u8, "u8", 1, false, 0xFFull},
+    {DType::u64, "u64", 8, false, 0xFFFFFFFFFFFFFFFFull},
     {DType::boolean, "bool", 1, false, 0xFFull},
 }};
 

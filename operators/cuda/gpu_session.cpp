@@ -16,6 +16,7 @@
 #include "operators/cuda/worker_reply.hpp"
 #include "operators/error.hpp"
 #include "operators/files/safe_open.hpp"
+#include "operators/tensor/wide_integer_text.hpp"
 
 namespace fs = std::filesystem;
 
@@ -607,7 +608,7 @@ CompareOutcome GpuSession::compare(const TensorArg& a, const TensorArg& b, const
   s.max_abs = double_field(x, "max_abs");
   s.max_abs_index = i64("max_abs_index");
   s.integers = x.get_or("integers", "0") == "1";
-  s.max_abs_integer = std::stoull(x.get_or("max_abs_integer", "0"));
+  s.max_abs_integer = tensor::wide_from_string(x.get_or("max_abs_integer", "0"));
   s.max_rel = double_field(x, "max_rel");
   s.max_rel_index = i64("max_rel_index");
   s.first_mismatch_index = i64("first_mismatch_index");

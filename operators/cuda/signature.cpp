@@ -37,6 +37,9 @@ constexpr BaseType kBaseTypes[] = {
     {"int16_t", DType::i16, std::nullopt},
     {"short", DType::i16, std::nullopt},
     {"int8_t", DType::i8, std::nullopt},
+    {"uint64_t", DType::u64, std::nullopt},
+    {"unsigned long long", DType::u64, std::nullopt},
+    {"unsigned long", DType::u64, std::nullopt},
     {"uint8_t", DType::u8, std::nullopt},
     {"unsigned char", DType::u8, std::nullopt},
     {"bool", DType::boolean, std::nullopt},
@@ -75,7 +78,7 @@ std::string trim(std::string_view s) {
 
 constexpr std::string_view kExpected =
     "expected a pointer to float, double, __half, __nv_bfloat16, __nv_fp8_e4m3, __nv_fp8_e5m2, int64_t, "
-    "int32_t, int16_t, int8_t, uint8_t or bool, a scalar int, int64_t, float or double, or cudaStream_t";
+    "uint64_t, int32_t, int16_t, int8_t, uint8_t or bool, a scalar int, int64_t, float or double, or cudaStream_t";
 
 Param parse_param(std::string_view text, std::size_t index) {
   auto fail = [&](std::string_view why) {

@@ -79,18 +79,24 @@ void narrow_ulp_block(const double* x, const double* y, std::int64_t n, double* 
 
 // ULP distance in a's dtype for each pair of the block, as double (exact below 2^53, which
 // covers every format but f64). For f64 it also returns the exact greatest distance over finite
-// pairs; for the other formats block_totals' maximum of `out` is already exact.
+// pairs; for the other formats block_totals' maximum of `out` is already exact. `limit` is the
+// ULP tolerance (0: none): an f64 distance past it that rounds down onto it as a double is
+// stored just above it, so `out[k] <= limit` decides exactly what `u <= limit` does.
 RUBRIC_MULTIVERSION
-std::optional<std::uint64_t> ulp_block(DType dtype, const double* x, const double* y, std::int64_t n, double* out) {
+std::optional<std::uint64_t> ulp_block(DType dtype, const double* x, const double* y, std::int64_t n, double* out,
+                                       std::uint64_t limit) {
   switch (dtype) {
     case DType::f64: {
       std::uint64_t exact_max = 0;
+      const double limit_double = static_cast<double>(limit);
+      const double above_limit = std::nextafter(limit_double, kInf);
       for (std::int64_t k = 0; k < n; ++k) {
         std::uint64_t bx, by;
         std::memcpy(&bx, &x[k], 8);
         std::memcpy(&by, &y[k], 8);
         const std::uint64_t u = tensor::ulp_distance_bits(bx, by, 63);
         out[k] = static_cast<double>(u);
+        if (limit > 0 && u > limit && out[k] <= limit_double) out[k] = above_limit;
         if (std::fabs(x[k]) < kInf && std::fabs(y[k]) < kInf && u > exact_max) exact_max = u;
       }
       return exact_max;
@@ -285,7 +291,7 @@ ChunkResult compare_chunk(const tensor::Tensor& a, const tensor::Tensor& b, std:
       if (decoded) return;
       tensor::decode_block(a, start, n, x.data());
       tensor::decode_block(b, start, n, y.data());
-      exact_max_ulp = ulp_block(a.dtype(), x.data(), y.data(), n, ulp.data());
+      exact_max_ulp = ulp_block(a.dtype(), x.data(), y.data(), n, ulp.data(), s.ulp);
       decoded = true;
     };
     const bool fast = f32_pair && (s.ulp > 0 ? block_totals_f32<true>(fa + start, fb + start, n, s, t)
@@ -295,7 +301,10 @@ ChunkResult compare_chunk(const tensor::Tensor& a, const tensor::Tensor& b, std:
       t = s.ulp > 0 ? block_totals<true>(x.data(), y.data(), ulp.data(), n, s)
                     : block_totals<false>(x.data(), y.data(), ulp.data(), n, s);
     }
-    const std::uint64_t block_max_ulp = exact_max_ulp.value_or(static_cast<std::uint64_t>(t.max_ulp));
+    // An integer answer against a float reference can be 2^64 or more apart: saturated, as the
+    // device does (a double past 2^64 has no uint64).
+    const std::uint64_t block_max_ulp = exact_max_ulp.value_or(
+        t.max_ulp >= 0x1p64 ? ~std::uint64_t{0} : static_cast<std::uint64_t>(t.max_ulp));
     r.count += n;
     r.nan_a += t.nan_a;
     r.nan_b += t.nan_b;

@@ -1,6 +1,5 @@
 #include "operators/numerics/compare_integers.hpp"
 
-#include <cstring>
 #include <vector>
 
 #include "operators/numerics/integer_closeness.hpp"
@@ -23,26 +22,9 @@ struct Part {
 
 }  // namespace
 
-std::int64_t integer_element(const tensor::Tensor& t, std::int64_t flat) {
-  std::byte bytes[8];
-  tensor::copy_native_element(t, flat, bytes);
-  auto as = [&](auto v) {
-    std::memcpy(&v, bytes, sizeof v);
-    return static_cast<std::int64_t>(v);
-  };
-  switch (t.dtype()) {
-    case DType::i64: return as(std::int64_t{});
-    case DType::i32: return as(std::int32_t{});
-    case DType::i16: return as(std::int16_t{});
-    case DType::i8: return as(std::int8_t{});
-    case DType::u8: return as(std::uint8_t{});
-    case DType::boolean: return bytes[0] != std::byte{0};
-    default: return 0;  // not reached: needs_integer_comparison admits integers only
-  }
-}
-
 bool needs_integer_comparison(const tensor::Tensor& a, const tensor::Tensor& b) {
-  return is_integer(a.dtype()) && is_integer(b.dtype()) && (a.dtype() == DType::i64 || b.dtype() == DType::i64);
+  return is_integer(a.dtype()) && is_integer(b.dtype()) &&
+         (tensor::dtype_is_wide_integer(a.dtype()) || tensor::dtype_is_wide_integer(b.dtype()));
 }
 
 CompareStats compare_integers(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol, unsigned threads) {
@@ -54,16 +36,18 @@ CompareStats compare_integers(const tensor::Tensor& a, const tensor::Tensor& b, 
     CompareStats& s = p.stats;
     bool any = false;
     for (std::int64_t k = begin; k < end; ++k) {
-      const std::int64_t x = integer_element(a, k), y = integer_element(b, k);
-      const std::uint64_t d = integer_distance(x, y), ay = integer_magnitude(y);
+      const WideInteger x = tensor::integer_element(a, k), y = tensor::integer_element(b, k);
+      const WideUnsigned d = integer_distance(x, y), ay = integer_magnitude(y);
       const bool close = integers_close(d, ay, tol.rtol, tol.atol, tol.ulp);
       ++s.count;
       if (!close && s.mismatches++ == 0) s.first_mismatch_index = k;
       if (!any || d > s.max_abs_integer) s.max_abs_integer = d, s.max_abs_index = k;
       const double rel = integer_relative_difference(d, ay);
       if (rel > p.max_rel) p.max_rel = rel, s.max_rel_index = k;
-      if (static_cast<double>(ay) > s.max_abs_b) s.max_abs_b = static_cast<double>(ay);
-      const double dx = static_cast<double>(x), dy = static_cast<double>(y), dd = static_cast<double>(d);
+      const double dy_abs = wide_to_double(ay);
+      if (dy_abs > s.max_abs_b) s.max_abs_b = dy_abs;
+      const double dx = x < 0 ? -wide_to_double(integer_magnitude(x)) : wide_to_double(integer_magnitude(x));
+      const double dy = y < 0 ? -dy_abs : dy_abs, dd = wide_to_double(d);
       p.sdd.add(dd * dd);
       p.saa.add(dx * dx);
       p.sbb.add(dy * dy);
@@ -91,8 +75,9 @@ CompareStats compare_integers(const tensor::Tensor& a, const tensor::Tensor& b, 
     sbb.add(p.sbb.value());
     sab.add(p.sab.value());
   }
-  out.max_abs = static_cast<double>(out.max_abs_integer);
-  out.max_ulp = out.max_abs_integer;
+  out.max_abs = wide_to_double(out.max_abs_integer);
+  constexpr std::uint64_t kMax64 = ~std::uint64_t{0};
+  out.max_ulp = out.max_abs_integer > kMax64 ? kMax64 : static_cast<std::uint64_t>(out.max_abs_integer);
   out.max_rel = max_rel < 0 ? 0 : max_rel;
   out.sum_sq_diff = sdd.value();
   out.sum_sq_a = saa.value();

@@ -3,6 +3,8 @@
 // (on the CPU by numerics/, on the device by cuda/). Indices are flat, row-major (C order).
 #include <cstdint>
 
+#include "operators/tensor/wide_integer.hpp"
+
 namespace rubric::numerics {
 
 struct Tolerance {
@@ -25,14 +27,16 @@ struct CompareStats {
   double sum_sq_diff = 0;        // Σ (a - b)^2 over finite pairs
   double sum_sq_a = 0, sum_sq_b = 0, dot_ab = 0;
   double max_abs_b = 0;          // max |b| over finite b (the zeros-pass hole check)
-  std::uint64_t max_ulp = 0;     // greatest ULP distance in a's dtype over finite pairs
+  std::uint64_t max_ulp = 0;     // greatest ULP distance in a's dtype over finite pairs (integers:
+                                 // max_abs_integer, saturated at 2^64 − 1)
   // Pairs where a side is NaN or infinite and the two are not the same infinity: these make
   // the norm-based metrics (rel_l2, cosine, max_abs_err) undefined (NaN), as in numpy.
   std::int64_t unequal_nonfinite = 0;
-  // Two integer tensors, one of them i64, compared as integers (compare_integers.hpp): the
-  // greatest difference exactly, which max_abs may round past 2^53.
+  // Two integer tensors, one of them i64 or u64, compared as integers (compare_integers.hpp): the
+  // greatest difference exactly, which max_abs may round past 2^53 (an i64 beside a u64 differs
+  // by up to 2^64 + 2^63 − 1, past 64 bits).
   bool integers = false;
-  std::uint64_t max_abs_integer = 0;
+  tensor::WideUnsigned max_abs_integer = 0;
 };
 
 }  // namespace rubric::numerics

@@ -40,12 +40,14 @@ std::vector<std::string> comparison_evidence(const CompareStats& s, const tensor
   std::vector<std::string> lines;
   lines.push_back(fmt::format("Mismatched elements: {} / {} ({})", s.mismatches, s.count, percent(s.mismatches, s.count)));
   if (tol.ulp > 0) {
-    lines.push_back(fmt::format("Greatest ULP difference: {} (up to {} allowed)", s.max_ulp, tol.ulp));
+    // An integer's ULP is 1: its distance exactly, past 64 bits too (a u64 beside a negative i64).
+    const std::string ulps = s.integers ? fmt::format("{}", s.max_abs_integer) : fmt::format("{}", s.max_ulp);
+    lines.push_back(fmt::format("Greatest ULP difference: {} (up to {} allowed)", ulps, tol.ulp));
   }
   if (s.max_abs_index >= 0) {
     const std::string allowed =
         tol.ulp > 0 ? "" : fmt::format(" (up to {} + {}·|{}| allowed)", bound(tol.atol), bound(tol.rtol), labels.expected);
-    // Integers print exactly (an i64 difference may be past 2^53).
+    // Integers print exactly (an i64 or u64 difference may be past 2^53).
     const std::string difference = s.integers ? fmt::format("{}", s.max_abs_integer) : number_beside(s.max_abs, tol.atol);
     lines.push_back(fmt::format("Greatest absolute difference: {} at {}{}", difference,
                                 tensor::format_index(shape, s.max_abs_index), allowed));

@@ -35,7 +35,7 @@ std::optional<MismatchGrid> mismatch_grid(const tensor::Tensor& a, const tensor:
   if (needs_integer_comparison(a, b)) {
     // As compare() decides them: exactly, past 2^53 too.
     for (std::int64_t i = 0; i < n; ++i) {
-      const std::int64_t x = integer_element(a, i), y = integer_element(b, i);
+      const WideInteger x = tensor::integer_element(a, i), y = tensor::integer_element(b, i);
       count_at(i, integers_close(integer_distance(x, y), integer_magnitude(y), tol.rtol, tol.atol, tol.ulp));
     }
   } else {

@@ -16,7 +16,7 @@ std::optional<ProfilerOutput> recognise_profiler_output(std::string_view text) {
     b = e + 1;
   }
   for (const NsysReport& r : split_nsys_stats(text))
-    if (!r.name.empty()) return ProfilerOutput{"Nsight Systems stats output (nsys stats --format csv)", "nsys(p, report)"};
+    if (!r.name.empty()) return ProfilerOutput{"Nsight Systems stats output (nsys stats, or nsys profile --stats=true)", "nsys(p, report)"};
   return std::nullopt;
 }
 

@@ -30,6 +30,7 @@ void widen_contiguous(DType t, const std::byte* src, std::int64_t count, double*
     case DType::i16: widen<std::int16_t>(src, count, out); return;
     case DType::i8: widen<std::int8_t>(src, count, out); return;
     case DType::u8: widen<std::uint8_t>(src, count, out); return;
+    case DType::u64: widen<std::uint64_t>(src, count, out); return;
     case DType::bf16:
       for (std::int64_t k = 0; k < count; ++k) {
         std::uint16_t v;
@@ -116,6 +117,25 @@ void copy_native_element(const Tensor& t, std::int64_t flat, std::byte* out) {
     return;
   }
   for (std::size_t i = 0; i < n; ++i) out[i] = p[n - 1 - i];
+}
+
+WideInteger integer_element(const Tensor& t, std::int64_t flat) {
+  std::byte bytes[8];
+  copy_native_element(t, flat, bytes);
+  auto as = [&](auto v) {
+    std::memcpy(&v, bytes, sizeof v);
+    return static_cast<WideInteger>(v);
+  };
+  switch (t.dtype()) {
+    case DType::i64: return as(std::int64_t{});
+    case DType::u64: return as(std::uint64_t{});
+    case DType::i32: return as(std::int32_t{});
+    case DType::i16: return as(std::int16_t{});
+    case DType::i8: return as(std::int8_t{});
+    case DType::u8: return as(std::uint8_t{});
+    case DType::boolean: return bytes[0] != std::byte{0};
+    default: return 0;
+  }
 }
 
 }  // namespace rubric::tensor

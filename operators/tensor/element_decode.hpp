@@ -9,6 +9,7 @@
 #include "operators/tensor/dtype.hpp"
 #include "operators/tensor/minifloat.hpp"
 #include "operators/tensor/tensor.hpp"
+#include "operators/tensor/wide_integer.hpp"
 
 namespace rubric::tensor {
 
@@ -38,6 +39,7 @@ inline double decode_element(const std::byte* p, DType t, bool swapped) {
     case DType::i16: return load_unaligned<std::int16_t>(p, swapped);
     case DType::i8: return static_cast<std::int8_t>(*p);
     case DType::u8: return static_cast<std::uint8_t>(*p);
+    case DType::u64: return static_cast<double>(load_unaligned<std::uint64_t>(p, swapped));
     case DType::boolean: return *p != std::byte{0} ? 1.0 : 0.0;
   }
   return 0;
@@ -48,5 +50,9 @@ void decode_block(const Tensor& t, std::int64_t start, std::int64_t count, doubl
 
 // Copies the element at a flat index into `out` in this machine's byte order (itemsize bytes).
 void copy_native_element(const Tensor& t, std::int64_t flat, std::byte* out);
+
+// The element at a flat index of an integer or bool tensor, exactly (a double rounds i64 and u64
+// past 2^53); 0 for a float dtype.
+WideInteger integer_element(const Tensor& t, std::int64_t flat);
 
 }  // namespace rubric::tensor

@@ -20,6 +20,14 @@ void store_integer(double x, std::byte* out) {
   std::memcpy(out, &v, sizeof v);
 }
 
+template <typename I>
+void store_wide(WideInteger x, std::byte* out) {
+  const auto lo = static_cast<WideInteger>(std::numeric_limits<I>::min());
+  const auto hi = static_cast<WideInteger>(std::numeric_limits<I>::max());
+  const I v = static_cast<I>(x < lo ? lo : x > hi ? hi : x);
+  std::memcpy(out, &v, sizeof v);
+}
+
 template <typename T>
 void store(T v, std::byte* out) {
   std::memcpy(out, &v, sizeof v);
@@ -40,7 +48,21 @@ void encode_element(double x, DType t, std::byte* out) {
     case DType::i16: store_integer<std::int16_t>(x, out); return;
     case DType::i8: store_integer<std::int8_t>(x, out); return;
     case DType::u8: store_integer<std::uint8_t>(x, out); return;
+    case DType::u64: store_integer<std::uint64_t>(x, out); return;
     case DType::boolean: store(static_cast<std::uint8_t>(x != 0 ? 1 : 0), out); return;
+  }
+}
+
+void encode_integer(WideInteger v, DType t, std::byte* out) {
+  switch (t) {
+    case DType::i64: store_wide<std::int64_t>(v, out); return;
+    case DType::u64: store_wide<std::uint64_t>(v, out); return;
+    case DType::i32: store_wide<std::int32_t>(v, out); return;
+    case DType::i16: store_wide<std::int16_t>(v, out); return;
+    case DType::i8: store_wide<std::int8_t>(v, out); return;
+    case DType::u8: store_wide<std::uint8_t>(v, out); return;
+    case DType::boolean: store(static_cast<std::uint8_t>(v != 0 ? 1 : 0), out); return;
+    default: encode_element(static_cast<double>(v), t, out); return;
   }
 }
 

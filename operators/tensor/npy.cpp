@@ -36,7 +36,8 @@ DescrInfo parse_descr(const std::string& descr, const std::string& path) {
   };
   static constexpr Known known[] = {{"f8", DType::f64}, {"f4", DType::f32}, {"f2", DType::f16},
                                     {"i8", DType::i64}, {"i4", DType::i32}, {"i2", DType::i16},
-                                    {"i1", DType::i8},  {"u1", DType::u8},  {"b1", DType::boolean}};
+                                    {"i1", DType::i8},  {"u1", DType::u8},  {"u8", DType::u64},
+                                    {"b1", DType::boolean}};
   for (const Known& k : known) {
     if (code != k.code) continue;
     const bool one_byte = dtype_size(k.dtype) == 1;
@@ -47,12 +48,12 @@ DescrInfo parse_descr(const std::string& descr, const std::string& path) {
     const bool swapped = !one_byte && order != '|' && file_little != host_is_little_endian();
     return {k.dtype, swapped};
   }
-  if (code == "u2" || code == "u4" || code == "u8") {
+  if (code == "u2" || code == "u4") {
     throw OperatorError(fmt::format("{}: dtype '{}' (unsigned {}-bit) is not supported; supported: f8 f4 f2 i8 i4 "
-                                    "i2 i1 u1 b1",
+                                    "i2 i1 u8 u1 b1",
                                     path, descr, 8 * (code[1] - '0')));
   }
-  throw OperatorError(fmt::format("{}: unknown dtype descr '{}'; supported: f8 f4 f2 i8 i4 i2 i1 u1 b1", path, descr));
+  throw OperatorError(fmt::format("{}: unknown dtype descr '{}'; supported: f8 f4 f2 i8 i4 i2 i1 u8 u1 b1", path, descr));
 }
 
 std::uint32_t read_le(const std::byte* p, int n) {
@@ -134,6 +135,7 @@ std::string npy_descr(DType t) {
     case DType::i16: return "<i2";
     case DType::i8: return "|i1";
     case DType::u8: return "|u1";
+    case DType::u64: return "<u8";
     case DType::boolean: return "|b1";
     default:
       throw OperatorError(fmt::format(".npy has no dtype for {} (numpy has no bf16 or fp8); use a raw or "

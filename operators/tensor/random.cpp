@@ -59,6 +59,7 @@ Tensor random_tensor(const Shape& shape, DType dtype, std::uint64_t seed) {
         case DType::i16: put(static_cast<std::int16_t>(z >> 48), out); break;
         case DType::i32: put(static_cast<std::int32_t>(static_cast<std::int64_t>(z >> 39) - (1 << 24)), out); break;
         case DType::i64: put(static_cast<std::int64_t>(z >> 39) - (std::int64_t{1} << 24), out); break;
+        case DType::u64: put(z >> 39, out); break;
         case DType::boolean: put(static_cast<std::uint8_t>(z >> 63), out); break;
         case DType::f32: {
           const auto k = static_cast<std::int64_t>(z >> (64 - p));

@@ -30,7 +30,7 @@ const CodeInfo* code_table() {
       {"BOOL", 1, DType::boolean}, {"U8", 1, DType::u8},   {"I8", 1, DType::i8},         {"I16", 2, DType::i16},
       {"I32", 4, DType::i32},      {"I64", 8, DType::i64}, {"F16", 2, DType::f16},       {"BF16", 2, DType::bf16},
       {"F32", 4, DType::f32},      {"F64", 8, DType::f64}, {"F8_E4M3", 1, DType::f8e4m3}, {"F8_E5M2", 1, DType::f8e5m2},
-      {"U16", 2, std::nullopt},    {"U32", 4, std::nullopt}, {"U64", 8, std::nullopt}};
+      {"U16", 2, std::nullopt},    {"U32", 4, std::nullopt}, {"U64", 8, DType::u64}};
   return table;
 }
 

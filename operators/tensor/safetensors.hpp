@@ -37,7 +37,7 @@ struct SafetensorsIndex {
 SafetensorsIndex read_safetensors_index(const std::string& path);
 
 // One tensor by name; an unknown name is an OperatorError listing the names present.
-// U16/U32/U64 tensors are valid in the file but not loadable (no such rubric dtype).
+// U16/U32 tensors are valid in the file but not loadable (no such rubric dtype).
 Tensor load_safetensors(const std::string& path, const std::string& name);
 // The same from a file already mapped (messages name file->path()).
 Tensor load_safetensors(std::shared_ptr<const MappedFile> file, const std::string& name);

@@ -104,7 +104,7 @@ TEST_CASE("device arithmetic agrees with operators/numerics, same dtype") {
     agree(t, t, {1e-3, 1e-5, 0});
     agree(t, t, {0, 0, 2});
   }
-  for (DType t : {DType::i64, DType::i32, DType::i16, DType::i8, DType::u8, DType::boolean}) {
+  for (DType t : {DType::i64, DType::u64, DType::i32, DType::i16, DType::i8, DType::u8, DType::boolean}) {
     agree(t, t, {0, 0, 0});
     agree(t, t, {0, 0, 1});
   }
@@ -118,6 +118,13 @@ TEST_CASE("device arithmetic agrees with operators/numerics, mixed dtypes (b rou
   agree(DType::f8e4m3, DType::f32, {0, 0, 1});
   agree(DType::f8e5m2, DType::f16, {0, 0, 1});
   agree(DType::i32, DType::f32, {0, 0, 0});
+}
+
+TEST_CASE("an f64 ULP distance past 2^53 against a ULP tolerance of 2^53: both sides decide it exactly") {
+  const std::uint64_t one = 0x3FF0000000000000ull, steps = (std::uint64_t{1} << 53) + 1;
+  const std::vector<std::uint64_t> a{one + steps, one, one + steps - 1}, b{one, one, one};
+  agree_on(DType::f64, bytes_of(a), DType::f64, bytes_of(b), a.size(), {0, 0, std::int64_t{1} << 53});
+  agree_on(DType::f64, bytes_of(a), DType::f64, bytes_of(b), a.size(), {0, 0, (std::int64_t{1} << 53) + 1});
 }
 
 TEST_CASE("int64 past 2^53 compares as integers on the device too: decisions and greatest difference exact") {
@@ -140,4 +147,26 @@ TEST_CASE("int64 past 2^53 compares as integers on the device too: decisions and
   CHECK(s.mismatches == 3);
   CHECK(s.max_abs_integer == UINT64_MAX - 1);  // 2^63 − 1 − (−2^63 + 1)
   CHECK(s.max_abs_index == 3);
+}
+
+TEST_CASE("uint64 beside int64 on the device: past 2^63 against negatives, differences past 64 bits") {
+  constexpr std::uint64_t top = UINT64_MAX, half = std::uint64_t{1} << 63, big = std::uint64_t{1} << 53;
+  const std::vector<std::uint64_t> a{half, top, big + 1, 5, top, top - 1};
+  const std::vector<std::int64_t> b{INT64_MIN, -1, static_cast<std::int64_t>(big), 5, INT64_MIN, INT64_MAX};
+  const std::vector<std::uint64_t> c{top - 1, top, half, 0, big + 2, big};
+  for (numerics::Tolerance tol : {numerics::Tolerance{0, 0, 0}, {0, 1, 0}, {1e-16, 0, 0}, {0, 0, 1}, {0, 0x1p64 + 0x1p62, 0},
+                                  {0.5, 0x1p63, 0}}) {
+    agree_on(DType::u64, bytes_of(a), DType::i64, bytes_of(b), a.size(), tol);
+    agree_on(DType::i64, bytes_of(b), DType::u64, bytes_of(a), a.size(), tol);
+    agree_on(DType::u64, bytes_of(a), DType::u64, bytes_of(c), a.size(), tol);
+  }
+  cuda::math::Partial p;
+  for (std::size_t i = 0; i < a.size(); ++i)
+    cuda::math::accumulate(p, bytes_of(a).data(), DType::u64, bytes_of(b).data(), DType::i64, i, {0, 0, 0});
+  const numerics::CompareStats s = cuda::math::to_stats(p);
+  CHECK(s.integers);
+  CHECK(s.mismatches == 5);
+  CHECK(s.max_abs_integer == (tensor::WideUnsigned{top} + half));  // 2^64 - 1 + 2^63
+  CHECK(s.max_abs_index == 4);
+  CHECK(s.max_ulp == top);  // saturated; max_abs_integer holds it
 }

@@ -25,11 +25,14 @@ TEST_CASE("a softmax launcher signature parses into pointers, scalars and a stre
 TEST_CASE("every tensor dtype is accepted behind a pointer") {
   auto sig = parse_signature(
       "void(const double*, __half*, half*, __nv_bfloat16*, __nv_fp8_e4m3*, __nv_fp8_e5m2*, int64_t*, int32_t*, int*, "
-      "int16_t*, int8_t*, uint8_t*, bool*)");
+      "int16_t*, int8_t*, uint8_t*, bool*, uint64_t*, const unsigned long long*, unsigned long*)");
   DType expected[] = {DType::f64, DType::f16, DType::f16, DType::bf16, DType::f8e4m3, DType::f8e5m2, DType::i64,
-                      DType::i32, DType::i32, DType::i16, DType::i8, DType::u8, DType::boolean};
-  REQUIRE(sig.params.size() == 13);
-  for (std::size_t i = 0; i < 13; ++i) CHECK(sig.params[i].dtype == expected[i]);
+                      DType::i32, DType::i32, DType::i16, DType::i8, DType::u8, DType::boolean, DType::u64,
+                      DType::u64, DType::u64};
+  REQUIRE(sig.params.size() == 16);
+  for (std::size_t i = 0; i < 16; ++i) CHECK(sig.params[i].dtype == expected[i]);
+  // A uint64_t by value is refused (no unsigned scalar argument), with the reason.
+  CHECK_THROWS_WITH_AS(parse_signature("void(uint64_t n)"), doctest::Contains("only behind a pointer"), rubric::OperatorError);
 }
 
 TEST_CASE("scalars, parameter names, restrict and odd spacing") {

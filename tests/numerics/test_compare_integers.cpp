@@ -1,4 +1,4 @@
-// int64 tensors compare as integers, not through double (torch.testing's rule).
+// int64 and uint64 tensors compare as integers, not through double (torch.testing's rule for int64).
 #include <doctest/doctest.h>
 
 #include <cstring>
@@ -98,4 +98,44 @@ TEST_CASE("evidence prints a tolerance with the digits that tell it from its nei
   CHECK(lines.at(1) == "Greatest absolute difference: 1 at (0,) (up to 0.9999999999999998 + 0·|ref| allowed)");
   s.max_abs = 1.0000000000000002;
   CHECK(comparison_evidence(s, {1}, {0, 1, 0}).at(1).find("1.0000000000000002 at") != std::string::npos);
+}
+
+TEST_CASE("uint64 compares as integers: 2^64 - 1 and 2^64 - 2 differ (one double), evidence exact") {
+  constexpr std::uint64_t kTop = std::numeric_limits<std::uint64_t>::max();
+  const Tensor a = integers<std::uint64_t>(DType::u64, {kTop, 7, std::uint64_t{1} << 63});
+  const Tensor b = integers<std::uint64_t>(DType::u64, {kTop - 1, 7, 0});
+  const CompareStats s = compare(a, b, {0, 0, 0});
+  CHECK(s.integers);
+  CHECK(s.mismatches == 2);
+  CHECK(s.first_mismatch_index == 0);
+  CHECK(s.max_abs_integer == std::uint64_t{1} << 63);
+  CHECK(s.max_abs_index == 2);
+  CHECK(compare(a, b, {0, 0, 1}).mismatches == 1);
+  CHECK(comparison_evidence(s, a.shape(), {0, 0, 0}).at(1).find("9223372036854775808 at (2,)") != std::string::npos);
+  // The bound is compared with the exact difference past 2^64 too.
+  CHECK(compare(a, b, {0, 0x1p63, 0}).mismatches == 0);
+  CHECK(compare(a, b, {0, 0x1p62, 0}).first_mismatch_index == 2);
+}
+
+TEST_CASE("uint64 beside int64: values past 2^63 against negatives, differences past 64 bits, exactly") {
+  constexpr std::uint64_t kTop = std::numeric_limits<std::uint64_t>::max();
+  constexpr std::int64_t kBottom = std::numeric_limits<std::int64_t>::min();
+  // 2^63 (u64) is not -2^63 (i64), the same 64 bits; 2^64 - 1 is not -1; 2^53 + 1 is not 2^53.
+  const Tensor a = integers<std::uint64_t>(DType::u64, {std::uint64_t{1} << 63, kTop, (std::uint64_t{1} << 53) + 1, 5, kTop});
+  const Tensor b = integers<std::int64_t>(DType::i64, {kBottom, -1, kBig, 5, kBottom});
+  const CompareStats s = compare(a, b, {0, 0, 0});
+  CHECK(s.integers);
+  CHECK(s.mismatches == 4);
+  CHECK(s.max_abs_index == 4);
+  // 2^64 - 1 + 2^63 = 27670116110564327423, past 64 bits.
+  CHECK(comparison_evidence(s, a.shape(), {0, 0, 0}).at(1).find("27670116110564327423 at (4,)") != std::string::npos);
+  CHECK(comparison_evidence(s, a.shape(), {0, 0, 1}).at(1).find("Greatest ULP difference: 27670116110564327423") !=
+        std::string::npos);
+  // The same pairs the other way round, and a bound between 2^64 and 2^65 compared exactly.
+  CHECK(compare(b, a, {0, 0, 0}).mismatches == 4);
+  CHECK(compare(a, b, {0, 0x1p64 + 0x1p63, 0}).mismatches == 0);          // 2^64 + 2^63 ≥ every difference
+  CHECK(compare(a, b, {0, 0x1p64 + 0x1p62, 0}).first_mismatch_index == 4);  // only the last pair exceeds it
+  const auto grid = mismatch_grid(a, b, {0, 0, 0});
+  REQUIRE(grid);
+  CHECK(grid->mismatches == std::vector<std::uint64_t>{1, 1, 1, 0, 1, 0});
 }

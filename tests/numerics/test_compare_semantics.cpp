@@ -182,3 +182,25 @@ TEST_CASE("ULP distances in narrow formats agree with the encoders, subnormals a
     CHECK(want_over_2 > 100);  // the case is not trivial
   }
 }
+
+TEST_CASE("an f64 ULP distance past 2^53 is compared with the ULP tolerance exactly") {
+  // 1.0 and the double 2^53 + 1 steps above it: as a double the distance rounds to 2^53, the
+  // tolerance. Per element, in the careful path (an infinity in the block) and per axis alike.
+  const std::uint64_t one = 0x3FF0000000000000ull, steps = (std::uint64_t{1} << 53) + 1;
+  const std::vector<std::uint64_t> xa{one + steps, one, one + steps - 1}, xb{one, one, one};
+  auto f64 = [](std::vector<std::uint64_t> bits) {
+    std::vector<std::byte> bytes(bits.size() * 8);
+    std::memcpy(bytes.data(), bits.data(), bytes.size());
+    return Tensor::from_bytes(DType::f64, {static_cast<std::int64_t>(bits.size())}, std::move(bytes), "t");
+  };
+  const Tensor a = f64(xa), b = f64(xb);
+  const std::int64_t two53 = std::int64_t{1} << 53;
+  const CompareStats s = compare(a, b, {0, 0, two53});
+  CHECK(s.mismatches == 1);
+  CHECK(s.first_mismatch_index == 0);
+  CHECK(s.max_ulp == steps);
+  CHECK(compare(a, b, {0, 0, two53 + 1}).mismatches == 0);
+  // The same pairs beside an infinity on both sides (the block goes through the careful loop).
+  const std::uint64_t inf = 0x7FF0000000000000ull;
+  CHECK(compare(f64({one + steps, inf}), f64({one, inf}), {0, 0, two53}).mismatches == 1);
+}

@@ -307,6 +307,16 @@ class ModuleTest(unittest.TestCase):
         self.assertEqual(r.check(self.fx.empty_sub).criterion("metrics").verdict, "FAIL")
         self.assertEqual(r.input_names, ["candidate", "expected", "metrics"])
 
+    def test_uint64_arrays_are_read_as_unsigned(self):
+        # 2^64 - 1 as uint64 is not the int64 -1 of the same bits; equal uint64 arrays pass.
+        r = self.memory_rubric()
+        top = np.array([2**64 - 1, 7], np.uint64)
+        same = r.check(self.fx.empty_sub, inputs={"candidate": top, "expected": top.copy()})
+        self.assertEqual(same.criterion("numerics").verdict, "PASS", same.text())
+        bad = r.check(self.fx.empty_sub, inputs={"candidate": top, "expected": np.array([-1, 7], np.int64)})
+        self.assertEqual(bad.criterion("numerics").verdict, "FAIL", bad.text())
+        self.assertIn("18446744073709551616", " ".join(bad.criterion("numerics").checks[1].evidence))
+
     def test_input_errors(self):
         r = self.memory_rubric()
         with self.assertRaisesRegex(ValueError, "input 'other' was not named"):

@@ -77,3 +77,81 @@ TEST_CASE("nsys report names: with arguments, and as nsys named them before 2023
   REQUIRE(old.size() == 1);
   CHECK(old[0].name == "osrtsum");
 }
+
+TEST_CASE("nsys profile --stats=true: 'Executing' headings, console tables rewritten as CSV, SKIPPED reports") {
+  const std::string text =
+      "Generating '/tmp/nsys-report-a98b.qdstrm'\n"
+      "[3/5] Executing 'cuda_api_sum' stats report\n"
+      "\n"
+      " Time (%)  Total Time (ns)  Num Calls   Name  \n"
+      " --------  ---------------  ---------  ------\n"
+      "     97.0      109,787,937          4  a \"b\" \n"
+      "      3.0        3,145,161      1,010  c, d  \n"
+      "\n"
+      "[4/5] Executing 'cuda_gpu_kern_sum' stats report\n"
+      "SKIPPED: /x/report1.sqlite does not contain CUDA kernel data.\n"
+      "[5/5] Executing 'nvtx_sum' stats report\n"
+      "\n"
+      "Generated:\n"
+      "    /x/report1.nsys-rep\n";
+  auto reports = split_nsys_stats(text);
+  REQUIRE(reports.size() == 3);
+  CHECK(reports[0].name == "cuda_api_sum");
+  CHECK(reports[0].line == 2);
+  auto rows = split_rows(reports[0].table, "stats.txt", CsvOptions{});
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0].line == 4);
+  CHECK(rows[0].fields.at(3).text == "Name");
+  CHECK(rows[1].fields.at(1).text == "109,787,937");
+  CHECK(rows[1].fields.at(3).text == "a \"b\"");
+  CHECK(rows[2].line == 7);
+  CHECK(rows[2].fields.at(3).text == "c, d");
+  CHECK(reports[1].name == "cuda_gpu_kern_sum");
+  CHECK(reports[1].skipped);
+  CHECK(reports[1].note.find("does not contain CUDA kernel data") != std::string::npos);
+  // A report with no table: its text holds no rows (the trailer is not one).
+  CHECK(reports[2].name == "nvtx_sum");
+  CHECK_FALSE(reports[2].skipped);
+}
+
+TEST_CASE("nsys stats --format table: the boxed table read by its borders, a '|' inside a name kept") {
+  const std::string text =
+      "Processing [r.sqlite] with [/opt/nvidia/nsight-systems/2025.1.1/host-linux-x64/reports/cuda_api_sum.py]... \n"
+      "\n"
+      " ** CUDA API Summary (cuda_api_sum):\n"
+      "\n"
+      "+----------+-----------------+-----------+------------------+\n"
+      "| Time (%) | Total Time (ns) | Num Calls |       Name       |\n"
+      "+----------+-----------------+-----------+------------------+\n"
+      "|     34.9 |      3521583822 |     14529 | cudaMemcpyAsync  |\n"
+      "|     34.8 |      3517364707 |    992730 | operator|(a, b)  |\n"
+      "+----------+-----------------+-----------+------------------+\n"
+      "\n";
+  auto reports = split_nsys_stats(text);
+  REQUIRE(reports.size() == 1);
+  CHECK(reports[0].name == "cuda_api_sum");
+  auto rows = split_rows(reports[0].table, "stats.txt", CsvOptions{});
+  REQUIRE(rows.size() == 3);
+  CHECK(rows[0].line == 6);
+  CHECK(rows[0].fields.at(3).text == "Name");
+  CHECK(rows[1].fields.at(1).text == "3521583822");
+  CHECK(rows[2].line == 9);
+  CHECK(rows[2].fields.at(3).text == "operator|(a, b)");
+}
+
+TEST_CASE("a lone console report after nsys's own lines: the table found by its rule") {
+  const std::string text =
+      "Generating SQLite file report1.sqlite from report1.nsys-rep\n"
+      "Exporting 1 events: [==========100%]\n"
+      " Time (%)  Total Time (ns)  Name\n"
+      " --------  ---------------  ----\n"
+      "    100.0            1,234  k   \n";
+  auto reports = split_nsys_stats(text);
+  REQUIRE(reports.size() == 1);
+  CHECK(reports[0].name.empty());
+  auto rows = split_rows(reports[0].table, "stats.txt", CsvOptions{});
+  REQUIRE(rows.size() == 2);
+  CHECK(rows[0].line == 3);
+  CHECK(rows[1].fields.at(1).text == "1,234");
+  CHECK(rows[1].fields.at(2).text == "k");
+}

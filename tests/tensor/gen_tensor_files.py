@@ -39,7 +39,8 @@ def sample(np_dtype, shape):
     return v.reshape(shape)
 
 
-names = {"f8": "f64", "f4": "f32", "f2": "f16", "i8": "i64", "i4": "i32", "i2": "i16", "i1": "i8", "u1": "u8", "b1": "bool"}
+names = {"f8": "f64", "f4": "f32", "f2": "f16", "i8": "i64", "i4": "i32", "i2": "i16", "i1": "i8", "u1": "u8", "b1": "bool",
+         "u8": "u64"}
 for code, ours in names.items():
     base = np.dtype(code)
     shape = (3, 5, 7)
@@ -76,6 +77,17 @@ with open(fn, "wb") as f:
     f.write(b"\x93NUMPY\x03\x00" + struct.pack("<I", len(header.encode())) + header.encode() + arr.tobytes())
 assert np.array_equal(np.load(fn), arr)
 expect(fn, arr.astype(np.float64), "f32", (3, 4))
+
+# uint64 past 2^63 and past 2^53 (neighbours one double apart), both byte orders: the test reads
+# them back as exact integers from the .exact text file (float64 would merge them).
+wide = [2**64 - 1, 2**64 - 2, 2**63, 2**53 + 1, 2**53, 0]
+for order, tag in (("<", "le"), (">", "be")):
+    fn = os.path.join(out, f"u64_wide_{tag}.npy")
+    np.save(fn, np.array(wide, dtype=order + "u8"))
+    assert [int(v) for v in np.load(fn)] == wide
+    expect(fn, np.array(wide, dtype=np.uint64).astype(np.float64), "u64", (len(wide),))
+with open(os.path.join(out, "u64_wide.exact"), "w") as f:
+    f.write(" ".join(str(v) for v in wide) + "\n")
 
 
 # safetensors: bf16 and fp8 bytes with values decoded here independently.
@@ -131,6 +143,7 @@ tensors = {
     "w_i64": ("I64", (3,), np.array([-5, 0, 2**40], dtype="<i8").tobytes()),
     "w_bool": ("BOOL", (2, 2), np.array([1, 0, 0, 1], dtype=np.uint8).tobytes()),
     "w_u8": ("U8", (2,), bytes([0, 255])),
+    "w_u64": ("U64", (3,), struct.pack("<3Q", 2**64 - 1, 2**53 + 1, 7)),
     "empty": ("F32", (0,), b""),
 }
 fn = os.path.join(out, "model.safetensors")
@@ -143,6 +156,7 @@ expect(fn, fp8_values(all_bytes, 5, 2, 15, True), "f8e5m2", (256,), "w_e5m2")
 expect(fn, np.array([-5, 0, 2**40], dtype=np.float64), "i64", (3,), "w_i64")
 expect(fn, np.array([1, 0, 0, 1], dtype=np.float64), "bool", (2, 2), "w_bool")
 expect(fn, np.array([0, 255], dtype=np.float64), "u8", (2,), "w_u8")
+expect(fn, np.array([2**64 - 1, 2**53 + 1, 7], dtype=np.uint64).astype(np.float64), "u64", (3,), "w_u64")
 expect(fn, np.zeros(0), "f32", (0,), "empty")
 
 with open(os.path.join(out, "manifest.txt"), "w") as f:

@@ -4,6 +4,7 @@
 #include <cmath>
 #include <cstring>
 #include <limits>
+#include <vector>
 
 #include "operators/error.hpp"
 #include "operators/tensor/cast.hpp"
@@ -143,4 +144,26 @@ TEST_CASE("block decoding gives the same values as element decoding for every f1
       REQUIRE(((std::isnan(want) && std::isnan(block[b])) || (want == block[b] && std::signbit(want) == std::signbit(block[b]))));
     }
   }
+}
+
+TEST_CASE("casts between integer dtypes are exact and saturate, u64 and i64 past 2^53 included") {
+  const std::vector<std::uint64_t> wide{UINT64_MAX, (std::uint64_t{1} << 53) + 1, std::uint64_t{1} << 63, 5};
+  std::vector<std::byte> bytes(wide.size() * 8);
+  std::memcpy(bytes.data(), wide.data(), bytes.size());
+  const Tensor u = Tensor::from_bytes(DType::u64, {4}, std::move(bytes), "u");
+  const Tensor i = cast(u, DType::i64);
+  CHECK(integer_element(i, 0) == INT64_MAX);                        // saturated, not wrapped to -1
+  CHECK(integer_element(i, 1) == (WideInteger{1} << 53) + 1);      // not rounded to 2^53
+  CHECK(integer_element(i, 2) == INT64_MAX);
+  const Tensor back = cast(cast(i, DType::u64), DType::u64);
+  CHECK(integer_element(back, 1) == (WideInteger{1} << 53) + 1);
+  CHECK(integer_element(cast(u, DType::u8), 3) == 5);
+  CHECK(integer_element(cast(u, DType::u8), 0) == 255);
+  CHECK(integer_element(cast(u, DType::boolean), 3) == 1);
+  // A negative i64 into u64 saturates at 0; a float into u64 goes through double as before.
+  std::vector<std::byte> neg(8);
+  const std::int64_t minus = -3;
+  std::memcpy(neg.data(), &minus, 8);
+  CHECK(integer_element(cast(Tensor::from_bytes(DType::i64, {1}, std::move(neg), "n"), DType::u64), 0) == 0);
+  CHECK(cast(u, DType::f64).at(1) == 0x1p53);
 }

@@ -9,6 +9,7 @@
 #include <sstream>
 #include <vector>
 
+#include "operators/tensor/element_decode.hpp"
 #include "operators/tensor/npy.hpp"
 #include "operators/tensor/safetensors.hpp"
 #include "scratch_dir.hpp"
@@ -69,14 +70,33 @@ TEST_CASE("numpy-written .npy and safetensors files load with exact values") {
       ++safetensors;
     }
   }
-  CHECK(files == 74);
-  CHECK(big_endian == 24);  // 6 multi-byte dtypes × 2 orders × 2 versions
-  CHECK(fortran == 30);
+  CHECK(files == 85);
+  CHECK(big_endian == 28);  // 7 multi-byte dtypes × 2 orders × 2 versions
+  CHECK(fortran == 34);
   CHECK(versions[3] == 1);
-  CHECK(safetensors == 9);
+  CHECK(safetensors == 10);
 
   const auto index = read_safetensors_index(dir.file("model.safetensors"));
-  CHECK(index.names() == std::vector<std::string>{"empty", "w_bf16", "w_bool", "w_e4m3", "w_e5m2", "w_f16", "w_f32", "w_i64", "w_u8"});
+  CHECK(index.names() == std::vector<std::string>{"empty", "w_bf16", "w_bool", "w_e4m3", "w_e5m2", "w_f16", "w_f32", "w_i64", "w_u64", "w_u8"});
   CHECK(index.metadata.at("format") == "pt");
   CHECK(index.metadata.at("note") == "made by gen_tensor_files.py");
+
+  // uint64 values past 2^53 and 2^63 read exactly, whatever the byte order.
+  std::ifstream exact_file(dir.file("u64_wide.exact"));
+  std::vector<WideInteger> exact;
+  for (std::string word; exact_file >> word;) {
+    WideInteger v = 0;
+    for (char c : word) v = v * 10 + (c - '0');
+    exact.push_back(v);
+  }
+  REQUIRE(exact.size() == 6);
+  for (const char* file : {"u64_wide_le.npy", "u64_wide_be.npy"}) {
+    CAPTURE(file);
+    const Tensor t = load_npy(dir.file(file));
+    CHECK(t.dtype() == DType::u64);
+    for (std::int64_t i = 0; i < t.size(); ++i) CHECK(integer_element(t, i) == exact[static_cast<std::size_t>(i)]);
+  }
+  const Tensor st = load_safetensors(dir.file("model.safetensors"), "w_u64");
+  CHECK(integer_element(st, 0) == WideInteger{UINT64_MAX});
+  CHECK(integer_element(st, 1) == (WideInteger{1} << 53) + 1);
 }

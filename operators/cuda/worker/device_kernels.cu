@@ -77,7 +77,10 @@ __device__ __forceinline__ void shuffle_combine(Partial& p, int offset) {
   o.max_abs = __shfl_down_sync(kFullMask, p.max_abs, offset);
   o.max_abs_index = __shfl_down_sync(kFullMask, p.max_abs_index, offset);
   o.integers = __shfl_down_sync(kFullMask, p.integers, offset);
-  o.max_abs_integer = __shfl_down_sync(kFullMask, p.max_abs_integer, offset);
+  // 128 bits in two shuffles (there is no 128-bit shuffle).
+  const auto high = __shfl_down_sync(kFullMask, static_cast<std::uint64_t>(p.max_abs_integer >> 64), offset);
+  const auto low = __shfl_down_sync(kFullMask, static_cast<std::uint64_t>(p.max_abs_integer), offset);
+  o.max_abs_integer = (static_cast<tensor::WideUnsigned>(high) << 64) | low;
   o.max_rel = __shfl_down_sync(kFullMask, p.max_rel, offset);
   o.max_rel_index = __shfl_down_sync(kFullMask, p.max_rel_index, offset);
   o.first_mismatch_index = __shfl_down_sync(kFullMask, p.first_mismatch_index, offset);
@@ -223,6 +226,7 @@ cudaError_t compare(const void* a, DType ta, const void* b, DType tb, std::size_
 #define RUBRIC_SAME(T) case DType::T: return launch_typed<DType::T, DType::T>(a, b, count, rule, partials, sm_count, blocks, stream);
       RUBRIC_SAME(f64) RUBRIC_SAME(f32) RUBRIC_SAME(f16) RUBRIC_SAME(bf16) RUBRIC_SAME(f8e4m3) RUBRIC_SAME(f8e5m2)
       RUBRIC_SAME(i64) RUBRIC_SAME(i32) RUBRIC_SAME(i16) RUBRIC_SAME(i8) RUBRIC_SAME(u8) RUBRIC_SAME(boolean)
+      RUBRIC_SAME(u64)
 #undef RUBRIC_SAME
     }
   }

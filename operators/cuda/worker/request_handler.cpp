@@ -18,6 +18,7 @@
 #include "operators/cuda/worker/timing_loop.hpp"
 #include "operators/error.hpp"
 #include "operators/files/safe_open.hpp"
+#include "operators/tensor/wide_integer_text.hpp"
 
 namespace rubric::cuda::worker {
 
@@ -261,7 +262,7 @@ Message RequestHandler::compare(const Message& request) {
       .set("max_abs", num(s.max_abs))
       .set("max_abs_index", std::to_string(s.max_abs_index))
       .set("integers", s.integers ? "1" : "0")
-      .set("max_abs_integer", std::to_string(s.max_abs_integer))
+      .set("max_abs_integer", tensor::wide_to_string(s.max_abs_integer))
       .set("max_rel", num(s.max_rel))
       .set("max_rel_index", std::to_string(s.max_rel_index))
       .set("first_mismatch_index", std::to_string(s.first_mismatch_index))
