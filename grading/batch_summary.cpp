@@ -32,15 +32,6 @@ std::string string_or(const json::Value& v, const char* key, const std::string& 
   return f && f->is_string() ? f->as_string() : fallback;
 }
 
-// Quantile by linear interpolation between order statistics (numpy's default).
-double quantile(const std::vector<double>& sorted, double q) {
-  if (sorted.size() == 1) return sorted[0];
-  const double pos = q * static_cast<double>(sorted.size() - 1);
-  const std::size_t lo = static_cast<std::size_t>(std::floor(pos));
-  const std::size_t hi = std::min(lo + 1, sorted.size() - 1);
-  return sorted[lo] + (sorted[hi] - sorted[lo]) * (pos - static_cast<double>(lo));
-}
-
 // A reason's first clause, without the suggestions and listings that depend on the submission's data.
 std::string_view first_clause(std::string_view reason) {
   return reason.substr(0, std::min(reason.find("; "), reason.find(" (did you mean")));
@@ -102,6 +93,31 @@ std::size_t BatchSummary::CriterionCounts::total() const {
   std::size_t t = 0;
   for (std::size_t c : counts) t += c;
   return t;
+}
+
+double BatchSummary::nth_score(std::size_t k) const {
+  for (const auto& [score, n] : scores_) {
+    if (k < n) return score;
+    k -= n;
+  }
+  return scores_.rbegin()->first;
+}
+
+double BatchSummary::score_sum() const {
+  double sum = 0;
+  for (const auto& [score, n] : scores_)
+    for (std::size_t i = 0; i < n; ++i) sum += score;
+  return sum;
+}
+
+// Quantile by linear interpolation between order statistics (numpy's default).
+double BatchSummary::score_quantile(double q) const {
+  if (scored_ == 1) return nth_score(0);
+  const double pos = q * static_cast<double>(scored_ - 1);
+  const std::size_t lo = static_cast<std::size_t>(std::floor(pos));
+  const std::size_t hi = std::min(lo + 1, scored_ - 1);
+  const double a = nth_score(lo), b = nth_score(hi);
+  return a + (b - a) * (pos - static_cast<double>(lo));
 }
 
 std::size_t BatchSummary::count(const std::string& verdict) const {
@@ -183,12 +199,14 @@ void BatchSummary::add(const json::Value& tool_line) {
   if (std::find(kOverallVerdicts.begin(), kOverallVerdicts.end(), verdict) == kOverallVerdicts.end()) verdict = "ERROR";
   ++verdicts_[verdict];
   const std::string reason = deciding_reason(line, verdict);
-  if (verdict == "ERROR") errors_.emplace_back(submission, reason.empty() ? "no reason recorded" : reason);
   // An ERRORed submission's score says nothing about the submission: it stays out of the distribution.
   std::optional<double> score;
   if (const json::Value* s = line.find("score"); s && s->is_number()) score = s->as_number();
-  if (score && verdict != "ERROR") scores_.push_back(*score);
-  rows_.push_back(SubmissionRow{submission, verdict, score, reason});
+  if (score && verdict != "ERROR") {
+    ++scores_[*score];
+    ++scored_;
+  }
+  rows_.append(SubmissionRow{submission, verdict, score, reason});
   if (const json::Value* c = line.find("criteria")) add_criteria(*c, 0, submission);
   if (const json::Value* s = line.find("seconds"); s && s->is_number()) {
     // Each entry carries its own verdict: two submissions may share a name as shown.
@@ -198,6 +216,16 @@ void BatchSummary::add(const json::Value& tool_line) {
     });
     if (slowest_.size() > kSlowest) slowest_.pop_back();
   }
+}
+
+void BatchSummary::add_text(std::string_view line, const std::string& where) {
+  json::Value parsed;
+  try {
+    parsed = json::parse(line, where);
+  } catch (const std::exception&) {
+    return;  // a torn or foreign line: not a result
+  }
+  add(parsed);
 }
 
 void BatchSummary::add_file(const std::string& results_path) {
@@ -211,19 +239,14 @@ void BatchSummary::add_file(const std::string& results_path) {
     ++number;
     std::string_view line(buffer, static_cast<std::size_t>(got));
     if (line.back() == '\n') line.remove_suffix(1);
-    if (line.empty()) continue;
-    try {
-      add(json::parse(line, fmt::format("{}:{}", results_path, number)));
-    } catch (const std::exception&) {
-      // a torn or foreign line: not a result
-    }
+    if (!line.empty()) add_text(line, fmt::format("{}:{}", results_path, number));
   }
   std::free(buffer);
   std::fclose(f);
 }
 
-template <class Sink>
-void BatchSummary::write(Sink& w, const BatchProvenance& p) const {
+template <class Sink, class Spill>
+void BatchSummary::write(Sink& w, const BatchProvenance& p, Spill spill) const {
   w.begin_object();
   w.field("schema", 1);
   w.field("submissions", static_cast<std::uint64_t>(submissions_));
@@ -293,30 +316,24 @@ void BatchSummary::write(Sink& w, const BatchProvenance& p) const {
 
   w.key("score");
   w.begin_object();
-  std::vector<double> sorted = scores_;
-  std::sort(sorted.begin(), sorted.end());
-  w.field("count", static_cast<std::uint64_t>(sorted.size()));
+  w.field("count", static_cast<std::uint64_t>(scored_));
   auto stat = [&](const char* name, auto compute) {
     w.key(name);
-    if (sorted.empty()) w.null();
+    if (scored_ == 0) w.null();
     else w.value(static_cast<double>(compute()));
   };
-  stat("mean", [&] {
-    double sum = 0;
-    for (double s : sorted) sum += s;
-    return sum / static_cast<double>(sorted.size());
-  });
-  stat("min", [&] { return sorted.front(); });
-  stat("q1", [&] { return quantile(sorted, 0.25); });
-  stat("median", [&] { return quantile(sorted, 0.5); });
-  stat("q3", [&] { return quantile(sorted, 0.75); });
-  stat("max", [&] { return sorted.back(); });
+  stat("mean", [&] { return score_sum() / static_cast<double>(scored_); });
+  stat("min", [&] { return scores_.begin()->first; });
+  stat("q1", [&] { return score_quantile(0.25); });
+  stat("median", [&] { return score_quantile(0.5); });
+  stat("q3", [&] { return score_quantile(0.75); });
+  stat("max", [&] { return scores_.rbegin()->first; });
   w.key("histogram");
   w.begin_array();
   std::array<std::size_t, kHistogramBins> bins{};
-  for (double s : sorted) {
+  for (const auto& [s, n] : scores_) {
     const double clamped = std::clamp(s, 0.0, 1.0);
-    bins[std::min(kHistogramBins - 1, static_cast<std::size_t>(clamped * kHistogramBins))]++;
+    bins[std::min(kHistogramBins - 1, static_cast<std::size_t>(clamped * kHistogramBins))] += n;
   }
   for (std::size_t i = 0; i < kHistogramBins; ++i) {
     w.begin_object();
@@ -340,23 +357,29 @@ void BatchSummary::write(Sink& w, const BatchProvenance& p) const {
   w.end_array();
   w.key("errors");
   w.begin_array();
-  for (const auto& [submission, reason] : errors_) {
-    w.begin_object();
-    w.field("submission", submission);
-    w.field("reason", reason);
-    w.end_object();
-  }
+  if (count("ERROR") > 0)
+    rows_.for_each([&](const SubmissionRow& row) {
+      if (row.verdict != "ERROR") return true;
+      w.begin_object();
+      w.field("submission", row.submission);
+      w.field("reason", row.reason.empty() ? std::string("no reason recorded") : row.reason);
+      w.end_object();
+      spill();
+      return true;
+    });
   w.end_array();
   w.key("submission_list");
   w.begin_array();
-  for (const SubmissionRow& row : rows_) {
+  rows_.for_each([&](const SubmissionRow& row) {
     w.begin_object();
     w.field("submission", row.submission);
     w.field("verdict", row.verdict);
     w.field("score", row.score);
     w.field("reason", row.reason);
     w.end_object();
-  }
+    spill();
+    return true;
+  });
   w.end_array();
 
   w.key("reviews");
@@ -419,13 +442,22 @@ void BatchSummary::write(Sink& w, const BatchProvenance& p) const {
 
 std::string BatchSummary::to_json(const BatchProvenance& p) const {
   report::JsonWriter w;
-  write(w, p);
+  write(w, p, [] {});
   return w.take();
+}
+
+void BatchSummary::write_json(const BatchProvenance& p, const std::function<void(std::string_view)>& out) const {
+  report::JsonWriter w;
+  constexpr std::size_t kSpillBytes = 1 << 16;
+  write(w, p, [&] {
+    if (w.str().size() >= kSpillBytes) out(w.take_written());
+  });
+  out(w.take_written());
 }
 
 json::Value BatchSummary::to_value(const BatchProvenance& p) const {
   json::ValueBuilder b;
-  write(b, p);
+  write(b, p, [] {});
   return b.take();
 }
 
@@ -478,17 +510,14 @@ std::string BatchSummary::to_text(const BatchProvenance& p, const std::string& o
                                    Verdict::fail) +
                fmt::format("\n  {}\n", report::display_text(*why));
   }
-  if (!scores_.empty()) {
-    std::vector<double> sorted = scores_;
-    std::sort(sorted.begin(), sorted.end());
-    double sum = 0;
-    for (double s : sorted) sum += s;
+  const std::size_t errors = count("ERROR");
+  if (scored_ > 0) {
     out += fmt::format("\nscore{}: mean {} · median {} · quartiles {} – {} · min {} · max {}\n",
-                       errors_.empty() ? "" : fmt::format(" (the {} ERRORed left out)", errors_.size()),
-                       report::format_percent(sum / static_cast<double>(sorted.size())),
-                       report::format_percent(quantile(sorted, 0.5)), report::format_percent(quantile(sorted, 0.25)),
-                       report::format_percent(quantile(sorted, 0.75)), report::format_percent(sorted.front()),
-                       report::format_percent(sorted.back()));
+                       errors == 0 ? "" : fmt::format(" (the {} ERRORed left out)", errors),
+                       report::format_percent(score_sum() / static_cast<double>(scored_)),
+                       report::format_percent(score_quantile(0.5)), report::format_percent(score_quantile(0.25)),
+                       report::format_percent(score_quantile(0.75)), report::format_percent(scores_.begin()->first),
+                       report::format_percent(scores_.rbegin()->first));
   }
   if (!agreement_.empty()) {
     out += "\ngraders' reviews (the verdicts above are final: the grader's where one applies)\n";
@@ -513,41 +542,51 @@ std::string BatchSummary::to_text(const BatchProvenance& p, const std::string& o
     if (overrules_.size() > kErrorsShown)
       out += fmt::format("  ... and {} more overrules (summary.json lists them all)\n", overrules_.size() - kErrorsShown);
   }
-  if (!errors_.empty()) {
+  if (errors > 0) {
     out += "\n" + style.paint(fmt::format("{} submission{} ERRORED — the rubric's or the grading machine's problem, not "
                                           "the submission's:",
-                                          errors_.size(), errors_.size() == 1 ? "" : "s"),
+                                          errors, errors == 1 ? "" : "s"),
                               Verdict::error) +
            "\n";
     // Identical reasons once, with the submissions they stopped: one cause, one line to read.
-    std::vector<std::pair<std::string, std::vector<std::string>>> groups;
-    for (const auto& [submission, reason] : errors_) {
-      auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == reason; });
-      if (it == groups.end()) groups.push_back({reason, {submission}});
-      else it->second.push_back(submission);
-    }
+    struct ErrorGroup {
+      std::string reason;
+      std::vector<std::string> named;  // the first kNamesPerError
+      std::size_t count = 0;
+    };
+    std::vector<ErrorGroup> groups;
+    rows_.for_each([&](const SubmissionRow& row) {
+      if (row.verdict != "ERROR") return true;
+      const std::string reason = row.reason.empty() ? "no reason recorded" : row.reason;
+      auto it = std::find_if(groups.begin(), groups.end(), [&](const ErrorGroup& g) { return g.reason == reason; });
+      if (it == groups.end()) it = groups.insert(groups.end(), ErrorGroup{reason, {}, 0});
+      if (it->named.size() < kNamesPerError) it->named.push_back(row.submission);
+      ++it->count;
+      return true;
+    });
     for (std::size_t i = 0; i < groups.size() && i < kErrorsShown; ++i) {
-      const auto& [reason, subs] = groups[i];
-      out += fmt::format("  {} {}: {}\n", style.paint("ERROR", Verdict::error), subs.size() == 1 ? "1 submission" : fmt::format("{} submissions", subs.size()),
-                         report::display_text(reason));
+      const ErrorGroup& g = groups[i];
+      out += fmt::format("  {} {}: {}\n", style.paint("ERROR", Verdict::error), g.count == 1 ? "1 submission" : fmt::format("{} submissions", g.count),
+                         report::display_text(g.reason));
       std::string names;
-      for (std::size_t k = 0; k < subs.size() && k < kNamesPerError; ++k) names += (k ? ", " : "") + report::display_text(subs[k]);
-      if (subs.size() > kNamesPerError) names += fmt::format(", ... ({} more)", subs.size() - kNamesPerError);
+      for (std::size_t k = 0; k < g.named.size(); ++k) names += (k ? ", " : "") + report::display_text(g.named[k]);
+      if (g.count > kNamesPerError) names += fmt::format(", ... ({} more)", g.count - kNamesPerError);
       out += fmt::format("    {}\n", names);
     }
     if (groups.size() > kErrorsShown)
       out += fmt::format("  ... and {} more reasons (summary.json lists every ERROR)\n", groups.size() - kErrorsShown);
   }
-  if (!rows_.empty()) {
+  if (rows_.size() > 0) {
     out += "\nsubmissions (verdict, score, what decided it):\n";
-    for (std::size_t i = 0; i < rows_.size() && i < kRowsShown; ++i) {
-      const SubmissionRow& row = rows_[i];
+    std::size_t shown = 0;
+    rows_.for_each([&](const SubmissionRow& row) {
       const auto v = std::find_if(overall.begin(), overall.end(), [&](const auto& o) { return row.verdict == o.first; });
       out += fmt::format("  {} {:>5}  {}: {}\n",
                          v == overall.end() ? row.verdict : style.paint(fmt::format("{:<10}", row.verdict), v->second),
                          row.score ? report::format_percent(*row.score) : "-", report::display_text(row.submission),
                          report::display_text(row.reason));
-    }
+      return ++shown < kRowsShown;
+    });
     if (rows_.size() > kRowsShown)
       out += fmt::format("  ... and {} more (summary.json's submission_list has them all)\n", rows_.size() - kRowsShown);
   }

@@ -1,16 +1,20 @@
 #pragma once
 // summary.json and the table printed at the end of `rubric grade`/`rubric merge`, built from
-// result lines one at a time (nothing but counts, scores and a few slowest are kept).
+// result lines one at a time: counts, the scores by value and a few slowest in memory, the
+// per-submission rows in a file (grading/row_spool.hpp), so memory does not grow with the corpus.
 #include <array>
+#include <functional>
 #include <cstddef>
 #include <map>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <vector>
 
 #include "grading/review_agreement.hpp"
 #include "grading/review_store.hpp"
+#include "grading/row_spool.hpp"
 #include "operators/json/json_value.hpp"
 
 namespace rubric::grading {
@@ -42,6 +46,9 @@ class BatchSummary {
   void use_reviews(const std::vector<Review>& history);
   // Adds one result line (parsed). Lines lacking the fields a summary counts are counted as ERROR.
   void add(const json::Value& line);
+  // Adds one line of a results.jsonl as text; `where` names it ("results.jsonl:12"). An
+  // unparsable line (torn, or foreign) is skipped.
+  void add_text(std::string_view line, const std::string& where);
   // Adds every line of a results.jsonl, one at a time (unparsable lines are skipped).
   void add_file(const std::string& results_path);
 
@@ -50,6 +57,8 @@ class BatchSummary {
 
   // summary.json as text, and the same document as a value (the corpus page is rendered from it).
   std::string to_json(const BatchProvenance& p) const;
+  // summary.json handed to `out` piece by piece as it is written: the whole text is never held.
+  void write_json(const BatchProvenance& p, const std::function<void(std::string_view)>& out) const;
   json::Value to_value(const BatchProvenance& p) const;
   // Submissions listed per criterion marked for review (the count covers them all).
   static constexpr std::size_t kReviewListed = 100;
@@ -74,16 +83,14 @@ class BatchSummary {
     // The reason when it FAILed every submission (at least two) for that one reason.
     std::optional<std::string> common_failure(std::size_t submissions) const;
   };
-  // One submission in the per-submission list: its verdict, score and the reason that decided it.
-  struct SubmissionRow {
-    std::string submission;
-    std::string verdict;
-    std::optional<double> score;
-    std::string reason;
-  };
-  // Writes summary.json through `w` (report::JsonWriter or json::ValueBuilder).
-  template <class Sink>
-  void write(Sink& w, const BatchProvenance& p) const;
+  // Writes summary.json through `w` (report::JsonWriter or json::ValueBuilder); `spill` is called
+  // between rows of the long lists, where a streaming caller takes what was written so far.
+  template <class Sink, class Spill>
+  void write(Sink& w, const BatchProvenance& p, Spill spill) const;
+  // The k-th smallest score (0-based) and the quantile by numpy's default interpolation.
+  double nth_score(std::size_t k) const;
+  double score_quantile(double q) const;
+  double score_sum() const;  // added in ascending order, one by one, as a sorted list would be
   void add_criteria(const json::Value& criteria, int depth, const std::string& submission);
   void add_agreement(const json::Value& line, const std::map<std::string, Review>& in_force);
 
@@ -99,14 +106,15 @@ class BatchSummary {
   std::map<std::string, std::size_t> verdicts_;
   std::vector<CriterionCounts> criteria_;
   std::map<std::string, std::size_t> criterion_index_;
-  std::vector<double> scores_;
+  std::map<double, std::size_t> scores_;  // score → how many submissions (not ERRORed) have it
+  std::size_t scored_ = 0;
   struct Slow {
     double seconds;
     std::string submission, verdict;
   };
   std::vector<Slow> slowest_;  // at most kSlowest
-  std::vector<std::pair<std::string, std::string>> errors_;  // submission, reason
-  std::vector<SubmissionRow> rows_;
+  // In the order added; the ERRORs listed in summary.json are the rows with that verdict.
+  RowSpool rows_;
 };
 
 }  // namespace rubric::grading

@@ -11,7 +11,7 @@
 #include <filesystem>
 #include <fstream>
 #include <iostream>
-#include <set>
+#include <map>
 #include <stdexcept>
 
 #include <fcntl.h>
@@ -144,10 +144,41 @@ FolderIdentities folder_and_above(const std::string& dir) {
 
 // A submission to grade, and what an earlier run left for it.
 struct Pending {
-  std::string submission;  // as given
+  std::size_t given;  // its index in the submissions as given
   const StoredResult* previous = nullptr;
   bool keep = false;  // --retry-errors: an earlier non-ERROR result is kept without a look
 };
+
+// Each given submission's normalized path, computed once (it decides duplicates, the earlier
+// result and the order of results.jsonl) and stored only where it differs from the path as
+// given: a corpus of paths costs its list once, not once per use.
+class NormalizedPaths {
+ public:
+  explicit NormalizedPaths(const std::vector<std::string>& given) : given_(given) {
+    for (std::size_t i = 0; i < given.size(); ++i) {
+      std::string norm = normalized_submission_path(given[i]);
+      if (norm != given[i]) differs_.emplace(i, std::move(norm));
+    }
+  }
+  const std::string& operator[](std::size_t i) const {
+    const auto it = differs_.find(i);
+    return it == differs_.end() ? given_[i] : it->second;
+  }
+
+ private:
+  const std::vector<std::string>& given_;
+  std::map<std::size_t, std::string> differs_;
+};
+
+// Prints a file as it is (summary.json for --json), a piece at a time.
+void copy_to_stdout(const std::string& path) {
+  std::FILE* f = std::fopen(path.c_str(), "rb");
+  if (f == nullptr) throw std::runtime_error(fmt::format("cannot read '{}': {}", path, std::strerror(errno)));
+  char buffer[1 << 16];
+  std::size_t n;
+  while ((n = std::fread(buffer, 1, sizeof buffer, f)) > 0) std::fwrite(buffer, 1, n, stdout);
+  std::fclose(f);
+}
 
 }  // namespace
 
@@ -202,14 +233,24 @@ int grade(const GradeSettings& s) {
   const unsigned jobs = s.jobs == 0 ? available_cpus() : s.jobs;
   prov.jobs = jobs;
 
-  // The corpus: each folder once (by its normalized path), then this shard's part of it.
-  std::vector<std::string> corpus;
-  std::set<std::string> seen;
-  for (const std::string& sub : s.submissions) {
-    if (!seen.insert(normalized_submission_path(sub)).second) continue;
-    if (s.shard && shard_of(sub, s.shard->count) != s.shard->index) continue;
-    corpus.push_back(sub);
+  // The corpus: each folder once (by its normalized path, the first given kept), then this
+  // shard's part of it; indices into s.submissions.
+  const NormalizedPaths normalized(s.submissions);
+  std::vector<bool> repeated(s.submissions.size(), false);
+  {
+    std::vector<std::size_t> by_path(s.submissions.size());
+    for (std::size_t i = 0; i < by_path.size(); ++i) by_path[i] = i;
+    std::stable_sort(by_path.begin(), by_path.end(), [&](std::size_t a, std::size_t b) { return normalized[a] < normalized[b]; });
+    for (std::size_t k = 1; k < by_path.size(); ++k)
+      if (normalized[by_path[k]] == normalized[by_path[k - 1]]) repeated[by_path[k]] = true;
   }
+  std::vector<std::size_t> corpus;
+  for (std::size_t i = 0; i < s.submissions.size(); ++i) {
+    if (repeated[i]) continue;
+    if (s.shard && shard_of(s.submissions[i], s.shard->count) != s.shard->index) continue;
+    corpus.push_back(i);
+  }
+  std::vector<bool>().swap(repeated);
 
   // Load the rubric once; every grading process inherits the loaded engine.
   EngineOptions options;
@@ -251,9 +292,10 @@ int grade(const GradeSettings& s) {
                loaded.dropped_lines, loaded.dropped_lines == 1 ? "" : "s", results_path);
 
   std::vector<Pending> pending;
-  for (const std::string& sub : corpus) {
-    Pending p{sub, nullptr, false};
-    auto it = previous.find(normalized_submission_path(sub));
+  pending.reserve(corpus.size());
+  for (std::size_t given : corpus) {
+    Pending p{given, nullptr, false};
+    auto it = previous.find(normalized[given]);
     if (it != previous.end() && !s.regrade) {
       p.previous = it->second;
       if (s.retry_errors) {
@@ -307,9 +349,10 @@ int grade(const GradeSettings& s) {
   };
   auto work = [&](std::size_t n) -> std::string {
     const Pending& p = pending[to_run[n]];
+    const std::string& submission = s.submissions[p.given];
     const auto start = std::chrono::steady_clock::now();
     LineContext context;
-    context.submission = p.submission;
+    context.submission = submission;
     context.key = base_key;
     context.graded_at = utc_now();
     auto elapsed = [&] { return std::chrono::duration<double>(std::chrono::steady_clock::now() - start).count(); };
@@ -318,20 +361,20 @@ int grade(const GradeSettings& s) {
       return line_output(OverallVerdict::error, format_error_line(context, reason));
     };
     struct stat st {};
-    if (::stat(p.submission.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
+    if (::stat(submission.c_str(), &st) != 0 || !S_ISDIR(st.st_mode)) {
       std::error_code e;
-      return error(fmt::format("submission '{}' {}", p.submission, fs::exists(p.submission, e) ? "is not a folder" : "does not exist"));
+      return error(fmt::format("submission '{}' {}", submission, fs::exists(submission, e) ? "is not a folder" : "does not exist"));
     }
     // A corpus entry that is (a link to) the reference folder, or holds it, would grade the
     // reference as a submission: it is no submission. Told by the folder's identity, one stat.
     if (const auto at = reference_and_above.find({st.st_dev, st.st_ino}); at != reference_and_above.end()) {
       const bool is = at == reference_and_above.begin();
       if (is || !s.reference.empty())
-        return error(fmt::format("submission '{}' {} the reference folder '{}': not graded", p.submission,
+        return error(fmt::format("submission '{}' {} the reference folder '{}': not graded", submission,
                                  is ? "is" : "holds", ref_root));
     }
     try {
-      context.key.submission_sha256 = hash_folder(p.submission);
+      context.key.submission_sha256 = hash_folder(submission);
     } catch (const std::exception& ex) {
       return error(fmt::format("cannot hash the submission: {}", ex.what()));
     }
@@ -341,7 +384,7 @@ int grade(const GradeSettings& s) {
       if (same) return "R";
     }
     reset_measurement_record();
-    const Report report = engine.check(p.submission, s.reference);
+    const Report report = engine.check(submission, s.reference);
     context.seconds = elapsed();
     context.measurements = measurement_record();
     return line_output(report.verdict, format_result_line(context, report));
@@ -365,7 +408,7 @@ int grade(const GradeSettings& s) {
       line.erase(0, 1);
     } else {
       LineContext context;
-      context.submission = p.submission;
+      context.submission = s.submissions[p.given];
       context.key = base_key;  // no submission hash: never reused, graded again next run
       context.seconds = o.seconds;
       context.graded_at = utc_now();
@@ -412,24 +455,29 @@ int grade(const GradeSettings& s) {
   // One line per submission, in path order; lines of submissions outside this corpus are dropped.
   std::vector<std::size_t> order(pending.size());
   for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
-  std::sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) {
-    return normalized_submission_path(pending[a].submission) < normalized_submission_path(pending[b].submission);
-  });
+  std::sort(order.begin(), order.end(),
+            [&](std::size_t a, std::size_t b) { return normalized[pending[a].given] < normalized[pending[b].given]; });
   std::vector<LineSpan> ordered;
   for (std::size_t i : order)
     if (spans[i]) ordered.push_back(*spans[i]);
-  rewrite_lines({results_path}, ordered, results_path);
-
+  // The summary reads each line as the rewrite copies it: results.jsonl is read once.
   BatchSummary summary;
   summary.use_reviews(load_reviews(reviews_path(s.out_dir)).history);
-  summary.add_file(results_path);
+  std::size_t line_number = 0;
+  rewrite_lines({results_path}, ordered, results_path, [&](std::string_view line) {
+    summary.add_text(line, fmt::format("{}:{}", results_path, ++line_number));
+  });
   prov.finished_at = utc_now();
   prov.seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - wall_start).count();
-  const std::string summary_json = summary.to_json(prov);
-  write_file_atomically(summary_path, summary_json);
+  {
+    // Streamed to the file: a corpus's list of submissions is never held in memory whole.
+    AtomicFileWriter summary_file(summary_path);
+    summary.write_json(prov, [&](std::string_view piece) { summary_file.write(piece); });
+    summary_file.commit();
+  }
 
   if (s.json) {
-    fmt::print("{}", summary_json);
+    copy_to_stdout(summary_path);
   } else if (s.html) {
     fmt::print("{}", report::format_corpus_html(summary.to_value(prov)));
   } else if (!s.quiet) {

@@ -133,8 +133,6 @@ MergeOutcome merge_results(const MergeSettings& s, std::string* summary_json, st
   fs::create_directories(s.out_dir, ec);
   if (ec) throw std::runtime_error(fmt::format("cannot create '{}': {}", s.out_dir, ec.message()));
   const std::string out_results = (fs::path(s.out_dir) / "results.jsonl").string();
-  rewrite_lines(sources, spans, out_results);
-  outcome.written = true;
 
   // The graders' reviews of every merged folder and of the out folder, oldest first.
   std::vector<Review> reviews;
@@ -146,9 +144,14 @@ MergeOutcome merge_results(const MergeSettings& s, std::string* summary_json, st
     for (Review& r : load_reviews(reviews_path(dir)).history) reviews.push_back(std::move(r));
   }
   std::stable_sort(reviews.begin(), reviews.end(), [](const Review& a, const Review& b) { return a.time < b.time; });
+  // The summary reads each line as the rewrite copies it: the merged file is not read again.
   BatchSummary summary;
   summary.use_reviews(reviews);
-  summary.add_file(out_results);
+  std::size_t line_number = 0;
+  rewrite_lines(sources, spans, out_results, [&](std::string_view line) {
+    summary.add_text(line, fmt::format("{}:{}", out_results, ++line_number));
+  });
+  outcome.written = true;
   outcome.submissions = summary.submissions();
   outcome.errors = summary.count("ERROR");
   prov.finished_at = utc_now();

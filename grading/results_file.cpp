@@ -8,6 +8,7 @@
 #include <string_view>
 #include <filesystem>
 #include <stdexcept>
+#include <utility>
 
 #include <fcntl.h>
 #include <sys/stat.h>
@@ -171,28 +172,41 @@ void ResultsAppender::sync() {
 }
 
 void write_file_atomically(const std::string& path, const std::string& content) {
-  const std::string temp = fmt::format("{}.tmp.{}", path, ::getpid());
-  const int fd = ::open(temp.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
-  if (fd < 0) fail("write", temp);
-  try {
-    write_all(fd, content.data(), content.size(), temp);
-    if (::fsync(fd) != 0) fail("sync", temp);
-  } catch (...) {
-    ::close(fd);
-    ::unlink(temp.c_str());
-    throw;
-  }
-  ::close(fd);
-  if (std::rename(temp.c_str(), path.c_str()) != 0) {
-    const int err = errno;
-    ::unlink(temp.c_str());
-    errno = err;
-    fail("replace", path);
-  }
-  sync_folder_of(path);
+  AtomicFileWriter file(path);
+  file.write(content);
+  file.commit();
 }
 
-void rewrite_lines(const std::vector<std::string>& sources, const std::vector<LineSpan>& spans, const std::string& path) {
+AtomicFileWriter::AtomicFileWriter(std::string path) : path_(std::move(path)) {
+  temp_ = fmt::format("{}.tmp.{}", path_, ::getpid());
+  fd_ = ::open(temp_.c_str(), O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+  if (fd_ < 0) fail("write", temp_);
+}
+
+AtomicFileWriter::~AtomicFileWriter() {
+  if (fd_ >= 0) {
+    ::close(fd_);
+    ::unlink(temp_.c_str());
+  }
+}
+
+void AtomicFileWriter::write(std::string_view piece) { write_all(fd_, piece.data(), piece.size(), temp_); }
+
+void AtomicFileWriter::commit() {
+  if (::fsync(fd_) != 0) fail("sync", temp_);
+  ::close(fd_);
+  fd_ = -1;
+  if (std::rename(temp_.c_str(), path_.c_str()) != 0) {
+    const int err = errno;
+    ::unlink(temp_.c_str());
+    errno = err;
+    fail("replace", path_);
+  }
+  sync_folder_of(path_);
+}
+
+void rewrite_lines(const std::vector<std::string>& sources, const std::vector<LineSpan>& spans, const std::string& path,
+                   const std::function<void(std::string_view)>& each_line) {
   std::vector<int> in(sources.size(), -1);
   auto close_inputs = [&] {
     for (int fd : in)
@@ -223,6 +237,7 @@ void rewrite_lines(const std::vector<std::string>& sources, const std::vector<Li
         if (n <= 0) fail("read", sources[span.source]);
         got += static_cast<std::size_t>(n);
       }
+      if (each_line) each_line(line);
       line.push_back('\n');
       write_all(out, line.data(), line.size(), temp);
     }

@@ -4,7 +4,9 @@
 // and a file that parses line by line; a torn last line is dropped on the next load.
 #include <condition_variable>
 #include <cstdint>
+#include <functional>
 #include <mutex>
+#include <string_view>
 #include <thread>
 #include <map>
 #include <string>
@@ -82,6 +84,22 @@ class ResultsAppender {
 // reader sees the old file or the new one, never a mix.
 void write_file_atomically(const std::string& path, const std::string& content);
 
+// The same, for content written in pieces: nothing replaces `path` until commit(); a writer
+// destroyed before it removes its temporary file.
+class AtomicFileWriter {
+ public:
+  explicit AtomicFileWriter(std::string path);
+  ~AtomicFileWriter();
+  AtomicFileWriter(const AtomicFileWriter&) = delete;
+  AtomicFileWriter& operator=(const AtomicFileWriter&) = delete;
+  void write(std::string_view piece);
+  void commit();
+
+ private:
+  std::string path_, temp_;
+  int fd_ = -1;
+};
+
 // A line in one of several files: which file, where, how long (newline excluded).
 struct LineSpan {
   std::size_t source = 0;
@@ -90,7 +108,9 @@ struct LineSpan {
 };
 
 // Writes `path` to hold exactly the lines at `spans` of `sources`, in that order, atomically. A
-// source may be `path` itself.
-void rewrite_lines(const std::vector<std::string>& sources, const std::vector<LineSpan>& spans, const std::string& path);
+// source may be `path` itself. `each_line`, when given, sees every line (newline excluded) as it
+// is copied, so that a summary needs no second read of the file.
+void rewrite_lines(const std::vector<std::string>& sources, const std::vector<LineSpan>& spans, const std::string& path,
+                   const std::function<void(std::string_view)>& each_line = {});
 
 }  // namespace rubric::grading

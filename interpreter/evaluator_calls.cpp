@@ -659,7 +659,7 @@ Value Evaluator::call_value(const Value& fn, std::vector<Value> pos, std::vector
     if (pos.size() != l.params.size())
       return err(fmt::format("the lambda takes {} argument{}, got {}", l.params.size(), l.params.size() == 1 ? "" : "s", pos.size()));
     auto scope = std::make_shared<Environment>(f.closure, f.closure->module());
-    for (std::size_t i = 0; i < pos.size(); ++i) scope->define(l.params[i].name, pos[i]);
+    for (std::size_t i = 0; i < pos.size(); ++i) scope->define(l.params[i].name, std::move(pos[i]));
     return eval(*l.body, scope);
   }
 

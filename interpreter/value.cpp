@@ -10,6 +10,7 @@
 #include "interpreter/paths.hpp"
 #include "interpreter/verdicts.hpp"
 #include "operators/digest/content_digest.hpp"
+#include "operators/digest/pass_digest.hpp"
 #include "operators/files/safe_open.hpp"
 
 namespace rubric {
@@ -501,11 +502,30 @@ std::optional<std::string> CallContext::read_file(const PathValue& p, Value* err
   return text;
 }
 
+namespace {
+std::string pass_digest_key(const std::byte* mapping) {
+  return fmt::format("pass-digest:{}", static_cast<const void*>(mapping));
+}
+}  // namespace
+
 void CallContext::record_mapped_file(const PathValue& p, std::shared_ptr<const void> keep_alive, const std::byte* data,
                                      std::size_t size, std::function<bool()> whole, int fd) {
   if (has_file(p)) return;
+  // A large file's digest waits for a pass that reads it anyway (the comparison hashes what it
+  // compares while it is in cache, pass_digest_for); otherwise the report computes it.
+  if (size >= kPassDigestFrom) {
+    auto job = std::make_shared<digest::PassDigest>(std::move(keep_alive), data, size, std::move(whole), fd);
+    record_file(FileRecord{p.relative, p.root, "", size}, job->future(job));
+    store(pass_digest_key(data), std::shared_ptr<const void>(job));
+    return;
+  }
   record_file(FileRecord{p.relative, p.root, "", size},
               digest::digest_in_background(std::move(keep_alive), data, size, std::move(whole), fd));
+}
+
+std::shared_ptr<digest::PassDigest> CallContext::pass_digest_for(const std::byte* mapping) {
+  auto hit = cached(pass_digest_key(mapping));
+  return hit ? std::const_pointer_cast<digest::PassDigest>(std::static_pointer_cast<const digest::PassDigest>(hit)) : nullptr;
 }
 
 }  // namespace rubric

@@ -18,6 +18,9 @@
 namespace rubric::tensor {
 class Tensor;
 }
+namespace rubric::digest {
+class PassDigest;
+}
 namespace rubric::ast {
 struct Lambda;
 struct Def;
@@ -307,12 +310,17 @@ class CallContext {
   // read_file without keeping the bytes (for a file an operator then reads itself, such as a CUDA
   // source). Returns the real path, or nullopt with `*error` set.
   std::optional<std::string> open_file(const PathValue& p, Value* error);
-  // Records a file an operator has mapped and validated (header checked) into the provenance; the
-  // digest runs in the background beside the work on the bytes. `keep_alive` owns the mapping;
+  // Records a file an operator has mapped and validated (header checked) into the provenance; a
+  // small file is hashed at once, a large one by the pass that reads it (else when the report asks
+  // for its digest). `keep_alive` owns the mapping;
   // `whole` says after the hash whether the file is still whole (no digest is given of a file that
   // shrank while it was hashed).
   void record_mapped_file(const PathValue& p, std::shared_ptr<const void> keep_alive, const std::byte* data,
                           std::size_t size, std::function<bool()> whole = {}, int fd = -1);
+  // The digest of a recorded mapped file (by the mapping's start) that a pass reading the whole
+  // file may compute as it goes (operators/digest/pass_digest.hpp); null for small files.
+  std::shared_ptr<digest::PassDigest> pass_digest_for(const std::byte* mapping);
+  static constexpr std::size_t kPassDigestFrom = 4u << 20;  // below it a file is hashed at once
 };
 
 }  // namespace rubric

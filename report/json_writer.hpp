@@ -6,6 +6,7 @@
 #include <optional>
 #include <string>
 #include <string_view>
+#include <utility>
 #include <vector>
 
 namespace rubric::report {
@@ -45,6 +46,9 @@ class JsonWriter {
   // The document so far, ending with a newline once the top-level value is closed (indented).
   const std::string& str() const { return out_; }
   std::string take() { return std::move(out_); }
+  // What was written since the last call, handed over, while the document goes on: a long
+  // document streams out in pieces.
+  std::string take_written() { return std::exchange(out_, std::string()); }
 
  private:
   void before_value();

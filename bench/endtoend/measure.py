@@ -9,6 +9,7 @@ RUBRIC_BENCH_WORKLOADS=prose,run (names below, comma-separated) runs only those;
            vs numpy.allclose on the same files memory-mapped (np.load(mmap_mode="r")), vs `cat`
   json     20 criteria over a 30 MB JSON file of request records vs Python's json module doing the same
   text     20 criteria (phrases, regexes, counts) over a 30 MB answer vs Python's str and re doing the same
+  mentions 20 `mentions any` criteria alone over that answer vs Python's re (escaped phrases, IGNORECASE)
   prose_large  affirms over 5 concepts of std.concepts, an affirms any and a denies over the 30 MB answer of
            `text` (no peer: the figure beside the check that only reads it)
   prose    affirms over the 13 concepts of std.concepts, a denies and claims() over a 1 MiB answer made of
@@ -258,6 +259,56 @@ def text_heavy(rubric, tmp):
            "rubric check", "python str/re + the same checks", "cat (the file)", {})
 
 
+def mentions_only(rubric, tmp):
+    """20 `mentions` criteria alone over the 30 MB answer of `text` vs Python's re doing the same searches
+    (case-insensitive, literal phrases: re.escape, re.IGNORECASE), the file read in both."""
+    folder = os.path.join(tmp, "mentions")
+    path = os.path.join(folder, "submission", "answer.md")
+    write_long_answer(path)
+    present = ["attention-sink blocks", "Recency-only eviction", "bank conflict", "Root Cause", "speedup"]
+    absent = ["increase the batch size", "paged attention", "flash decoding", "Speculative decoding"]
+    searches = []
+    for i in range(20):
+        if i % 2 == 0:
+            searches.append(absent[i % len(absent):] + [present[i % len(present)]])
+        else:
+            searches.append([absent[i % len(absent)]])
+    criteria = []
+    for i, phrases in enumerate(searches):
+        criteria.append(f'criterion c{i} "criterion {i}" {{\n  expect (answer mentions any {json.dumps(phrases)}) or true\n}}\n')
+    write_rubric(folder, 'rubric "mentions over a long answer" { version: "1.0" }\n'
+                 'let answer = text(submission / "answer.md", limit = 64 MiB)\n' + "".join(criteria))
+    warm([path])
+
+    def python_re():
+        def work():
+            with open(path, encoding="utf-8") as fh:
+                answer = fh.read()
+            return [re.search("|".join(re.escape(p) for p in phrases), answer, re.IGNORECASE) is not None
+                    for phrases in searches]
+        return timed_call(work)[0], None
+
+    def python_str():
+        def work():
+            with open(path, encoding="utf-8") as fh:
+                folded = fh.read().lower()
+            return [any(p.lower() in folded for p in phrases) for phrases in searches]
+        return timed_call(work)[0], None
+
+    best = best_interleaved({
+        "rubric check": lambda: timed_process(check_cmd(rubric, folder)),
+        "python re (IGNORECASE) + the same searches": python_re,
+        "python str.lower() and `in`": python_str,
+        "cat (the file)": lambda: timed_process(["cat", path]),
+    })
+    mb = os.path.getsize(path) / 1e6
+    report(f"mentions: 20 criteria of `mentions any` (10 phrases found, 10 absent: whole scans) over a {mb:.0f} MB "
+           f"answer (best of {REPEAT})", best, "rubric check", "python re (IGNORECASE) + the same searches",
+           "cat (the file)", {"peer": "   target >= 3x"})
+    print(f"  python str.lower() and `in` / rubric check: {best['python str.lower() and `in`'][0] / best['rubric check'][0]:5.1f}x"
+          "   (a plain-string peer: it folds case only, `mentions` also white space, hyphens and quotes)")
+
+
 def startup(rubric, tmp):
     folder = os.path.join(tmp, "small")
     write_rubric(folder, 'rubric "small" { version: "1.0" }\n'
@@ -399,7 +450,8 @@ def main():
     print(f"end to end: {os.cpu_count()} cores, load average {os.getloadavg()[0]:.2f} at the start "
           "(other processes share the cores; compare ratios, not seconds)")
     workloads = {"startup": lambda t: startup(rubric, t), "json": lambda t: json_heavy(rubric, t),
-                 "text": lambda t: text_heavy(rubric, t), "prose": lambda t: prose(rubric, t),
+                 "text": lambda t: text_heavy(rubric, t), "mentions": lambda t: mentions_only(rubric, t),
+                 "prose": lambda t: prose(rubric, t),
                  "prose_large": lambda t: prose_large(rubric, t),
                  "run": lambda t: isolated_run(rubric, t), "tensors": lambda t: tensors(rubric, t, mib)}
     chosen = [w for w in os.environ.get("RUBRIC_BENCH_WORKLOADS", ",".join(workloads)).split(",") if w]

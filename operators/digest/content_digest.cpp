@@ -98,6 +98,10 @@ std::string digest_skipping_holes(std::string_view bytes, int fd) {
 
 }  // namespace
 
+std::string content_digest_mapped(std::string_view bytes, int fd) {
+  return fd >= 0 ? digest_skipping_holes(bytes, fd) : content_digest_hex(bytes);
+}
+
 std::shared_future<std::string> digest_in_background(std::shared_ptr<const void> keep_alive, const std::byte* data,
                                                      std::size_t size, std::function<bool()> whole, int fd) {
   const std::string_view bytes(reinterpret_cast<const char*>(data), size);

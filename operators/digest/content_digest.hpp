@@ -38,6 +38,10 @@ std::string content_digest_hex(std::string_view bytes);
 // The digest of a file, streamed; nullopt when it cannot be read.
 std::optional<std::string> content_digest_file(const std::string& path, std::uint64_t* bytes = nullptr);
 
+// The digest of mapped bytes; with `fd` (the file mapped) its holes are hashed as the zeros they
+// read as, without faulting the mapping's pages in.
+std::string content_digest_mapped(std::string_view bytes, int fd = -1);
+
 // The digest of `size` bytes at `data`, computed on a thread of its own when the bytes are many
 // (so it runs beside the comparison that reads them) and at once when they are few. `keep_alive`
 // owns the bytes (a mapping) until the digest is done. When `whole` is given and says false after

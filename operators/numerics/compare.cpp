@@ -1,5 +1,6 @@
 #include "operators/numerics/compare.hpp"
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <fmt/format.h>
@@ -21,6 +22,9 @@ namespace {
 
 using tensor::DType;
 constexpr std::int64_t kBlock = 1024;  // two blocks of doubles stay in L1
+// A striped pass's unit: a worker compares one stripe of both tensors, then hashes it while it is
+// still in cache (256 KiB of each f32 tensor).
+constexpr std::int64_t kStripe = 64 * kBlock;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 struct Settings {
@@ -352,37 +356,8 @@ ChunkResult compare_chunk(const tensor::Tensor& a, const tensor::Tensor& b, std:
   return r;
 }
 
-}  // namespace
-
-void require_same_shape(const tensor::Tensor& a, const tensor::Tensor& b) {
-  if (a.shape() != b.shape()) {
-    throw ShapeMismatchError(fmt::format("shapes differ: {} in {} vs {} in {} (no broadcasting)",
-                                         tensor::format_shape(a.shape()), a.source(),
-                                         tensor::format_shape(b.shape()), b.source()));
-  }
-}
-
-CompareStats compare(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol, unsigned threads) {
-  CompareStats out = compare_unchecked(a, b, tol, threads);
-  tensor::require_intact(a, b);
-  return out;
-}
-
-CompareStats compare_unchecked(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol,
-                               unsigned threads) {
-  require_same_shape(a, b);
-  if (!is_tolerance_bound(tol.rtol) || !is_tolerance_bound(tol.atol) || tol.ulp < 0) {
-    throw OperatorError(fmt::format("tolerance must be finite and non-negative (rtol {}, atol {}, ulp {})", tol.rtol, tol.atol, tol.ulp));
-  }
-  if (needs_integer_comparison(a, b)) return compare_integers(a, b, tol, threads);
-  const Settings s{tol.rtol, tol.atol, static_cast<std::uint64_t>(tol.ulp)};
-  const std::int64_t n = a.size();
-  const unsigned workers = threads > 0 ? threads : tensor::worker_count(n);
-  std::vector<ChunkResult> parts(workers);
-  tensor::parallel_chunks(n, workers, [&](unsigned w, std::int64_t begin, std::int64_t end) {
-    parts[w] = compare_chunk(a, b, begin, end, s);
-  });
-  // Merge in chunk order so ties keep the lowest index.
+// Merges results in order (chunks or stripes, by position) so ties keep the lowest index.
+CompareStats merge_parts(const std::vector<ChunkResult>& parts) {
   CompareStats out;
   NeumaierSum sdd, saa, sbb, sab;
   double max_abs = -1, max_rel = -1;
@@ -416,6 +391,72 @@ CompareStats compare_unchecked(const tensor::Tensor& a, const tensor::Tensor& b,
   out.sum_sq_a = saa.value();
   out.sum_sq_b = sbb.value();
   out.dot_ab = sab.value();
+  return out;
+}
+
+}  // namespace
+
+void require_same_shape(const tensor::Tensor& a, const tensor::Tensor& b) {
+  if (a.shape() != b.shape()) {
+    throw ShapeMismatchError(fmt::format("shapes differ: {} in {} vs {} in {} (no broadcasting)",
+                                         tensor::format_shape(a.shape()), a.source(),
+                                         tensor::format_shape(b.shape()), b.source()));
+  }
+}
+
+CompareStats compare(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol, unsigned threads) {
+  CompareStats out = compare_unchecked(a, b, tol, threads);
+  tensor::require_intact(a, b);
+  return out;
+}
+
+CompareStats compare_unchecked(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol,
+                               unsigned threads) {
+  require_same_shape(a, b);
+  if (!is_tolerance_bound(tol.rtol) || !is_tolerance_bound(tol.atol) || tol.ulp < 0) {
+    throw OperatorError(fmt::format("tolerance must be finite and non-negative (rtol {}, atol {}, ulp {})", tol.rtol, tol.atol, tol.ulp));
+  }
+  if (needs_integer_comparison(a, b)) return compare_integers(a, b, tol, threads);
+  const Settings s{tol.rtol, tol.atol, static_cast<std::uint64_t>(tol.ulp)};
+  const std::int64_t n = a.size();
+  const unsigned workers = threads > 0 ? threads : tensor::worker_count(n);
+  std::vector<ChunkResult> parts(workers);
+  tensor::parallel_chunks(n, workers, [&](unsigned w, std::int64_t begin, std::int64_t end) {
+    parts[w] = compare_chunk(a, b, begin, end, s);
+  });
+  return merge_parts(parts);
+}
+
+CompareStats compare_striped(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol,
+                             const PassFeeds& feeds, unsigned threads) {
+  require_same_shape(a, b);
+  const std::int64_t n = a.size();
+  const bool striped = a.is_contiguous() && b.is_contiguous() && is_tolerance_bound(tol.rtol) &&
+                       is_tolerance_bound(tol.atol) && tol.ulp >= 0 && !needs_integer_comparison(a, b);
+  if (!striped) {
+    // Compared as ever, the files read along afterwards.
+    CompareStats out = compare_unchecked(a, b, tol, threads);
+    if (feeds.a) feeds.a(feeds.a_base + static_cast<std::size_t>(n) * a.itemsize());
+    if (feeds.b) feeds.b(feeds.b_base + static_cast<std::size_t>(n) * b.itemsize());
+    tensor::require_intact(a, b);
+    return out;
+  }
+  const Settings s{tol.rtol, tol.atol, static_cast<std::uint64_t>(tol.ulp)};
+  const std::int64_t stripes = (n + kStripe - 1) / kStripe;
+  const unsigned workers = static_cast<unsigned>(
+      std::min<std::int64_t>(threads > 0 ? threads : tensor::worker_count(n), std::max<std::int64_t>(1, stripes)));
+  const unsigned reads_b = workers > 1 ? 1 : 0;  // the worker that reads b's file along
+  std::vector<ChunkResult> parts(static_cast<std::size_t>(stripes));
+  tensor::parallel_chunks(workers, workers, [&](unsigned w, std::int64_t, std::int64_t) {
+    for (std::int64_t j = 0; j < stripes; ++j) {
+      const std::int64_t begin = j * kStripe, end = std::min(n, begin + kStripe);
+      if (j % workers == w) parts[static_cast<std::size_t>(j)] = compare_chunk(a, b, begin, end, s);
+      if (w == 0 && feeds.a) feeds.a(feeds.a_base + static_cast<std::size_t>(end) * a.itemsize());
+      if (w == reads_b && feeds.b) feeds.b(feeds.b_base + static_cast<std::size_t>(end) * b.itemsize());
+    }
+  });
+  CompareStats out = merge_parts(parts);
+  tensor::require_intact(a, b);
   return out;
 }
 

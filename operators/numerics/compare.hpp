@@ -1,6 +1,9 @@
 #pragma once
 // The fused elementwise comparison: one pass over both tensors, on every core, filling every
 // field of CompareStats at once. Half and 8-bit formats are converted block by block on the fly.
+#include <cstddef>
+#include <functional>
+
 #include "operators/error.hpp"
 #include "operators/numerics/compare_stats.hpp"
 #include "operators/tensor/tensor.hpp"
@@ -27,6 +30,21 @@ CompareStats compare(const tensor::Tensor& a, const tensor::Tensor& b, const Tol
 // files and check them once afterwards (tensor::require_intact).
 CompareStats compare_unchecked(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol,
                                unsigned threads = 0);
+
+// What reads the tensors' files along a striped pass: after each stripe of elements is compared,
+// `a` is told the file offset the pass has reached in a's file (then `b` in b's), in order and on
+// one worker each (the provenance digest hashes the stripe while it is in cache, so each file is
+// read from memory once). `*_base` is the file offset of each tensor's first element.
+struct PassFeeds {
+  std::function<void(std::size_t)> a, b;  // empty: nothing reads along
+  std::size_t a_base = 0, b_base = 0;
+};
+// compare() in stripes of 65,536 elements taken in turn by the workers, merged in stripe order (the
+// figures do not depend on the number of workers), the feeds called as each stripe is passed.
+// Tensors that are not contiguous, and integer comparisons, are compared as compare() does and the
+// feeds called once at the end.
+CompareStats compare_striped(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol,
+                             const PassFeeds& feeds, unsigned threads = 0);
 
 // Throws ShapeMismatchError unless a and b have equal shapes.
 void require_same_shape(const tensor::Tensor& a, const tensor::Tensor& b);

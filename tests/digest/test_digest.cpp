@@ -12,6 +12,7 @@
 #include <string>
 
 #include "operators/digest/content_digest.hpp"
+#include "operators/digest/pass_digest.hpp"
 #include "operators/digest/sha256.hpp"
 #include "tests/shell_quote.hpp"
 
@@ -87,4 +88,33 @@ TEST_CASE("a composite key's parts are length-prefixed, so moving a boundary cha
   CHECK(ab_c.hex() != a_bc.hex());
   CHECK(ab_c.hex() == same.hex());
   CHECK(ab_c.hex().size() == 32);
+}
+
+TEST_CASE("a pass digest is the file's digest whether a pass fed it, fed part of it, or nobody claimed it") {
+  std::string content;
+  for (int i = 0; i < 3'000'000; ++i) content += static_cast<char>(i * 13 + (i >> 7));
+  auto owner = std::make_shared<std::string>(content);
+  const auto* data = reinterpret_cast<const std::byte*>(owner->data());
+  const std::string expected = content_digest_hex(content);
+  {  // fed in stripes, a header first, the tail left to finish()
+    auto job = std::make_shared<PassDigest>(owner, data, owner->size(), nullptr, -1);
+    auto digest = job->future(job);
+    REQUIRE(job->claim());
+    CHECK_FALSE(job->claim());  // one pass at a time
+    for (std::size_t at = 128; at < 2'000'000; at += 262144) job->feed_until(at);
+    job->feed_until(1000);  // behind: nothing to do
+    job->finish();
+    CHECK(digest.get() == expected);
+  }
+  {  // nobody claimed it: the one who asks computes it
+    auto job = std::make_shared<PassDigest>(owner, data, owner->size(), nullptr, -1);
+    CHECK(job->future(job).get() == expected);
+    CHECK_FALSE(job->claim());
+  }
+  {  // a file that shrank while it was hashed has no digest
+    auto job = std::make_shared<PassDigest>(owner, data, owner->size(), [] { return false; }, -1);
+    REQUIRE(job->claim());
+    job->finish();
+    CHECK(job->future(job).get().empty());
+  }
 }

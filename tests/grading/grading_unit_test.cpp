@@ -308,3 +308,46 @@ TEST_CASE("pool: workers start and end through the hooks, once each") {
   for (const auto& [pid, n] : starts) CHECK(n == 1);
   CHECK(starts == ends);
 }
+
+TEST_CASE("summary: a large corpus streams out the same summary.json, its rows read back from the spool") {
+  BatchSummary s;
+  // 5,000 rows (past the spool's and the writer's 64 KiB pieces), ERRORs among them under two reasons.
+  for (int i = 0; i < 5000; ++i) {
+    const bool error = i % 97 == 0;
+    const std::string verdict = error ? "ERROR" : (i % 3 == 0 ? "PASS" : "FAIL");
+    const std::string reason = error ? (i % 2 ? "the rubric broke" : "") : "score " + std::to_string(i % 4 * 25) + "%";
+    s.add(rubric::json::parse("{\"submission\": \"sub/" + std::to_string(i) + "\", \"verdict\": \"" + verdict +
+                                  "\", \"score\": " + std::to_string((i % 4) * 0.25) + ", \"seconds\": " +
+                                  std::to_string(i % 13) + ", \"reason\": \"" + reason + "\"}",
+                              "line"));
+  }
+  BatchProvenance p;
+  const std::string whole = s.to_json(p);
+  std::string streamed;
+  std::size_t pieces = 0;
+  s.write_json(p, [&](std::string_view piece) {
+    streamed += piece;
+    ++pieces;
+  });
+  CHECK(pieces > 2);
+  CHECK(streamed == whole);
+  const auto summary = rubric::json::parse(whole, "summary.json");
+  const auto& rows = summary.find("submission_list")->as_array();
+  REQUIRE(rows.size() == 5000);
+  CHECK(rows[4999].find("submission")->as_string() == "sub/4999");
+  CHECK(rows[1].find("score")->as_number() == 0.25);
+  const auto& errors = summary.find("errors")->as_array();
+  REQUIRE(errors.size() == 52);  // 0, 97, ..., 4947
+  CHECK(errors[0].find("reason")->as_string() == "no reason recorded");
+  CHECK(errors[1].find("reason")->as_string() == "the rubric broke");
+  // The score distribution leaves the ERRORs out; quartiles as numpy computes them.
+  const auto* score = summary.find("score");
+  CHECK(score->find("count")->as_number() == 5000 - 52);
+  CHECK(score->find("min")->as_number() == 0);
+  CHECK(score->find("max")->as_number() == 0.75);
+  const std::string table = s.to_text(p, "out", false);
+  CHECK(table.find("52 submissions ERRORED") != std::string::npos);
+  CHECK(table.find("26 submissions: the rubric broke") != std::string::npos);
+  CHECK(table.find("... (21 more)") != std::string::npos);
+  CHECK(table.find("... and 4950 more") != std::string::npos);
+}

@@ -1,6 +1,7 @@
 // Closeness rules, shapes, default tolerances and accumulation accuracy.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <limits>
@@ -203,4 +204,44 @@ TEST_CASE("an f64 ULP distance past 2^53 is compared with the ULP tolerance exac
   // The same pairs beside an infinity on both sides (the block goes through the careful loop).
   const std::uint64_t inf = 0x7FF0000000000000ull;
   CHECK(compare(f64({one + steps, inf}), f64({one, inf}), {0, 0, two53}).mismatches == 1);
+}
+
+TEST_CASE("the striped pass gives compare()'s figures, on any number of workers, and reads each file along in order") {
+  // 300,000 f32 pairs (several stripes and a short last one), mismatches and equal maxima placed
+  // in different stripes: the lowest index must win whichever worker found it.
+  const std::int64_t n = 300000;
+  std::vector<float> x(static_cast<std::size_t>(n)), y(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) {
+    y[static_cast<std::size_t>(i)] = std::sin(0.001f * static_cast<float>(i)) + 2.0f;
+    x[static_cast<std::size_t>(i)] = y[static_cast<std::size_t>(i)] + 1e-6f;
+  }
+  for (std::int64_t at : {70000, 140000, 290000}) x[static_cast<std::size_t>(at)] = y[static_cast<std::size_t>(at)] + 0.5f;
+  auto tensor = [&](const std::vector<float>& v) {
+    std::vector<std::byte> bytes(v.size() * 4);
+    std::memcpy(bytes.data(), v.data(), bytes.size());
+    return Tensor::from_bytes(DType::f32, {n}, std::move(bytes), "test");
+  };
+  const Tensor a = tensor(x), b = tensor(y);
+  const CompareStats whole = compare(a, b, {1e-3, 1e-3, 0}, 1);
+  for (unsigned workers : {1u, 2u, 3u}) {
+    std::vector<std::size_t> fed_a, fed_b;
+    PassFeeds feeds;
+    feeds.a = [&](std::size_t offset) { fed_a.push_back(offset); };
+    feeds.b = [&](std::size_t offset) { fed_b.push_back(offset); };
+    feeds.a_base = 128;  // a header before the elements
+    const CompareStats s = compare_striped(a, b, {1e-3, 1e-3, 0}, feeds, workers);
+    CHECK(s.count == whole.count);
+    CHECK(s.mismatches == 3);
+    CHECK(s.first_mismatch_index == 70000);
+    CHECK(s.max_abs_index == 70000);
+    CHECK(s.max_abs == whole.max_abs);
+    CHECK(s.max_rel == whole.max_rel);
+    CHECK(s.max_rel_index == whole.max_rel_index);
+    CHECK(s.sum_sq_diff == doctest::Approx(whole.sum_sq_diff).epsilon(1e-12));
+    REQUIRE(!fed_a.empty());
+    CHECK(std::is_sorted(fed_a.begin(), fed_a.end()));
+    CHECK(std::is_sorted(fed_b.begin(), fed_b.end()));
+    CHECK(fed_a.back() == 128 + 4 * static_cast<std::size_t>(n));
+    CHECK(fed_b.back() == 4 * static_cast<std::size_t>(n));
+  }
 }
