@@ -176,12 +176,14 @@ TEST_CASE("cheats: work handed to a new thread that finishes after the call retu
   CHECK((c.failure.find("elements were never written") != std::string::npos ||
          c.failure.find("worker killed by SIG") != std::string::npos));
   // The thread may outlive the request and write into freed buffers: a crash of the worker is
-  // then the reason, equally the candidate's.
+  // then the reason, equally the candidate's. Which check sees the cheat first depends on how the
+  // scheduler runs the thread (on a loaded machine it is often still alive when the sample ends).
   TimeOutcome t = f.session.time(m, add_args(a, a), short_timing());
   INFO(t.failure);
   CHECK_FALSE(t.ok);
   CHECK_FALSE(t.grader_environment);
   CHECK((t.failure.find("were never written") != std::string::npos ||
+         t.failure.find("new host thread running after it returned") != std::string::npos ||
          t.failure.find("worker killed by SIG") != std::string::npos));
 }
 
