@@ -4,18 +4,13 @@
 #include "operators/text/claims.hpp"
 #include "operators/text/concept.hpp"
 #include "operators/text/document.hpp"
+#include "polarity_cases.hpp"
 
 using namespace rubric::text;
 
+using rubric::text::cases::sentences;
+
 namespace {
-std::vector<std::string> sentences(std::string_view t) {
-  Stemmer st;
-  SentenceStream s(t, st);
-  Sentence x;
-  std::vector<std::string> out;
-  while (s.next(x)) out.push_back(quote(t, x.begin, x.end));
-  return out;
-}
 Polarity pol(std::string_view text, std::string_view phrase) {
   Stemmer st;
   return analyse(text, {make_phrase(phrase, st)}, st)[0].polarity;
