@@ -30,7 +30,7 @@ echo "make bench: $(nproc) cores, load average $(cut -d" " -f1-3 /proc/loadavg) 
 
 # text: polarity precision/recall/F1 per class on the project corpus and, apart, on the held-out corpora of other fields,
 # the two halves of the general-English and blind corpora, and the public corpora (*SEM 2012 and BioScope: development
-# sets, then held-out ones; the SFU Review corpus's held-out part, GPL-3.0 and not kept here, when RUBRIC_BENCH_SFU names a checkout of
+# sets, then held-out ones; the SFU Review corpus, GPL-3.0 and not kept here, when RUBRIC_BENCH_SFU names a checkout of
 # joey234/negation-focused-pretraining); polarity, concepts and claims over 1 MiB (target < 50 ms)
 SFU=()
 if [ -n "${RUBRIC_BENCH_SFU:-}" ]; then

@@ -73,8 +73,7 @@ const std::vector<std::string_view> kPredicateAdverbs = {"very", "completely", "
                                                          "switched", "fully", "clearly", "simply", "now", "still", "also",
                                                          "quite", "totally", "practically", "essentially"};
 // Short-scope triggers: their scope ends at the next comma ("Rather than X, do Y").
-const std::vector<std::string_view> kShortScope = {"rather", "instead", "as", "in", "unlike", "avoid", "avoids", "avoided", "avoiding",
-                                                   "regardless"};
+const std::vector<std::string_view> kShortScope = {"rather", "instead", "as", "in", "unlike", "avoid", "avoids", "avoided", "avoiding"};
 // The last words of prepositional negation cues ("instead of", "lack of", "unrelated to", "rather than").
 const std::unordered_set<std::string_view> kPrepositionalEnds = {"of", "to", "than", "from"};
 constexpr std::size_t kPostGap = 5;
@@ -99,9 +98,7 @@ const std::vector<Seq> kPseudo = {
     {"no", "significant", "increase"}, {"no", "significant", "decrease"}, {"no", "worsening"}, {"no", "improvement"},
     {"no", "further", "increase"}, {"clear", "of", "course"},
     // "none the less" is "nevertheless"; "never anything but a tool" is "only ever a tool".
-    {"none", "the", "less"}, {"never", "anything", "but"}, {"not", "anything", "but"}, {"n't", "anything", "but"},
-    // All that it is: "It's nothing short of genius", "nothing more than a rip-off", "little more than a toy".
-    {"nothing", "short", "of"}, {"nothing", "more", "than"}, {"nothing", "less", "than"}, {"little", "more", "than"}};
+    {"none", "the", "less"}, {"never", "anything", "but"}, {"not", "anything", "but"}, {"n't", "anything", "but"}};
 
 // Words that cancel a preceding "not": "not negligible", "not uncommon", "not unrelated".
 const std::vector<std::string_view> kNegativeAdjectives = {
@@ -135,7 +132,6 @@ const std::vector<Seq> kHedges = {
     // A belief the writer has left behind: "Initially I thought X was the cause".
     {"i", "thought"}, {"we", "thought"}, {"initially", "thought"}, {"originally", "thought"}, {"first", "thought"},
     {"had", "thought"}, {"at", "first"}, {"first", "guess"}, {"initial", "guess"}, {"initially", "suspected"},
-    {"always", "thought"},
     // Another's word, not the writer's: "allegedly", "reportedly", "is rumoured to", "accused of".
     {"allegedly"}, {"alleged"}, {"alleges"}, {"allege"}, {"alleging"}, {"reportedly"}, {"supposedly"}, {"purportedly"},
     {"purported"}, {"ostensibly"}, {"rumoured"}, {"rumored"}, {"accused", "of"},
@@ -143,7 +139,6 @@ const std::vector<Seq> kHedges = {
     // "claims" alone is too common to read so), and the impersonal passive ("X is thought to be").
     {"claims", "that"}, {"claimed", "that"}, {"claiming", "that"}, {"claims", "it"}, {"claimed", "it"},
     {"claims", "to"}, {"claimed", "to"}, {"claiming", "to"}, {"claims", "there"}, {"claimed", "there"},
-    {"claim", "they"}, {"claims", "they"}, {"claimed", "they"},
     {"thought", "to"}, {"thought", "to", "be"}, {"thought", "to", "have"}, {"believed", "to"}, {"believed", "to", "be"}, {"believed", "to", "have"},
     {"said", "to", "be"}, {"said", "to", "have"}, {"reported", "to", "be"}, {"reported", "to", "have"},
     {"widely", "believed"}, {"is", "thought", "to"}, {"are", "thought", "to"}, {"was", "thought", "to"},
@@ -445,8 +440,6 @@ struct Cursor {
     // negated verb, not a contrast or a consequence.
     // ("it was not so, and ..." is the pro-form: the clause ends there).
     if (x == "yet" && k > 0 && (w(k - 1) == "not" || w(k - 1) == "n't" || w(k - 1) == "never")) return false;
-    // "had never before sold", "I've never before owned": "before" is the negated verb's adverb.
-    if (x == "before" && k > 0 && w(k - 1) == "never") return false;
     if (x == "so" && k > 0 && (w(k - 1) == "not" || w(k - 1) == "n't") && k + 1 < s.tokens.size() &&
         s.tokens[k + 1].kind == Token::Kind::word && !in(w(k + 1), kClauseStarters) && w(k + 1) != "and" && w(k + 1) != "or")
       return false;
@@ -462,8 +455,6 @@ struct Cursor {
       if (std::size_t len = match(k - back, kPseudo); len > back && k - back + len <= end) return true;
     // "not negligible", "isn't uncommon": the second negative cancels the first.
     if ((w(k) == "not" || w(k) == "n't" || w(k) == "never") && in(w(k + 1), kNegativeAdjectives) && w(k + 1) != "no") return true;
-    // "whether they like him or not, ...": the elided alternative negates nothing after it.
-    if (w(k) == "not" && k > 0 && w(k - 1) == "or" && (k + 1 >= s.tokens.size() || punct(k + 1))) return true;
     return false;
   }
 };
@@ -798,11 +789,7 @@ std::size_t alternative(const Cursor& c, std::size_t L, std::size_t b, std::size
   // Before it: "... or the A", "either A".
   std::size_t k = b;
   while (k > L && (c.w(k - 1) == "the" || c.w(k - 1) == "a" || c.w(k - 1) == "an")) --k;
-  // "either A or B"; "either seat" with no "or" after it is each of two, no alternative.
-  if (k > L && c.w(k - 1) == "either") {
-    for (std::size_t m = e; m < n && m < e + kClauseReach; ++m)
-      if (c.w(m) == "or" && joins(m)) return k - 1;
-  }
+  if (k > L && c.w(k - 1) == "either") return k - 1;
   if (k > L && c.w(k - 1) == "or" && joins(k - 1) && !appositive(k - 1, e)) return k - 1;
   // The second of two alternative clauses: "the draft head degraded or num_speculative_tokens was
   // raised to 7" — a clause with a verb (an auxiliary, or a word in -ed just before "or"), "or", a
@@ -911,13 +898,6 @@ bool hedge_is_term(const Cursor& c, std::size_t k) {
     return k + 1 < c.s.tokens.size() && c.s.tokens[k + 1].kind == Token::Kind::word && !in(next, kAuxiliaries) &&
            !in(next, kTerminators) && next != "that" && next != "and" && next != "or" && next != "to";
   if (w == "likelihood") return prev == "maximum" || prev == "log" || prev == "marginal";
-  // An attributive "optional" names a kind of part: "the optional 3.0 engine", "an optional flag"
-  // ("Garnish is optional" hedges).
-  if (w == "optional")
-    return k > 0 && (prev == "the" || prev == "an" || prev == "a" || prev == "its" || prev == "their" || prev == "this" ||
-                     prev == "our" || prev == "my" || prev == "your" || prev == "his" || prev == "her") &&
-           k + 1 < c.s.tokens.size() && c.s.tokens[k + 1].kind != Token::Kind::punct && !in(next, kAuxiliaries) &&
-           !in(next, kTerminators) && next != "and" && next != "or";
   if (w == "hypothesis" || w == "hypotheses")
     return prev == "null" || prev == "alternative" || next.substr(0, 4) == "test";
   // A noun compound names a quantity: "membrane potential", "action potential", "redox potential"
@@ -958,23 +938,9 @@ std::size_t modal_hedge(const Cursor& c, std::size_t k) {
       "fully", "partially", "somewhat", "more", "less", "less", "highly", "very", "quite", "unaffected", "unchanged",
       "inactive", "active", "functional", "required", "involved", "limited", "restricted", "reduced", "increased",
       "impaired", "polyclonal", "monoclonal", "stable", "unstable", "consistent", "inconsistent", "different", "distinct",
-      "likely", "unlikely", "ok", "okay", "fine", "good", "bad", "broken", "faulty", "slow", "fast", "cheap", "solid", "flimsy",
-      // a degree or a comparison: "appears fairly large", "appears much larger"
-      "fairly", "rather", "much", "pretty", "slightly", "reasonably", "extremely", "too", "so", "larger", "smaller", "bigger",
-      "better", "worse", "faster", "slower", "older", "newer", "heavier", "lighter", "cheaper", "higher", "lower"};
+      "likely", "unlikely", "ok", "okay", "fine", "good", "bad", "broken", "faulty", "slow", "fast", "cheap", "solid", "flimsy"};
   const std::string_view x = c.w(k);
   const std::string_view prev = k > 0 ? c.w(k - 1) : std::string_view();
-  // A modal perfect of "should" or "would" is a counterfactual, not a fact: "I should have
-  // listened", "The car should have been tested further", "I would have preferred real wood" (not
-  // "should not have", where the negation decides). "It must have been the cache" is the writer's
-  // conclusion, stated.
-  if ((x == "should" || x == "would" || x == "'d") && c.w(k + 1) == "have") {
-    std::string_view v = c.w(k + 2);
-    const bool participle = v == "been" || v == "known" || v == "done" || v == "gone" || v == "seen" || v == "taken" ||
-                            v == "had" || v == "got" || v == "gotten" || v == "made" || v == "chosen" || v == "written" ||
-                            (v.size() > 3 && v.substr(v.size() - 2) == "ed");
-    if (participle || kAdverbs.count(v)) return 2;
-  }
   if (x == "would" || x == "'d") {
     if (c.w(k + 1) == "not" || c.w(k + 1) == "n't" || c.w(k + 1) == "never") return 0;
     if (prev == "i" || prev == "we") return 0;
@@ -998,15 +964,9 @@ std::size_t modal_hedge(const Cursor& c, std::size_t k) {
   static const std::unordered_set<std::string_view> kClauseOpeners = {
       "that", "it", "they", "he", "she", "this", "there", "the", "a", "an", "these", "those", "its", "their", "his", "her",
       "you", "we", "i", "my", "our", "your", "someone", "something", "everything", "nothing", "all"};
-  // ("Giselle thinks Watson is great": a name opens the clause too; "my wife thought I was nuts",
-  // "she thought it was strange": another's belief in the past.)
-  const bool opens = kClauseOpeners.count(c.w(k + 1)) || (k + 1 < c.s.tokens.size() && c.s.tokens[k + 1].capital &&
-                                                          c.s.tokens[k + 1].kind == Token::Kind::word && in(c.w(k + 2), kAuxiliaries));
-  if ((x == "thinks" || x == "believes" ||
-       ((x == "think" || x == "believe" || x == "thought" || x == "believed") && prev != "i" && prev != "we" && prev != "to" &&
-        prev != "n't" && prev != "not" && prev != "had" && prev != "a" && prev != "the" && prev != "this" && prev != "that" &&
-        prev != "my" && prev != "our" && prev != "your" && prev != "second" && prev != "first" && !c.s.tokens[k].capital)) &&
-      opens)
+  if ((x == "thinks" || x == "believes" || ((x == "think" || x == "believe") && prev != "i" && prev != "we" && prev != "to" &&
+                                             prev != "n't" && prev != "not" && !c.s.tokens[k].capital)) &&
+      kClauseOpeners.count(c.w(k + 1)))
     return 1;
   if ((x == "hope" || x == "hopes" || x == "hoped" || x == "wish" || x == "wishes" || x == "wished") && kClauseOpeners.count(c.w(k + 1)) &&
       c.w(k + 2) != "to" &&  // "I wish you to drive to Merripit House": an order
@@ -1312,12 +1272,12 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   // up to the nearest comma.
   // A clause opened by "that" after the mention, relative or complement ("affinities that may
   // reflect ...", "X shows that Y might ..."), keeps its hedges to itself.
-  // So does one opened by "whether" or a wh-word ("We wished to determine whether T3SO4 could mimic
-  // it" states the determining; "I don't know what I would have done" denies the knowing).
+  // So does one opened by "whether" ("We wished to determine whether T3SO4 could mimic it" states
+  // the determining).
   std::size_t hedge_end = RR;
   if (!cleft(c, L, b))
     for (std::size_t k = E; k < RR; ++k)
-      if (c.w(k) == "that" || c.w(k) == "whether" || c.w(k) == "what" || c.w(k) == "how" || c.w(k) == "why") {
+      if (c.w(k) == "that" || c.w(k) == "whether") {
         hedge_end = k;
         break;
       }
@@ -1369,13 +1329,6 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       for (std::size_t m = E; m < k && !coordinated; ++m)
         coordinated = (c.w(m) == "and" || c.w(m) == "or") && in(c.w(m + 1), kAuxiliaries);
       if (coordinated) break;
-    }
-    // A modal in a comparison after the mention speaks of the comparison: "The seat has more legroom
-    // than you would anticipate", "more fun than should be legal".
-    if (k >= E && len == 1 && in(c.w(k), kAuxiliaries)) {
-      bool than = false;
-      for (std::size_t m = E; m < k && !than; ++m) than = c.w(m) == "than" && c.w(m - 1) != "rather";
-      if (than) continue;
     }
     // A hedge noun with its content after the mention speaks of that content: "investigate the
     // possibility that X", "raises the hypothesis of Y" leave the words before them stated.

@@ -77,17 +77,11 @@ Glyph glyph_at(std::string_view t, std::size_t i) {
       return as(C::dash, '-');  // a hyphen when glued between words, else a dash (the tokeniser decides)
     case 0x2014: case 0x2015: case 0x2E3A: case 0x2E3B: case 0xFE58:
       return as(C::dash);
-    // Windows-1252 punctuation read as Latin-1 lands on C1 controls (U+0091..U+0097): text pasted
-    // through a wrong decoding writes "don\u0092t" for "don’t", and means the quotes and dashes.
-    case 0x2018: case 0x2019: case 0x201B: case 0x02BC: case 0xFF07: case 0x2032: case 0x0091: case 0x0092:
+    case 0x2018: case 0x2019: case 0x201B: case 0x02BC: case 0xFF07: case 0x2032:
       return as(C::apostrophe);
     case 0x201C: case 0x201D: case 0x201E: case 0x201F: case 0x00AB: case 0x00BB: case 0x2039: case 0x203A:
-    case 0xFF02: case 0x2033: case 0x300C: case 0x300D: case 0x0093: case 0x0094: case 0x0095:
+    case 0xFF02: case 0x2033: case 0x300C: case 0x300D:
       return as(C::quote);
-    case 0x0096:
-      return as(C::dash, '-');
-    case 0x0097:
-      return as(C::dash);
     case 0x2026:
       return as(C::ellipsis);
     // Bullets and middle dots carry no words.

@@ -15,8 +15,7 @@ scope cannot be told there: its questions, and its sentences holding a modal, a 
 hedge word (speculation cues of the BioScope guidelines), give no example.
 
   extract.py MIRROR OUT_DIR       (MIRROR: a checkout of joey234/negation-focused-pretraining)
-  extract.py MIRROR OUT_DIR sfu   the SFU Review corpus's held-out part (GPL-3.0: measured at bench time, not kept)
-  extract.py MIRROR OUT_DIR sfu-dev   its development part, capped and whole (for reading its misses; not kept)
+  extract.py MIRROR OUT_DIR sfu   the SFU Review corpus alone (GPL-3.0, held out: measured at bench time, not kept)
   extract.py MIRROR OUT_DIR dev   the development set without the cap, for reading its misses (not kept)
 """
 import os
@@ -258,27 +257,16 @@ def bioscope(mirror, path):
     return out
 
 
-SFU_DEV_LAST = 12  # reviews numbered 1 to 12 of each kind and verdict are the development part; 13 to 25 are held out
-
-
-def sfu_part(name):
-    """The part of the SFU corpus a review file belongs to, by its number ("BOOKS/no7done.xml" -> "dev",
-    "CARS/yes13done.xml" -> "heldout"): the same share of every kind of review and of both verdicts."""
-    number = int(re.search(r"(\d+)done\.xml$", name).group(1))
-    return "dev" if number <= SFU_DEV_LAST else "heldout"
-
-
-def sfu(mirror, part):
+def sfu(mirror):
     """Examples from the SFU Review corpus (PALinkA XML: <W> tokens, <cue ID type>, and <xcope> scopes whose
-    <ref SRC="..."> names the cues they belong to), from the reviews of one part ("dev" or "heldout", sfu_part).
-    Its questions give no example: it does not annotate them, so whether a word in one is stated cannot be told.
-    Each label's examples are thinned evenly over the part's eight kinds of review (books to phones), in file
-    order, to CAP."""
+    <ref SRC="..."> names the cues they belong to). Its questions give no example: it does not annotate them, so
+    whether a word in one is stated cannot be told. Each label's examples are thinned evenly over the corpus's eight
+    kinds of review (books to phones), in file order, to CAP."""
     root_dir = "data/SFU_Review_Corpus_Negation_Speculation/"
     names = subprocess.run(["git", "-C", mirror, "ls-tree", "-r", "--name-only", "HEAD", root_dir], check=True,
                            capture_output=True).stdout.decode("utf-8").split()
     out = {"negated": [], "hedged": [], "affirmed": []}
-    for name in sorted(n for n in names if n.endswith(".xml") and sfu_part(n) == part):
+    for name in sorted(n for n in names if n.endswith(".xml")):
         root = ET.fromstring(git_show(mirror, name).encode("utf-8"))
         for s in root.iter("SENTENCE"):
             toks, cue_of, scopes_of = [], [], []  # per token: its cue (id, type) or None, the scopes holding it
@@ -371,16 +359,8 @@ def main():
         write(os.path.join(out, "bioscope_abstracts_all.tsv"), bioscope(mirror, "data/bioscope/abstracts.xml"),
               "BioScope abstracts, all")
         return
-    # The SFU Review corpus is GPL-3.0: written where the caller says, never into this repository.
-    if sys.argv[3:] == ["sfu"]:  # its held-out part, measured only
-        write(os.path.join(out, "sfu_reviews.tsv"), sfu(mirror, "heldout"),
-              f"SFU Review corpus, held-out part (reviews {SFU_DEV_LAST + 1} to 25 of each kind)")
-        return
-    if sys.argv[3:] == ["sfu-dev"]:  # its development part: capped for figures, whole for reading misses
-        write(os.path.join(out, "sfu_reviews_dev.tsv"), sfu(mirror, "dev"),
-              f"SFU Review corpus, development part (reviews 1 to {SFU_DEV_LAST} of each kind)")
-        CAP = 10 ** 9
-        write(os.path.join(out, "sfu_reviews_dev_all.tsv"), sfu(mirror, "dev"), "SFU Review corpus, development part, all")
+    if sys.argv[3:] == ["sfu"]:  # GPL-3.0: written where the caller says, never into this repository
+        write(os.path.join(out, "sfu_reviews.tsv"), sfu(mirror), "SFU Review corpus (negation and speculation)")
         return
     write(os.path.join(out, "starsem_dev.tsv"),
           starsem(mirror, [sem + "training/SEM-2012-SharedTask-CD-SCO-training-09032012.txt",
