@@ -89,12 +89,32 @@ def warm(paths):
                 pass
 
 
-def report(title, best, rubric_name, peer_name, read_name, notes):
-    r, peer = best[rubric_name][0], best[peer_name][0]
+def print_rows(title, best):
+    """The title, then each contender's best wall time (and CPU time where measured)."""
     print(title)
     for name, (wall, cpu) in best.items():
         cpu_text = f"   cpu {cpu * 1e3:7.1f} ms" if cpu is not None else ""
         print(f"  {name:<44} {wall * 1e3:9.1f} ms{cpu_text}")
+
+
+def beside_reading(rubric, tmp, name, head, folder, path, label):
+    """The check in `folder` timed beside a check of the same answer that only reads it, and `cat` of the
+    answer: the text operators' cost is the difference. Returns the best times and the two checks' pairs."""
+    reading = os.path.join(tmp, name)
+    write_rubric(reading, head + 'criterion read "read" {\n  expect len(answer) > 0\n}\n')
+    shutil.copyfile(path, os.path.join(reading, "submission", "answer.md"))
+    warm([path])
+    best = best_interleaved({
+        label: lambda: timed_process(check_cmd(rubric, folder)),
+        "rubric check (reads the answer only)": lambda: timed_process(check_cmd(rubric, reading)),
+        "cat (the file)": lambda: timed_process(["cat", path]),
+    })
+    return best, best[label], best["rubric check (reads the answer only)"]
+
+
+def report(title, best, rubric_name, peer_name, read_name, notes):
+    r, peer = best[rubric_name][0], best[peer_name][0]
+    print_rows(title, best)
     print(f"  {peer_name} / rubric check: {peer / r:5.1f}x" + notes.get("peer", ""))
     if read_name:
         print(f"  fraction of the read bound ({read_name} / rubric check): {best[read_name][0] / r:5.0%}"
@@ -327,9 +347,7 @@ def startup(rubric, tmp):
         "/bin/true": lambda: timed_process(["/bin/true"]),
     })
     REPEAT = saved
-    print(f"startup: `rubric check` on a small rubric (best of {max(REPEAT, 20)})")
-    for name, (wall, cpu) in best.items():
-        print(f"  {name:<44} {wall * 1e3:9.1f} ms   cpu {cpu * 1e3:7.1f} ms")
+    print_rows(f"startup: `rubric check` on a small rubric (best of {max(REPEAT, 20)})", best)
     print(f"  rubric check: {best['rubric check (2 criteria, 2 small files)'][0] * 1e3:.1f} ms   target <= 10 ms")
 
 
@@ -361,20 +379,9 @@ def prose(rubric, tmp):
     body += 'criterion quantities "claims" {\n  expect len(claims(answer)) >= 0\n}\n'
     with open(os.path.join(folder, "task.rubric"), "w") as fh:
         fh.write(head + body)
-    reading = os.path.join(tmp, "prose_read")
-    write_rubric(reading, head + 'criterion read "read" {\n  expect len(answer) > 0\n}\n')
-    shutil.copyfile(path, os.path.join(reading, "submission", "answer.md"))
-    warm([path])
-    best = best_interleaved({
-        "rubric check (13 concepts, denies, claims)": lambda: timed_process(check_cmd(rubric, folder)),
-        "rubric check (reads the answer only)": lambda: timed_process(check_cmd(rubric, reading)),
-        "cat (the file)": lambda: timed_process(["cat", path]),
-    })
-    full, read = best["rubric check (13 concepts, denies, claims)"], best["rubric check (reads the answer only)"]
-    print(f"prose: std.concepts, denies and claims over a {size / 2**20:.1f} MiB answer (best of {REPEAT})")
-    for name, (wall, cpu) in best.items():
-        cpu_text = f"   cpu {cpu * 1e3:7.1f} ms" if cpu is not None else ""
-        print(f"  {name:<44} {wall * 1e3:9.1f} ms{cpu_text}")
+    best, full, read = beside_reading(rubric, tmp, "prose_read", head, folder, path,
+                                      "rubric check (13 concepts, denies, claims)")
+    print_rows(f"prose: std.concepts, denies and claims over a {size / 2**20:.1f} MiB answer (best of {REPEAT})", best)
     print(f"  the text operators: {(full[0] - read[0]) * 1e3:.1f} ms wall, {(full[1] - read[1]) * 1e3:.1f} ms cpu "
           f"({full[0] / read[0]:.1f}x the process that only reads the answer)")
 
@@ -392,21 +399,11 @@ def prose_large(rubric, tmp):
     body += 'criterion cause "affirms the cause" {\n  expect (answer affirms any ["recency-only eviction", "attention sink"]) or true\n}\n'
     body += 'criterion denial "denies" {\n  expect (answer denies "increase the batch size") or true\n}\n'
     write_rubric(folder, head + body)
-    reading = os.path.join(tmp, "prose_large_read")
-    write_rubric(reading, head + 'criterion read "read" {\n  expect len(answer) > 0\n}\n')
-    shutil.copyfile(path, os.path.join(reading, "submission", "answer.md"))
-    warm([path])
-    best = best_interleaved({
-        "rubric check (5 concepts, affirms, denies)": lambda: timed_process(check_cmd(rubric, folder)),
-        "rubric check (reads the answer only)": lambda: timed_process(check_cmd(rubric, reading)),
-        "cat (the file)": lambda: timed_process(["cat", path]),
-    })
-    full, read = best["rubric check (5 concepts, affirms, denies)"], best["rubric check (reads the answer only)"]
+    best, full, read = beside_reading(rubric, tmp, "prose_large_read", head, folder, path,
+                                      "rubric check (5 concepts, affirms, denies)")
     mb = os.path.getsize(path) / 1e6
-    print(f"prose, large: 5 std.concepts, affirms any and denies over a {mb:.0f} MB answer (best of {REPEAT}; no peer)")
-    for name, (wall, cpu) in best.items():
-        cpu_text = f"   cpu {cpu * 1e3:7.1f} ms" if cpu is not None else ""
-        print(f"  {name:<44} {wall * 1e3:9.1f} ms{cpu_text}")
+    print_rows(f"prose, large: 5 std.concepts, affirms any and denies over a {mb:.0f} MB answer (best of {REPEAT}; no peer)",
+               best)
     print(f"  the text operators: {(full[0] - read[0]) * 1e3:.0f} ms wall ({mb / full[0]:.0f} MB/s for the whole check)")
 
 
@@ -433,9 +430,7 @@ def isolated_run(rubric, tmp):
     })
     REPEAT = saved
     with_run, plain = best["rubric check (one isolated run of /bin/true)"], best["rubric check (the same without the run)"]
-    print(f"run: one sandboxed run as the user waits for it (best of {max(REPEAT, 20)})")
-    for name, (wall, cpu) in best.items():
-        print(f"  {name:<44} {wall * 1e3:9.1f} ms   cpu {cpu * 1e3:7.1f} ms")
+    print_rows(f"run: one sandboxed run as the user waits for it (best of {max(REPEAT, 20)})", best)
     print(f"  the isolated run adds {(with_run[0] - plain[0]) * 1e3:.1f} ms wall, {(with_run[1] - plain[1]) * 1e3:.1f} ms "
           f"cpu to the process (/bin/true alone: {best['/bin/true'][0] * 1e3:.1f} ms)")
     crowd = best["the same, TMPDIR with 1,000 entries"]
