@@ -10,6 +10,19 @@ BROWSER_PACKAGES := chromium chromium-driver python3-selenium
 TORCH_PACKAGES := python3-torch
 SUDO := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
 
+# $(call install_optional,PACKAGES,FOR,TEST): install the missing PACKAGES, which FOR needs; where
+# that fails, say that TEST will be skipped and go on.
+define install_optional
+missing=""; for p in $(1); do \
+  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
+done; \
+if [ -n "$$missing" ]; then \
+  echo "installing (for $(2)):$$missing"; \
+  ( $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing ) || \
+    echo "could not install$$missing: $(3) will be skipped"; \
+fi
+endef
+
 .PHONY: all deps configure build test demo bench clean
 
 all: build
@@ -24,23 +37,9 @@ deps:
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get update -qq && \
 	  $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
-	@# The review page's browser test: optional, skipped (saying why) where Chromium cannot be installed.
-	@missing=""; for p in $(BROWSER_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing (for the browser test):$$missing"; \
-	  ( $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing ) || \
-	    echo "could not install$$missing: the review page's browser test will be skipped"; \
-	fi
-	@missing=""; for p in $(TORCH_PACKAGES); do \
-	  dpkg-query -W -f='$${Status}' $$p 2>/dev/null | grep -q "ok installed" || missing="$$missing $$p"; \
-	done; \
-	if [ -n "$$missing" ]; then \
-	  echo "installing (for the torch example):$$missing"; \
-	  ( $(SUDO) env DEBIAN_FRONTEND=noninteractive apt-get install -y -qq --no-install-recommends $$missing ) || \
-	    echo "could not install$$missing: the torch example's test will be skipped"; \
-	fi
+	@# Optional packages: where they cannot be installed, their tests are skipped, saying why.
+	@$(call install_optional,$(BROWSER_PACKAGES),the browser test,the review page's browser test)
+	@$(call install_optional,$(TORCH_PACKAGES),the torch example,the torch example's test)
 
 configure: deps
 	@[ -f $(BUILD)/CMakeCache.txt ] || cmake -S . -B $(BUILD) -DCMAKE_BUILD_TYPE=Release $(CMAKE_FLAGS)
