@@ -1068,17 +1068,17 @@ bool new_clause_between(const Cursor& c, std::size_t te, std::size_t b) {
 // A hedge adverb just before a connective of cause or time, a copula between allowed: "The kernel
 // stalls, probably because of bank conflicts", "Throughput fell, presumably after the restart",
 // "That is probably because ...". The adverb doubts the cause or the time the connective opens,
-// not the clause before it. The adverb's position when the connective is at `conn`, or npos.
+// not the clause before it. The adverb's position when the connective is at `conn`, or kNoHedge.
+constexpr std::size_t kNoHedge = static_cast<std::size_t>(-1);
 std::size_t hedge_before_connective(const Cursor& c, std::size_t conn) {
   static const std::unordered_set<std::string_view> kConnectives = {"because", "since", "after", "before", "once", "when"};
   static const std::unordered_set<std::string_view> kHedgeAdverbs = {
       "probably", "presumably", "possibly", "perhaps", "maybe", "likely", "apparently", "conceivably", "plausibly",
       "seemingly", "supposedly", "allegedly", "reportedly", "potentially"};
-  constexpr std::size_t npos = static_cast<std::size_t>(-1);
-  if (conn == 0 || !kConnectives.count(c.w(conn))) return npos;
+  if (conn == 0 || !kConnectives.count(c.w(conn))) return kNoHedge;
   std::size_t a = conn - 1;
   if (in(c.w(a), kCopulas) && a > 0) --a;  // "This is probably because", "This probably is because"
-  if (!kHedgeAdverbs.count(c.w(a))) return npos;
+  if (!kHedgeAdverbs.count(c.w(a))) return kNoHedge;
   if (a > 0 && c.w(a - 1) == "most" && c.w(a) == "likely") --a;
   return a;
 }
@@ -1289,13 +1289,16 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   // The cause or time a hedged connective opens ("..., probably because of X") is hedged.
   if (L > 0) {
     std::size_t a = hedge_before_connective(c, L - 1);
-    if (a != static_cast<std::size_t>(-1)) {
+    if (a != kNoHedge) {
       j.polarity = Polarity::hedged;
       j.trigger_begin = a;
       j.trigger_end = L;
       return j;
     }
   }
+  // A hedged connective after the clause ("The kernel stalls probably because of X"): the adverb
+  // doubts the cause, not the clause before it.
+  const std::size_t cause_hedge = RR < n ? hedge_before_connective(c, RR) : kNoHedge;
   for (std::size_t k = L; k < hedge_end; ++k) {
     if (k >= b && k < E) continue;
     if (declared_false && k < b) continue;
@@ -1308,10 +1311,7 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     const Seq* q = c.match_seq(k, hedges);
     std::size_t len = q ? q->size() : modal_hedge(c, k);
     if (!len) continue;
-    // "The kernel stalls probably because of X": the adverb doubts the cause, not the clause before it.
-    if (k >= E && RR < n && hedge_before_connective(c, RR) != static_cast<std::size_t>(-1) &&
-        hedge_before_connective(c, RR) <= k)
-      continue;
+    if (k >= E && cause_hedge != kNoHedge && cause_hedge <= k) continue;
     // A hedge that holds the mention is no hedge of it: "The mechanism is not known" denies "known".
     if (k < b && k + len > b) continue;
     // Evidence, then inference: in "These results suggest that X", "Low occupancy indicates
