@@ -68,6 +68,13 @@ std::vector<std::size_t> rule_columns(std::string_view rule) {
   return any_dash ? starts : std::vector<std::size_t>{};
 }
 
+// Appends `field` to a CSV row as a quoted field (the row's `k`-th: a comma before all but the first).
+void append_quoted_field(std::string& out, std::size_t k, std::string_view field) {
+  out += k ? ",\"" : "\"";
+  for (char c : field) out += c == '"' ? std::string("\"\"") : std::string(1, c);
+  out += '"';
+}
+
 // One console-table line cut at the columns' starts (the last column runs to the line's end),
 // written as a CSV row of quoted fields.
 std::string columns_as_csv(std::string_view line, const std::vector<std::size_t>& starts) {
@@ -75,10 +82,7 @@ std::string columns_as_csv(std::string_view line, const std::vector<std::size_t>
   for (std::size_t k = 0; k < starts.size(); ++k) {
     const std::size_t b = std::min(starts[k], line.size());
     const std::size_t e = k + 1 < starts.size() ? std::min(starts[k + 1], line.size()) : line.size();
-    std::string_view field = trimmed(line.substr(b, e - b));
-    out += k ? ",\"" : "\"";
-    for (char c : field) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    out += '"';
+    append_quoted_field(out, k, trimmed(line.substr(b, e - b)));
   }
   return out;
 }
@@ -106,9 +110,7 @@ std::string cells_as_csv(std::string_view line, const std::vector<std::size_t>& 
     const std::size_t e = k + 1 < starts.size() ? std::min(starts[k + 1] - 1, line.size()) : line.size();
     std::string_view field = trimmed(line.substr(b, e > b ? e - b : 0));
     if (k + 1 == starts.size() && !field.empty() && field.back() == '|') field = trimmed(field.substr(0, field.size() - 1));
-    out += k ? ",\"" : "\"";
-    for (char c : field) out += c == '"' ? std::string("\"\"") : std::string(1, c);
-    out += '"';
+    append_quoted_field(out, k, field);
   }
   return out;
 }
