@@ -2,7 +2,6 @@
 
 #include <algorithm>
 #include <cerrno>
-#include <cstdlib>
 #include <cstring>
 #include <stdexcept>
 
@@ -10,6 +9,8 @@
 #include <unistd.h>
 
 #include <fmt/format.h>
+
+#include "operators/files/temp_owner.hpp"
 
 namespace rubric::grading {
 namespace {
@@ -71,8 +72,7 @@ class Reader {
 }  // namespace
 
 RowSpool::RowSpool() {
-  const char* tmp = std::getenv("TMPDIR");
-  std::string path = fmt::format("{}/rubric-summary-rows.XXXXXX", tmp && *tmp ? tmp : "/tmp");
+  std::string path = files::temp_base() + "/rubric-summary-rows.XXXXXX";
   fd_ = ::mkostemp(path.data(), O_CLOEXEC);
   if (fd_ >= 0) ::unlink(path.c_str());
 }

@@ -16,6 +16,7 @@
 #include "operators/cuda/worker_reply.hpp"
 #include "operators/error.hpp"
 #include "operators/files/safe_open.hpp"
+#include "operators/files/temp_owner.hpp"
 #include "operators/tensor/wide_integer_text.hpp"
 
 namespace fs = std::filesystem;
@@ -103,8 +104,7 @@ GpuSession::GpuSession(SessionOptions options) : options_(std::move(options)) {
   if (options_.worker_executable.empty()) options_.worker_executable = find_worker_executable();
   std::string parent = options_.scratch_parent;
   if (parent.empty()) {
-    const char* t = std::getenv("TMPDIR");
-    parent = t && *t ? t : "/tmp";
+    parent = files::temp_base();
     // The workers run as another uid when rubric is root: where the sandbox has no private root
     // (the whitelist refused) they must reach their exchange folders through this path.
     if (::geteuid() == 0 && !others_can_traverse(parent)) parent = "/tmp";

@@ -197,8 +197,7 @@ namespace {
 // Where a compile's private folders live: $TMPDIR, or /tmp when the compiler runs as another uid
 // and TMPDIR is not traversable by others (the sandbox's fallback without a private root needs it).
 std::string private_base(bool others_traverse) {
-  const char* env = std::getenv("TMPDIR");
-  std::string base = env && *env ? env : "/tmp";
+  std::string base = files::temp_base();
   if (!others_traverse) return base;
   for (fs::path at = fs::absolute(base); !at.empty(); at = at.parent_path()) {
     struct stat st;

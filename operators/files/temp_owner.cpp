@@ -62,11 +62,14 @@ const std::vector<std::string>& owned_temp_prefixes() {
   return prefixes;
 }
 
-std::vector<std::string> owned_temp_bases() {
-  std::vector<std::string> bases;
+std::string temp_base() {
   const char* env = std::getenv("TMPDIR");
-  if (env && *env) bases.emplace_back(env);
-  if (bases.empty() || bases.front() != "/tmp") bases.emplace_back("/tmp");
+  return env && *env ? env : "/tmp";
+}
+
+std::vector<std::string> owned_temp_bases() {
+  std::vector<std::string> bases{temp_base()};
+  if (bases.front() != "/tmp") bases.emplace_back("/tmp");
   return bases;
 }
 

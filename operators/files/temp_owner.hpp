@@ -42,6 +42,9 @@ class TempOwner {
 // The folder prefixes a grader creates under its temporary bases; the sweep looks at no other name.
 const std::vector<std::string>& owned_temp_prefixes();
 
+// Where a grader's temporary files go: $TMPDIR, or /tmp where it is unset or empty.
+std::string temp_base();
+
 // The bases graders put those folders in: $TMPDIR (when set) and /tmp, each once.
 std::vector<std::string> owned_temp_bases();
 
