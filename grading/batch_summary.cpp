@@ -2,8 +2,6 @@
 
 #include <algorithm>
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <string_view>
 
 #include <fmt/format.h>
@@ -226,23 +224,6 @@ void BatchSummary::add_text(std::string_view line, const std::string& where) {
     return;  // a torn or foreign line: not a result
   }
   add(parsed);
-}
-
-void BatchSummary::add_file(const std::string& results_path) {
-  std::FILE* f = std::fopen(results_path.c_str(), "rb");
-  if (f == nullptr) return;
-  char* buffer = nullptr;
-  std::size_t capacity = 0;
-  ssize_t got;
-  std::size_t number = 0;
-  while ((got = ::getline(&buffer, &capacity, f)) > 0) {
-    ++number;
-    std::string_view line(buffer, static_cast<std::size_t>(got));
-    if (line.back() == '\n') line.remove_suffix(1);
-    if (!line.empty()) add_text(line, fmt::format("{}:{}", results_path, number));
-  }
-  std::free(buffer);
-  std::fclose(f);
 }
 
 template <class Sink, class Spill>

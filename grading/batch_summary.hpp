@@ -49,8 +49,6 @@ class BatchSummary {
   // Adds one line of a results.jsonl as text; `where` names it ("results.jsonl:12"). An
   // unparsable line (torn, or foreign) is skipped.
   void add_text(std::string_view line, const std::string& where);
-  // Adds every line of a results.jsonl, one at a time (unparsable lines are skipped).
-  void add_file(const std::string& results_path);
 
   std::size_t submissions() const { return submissions_; }
   std::size_t count(const std::string& verdict) const;  // "PASS", "FAIL", "ERROR", "INCOMPLETE"
