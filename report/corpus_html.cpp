@@ -75,7 +75,6 @@ std::string histogram_svg(const json::Array& bins) {
   return out;
 }
 
-// Each criterion's verdicts as one stacked bar, its pass rate written beside it.
 // The graders' reviews (docs/review.md): agreement per reviewed criterion and every overrule.
 std::string reviews_section(const json::Value& s) {
   std::string rows;
@@ -111,6 +110,7 @@ std::string reviews_section(const json::Value& s) {
   return out;
 }
 
+// Each criterion's verdicts as one stacked bar, its pass rate written beside it.
 std::string pass_rate_svg(const json::Array& criteria) {
   if (criteria.empty()) return "";
   static const std::array<const char*, 5> kinds = {"PASS", "FAIL", "ERROR", "INCONCLUSIVE", "SKIP"};
@@ -143,6 +143,30 @@ std::string pass_rate_svg(const json::Array& criteria) {
   }
   out += "</svg>";
   return out;
+}
+
+// How many of a criterion's verdicts rest on an ambiguous reading of prose (docs/text.md, "Doubt made
+// visible"), and the first submissions so marked.
+double marked_count(const json::Value& c) {
+  const json::Value* r = c.find("review");
+  return r && r->is_object() ? num(r->find("count")) : 0;
+}
+
+std::string marked_section(const json::Array& criteria) {
+  std::string items;
+  for (const json::Value& c : criteria) {
+    const double count = marked_count(c);
+    if (count <= 0) continue;
+    const json::Value* r = c.find("review");
+    const json::Array& listed = arr(r->find("submissions"));
+    std::string names;
+    for (const json::Value& sub : listed) names += (names.empty() ? "" : ", ") + fmt::format("<code>{}</code>", esc(str(&sub)));
+    items += fmt::format("<li><code>{}</code>: {} marked{}: {}</li>\n", esc(str(c.find("id"))), format_number(count),
+                         double(listed.size()) < count ? fmt::format(" (the first {} listed)", listed.size()) : "", names);
+  }
+  if (items.empty()) return "";
+  return "<h2>Marked for review</h2>\n<p>These verdicts rest on an ambiguous reading of the answer's prose: they are kept, "
+         "and worth a grader's look.</p>\n<ul class=\"marked\">\n" + items + "</ul>\n";
 }
 
 // A link to a submission's folder that can only be a path: a name like `javascript:x` or
@@ -178,18 +202,24 @@ std::string format_corpus_html(const json::Value& s) {
   out += "</section>\n";
 
   out += "<h2>Pass rate per criterion</h2>\n" + pass_rate_svg(arr(s.find("criteria"))) + "\n";
-  out += "<table class=\"criteria\">\n<tr><th>criterion</th><th>title</th><th>PASS</th><th>FAIL</th><th>ERROR</th>"
-         "<th>SKIP</th><th>INCONCLUSIVE</th><th>pass rate</th></tr>\n";
+  // The review column appears when some verdict rests on an ambiguous reading, as in grade's table.
+  bool marked = false;
+  for (const json::Value& c : arr(s.find("criteria"))) marked = marked || marked_count(c) > 0;
+  out += fmt::format("<table class=\"criteria\">\n<tr><th>criterion</th><th>title</th><th>PASS</th><th>FAIL</th><th>ERROR</th>"
+                     "<th>SKIP</th><th>INCONCLUSIVE</th><th>pass rate</th>{}</tr>\n",
+                     marked ? "<th>marked for review</th>" : "");
   for (const json::Value& c : arr(s.find("criteria"))) {
     const json::Value* counts = c.find("counts");
     auto n = [&](const char* k) { return esc(str(counts ? counts->find(k) : nullptr)); };
     const json::Value* rate = c.find("pass_rate");
-    out += fmt::format("<tr><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+    out += fmt::format("<tr><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>{}</tr>\n",
                        str(c.find("kind")) == "group" ? "group " : "", esc(str(c.find("id"))), esc(str(c.find("title"))),
                        n("PASS"), n("FAIL"), n("ERROR"), n("SKIP"), n("INCONCLUSIVE"),
-                       rate && rate->is_number() ? html_escape(format_percent(rate->as_number())) : "n/a");
+                       rate && rate->is_number() ? html_escape(format_percent(rate->as_number())) : "n/a",
+                       marked ? fmt::format("<td>{}</td>", format_number(marked_count(c))) : "");
   }
   out += "</table>\n";
+  out += marked_section(arr(s.find("criteria")));
 
   out += reviews_section(s);
   for (const json::Value& c : arr(s.find("criteria")))
