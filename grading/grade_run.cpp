@@ -479,7 +479,7 @@ int grade(const GradeSettings& s) {
   if (s.json) {
     copy_to_stdout(summary_path);
   } else if (s.html) {
-    fmt::print("{}", report::format_corpus_html(summary.to_value(prov)));
+    summary.write_html(prov, [](std::string_view piece) { std::fwrite(piece.data(), 1, piece.size(), stdout); });
   } else if (!s.quiet) {
     fmt::print("{}", summary.to_text(prov, s.out_dir, report::colour_wanted(STDOUT_FILENO, s.no_color)));
   }

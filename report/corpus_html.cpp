@@ -175,7 +175,7 @@ std::string local_href(const std::string& path) { return path.empty() || path[0]
 
 }  // namespace
 
-std::string format_corpus_html(const json::Value& s) {
+void write_corpus_html(const json::Value& s, const CorpusRows& rows, const std::function<void(std::string_view)>& emit) {
   const json::Value* prov = s.find("provenance");
   const json::Value* rubric = prov ? prov->find("rubric") : nullptr;
   const std::string rubric_file = str(rubric ? rubric->find("file") : nullptr);
@@ -228,37 +228,49 @@ std::string format_corpus_html(const json::Value& s) {
                          "FAILed every submission for the same reason: {}</p>\n",
                          esc(str(c.find("id"))), esc(why->as_string()));
 
-  if (!arr(s.find("errors")).empty()) {
-    // One row per reason: the submissions one cause stopped, together.
-    std::vector<std::pair<std::string, std::vector<std::string>>> groups;
-    for (const json::Value& e : arr(s.find("errors"))) {
-      const std::string reason = str(e.find("reason"));
-      auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == reason; });
-      if (it == groups.end()) groups.push_back({reason, {str(e.find("submission"))}});
-      else it->second.push_back(str(e.find("submission")));
-    }
+  // ERRORs, one row per reason: the submissions one cause stopped, together (the first
+  // kErrorNamesShown named; summary.json lists them all).
+  constexpr std::size_t kErrorNamesShown = 100;
+  struct ErrorGroup {
+    std::string reason;
+    std::size_t count = 0;
+    std::string names;
+  };
+  std::vector<ErrorGroup> groups;
+  rows([&](const CorpusRow& row) {
+    if (row.verdict != "ERROR") return true;
+    const std::string reason = row.reason.empty() ? std::string("no reason recorded") : row.reason;
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const ErrorGroup& g) { return g.reason == reason; });
+    if (it == groups.end()) it = groups.insert(groups.end(), ErrorGroup{reason, 0, ""});
+    if (++it->count <= kErrorNamesShown)
+      it->names += (it->names.empty() ? "" : ", ") + fmt::format("<code>{}</code>", esc(row.submission));
+    return true;
+  });
+  if (!groups.empty()) {
     out += "<h2>Errors</h2>\n<table class=\"errors\">\n<tr><th>reason</th><th>submissions</th></tr>\n";
-    for (const auto& [reason, subs] : groups) {
-      std::string names;
-      for (const std::string& sub : subs) names += (names.empty() ? "" : ", ") + fmt::format("<code>{}</code>", esc(sub));
-      out += fmt::format("<tr><td>{}</td><td>{} · {}</td></tr>\n", esc(reason), subs.size(), names);
-    }
+    for (const ErrorGroup& g : groups)
+      out += fmt::format("<tr><td>{}</td><td>{} · {}{}</td></tr>\n", esc(g.reason), g.count, g.names,
+                         g.count > kErrorNamesShown ? fmt::format(" … and {} more", g.count - kErrorNamesShown) : "");
     out += "</table>\n";
   }
-  if (!arr(s.find("submission_list")).empty()) {
-    out += "<h2>Submissions</h2>\n<table class=\"submissions\">\n<tr><th>submission</th><th>verdict</th><th>score</th>"
-           "<th>what decided it</th></tr>\n";
-    for (const json::Value& row : arr(s.find("submission_list"))) {
-      const std::string verdict = str(row.find("verdict"));
-      const json::Value* score = row.find("score");
-      out += fmt::format("<tr><td><a href=\"{}\"><code>{}</code></a></td><td><span class=\"verdict v-{}\">{}</span></td><td>{}</td><td>{}</td></tr>\n",
-                         html_escape(local_href(str(row.find("submission")))), esc(str(row.find("submission"))),
-                         verdict == "PASS" || verdict == "FAIL" || verdict == "ERROR" || verdict == "INCOMPLETE" ? verdict : "ERROR",
-                         esc(verdict), score && score->is_number() ? html_escape(format_percent(score->as_number())) : "-",
-                         esc(str(row.find("reason"))));
+  bool any_row = false;
+  rows([&](const CorpusRow& row) {
+    if (!any_row)
+      out += "<h2>Submissions</h2>\n<table class=\"submissions\">\n<tr><th>submission</th><th>verdict</th><th>score</th>"
+             "<th>what decided it</th></tr>\n";
+    any_row = true;
+    const std::string& verdict = row.verdict;
+    out += fmt::format("<tr><td><a href=\"{}\"><code>{}</code></a></td><td><span class=\"verdict v-{}\">{}</span></td><td>{}</td><td>{}</td></tr>\n",
+                       html_escape(local_href(row.submission)), esc(row.submission),
+                       verdict == "PASS" || verdict == "FAIL" || verdict == "ERROR" || verdict == "INCOMPLETE" ? verdict : "ERROR",
+                       esc(verdict), row.score ? html_escape(format_percent(*row.score)) : "-", esc(row.reason));
+    if (out.size() >= (1 << 16)) {
+      emit(out);
+      out.clear();
     }
-    out += "</table>\n";
-  }
+    return true;
+  });
+  if (any_row) out += "</table>\n";
   if (!arr(s.find("slowest")).empty()) {
     out += "<h2>Slowest</h2>\n<table class=\"slowest\">\n<tr><th>submission</th><th>seconds</th><th>verdict</th></tr>\n";
     for (const json::Value& e : arr(s.find("slowest")))
@@ -283,7 +295,24 @@ std::string format_corpus_html(const json::Value& s) {
       for (const auto& [k, v] : params->as_object()) row(("param " + esc(k)).c_str(), str(&v));
   }
   out += "</table>\n</section>\n</body>\n</html>\n";
-  return out;
+  emit(out);
+}
+
+
+std::string format_corpus_html(const json::Value& s) {
+  // The rows of a parsed summary: its submission_list, whose ERRORs are those of its errors list.
+  const CorpusRows rows = [&](const std::function<bool(const CorpusRow&)>& visit) {
+    for (const json::Value& row : arr(s.find("submission_list"))) {
+      const json::Value* score = row.find("score");
+      if (!visit(CorpusRow{str(row.find("submission")), str(row.find("verdict")),
+                           score && score->is_number() ? std::optional<double>(score->as_number()) : std::nullopt,
+                           str(row.find("reason"))}))
+        return;
+    }
+  };
+  std::string page;
+  write_corpus_html(s, rows, [&](std::string_view piece) { page += piece; });
+  return page;
 }
 
 }  // namespace rubric::report
