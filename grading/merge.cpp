@@ -104,12 +104,12 @@ MergeOutcome merge_results(const MergeSettings& s, std::string* summary_json, st
   std::map<std::string, Chosen> chosen;
   for (std::size_t d = 0; d < loaded.size(); ++d)
     for (const auto& [sub, r] : loaded[d].latest) {
-      keys_seen.insert(r.key.rubric_sha256 + "|" + r.key.params_sha256 + "|" + r.key.tool_version);
+      keys_seen.insert(r.run->rubric_sha256 + "|" + r.run->params_sha256 + "|" + r.run->tool_version);
       const std::string norm = normalized_submission_path(sub);
       auto [it, inserted] = chosen.emplace(norm, Chosen{d, &r});
       if (inserted) continue;
       const StoredResult& first = *it->second.result;
-      if (first.key == r.key && first.verdict == r.verdict && !first.key.submission_sha256.empty()) ++outcome.duplicates;
+      if (first.key() == r.key() && first.verdict == r.verdict && !first.submission_sha256.empty()) ++outcome.duplicates;
       else
         outcome.conflicts.push_back(fmt::format("{}: {} in '{}', {} in '{}'", sub, first.verdict,
                                                 sources[it->second.source], r.verdict, sources[d]));
