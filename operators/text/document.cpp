@@ -35,13 +35,19 @@ bool word_byte(std::string_view t, std::size_t i) {
   return is_alpha(c) || is_digit(c) || c == '_';
 }
 
-// Invisible characters (zero-width spaces and joiners, soft hyphens) at i: their total length.
+// An ASCII control character other than white space (NUL, ESC, DEL, ...): nothing a reader sees.
+bool is_control(unsigned char c) { return (c < 0x20 && !is_space(c)) || c == 0x7F; }
+
+// Invisible characters (zero-width spaces and joiners, soft hyphens, ASCII controls) at i: their
+// total length.
 std::size_t invisible_run(std::string_view t, std::size_t i) {
   std::size_t k = i;
+  while (k < t.size() && is_control(static_cast<unsigned char>(t[k]))) ++k;
   while (k < t.size() && static_cast<unsigned char>(t[k]) >= 0x80) {
     Glyph g = glyph_at(t, k);
     if (g.cls != Glyph::Class::invisible) break;
     k += g.len;
+    while (k < t.size() && is_control(static_cast<unsigned char>(t[k]))) ++k;
   }
   return k - i;
 }
@@ -131,6 +137,56 @@ std::size_t SentenceStream::closing_backticks(std::size_t from, std::size_t run)
   std::size_t& k = backtick_cursor_[run];
   while (k < runs.size() && runs[k] < from) ++k;
   return k < runs.size() ? runs[k] : npos;
+}
+
+std::size_t SentenceStream::next_blank_line(std::size_t from) {
+  if (blank_line_at_ == kNoneLeft || (blank_line_at_ != kUnsearched && blank_line_at_ >= from))
+    return blank_line_at_ == kNoneLeft ? npos : blank_line_at_;
+  for (std::size_t nl = t_.find('\n', from); nl != npos; nl = t_.find('\n', nl + 1)) {
+    std::size_t k = nl + 1;
+    while (k < t_.size() && (t_[k] == ' ' || t_[k] == '\t' || t_[k] == '\r')) ++k;
+    if (k < t_.size() && t_[k] == '\n') return blank_line_at_ = nl + 1;
+  }
+  blank_line_at_ = kNoneLeft;
+  return npos;
+}
+
+// "Is it the prefix cache`?`", "Is it the `prefix cache?`" at the end of a line: the question mark a
+// reader sees ends the sentence, inside backticks or not. A span of nothing but '.', '!' and '?' is
+// that punctuation; a span ending in '?' at the end of its line is code and then the question mark.
+bool SentenceStream::span_punctuation(Sentence& s, std::size_t content, std::size_t close, std::size_t past, bool& ended) {
+  std::size_t b = content, e = close;
+  while (b < e && t_[b] == ' ') ++b;
+  while (e > b && t_[e - 1] == ' ') --e;
+  if (b == e) return false;
+  std::size_t marks = e;
+  while (marks > b && (t_[marks - 1] == '.' || t_[marks - 1] == '!' || t_[marks - 1] == '?')) --marks;
+  const bool only_marks = marks == b;
+  bool q = false;
+  for (std::size_t k = marks; k < e; ++k) q = q || t_[k] == '?';
+  std::size_t after = past;
+  while (std::size_t len = closing_after(t_, after) + invisible_run(t_, after)) after += len;
+  std::size_t eol = after;
+  while (eol < t_.size() && (t_[eol] == ' ' || t_[eol] == '\t' || t_[eol] == '\r')) ++eol;
+  if (!only_marks && !(q && (eol >= t_.size() || t_[eol] == '\n'))) return false;
+  if (!only_marks) {
+    push(s, Token::Kind::code, content, close, "`code`");
+    code_span_words(s, content, close);
+  }
+  push(s, Token::Kind::punct, marks, e, q ? "?" : std::string(1, t_[marks] == '!' ? '!' : '.'));
+  i_ = past;
+  ended = after >= t_.size() || is_space(static_cast<unsigned char>(t_[after])) ||
+          (static_cast<unsigned char>(t_[after]) >= 0x80 && glyph_at(t_, after).cls == Glyph::Class::space);
+  if (ended && one_line_block_) {  // inside a table row the cells are clauses of one sentence
+    std::size_t line_end = t_.find('\n', after), pipe = t_.find('|', after);
+    if (pipe != npos && (line_end == npos || pipe < line_end)) ended = false;
+  }
+  if (ended) {
+    s.question = q;
+    i_ = after;
+    if (q) answer_of_question(s);
+  }
+  return true;
 }
 
 bool SentenceStream::at_line_start() const {
@@ -306,6 +362,10 @@ void SentenceStream::word(Sentence& s) {
       e = i_;
       continue;
     }
+    if (is_control(c) && word_after_invisible(t_, i_)) {  // "con\0flict" is one word, as it looks
+      i_ += invisible_run(t_, i_);
+      continue;
+    }
     // "e.g", "i.e": single letters joined by dots stay one word.
     if (t_[i_] == '.' && i_ + 1 < t_.size() && is_alpha(static_cast<unsigned char>(t_[i_ + 1])) &&
         (i_ + 2 >= t_.size() || !word_byte(t_, i_ + 2)) && i_ - b == 1) {
@@ -456,6 +516,7 @@ void SentenceStream::answer_of_question(Sentence& s) {
     unsigned char c = static_cast<unsigned char>(t_[p]);
     if (c == '\n' && ++newlines > 1) return;  // a blank line: a new paragraph answers nothing
     if (is_space(c) || c == '*' || c == '_') ++p;
+    else if (std::size_t len = invisible_run(t_, p)) p += len;
     else if (c >= 0x80 && glyph_at(t_, p).cls == Glyph::Class::space) p += glyph_at(t_, p).len;
     else break;
   }
@@ -686,6 +747,7 @@ bool SentenceStream::next(Sentence& s) {
         push(s, Token::Kind::punct, i_, i_ + g.len, std::string(1, fullwidth_punct == '?' ? '?' : fullwidth_punct == '!' ? '!' : '.'));
         i_ += g.len;
         s.question = fullwidth_punct == '?';
+        if (s.question && markdown_) answer_of_question(s);
         return finish();
       }
       if (fullwidth_punct) {
@@ -698,8 +760,16 @@ bool SentenceStream::next(Sentence& s) {
       std::size_t r = i_;
       while (r < n && t_[r] == '`') ++r;
       std::size_t close = closing_backticks(r, r - i_);
+      if (close != npos && next_blank_line(r) < close) close = npos;  // a span ends with its paragraph (CommonMark)
       if (close != npos) {
         std::size_t run = r - i_;
+        std::size_t past = close + run;
+        while (past < n && t_[past] == '`') ++past;
+        bool ended = false;
+        if (span_punctuation(s, r, close, past, ended)) {
+          if (ended) return finish();
+          continue;
+        }
         push(s, Token::Kind::code, r, close, "`code`");
         code_span_words(s, r, close);
         i_ = close + run;
@@ -794,8 +864,9 @@ bool SentenceStream::next(Sentence& s) {
       while (k < n && (t_[k] == '.' || t_[k] == '!' || t_[k] == '?')) ++k;
       bool q = false;
       for (std::size_t m = i_; m < k; ++m) q = q || t_[m] == '?';
+      // Past closing marks and what is not seen: a zero-width space or a NUL after the '?' hides nothing.
       std::size_t after = k;
-      while (std::size_t len = closing_after(t_, after)) after += len;
+      while (std::size_t len = closing_after(t_, after) + invisible_run(t_, after)) after += len;
       bool ends = after >= n || is_space(static_cast<unsigned char>(t_[after])) ||
                   (static_cast<unsigned char>(t_[after]) >= 0x80 && glyph_at(t_, after).cls == Glyph::Class::space);
       if (ends && c == '.' && k - i_ == 1 && !s.tokens.empty() && s.tokens.back().kind == Token::Kind::word) {
@@ -930,6 +1001,8 @@ std::string quote(std::string_view text, std::size_t begin, std::size_t end, std
       }
     } else if (is_space(c)) {
       sp = !out.empty();
+      continue;
+    } else if (is_control(c)) {
       continue;
     }
     if (out.size() + len + (sp ? 1 : 0) > max) {

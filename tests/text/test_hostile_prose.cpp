@@ -1,0 +1,85 @@
+// Prose written to hide what it says from the rules: a question mark behind an invisible character
+// or inside backticks, a question mark of another script, quotation marks of every kind.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "operators/text/concept.hpp"
+#include "polarity_cases.hpp"
+
+using namespace rubric::text;
+using rubric::text::cases::pol;
+using rubric::text::cases::sentences;
+
+namespace {
+// The reason the finding rests on an ambiguous reading, "" when clear.
+std::string doubt(std::string_view text, std::string_view phrase) {
+  Stemmer st;
+  auto f = analyse(text, {make_phrase(phrase, st)}, st)[0];
+  return f.ambiguous ? f.ambiguous->ambiguous : "";
+}
+}  // namespace
+
+TEST_CASE("what a reader does not see after an end mark does not hide it") {
+  // Zero-width space, word joiner, soft hyphen, byte-order mark, direction mark, NUL, escape, DEL.
+  for (std::string hidden : {std::string("\xe2\x80\x8b"), std::string("\xe2\x81\xa0"), std::string("\xc2\xad"),
+                             std::string("\xef\xbb\xbf"), std::string("\xe2\x80\x8e"), std::string(1, '\0'),
+                             std::string("\x1b"), std::string("\x7f"), std::string("\xe2\x80\x8b") + std::string(1, '\0')}) {
+    CAPTURE(hidden.size());
+    CHECK(pol("Is it the prefix cache?" + hidden, "prefix cache") == "hedged");
+    CHECK(pol("Is it the prefix cache?" + hidden + " The scheduler is fine.", "scheduler") == "affirmed");
+    CHECK(doubt("Is it the prefix cache?" + hidden + "\nThe scheduler is fine.", "prefix cache") == "a question");
+    CHECK(pol("Is it the prefix cache?\"" + hidden + ") The scheduler is fine.", "prefix cache") == "hedged");
+    // '!' and '.' end their sentence alike: the question after them is its own.
+    CHECK(sentences("The cache is cold!" + hidden + " Is it the scheduler?").size() == 2);
+    CHECK(sentences("The cache is cold." + hidden + " Is it the scheduler?").size() == 2);
+    CHECK(pol("The cache is cold." + hidden + " Is it the scheduler?", "cache") == "affirmed");
+    // An answer after the hidden character still answers.
+    CHECK(pol("Is it the prefix cache?" + hidden + " No.", "prefix cache") == "negated");
+  }
+  // Controls vanish inside a word as invisible characters do, and from the evidence's quote.
+  CHECK(pol(std::string("There are bank con\0flicts.", 26), "bank conflict") == "affirmed");
+  CHECK(sentences(std::string("Is it\0 the cache?", 17)) == std::vector<std::string>{"Is it the cache?"});
+}
+
+TEST_CASE("a question mark inside backticks is the sentence's; a code span ends with its paragraph") {
+  CHECK(pol("Is it the prefix cache`?`", "prefix cache") == "hedged");
+  CHECK(pol("Is it the prefix cache` ? ` The scheduler is fine.", "scheduler") == "affirmed");
+  CHECK(pol("Is it the prefix cache``?``\n\nThe scheduler is fine.", "prefix cache") == "hedged");
+  CHECK(pol("Is it the `prefix cache?`\nThe scheduler is fine.", "prefix cache") == "hedged");
+  CHECK(pol("Is it the `prefix cache?`\nThe scheduler is fine.", "scheduler") == "affirmed");
+  CHECK(pol("Is it `--enable-prefix-caching?`", "enable prefix caching") == "hedged");
+  CHECK(pol("It is the prefix cache`.` The scheduler is fine.", "prefix cache") == "affirmed");
+  CHECK(sentences("It is the prefix cache`.` Is it?").size() == 2);
+  // A '?' inside code that goes on is code: Rust's `?` operator in a sentence states.
+  CHECK(pol("We call `read_config()?` in the prefix cache loader.", "prefix cache") == "affirmed");
+  CHECK(pol("Is it `the prefix cache`?", "prefix cache") == "hedged");
+  // A span never crosses a blank line: the backticks are literal and the '?' ends the question.
+  CHECK(pol("Is it the prefix cache ``` the cause?\n\nThe scheduler ``` is fine.", "prefix cache") == "hedged");
+  CHECK(pol("Is it the prefix cache ` the cause?\n  \t\nThe scheduler ` is fine.", "prefix cache") == "hedged");
+  CHECK(pol("Is it the prefix cache ` the cause?\n\nThe scheduler ` is fine.", "scheduler") == "affirmed");
+  // Within a paragraph a span still runs across a line break.
+  CHECK(code_of("We set `max_num\nseqs` here.") == "max_num\nseqs");
+  CHECK(code_of("We set `max_num\n\nseqs` here.") == "");
+  CHECK(code_of("Is it`?`") == "");
+}
+
+TEST_CASE("question and exclamation marks of Unicode end a sentence as '?' and '!' do") {
+  for (std::string mark : {"\xe2\x80\xbd" /* ‽ */, "\xe2\x81\x87" /* ⁇ */, "\xe2\x81\x88" /* ⁈ */, "\xe2\x81\x89" /* ⁉ */,
+                           "\xef\xbc\x9f" /* ？ */, "\xe2\x9d\x93" /* ❓ */, "\xef\xb9\x96" /* ﹖ */}) {
+    CAPTURE(mark);
+    CHECK(pol("Is it the prefix cache" + mark, "prefix cache") == "hedged");
+    CHECK(pol("Is it the prefix cache" + mark + " The scheduler is fine.", "scheduler") == "affirmed");
+    CHECK(doubt("Is it the prefix cache" + mark, "prefix cache") == "a question");
+    CHECK(pol("Is it the prefix cache" + mark + " No.", "prefix cache") == "negated");
+  }
+  // "¿...?" and "¡...!": the inverted mark opens and carries no word.
+  CHECK(pol("\xc2\xbfIs it the prefix cache?", "prefix cache") == "hedged");
+  CHECK(pol("\xc2\xbf" "Prefix cache?", "prefix cache") == "hedged");
+  CHECK(pol("\xc2\xa1" "Prefix caches are the cause!", "prefix cache") == "affirmed");
+  for (std::string mark : {"\xe2\x80\xbc" /* ‼ */, "\xe2\x9d\x97" /* ❗ */, "\xef\xbc\x81" /* ！ */}) {
+    CAPTURE(mark);
+    CHECK(sentences("The cache is cold" + mark + " Is it the scheduler?").size() == 2);
+    CHECK(pol("The cache is cold" + mark + " Is it the scheduler?", "cache") == "affirmed");
+  }
+}
