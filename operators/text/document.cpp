@@ -330,8 +330,11 @@ std::size_t SentenceStream::closing_tag(std::size_t kind, std::string_view close
 void SentenceStream::closing_quote(Sentence& s, std::size_t len) {
   if (!s.tokens.empty() && s.tokens.back().lower == "," && s.tokens.back().end == i_) push(s, Token::Kind::punct, i_, i_ + len, "\"");
   // Opening and closing marks alternate within a sentence; single quotes are apostrophes too often.
+  // Double marks of every kind: “ ” „ ‟ « » ＂ 「 」.
   if (len == 1 || t_.compare(i_, len, "\xe2\x80\x9c") == 0 || t_.compare(i_, len, "\xe2\x80\x9d") == 0 ||
-      t_.compare(i_, len, "\xc2\xab") == 0 || t_.compare(i_, len, "\xc2\xbb") == 0 || t_.compare(i_, len, "\xe2\x80\x9e") == 0)
+      t_.compare(i_, len, "\xc2\xab") == 0 || t_.compare(i_, len, "\xc2\xbb") == 0 || t_.compare(i_, len, "\xe2\x80\x9e") == 0 ||
+      t_.compare(i_, len, "\xe2\x80\x9f") == 0 || t_.compare(i_, len, "\xef\xbc\x82") == 0 || t_.compare(i_, len, "\xe3\x80\x8c") == 0 ||
+      t_.compare(i_, len, "\xe3\x80\x8d") == 0)
     quote_open_ = !quote_open_;
 }
 

@@ -1123,8 +1123,18 @@ std::string ambiguity(const Cursor& c, std::size_t b, std::size_t e, const Judge
   if (s.question && s.answer == Sentence::Answer::none) return "a question";
   if (s.uncertain_split) return "a sentence split that was a guess (an abbreviation, an initial or a cut run-on)";
   // Inside quotation marks with other words: reported speech, or words spoken of; quotation marks
-  // around the mention alone only name it (the "prefix cache").
+  // around the mention alone only name it (the "prefix cache"), unless a word before them speaks of
+  // words (the word "prefix cache", called "X", the log reads "X").
   if (s.tokens[b].quoted && ((b > 0 && s.tokens[b - 1].quoted) || (e < n && s.tokens[e].quoted))) return "a quotation";
+  if (s.tokens[b].quoted) {
+    static const std::unordered_set<std::string_view> kWordsOfWords = {
+        "word", "words", "term", "terms", "phrase", "string", "name", "label", "keyword", "message", "text", "called",
+        "named", "labelled", "labeled", "titled", "termed", "dubbed", "says", "said", "say", "reads", "read", "wrote",
+        "writes", "write", "written", "printed", "prints", "logged", "logs", "mention", "mentions", "mentioned", "quote",
+        "quoted", "spelled", "spelt", "literally", "verbatim"};
+    for (std::size_t k = b; k-- > 0 && b - k <= 2 && !s.tokens[k].quoted;)
+      if (kWordsOfWords.count(c.w(k))) return "a quotation";
+  }
   const bool triggered = j.trigger_end > j.trigger_begin && j.trigger_end <= n;
   if (j.polarity == Polarity::hedged && triggered) {
     std::string_view t = c.w(j.trigger_begin);

@@ -83,3 +83,27 @@ TEST_CASE("question and exclamation marks of Unicode end a sentence as '?' and '
     CHECK(pol("The cache is cold" + mark + " Is it the scheduler?", "cache") == "affirmed");
   }
 }
+
+TEST_CASE("quotation marks of every kind quote; the phrase alone in them is a quotation when words are spoken of") {
+  // Another's words, between straight, typographic, low, fullwidth and corner marks.
+  for (auto [open, close] : std::vector<std::pair<std::string, std::string>>{{"\"", "\""},
+                                                                             {"\xe2\x80\x9c", "\xe2\x80\x9d"},
+                                                                             {"\xe2\x80\x9e", "\xe2\x80\x9f"},
+                                                                             {"\xc2\xab", "\xc2\xbb"},
+                                                                             {"\xef\xbc\x82", "\xef\xbc\x82"},
+                                                                             {"\xe3\x80\x8c", "\xe3\x80\x8d"}}) {
+    CAPTURE(open);
+    CHECK(doubt("He wrote " + open + "the prefix cache is the cause" + close + " in the log.", "prefix cache") == "a quotation");
+    // The quotation closes: what follows it is read plainly.
+    CHECK(doubt("He wrote " + open + "nothing" + close + " and the prefix cache is the cause.", "prefix cache") == "");
+    // Words spoken of: the phrase alone in quotation marks after a word about words.
+    CHECK(doubt("The word " + open + "prefix cache" + close + " appears in the log.", "prefix cache") == "a quotation");
+    CHECK(doubt("The profiler prints " + open + "bank conflict" + close + " twice.", "bank conflict") == "a quotation");
+  }
+  CHECK(doubt("A component called \"prefix cache\" was added.", "prefix cache") == "a quotation");
+  CHECK(doubt("The log reads \"prefix cache\".", "prefix cache") == "a quotation");
+  // A term set in quotation marks is only named: the "prefix cache" is the cause.
+  CHECK(doubt("The \"prefix cache\" is the cause.", "prefix cache") == "");
+  CHECK(doubt("It is the \xe2\x80\x9cprefix cache\xe2\x80\x9d that thrashes.", "prefix cache") == "");
+  CHECK(pol("The word \"prefix cache\" appears in the log.", "prefix cache") == "affirmed");  // the verdict is kept
+}
