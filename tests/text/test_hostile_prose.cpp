@@ -107,3 +107,32 @@ TEST_CASE("quotation marks of every kind quote; the phrase alone in them is a qu
   CHECK(doubt("It is the \xe2\x80\x9cprefix cache\xe2\x80\x9d that thrashes.", "prefix cache") == "");
   CHECK(pol("The word \"prefix cache\" appears in the log.", "prefix cache") == "affirmed");  // the verdict is kept
 }
+
+TEST_CASE("a comma before a clause with its own subject and verb ends a negation's reach") {
+  CHECK(pol("It is not slow, prefix caches are not involved.", "prefix cache") == "negated");
+  CHECK(pol("We did not profile it, schedulers are fine.", "scheduler") == "affirmed");
+  CHECK(pol("The prefix cache is not evicted, the sink blocks are.", "sink block") == "affirmed");
+  CHECK(pol("It is not the cache, the scheduler isn't either.", "scheduler") == "negated");
+  // A negation that opens the clause still spans its list; a list with no verb after it stays denied.
+  CHECK(pol("No fever, chills or cough were reported.", "chills") == "negated");
+  CHECK(pol("We saw no stalls, spills or bank conflicts.", "bank conflict") == "negated");
+  CHECK(pol("We did not see stalls, spills or bank conflicts in the profile.", "bank conflict") == "negated");
+}
+
+TEST_CASE("a reading that turns on two negations cancelling, or a negation past its reach, is marked") {
+  CHECK(pol("The rewrite is hardly risk-free.", "risk") == "affirmed");
+  CHECK(doubt("The rewrite is hardly risk-free.", "risk") == "two negations ('hardly' and 'free') read as cancelling");
+  CHECK(pol("It is not true that the cache is not involved.", "cache") == "affirmed");
+  CHECK(doubt("We never saw the prefix cache not evicted.", "prefix cache").rfind("two negations ('never' and", 0) == 0);
+  CHECK(doubt("The prefix cache is not involved.", "prefix cache") == "");
+  // Past the twelve-word reach, not at a clause's edge: stated, in doubt.
+  std::string far = "Not in the long run of the benchmark on the big machine with the new driver did we see the prefix cache.";
+  CHECK(pol(far, "prefix cache") == "affirmed");
+  CHECK(doubt(far, "prefix cache").find("past its reach") != std::string::npos);
+  // Cut at a clause's edge: clear.
+  CHECK(doubt("We did not profile it, and the prefix cache is fine.", "prefix cache") == "");
+  // A fronted negation with its inverted auxiliary reaches over "and" within its window.
+  CHECK(pol("Not in the long and slow and careful run did we see the prefix cache.", "prefix cache") == "negated");
+  CHECK(doubt("Not in the long and slow and careful run did we see the prefix cache.", "prefix cache") ==
+        "the negation 'not' is 12 words from the phrase");
+}
