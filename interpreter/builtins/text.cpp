@@ -239,7 +239,7 @@ void open_text(Registry& r) {
   r.add("labelled", {P("t"), P("label")}, false,
          "The first line of a Markdown text that opens with `label` and a colon (\"Root cause: ...\", \"- **Fix**: ...\"), "
          "label included, so \"Ruled out: X\" still denies X; when nothing follows the colon, its block (the list under "
-         "it); \"\" when none.",
+         "it, a blank line between allowed), whose items such a label denies too; \"\" when none.",
          fam, [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
            if (auto e = want(ctx, a, 1, ValueKind::string, "a string (the label's words)")) return *e;

@@ -101,6 +101,25 @@ std::string lower_ascii(std::string_view s) {
 
 }  // namespace
 
+// A label of a few words, no verb, that denies what it labels: "Ruled out:", "Not the cause:",
+// "Excluded:", "Non-causes:" (the tokens end with the colon).
+bool label_denies(const std::vector<Token>& tokens) {
+  static const std::array<std::string_view, 17> kDenying = {"not", "n't", "no", "none", "never", "nothing", "ruled", "excluded",
+                                                           "eliminated", "rejected", "dismissed", "unrelated", "irrelevant",
+                                                           "innocent", "absent", "negative", "non"};
+  static const std::array<std::string_view, 21> kVerbs = {"is", "are", "was", "were", "be", "been", "am", "do", "does", "did", "has",
+                                                          "have", "had", "can", "could", "will", "would", "should", "may", "might", "must"};
+  if (tokens.size() < 2 || tokens.size() > 6) return false;
+  bool denies = false;
+  for (std::size_t k = 0; k + 1 < tokens.size(); ++k) {
+    if (tokens[k].kind != Token::Kind::word) return false;
+    for (std::string_view v : kVerbs)
+      if (tokens[k].lower == v) return false;
+    for (std::string_view d : kDenying) denies = denies || tokens[k].lower == d;
+  }
+  return denies;
+}
+
 bool names_candidates(std::string_view w) {
   static const std::array<std::string_view, 15> kWords = {"keywords", "keyword", "tags", "tag", "candidates", "candidate",
                                                          "suspects", "hypotheses", "possibilities", "possible", "potential",
@@ -590,6 +609,7 @@ bool SentenceStream::next(Sentence& s) {
   s.negating_columns.clear();
   s.column_units.reset();
   s.candidate_item = false;
+  s.denied_item = false;
   s.uncertain_split = std::exchange(cut_before_, false);
   quote_open_ = false;
   s.begin = s.end = i_;
@@ -631,7 +651,10 @@ bool SentenceStream::next(Sentence& s) {
     // "Possible causes:" then "- A", "- B": the items are candidates until a sentence that is no item.
     s.candidate_item = item_start_ && candidates_open_;
     if (!item_start_) candidates_open_ = false;
+    s.denied_item = item_start_ && denials_open_;
+    if (!item_start_) denials_open_ = false;
     item_start_ = false;
+    if (!s.tokens.empty() && s.tokens.back().lower == ":" && label_denies(s.tokens)) denials_open_ = true;
     if (!s.tokens.empty() && s.tokens.back().lower == ":") {
       std::size_t words = 0;
       for (std::size_t k = s.tokens.size() - 1; k-- > 0 && words < 5 && s.tokens[k].kind == Token::Kind::word; ++words)

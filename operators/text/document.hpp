@@ -43,6 +43,8 @@ struct Sentence {
   bool table_row = false;
   // An item of a Markdown list under a label that names candidates ("Possible causes:\n- A\n- B").
   bool candidate_item = false;
+  // An item of a Markdown list under a label that denies ("Ruled out:\n- A\n- B", "Not the cause:").
+  bool denied_item = false;
   // Where the sentence ends or begins was a guess: cut at the token limit, or a dot after an
   // abbreviation or an initial read as no end ("C. elegans").
   bool uncertain_split = false;
@@ -89,6 +91,7 @@ class SentenceStream {
   bool item_start_ = false;           // the current sentence opens a list item
   bool heading_start_ = false;        // the current sentence is a heading
   bool candidates_open_ = false;      // list items now follow a label naming candidates
+  bool denials_open_ = false;         // list items now follow a label that denies them
   enum class Row : std::uint8_t { none, header, body };
   Row row_ = Row::none;               // the table row the current sentence is
   bool in_table_ = false;             // rows after a header and its separator line

@@ -1710,6 +1710,17 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       te = k + 1;
     }
   }
+  // An item of a list under such a label ("Ruled out:", then "- the prefix cache"): the label denies
+  // the item's first clause, unless the item has a label of its own ("- Root cause: X").
+  if (count == 0 && s.denied_item && label_colon(c, b) == n) {
+    bool first_clause = true;
+    for (std::size_t k = 0; k < b && first_clause; ++k)
+      first_clause = !c.clause_punct(k) && !(s.tokens[k].kind == Token::Kind::word && in(c.w(k), kTerminators));
+    if (first_clause) {
+      count = 1;
+      tb = te = 0;
+    }
+  }
   // Doubts the clear constructions below leave: a reading that turns on two negations cancelling,
   // or on a negation the word limit put out of reach.
   if (count == 2 && pre_trigger < n)
