@@ -101,6 +101,8 @@ std::string lower_ascii(std::string_view s) {
 
 }  // namespace
 
+namespace {
+
 // A label of a few words, no verb, that denies what it labels: "Ruled out:", "Not the cause:",
 // "Excluded:", "Non-causes:" (the tokens end with the colon).
 bool label_denies(const std::vector<Token>& tokens) {
@@ -119,6 +121,8 @@ bool label_denies(const std::vector<Token>& tokens) {
   }
   return denies;
 }
+
+}  // namespace
 
 bool names_candidates(std::string_view w) {
   static const std::array<std::string_view, 15> kWords = {"keywords", "keyword", "tags", "tag", "candidates", "candidate",
