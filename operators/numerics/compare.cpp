@@ -210,24 +210,51 @@ BlockTotals block_totals(const double* x, const double* y, const double* ulp, st
   return t;
 }
 
+// The greatest |x − y| / |y| of an f32 block as block_totals finds it (a 0/0 never wins; 0 when
+// nothing else does): the division, kept out of block_totals_f32's loop, for the blocks that may
+// hold a new greatest relative difference.
+RUBRIC_MULTIVERSION
+double block_max_rel_f32(const float* x, const float* y, std::int64_t n) {
+  double max_rel = -1;
+#pragma omp simd reduction(max : max_rel)
+  for (std::int64_t k = 0; k < n; ++k) {
+    const double xv = x[k], yv = y[k];
+    const double rel = std::fabs(xv - yv) / std::fabs(yv);
+    max_rel = rel > max_rel ? rel : max_rel;
+  }
+  return max_rel < 0 && n > 0 ? 0.0 : max_rel;
+}
+
 // The same fast path reading two contiguous f32 arrays directly: no decode pass, ULPs from the
 // float bits. Returns false (and leaves `out` alone) when the block holds a NaN or infinity.
+// A division per element would cost as much as the rest of the loop, so the greatest relative
+// difference is only found (by block_max_rel_f32) when some element may exceed `rel_floor`, the
+// greatest one already found (negative: none yet); otherwise out.max_rel is -1.
 template <bool kUlp>
 RUBRIC_MULTIVERSION
-bool block_totals_f32(const float* x, const float* y, std::int64_t n, Settings s, BlockTotals& out) {
-  double mism = 0;
-  double sdd = 0, saa = 0, sbb = 0, sab = 0, max_abs = -1, max_rel = -1, max_b = 0, max_ulp = 0;
-  const double rtol = s.rtol, atol = s.atol, ulp_limit = static_cast<double>(s.ulp);
-#pragma omp simd reduction(+ : mism, sdd, saa, sbb, sab) reduction(max : max_abs, max_rel, max_b, max_ulp)
+bool block_totals_f32(const float* x, const float* y, std::int64_t n, Settings s, double rel_floor, BlockTotals& out) {
+  double mism = 0, above = 0;
+  double sdd = 0, saa = 0, sbb = 0, sab = 0, max_abs = -1, max_b = 0;
+  std::uint32_t max_ulp = 0;
+  const double rtol = s.rtol, atol = s.atol;
+  const std::uint32_t ulp_limit = static_cast<std::uint32_t>(std::min<std::uint64_t>(s.ulp, 0xffffffffu));
+  // |x − y| / |y| > M implies |x − y| − M·|y| > 0 exactly; shrinking M by 2^-50 keeps the rounded
+  // difference positive then (no underflow: a nonzero f32 ratio is at least 2^-277), so no element
+  // above M is missed; a few at M may be looked at again. M = 0 tests |x − y| > 0, exact.
+  const double floor_scaled = rel_floor > 0 ? rel_floor * (1 - 0x1p-50) : rel_floor;
+#pragma omp simd reduction(+ : mism, sdd, saa, sbb, sab) reduction(max : max_abs, above, max_b, max_ulp)
   for (std::int64_t k = 0; k < n; ++k) {
     const float fx = x[k], fy = y[k];
     std::uint32_t bx, by;
     std::memcpy(&bx, &fx, 4);
     std::memcpy(&by, &fy, 4);
-    const std::uint32_t sx = bx >> 31, sy = by >> 31;
-    const double ox = static_cast<std::int32_t>(((bx & 0x7fffffffu) ^ (0u - sx)) + sx);
-    const double oy = static_cast<std::int32_t>(((by & 0x7fffffffu) ^ (0u - sy)) + sy);
-    const double ulp = std::fabs(ox - oy);
+    // ULP distance on 32-bit lanes: the monotonic orders are 32-bit, their distance below 2^32.
+    // Sign-magnitude → monotonic order: the magnitude, negated (m = all ones) when the sign is set.
+    const std::uint32_t mx = 0u - (bx >> 31), my = 0u - (by >> 31);
+    const auto ox = static_cast<std::int32_t>(((bx & 0x7fffffffu) ^ mx) - mx);
+    const auto oy = static_cast<std::int32_t>(((by & 0x7fffffffu) ^ my) - my);
+    const std::uint32_t apart = static_cast<std::uint32_t>(ox) - static_cast<std::uint32_t>(oy);  // mod 2^32
+    const std::uint32_t ulp = ox < oy ? 0u - apart : apart;
     const double xv = fx, yv = fy;
     const double d = xv - yv, ad = std::fabs(d), ay = std::fabs(yv);
     bool near;
@@ -239,8 +266,8 @@ bool block_totals_f32(const float* x, const float* y, std::int64_t n, Settings s
     sbb += yv * yv;
     sab += xv * yv;
     max_abs = ad > max_abs ? ad : max_abs;
-    const double rel = ad / ay;
-    max_rel = rel > max_rel ? rel : max_rel;
+    const double margin = ad - floor_scaled * ay;
+    above = margin > above ? margin : above;
     max_b = ay > max_b ? ay : max_b;
     max_ulp = ulp > max_ulp ? ulp : max_ulp;
   }
@@ -252,7 +279,7 @@ bool block_totals_f32(const float* x, const float* y, std::int64_t n, Settings s
   out.sum_sq_b = sbb;
   out.dot_ab = sab;
   out.max_abs = max_abs;
-  out.max_rel = max_rel < 0 && n > 0 ? 0.0 : max_rel;
+  out.max_rel = rel_floor < 0 || above > 0 ? block_max_rel_f32(x, y, n) : -1;
   out.max_abs_b = max_b;
   out.max_ulp = max_ulp;
   return true;
@@ -277,31 +304,48 @@ double relative_difference(double x, double y) {
 
 bool both_finite(double x, double y) { return std::fabs(x) < kInf && std::fabs(y) < kInf; }
 
+// What a worker found in the parts it compared before this one, at lower indices (a striped
+// pass's earlier stripes). The merge keeps the lowest index of a tie, so a maximum that does not
+// exceed these, or a mismatch after one, cannot be the result's: its index is never searched.
+struct FoundBefore {
+  double max_abs = -1, max_rel = -1;
+  bool mismatch = false;
+};
+
+// The figures of elements [begin, end). Maxima not above `before`'s are left at `before`'s values
+// with no index.
 ChunkResult compare_chunk(const tensor::Tensor& a, const tensor::Tensor& b, std::int64_t begin, std::int64_t end,
-                          const Settings& s) {
+                          const Settings& s, const FoundBefore& before = {}) {
   ChunkResult r;
+  r.max_abs = before.max_abs;
+  r.max_rel = before.max_rel;
   std::vector<double> x(kBlock), y(kBlock);
   std::vector<double> ulp(kBlock);
   const bool f32_pair = is_aligned_f32(a) && is_aligned_f32(b);
   const auto* fa = reinterpret_cast<const float*>(a.data());
   const auto* fb = reinterpret_cast<const float*>(b.data());
+  // The blocks holding the chunk's greatest differences and its first mismatch (-1: none); their
+  // indices are searched once, after the pass.
+  std::int64_t max_abs_block = -1, max_rel_block = -1, mismatch_block = -1;
+  std::int64_t decoded_start = -1;
+  std::optional<std::uint64_t> exact_max_ulp;
+  // Widened copies of a block, made only when the generic path or an index search needs them.
+  auto decode = [&](std::int64_t start) {
+    if (decoded_start == start) return;
+    const std::int64_t n = std::min(kBlock, end - start);
+    tensor::decode_block(a, start, n, x.data());
+    tensor::decode_block(b, start, n, y.data());
+    exact_max_ulp = ulp_block(a.dtype(), x.data(), y.data(), n, ulp.data(), s.ulp);
+    decoded_start = start;
+  };
   for (std::int64_t start = begin; start < end; start += kBlock) {
     const std::int64_t n = std::min(kBlock, end - start);
     BlockTotals t;
-    std::optional<std::uint64_t> exact_max_ulp;
-    bool decoded = false;
-    // Widened copies of the block, made only when the generic path or an index search needs them.
-    auto decode = [&] {
-      if (decoded) return;
-      tensor::decode_block(a, start, n, x.data());
-      tensor::decode_block(b, start, n, y.data());
-      exact_max_ulp = ulp_block(a.dtype(), x.data(), y.data(), n, ulp.data(), s.ulp);
-      decoded = true;
-    };
-    const bool fast = f32_pair && (s.ulp > 0 ? block_totals_f32<true>(fa + start, fb + start, n, s, t)
-                                             : block_totals_f32<false>(fa + start, fb + start, n, s, t));
+    exact_max_ulp.reset();
+    const bool fast = f32_pair && (s.ulp > 0 ? block_totals_f32<true>(fa + start, fb + start, n, s, r.max_rel, t)
+                                             : block_totals_f32<false>(fa + start, fb + start, n, s, r.max_rel, t));
     if (!fast) {
-      decode();
+      decode(start);
       t = s.ulp > 0 ? block_totals<true>(x.data(), y.data(), ulp.data(), n, s)
                     : block_totals<false>(x.data(), y.data(), ulp.data(), n, s);
     }
@@ -321,38 +365,36 @@ ChunkResult compare_chunk(const tensor::Tensor& a, const tensor::Tensor& b, std:
     r.dot_ab.add(t.dot_ab);
     if (t.max_abs_b > r.max_abs_b) r.max_abs_b = t.max_abs_b;
     if (block_max_ulp > r.max_ulp) r.max_ulp = block_max_ulp;
-    // Indices are found by rescanning the block (still in L1) only when its maximum is new.
     if (t.max_abs > r.max_abs) {
       r.max_abs = t.max_abs;
-      decode();
-      for (std::int64_t k = 0; k < n; ++k) {
-        if (both_finite(x[k], y[k]) && std::fabs(x[k] - y[k]) == t.max_abs) {
-          r.max_abs_index = start + k;
-          break;
-        }
-      }
+      max_abs_block = start;
     }
     if (t.max_rel > r.max_rel) {
       r.max_rel = t.max_rel;
-      decode();
-      for (std::int64_t k = 0; k < n; ++k) {
-        if (both_finite(x[k], y[k]) && relative_difference(x[k], y[k]) == t.max_rel) {
-          r.max_rel_index = start + k;
-          break;
-        }
-      }
+      max_rel_block = start;
     }
-    if (t.mismatches > 0 && r.first_mismatch_index < 0) {
-      decode();
-      for (std::int64_t k = 0; k < n; ++k) {
-        if (!is_close(x[k], y[k], ulp[k], s)) {
-          r.first_mismatch_index = start + k;
-          break;
-        }
-      }
-    }
+    if (t.mismatches > 0 && mismatch_block < 0 && !before.mismatch) mismatch_block = start;
     r.mismatches += t.mismatches;
   }
+  // The first index in the block at `start` where `hit(x, y, ulp)` holds, or -1.
+  auto first_in_block = [&](std::int64_t start, auto hit) -> std::int64_t {
+    if (start < 0) return -1;
+    decode(start);
+    const std::int64_t n = std::min(kBlock, end - start);
+    for (std::int64_t k = 0; k < n; ++k) {
+      if (hit(x[k], y[k], ulp[k])) return start + k;
+    }
+    return -1;
+  };
+  r.max_abs_index = first_in_block(max_abs_block, [&](double xv, double yv, double) {
+    return both_finite(xv, yv) && std::fabs(xv - yv) == r.max_abs;
+  });
+  r.max_rel_index = first_in_block(max_rel_block, [&](double xv, double yv, double) {
+    return both_finite(xv, yv) && relative_difference(xv, yv) == r.max_rel;
+  });
+  r.first_mismatch_index = first_in_block(mismatch_block, [&](double xv, double yv, double u) {
+    return !is_close(xv, yv, u, s);
+  });
   return r;
 }
 
@@ -448,9 +490,13 @@ CompareStats compare_striped(const tensor::Tensor& a, const tensor::Tensor& b, c
   const unsigned reads_b = workers > 1 ? 1 : 0;  // the worker that reads b's file along
   std::vector<ChunkResult> parts(static_cast<std::size_t>(stripes));
   tensor::parallel_chunks(workers, workers, [&](unsigned w, std::int64_t, std::int64_t) {
+    FoundBefore found;
     for (std::int64_t j = 0; j < stripes; ++j) {
       const std::int64_t begin = j * kStripe, end = std::min(n, begin + kStripe);
-      if (j % workers == w) parts[static_cast<std::size_t>(j)] = compare_chunk(a, b, begin, end, s);
+      if (j % workers == w) {
+        const ChunkResult& part = parts[static_cast<std::size_t>(j)] = compare_chunk(a, b, begin, end, s, found);
+        found = {part.max_abs, part.max_rel, found.mismatch || part.mismatches > 0};
+      }
       if (w == 0 && feeds.a) feeds.a(feeds.a_base + static_cast<std::size_t>(end) * a.itemsize());
       if (w == reads_b && feeds.b) feeds.b(feeds.b_base + static_cast<std::size_t>(end) * b.itemsize());
     }
