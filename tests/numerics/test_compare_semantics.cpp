@@ -18,6 +18,7 @@
 #include "operators/tensor/minifloat.hpp"
 #include "operators/tensor/npy.hpp"
 #include "operators/tensor/random.hpp"
+#include "operators/tensor/stripe_reader.hpp"
 #include "scratch_dir.hpp"
 
 using namespace rubric::numerics;
@@ -253,7 +254,7 @@ TEST_CASE("the striped pass gives compare()'s figures, on any number of workers,
   }
 }
 
-TEST_CASE("a striped pass over two .npy files reads them out of the files: the figures of the same tensors in memory, and each file's bytes handed on once, in order") {
+TEST_CASE("a striped pass over two .npy files gives the figures of the same tensors in memory and hands on each file's bytes once, in order") {
   rubric::testing::ScratchDir dir("rubric_striped_files");
   const std::int64_t n = 200003;  // three full stripes and a short one
   std::vector<float> x(static_cast<std::size_t>(n)), y(static_cast<std::size_t>(n));
@@ -282,17 +283,18 @@ TEST_CASE("a striped pass over two .npy files reads them out of the files: the f
       CAPTURE(workers);
       std::string read_a, read_b;
       std::size_t reached_a = 0, reached_b = 0;
-      auto collect = [](std::string& into, std::size_t& reached) {
-        return [&into, &reached](std::size_t offset, const std::byte* bytes, std::size_t count) {
-          REQUIRE(bytes != nullptr);  // copied out of the file
+      // Bytes handed on are the copy the pass read; none (null): the pass read the mapping.
+      auto collect = [](std::string& into, std::size_t& reached, const std::string& file) {
+        return [&into, &reached, &file](std::size_t offset, const std::byte* bytes, std::size_t count) {
           CHECK(offset - count == reached + (reached == 0 ? 128 : 0));  // in order, after the header
-          into.append(reinterpret_cast<const char*>(bytes), count);
+          if (bytes) into.append(reinterpret_cast<const char*>(bytes), count);
+          else into.append(file, offset - count, count);
           reached = offset;
         };
       };
       PassFeeds feeds;
-      feeds.a = collect(read_a, reached_a);
-      feeds.b = collect(read_b, reached_b);
+      feeds.a = collect(read_a, reached_a, a_file);
+      feeds.b = collect(read_b, reached_b, b_file);
       feeds.a_base = feeds.b_base = 128;
       const CompareStats s = compare_striped(fa, fb, tol, feeds, workers);
       CHECK(s.count == memory.count);
@@ -314,4 +316,11 @@ TEST_CASE("a striped pass over two .npy files reads them out of the files: the f
       CHECK(unfed.sum_sq_a == memory.sum_sq_a);
     }
   }
+  // Read out of the file (the pass does so when the mapping would read slowly): the file's bytes.
+  rubric::tensor::StripeReader reader(fa, 65536, 2);
+  REQUIRE(reader.copies());
+  const std::byte* first = reader.read(0, 65536, 0);
+  const std::byte* last = reader.read(196608, n, 1);
+  CHECK(std::string(reinterpret_cast<const char*>(first), 65536 * 4) == a_file.substr(128, 65536 * 4));
+  CHECK(std::string(reinterpret_cast<const char*>(last), (n - 196608) * 4) == a_file.substr(128 + 196608 * 4));
 }
