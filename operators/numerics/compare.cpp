@@ -511,8 +511,7 @@ bool stripes_fit(const tensor::Tensor& a, const tensor::Tensor& b, const Toleran
 }
 
 // Stripes of kStripe elements taken in turn by the workers; each reads its stripes of both tensors
-// (tensor::StripeReader: out of the files with pread(), into buffers of its own, unless the
-// mapping reads cheaply), compares them and
+// (tensor::StripeReader: out of the files with pread(), into buffers of its own), compares them and
 // feeds them, in file order, to `feeds` while they are in its cache. A worker holds up to kHeld
 // stripes whose turn to be fed has not come, so the workers rarely wait for each other. Results
 // merge in stripe order.
@@ -527,9 +526,8 @@ CompareStats striped_pass(const tensor::Tensor& a, const tensor::Tensor& b, cons
   std::vector<ChunkResult> parts(static_cast<std::size_t>(stripes));
   FeedTurn turn;
   std::atomic<std::int64_t> next_stripe{0};  // taken in order by whichever worker is free
-  const bool copy_a = !tensor::mapping_reads_cheaply(a), copy_b = !tensor::mapping_reads_cheaply(b);
   tensor::parallel_chunks(workers, workers, [&](unsigned, std::int64_t, std::int64_t) {
-    tensor::StripeReader read_a(a, kStripe, kHeld, copy_a), read_b(b, kStripe, kHeld, copy_b);
+    tensor::StripeReader read_a(a, kStripe, kHeld), read_b(b, kStripe, kHeld);
     struct Held {
       std::int64_t stripe;
       const std::byte *a, *b;

@@ -5,7 +5,6 @@
 #include <cstring>
 #include <new>
 
-#include <sys/resource.h>
 #include <unistd.h>
 
 #include "operators/tensor/mapped_file.hpp"
@@ -16,30 +15,9 @@ namespace {
 constexpr std::align_val_t kLine{64};  // whole cache lines: the comparison's vector loads never split one
 }
 
-bool mapping_reads_cheaply(const Tensor& t) {
+StripeReader::StripeReader(const Tensor& t, std::int64_t max_elements, int slots) : t_(t), item_(t.itemsize()) {
   const auto& file = t.mapped_file();
-  if (!file) return true;
-  constexpr std::size_t kPage = 4096, kHuge = std::size_t{2} << 20;
-  const auto base = reinterpret_cast<std::uintptr_t>(file->data()), data = reinterpret_cast<std::uintptr_t>(t.data());
-  const std::size_t bytes = static_cast<std::size_t>(t.size()) * t.itemsize();
-  if (data < base || data - base + bytes > file->size() || bytes < 2 * kHuge) return true;  // small: no matter
-  // The 2 MiB of the file at the middle of the elements (a file's first megabytes are often in
-  // smaller folios than the rest: the header was written on its own).
-  const std::size_t at = (data - base + bytes / 2) / kHuge * kHuge;
-  struct rusage before {}, after {};
-  ::getrusage(RUSAGE_THREAD, &before);
-  const volatile unsigned char* p = reinterpret_cast<const volatile unsigned char*>(file->data() + at);
-  unsigned sum = 0;
-  for (std::size_t off = 0; off < kHuge; off += kPage) sum += p[off];
-  ::getrusage(RUSAGE_THREAD, &after);
-  (void)sum;
-  return after.ru_minflt + after.ru_majflt - before.ru_minflt - before.ru_majflt <= 2;
-}
-
-StripeReader::StripeReader(const Tensor& t, std::int64_t max_elements, int slots, bool copy)
-    : t_(t), item_(t.itemsize()) {
-  const auto& file = t.mapped_file();
-  if (!copy || !file || file->fd() < 0) return;
+  if (!file || file->fd() < 0) return;
   // Only elements that are the file's bytes (a view elsewhere keeps the file for its name only).
   const auto data = reinterpret_cast<std::uintptr_t>(t.data()), mapped = reinterpret_cast<std::uintptr_t>(file->data());
   if (data < mapped || data - mapped + static_cast<std::size_t>(t.size()) * item_ > file->size()) return;

@@ -13,19 +13,12 @@
 
 namespace rubric::tensor {
 
-// Whether a tensor's file is better read through its mapping: true when the kernel maps its pages
-// in 2 MiB at a time (the page cache holds it in huge folios, as a file just written often is;
-// then the mapping costs less than the copy), false when in small pieces (as a copied file often
-// is: there the mapping cost 2.4–6× the copy). Touches the 2 MiB of the file in the middle of the
-// tensor's elements, counting this thread's page faults; true for a tensor in memory or a small one.
-bool mapping_reads_cheaply(const Tensor& t);
-
 class StripeReader {
  public:
   // `t` must be contiguous and outlive the reader; stripes are at most `max_elements` long, and
   // `slots` of them can be held at once (a stripe read into a slot stays there until the slot is
-  // read into again). `copy` false: read in place even from a file.
-  StripeReader(const Tensor& t, std::int64_t max_elements, int slots = 1, bool copy = true);
+  // read into again).
+  StripeReader(const Tensor& t, std::int64_t max_elements, int slots = 1);
   ~StripeReader();
   StripeReader(const StripeReader&) = delete;
   StripeReader& operator=(const StripeReader&) = delete;
