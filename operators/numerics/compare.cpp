@@ -510,11 +510,11 @@ bool stripes_fit(const tensor::Tensor& a, const tensor::Tensor& b, const Toleran
          tol.ulp >= 0 && !needs_integer_comparison(a, b);
 }
 
-// Stripes of kStripe elements taken in turn by the workers; each reads its stripes of both tensors
-// (tensor::StripeReader: out of the files with pread(), into buffers of its own), compares them and
-// feeds them, in file order, to `feeds` while they are in its cache. A worker holds up to kHeld
-// stripes whose turn to be fed has not come, so the workers rarely wait for each other. Results
-// merge in stripe order.
+// Stripes of kStripe elements, each taken by whichever worker is free; a worker reads its stripes of
+// both tensors (tensor::StripeReader: out of the files with pread(), into buffers of its own),
+// compares them and feeds them, in file order, to `feeds` while they are in its cache. A worker holds
+// up to kHeld stripes whose turn to be fed has not come before it waits for the other workers.
+// Results merge in stripe order.
 CompareStats striped_pass(const tensor::Tensor& a, const tensor::Tensor& b, const Settings& s, const PassFeeds& feeds,
                           unsigned threads) {
   constexpr int kHeld = 4;
