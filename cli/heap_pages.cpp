@@ -29,7 +29,15 @@ bool kernel_gives_huge_pages_on_request() {
 constexpr std::uintmax_t kLargeInputs = 16u << 20;
 constexpr int kEntriesCounted = 4096;
 
-// Bytes of the regular files under `dir`, counting at most kEntriesCounted entries, following no link.
+// Tensor files are mapped and read in place (operators/tensor), never built on the heap: a check
+// of two 512 MiB .npy files has no use for huge heap pages, and starting again would cost it a start.
+bool is_tensor_file(const std::filesystem::path& p) {
+  const std::string ext = p.extension().string();
+  return ext == ".npy" || ext == ".safetensors" || ext == ".bin" || ext == ".raw";
+}
+
+// Bytes of the regular files under `dir` but tensor files, counting at most kEntriesCounted
+// entries, following no link.
 std::uintmax_t bytes_under(const std::string& dir) {
   namespace fs = std::filesystem;
   std::error_code ec;
@@ -38,7 +46,9 @@ std::uintmax_t bytes_under(const std::string& dir) {
   for (fs::recursive_directory_iterator it(dir, fs::directory_options::skip_permission_denied, ec), end;
        !ec && it != end && seen < kEntriesCounted; it.increment(ec), ++seen) {
     struct stat st {};
-    if (::lstat(it->path().c_str(), &st) == 0 && S_ISREG(st.st_mode)) total += static_cast<std::uintmax_t>(st.st_size);
+    if (::lstat(it->path().c_str(), &st) == 0 && S_ISREG(st.st_mode) && !is_tensor_file(it->path())) {
+      total += static_cast<std::uintmax_t>(st.st_size);
+    }
   }
   return total;
 }

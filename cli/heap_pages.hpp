@@ -9,7 +9,7 @@
 namespace rubric::cli {
 
 // `check` arguments: when the --submission and --reference folders hold at least 16 MiB of files
-// (the first 4,096 entries of each counted), the process is replaced by the same command with
+// other than tensor files (the first 4,096 entries of each counted), the process is replaced by the same command with
 // the tunable set; it returns in the process that is to go on.
 void use_huge_pages_for_large_inputs(int argc, char** argv);
 

@@ -38,11 +38,15 @@ numerics::CompareStats compare_reading_once(CallContext& ctx, const tensor::Tens
   if (!da.job && !db.job) return numerics::compare(a, b, tol);
   numerics::PassFeeds feeds;
   if (da.job) {
-    feeds.a = [job = da.job.get()](std::size_t offset) { job->feed_until(offset); };
+    feeds.a = [job = da.job.get()](std::size_t offset, const std::byte* bytes, std::size_t count) {
+      job->feed(offset, bytes, count);
+    };
     feeds.a_base = static_cast<std::size_t>(a.data() - da.job->data());
   }
   if (db.job) {
-    feeds.b = [job = db.job.get()](std::size_t offset) { job->feed_until(offset); };
+    feeds.b = [job = db.job.get()](std::size_t offset, const std::byte* bytes, std::size_t count) {
+      job->feed(offset, bytes, count);
+    };
     feeds.b_base = static_cast<std::size_t>(b.data() - db.job->data());
   }
   return numerics::compare_striped(a, b, tol, feeds);

@@ -41,6 +41,18 @@ void PassDigest::feed_until(std::size_t offset) {
   fed_ = offset;
 }
 
+void PassDigest::feed(std::size_t offset, const std::byte* bytes, std::size_t count) {
+  if (!bytes || count > offset || offset > size_) {
+    feed_until(offset);
+    return;
+  }
+  const std::size_t from = offset - count;
+  if (from > fed_) feed_until(from);
+  if (offset <= fed_) return;
+  digest_.update(bytes + (fed_ - from), offset - fed_);
+  fed_ = offset;
+}
+
 void PassDigest::finish() {
   if (finished_) return;
   finished_ = true;

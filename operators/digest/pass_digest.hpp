@@ -33,6 +33,10 @@ class PassDigest {
   bool claim();
   // Hashes the file's bytes up to `offset` (from where the last call stopped), in order.
   void feed_until(std::size_t offset);
+  // The same when the pass holds a copy of the file's `count` bytes before `offset` at `bytes`
+  // (read out of the file rather than through the mapping): those are hashed from the copy, any
+  // before them not hashed yet from the mapping. Null `bytes`: feed_until(offset).
+  void feed(std::size_t offset, const std::byte* bytes, std::size_t count);
   // Hashes the rest and gives the digest; a claimed digest is finished even when the pass failed.
   void finish();
 

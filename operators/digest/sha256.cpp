@@ -1,6 +1,10 @@
 #include "operators/digest/sha256.hpp"
 
-#include <openssl/evp.h>
+// The plain SHA-256 functions rather than EVP: statically linked, EVP brings OpenSSL's provider
+// tables (~300 KiB of pointers the dynamic loader relocates, page by page, at every start of a
+// position-independent `rubric`); SHA256_* bring the hash alone (SHA-NI or AVX2 code all the same).
+#define OPENSSL_SUPPRESS_DEPRECATED
+#include <openssl/sha.h>
 
 #include <cstdio>
 #include <fmt/format.h>
@@ -10,24 +14,22 @@
 namespace rubric::digest {
 
 struct Sha256::Context {
-  EVP_MD_CTX* md = EVP_MD_CTX_new();
-  ~Context() { EVP_MD_CTX_free(md); }
+  SHA256_CTX sha;
 };
 
 Sha256::Sha256() : ctx_(std::make_unique<Context>()) {
-  if (!ctx_->md || EVP_DigestInit_ex(ctx_->md, EVP_sha256(), nullptr) != 1) throw std::bad_alloc();
+  if (SHA256_Init(&ctx_->sha) != 1) throw std::bad_alloc();
 }
 
 Sha256::~Sha256() = default;
 
 void Sha256::update(const void* data, std::size_t size) {
-  if (size > 0) EVP_DigestUpdate(ctx_->md, data, size);
+  if (size > 0) SHA256_Update(&ctx_->sha, data, size);
 }
 
 std::array<std::uint8_t, 32> Sha256::digest() {
   std::array<std::uint8_t, 32> out{};
-  unsigned int len = 0;
-  EVP_DigestFinal_ex(ctx_->md, out.data(), &len);
+  SHA256_Final(out.data(), &ctx_->sha);
   return out;
 }
 

@@ -1,10 +1,14 @@
 #include "operators/numerics/compare.hpp"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
+#include <condition_variable>
 #include <cstring>
+#include <deque>
 #include <fmt/format.h>
 #include <limits>
+#include <mutex>
 #include <optional>
 #include <vector>
 
@@ -16,6 +20,7 @@
 #include "operators/tensor/index_format.hpp"
 #include "operators/tensor/minifloat.hpp"
 #include "operators/tensor/parallel.hpp"
+#include "operators/tensor/stripe_reader.hpp"
 
 namespace rubric::numerics {
 namespace {
@@ -210,24 +215,51 @@ BlockTotals block_totals(const double* x, const double* y, const double* ulp, st
   return t;
 }
 
+// The greatest |x − y| / |y| of an f32 block as block_totals finds it (a 0/0 never wins; 0 when
+// nothing else does): the division, kept out of block_totals_f32's loop, for the blocks that may
+// hold a new greatest relative difference.
+RUBRIC_MULTIVERSION
+double block_max_rel_f32(const float* x, const float* y, std::int64_t n) {
+  double max_rel = -1;
+#pragma omp simd reduction(max : max_rel)
+  for (std::int64_t k = 0; k < n; ++k) {
+    const double xv = x[k], yv = y[k];
+    const double rel = std::fabs(xv - yv) / std::fabs(yv);
+    max_rel = rel > max_rel ? rel : max_rel;
+  }
+  return max_rel < 0 && n > 0 ? 0.0 : max_rel;
+}
+
 // The same fast path reading two contiguous f32 arrays directly: no decode pass, ULPs from the
 // float bits. Returns false (and leaves `out` alone) when the block holds a NaN or infinity.
+// A division per element would cost as much as the rest of the loop, so the greatest relative
+// difference is only found (by block_max_rel_f32) when some element may exceed `rel_floor`, the
+// greatest one already found (negative: none yet); otherwise out.max_rel is -1.
 template <bool kUlp>
 RUBRIC_MULTIVERSION
-bool block_totals_f32(const float* x, const float* y, std::int64_t n, Settings s, BlockTotals& out) {
-  double mism = 0;
-  double sdd = 0, saa = 0, sbb = 0, sab = 0, max_abs = -1, max_rel = -1, max_b = 0, max_ulp = 0;
-  const double rtol = s.rtol, atol = s.atol, ulp_limit = static_cast<double>(s.ulp);
-#pragma omp simd reduction(+ : mism, sdd, saa, sbb, sab) reduction(max : max_abs, max_rel, max_b, max_ulp)
+bool block_totals_f32(const float* x, const float* y, std::int64_t n, Settings s, double rel_floor, BlockTotals& out) {
+  double mism = 0, above = 0;
+  double sdd = 0, saa = 0, sbb = 0, sab = 0, max_abs = -1, max_b = 0;
+  std::uint32_t max_ulp = 0;
+  const double rtol = s.rtol, atol = s.atol;
+  const std::uint32_t ulp_limit = static_cast<std::uint32_t>(std::min<std::uint64_t>(s.ulp, 0xffffffffu));
+  // |x − y| / |y| > M implies |x − y| − M·|y| > 0 exactly; shrinking M by 2^-50 keeps the rounded
+  // difference positive then (no underflow: a nonzero f32 ratio is at least 2^-277), so no element
+  // above M is missed; a few at M may be looked at again. M = 0 tests |x − y| > 0, exact.
+  const double floor_scaled = rel_floor > 0 ? rel_floor * (1 - 0x1p-50) : rel_floor;
+#pragma omp simd reduction(+ : mism, sdd, saa, sbb, sab) reduction(max : max_abs, above, max_b, max_ulp)
   for (std::int64_t k = 0; k < n; ++k) {
     const float fx = x[k], fy = y[k];
     std::uint32_t bx, by;
     std::memcpy(&bx, &fx, 4);
     std::memcpy(&by, &fy, 4);
-    const std::uint32_t sx = bx >> 31, sy = by >> 31;
-    const double ox = static_cast<std::int32_t>(((bx & 0x7fffffffu) ^ (0u - sx)) + sx);
-    const double oy = static_cast<std::int32_t>(((by & 0x7fffffffu) ^ (0u - sy)) + sy);
-    const double ulp = std::fabs(ox - oy);
+    // ULP distance on 32-bit lanes: the monotonic orders are 32-bit, their distance below 2^32.
+    // Sign-magnitude → monotonic order: the magnitude, negated (m = all ones) when the sign is set.
+    const std::uint32_t mx = 0u - (bx >> 31), my = 0u - (by >> 31);
+    const auto ox = static_cast<std::int32_t>(((bx & 0x7fffffffu) ^ mx) - mx);
+    const auto oy = static_cast<std::int32_t>(((by & 0x7fffffffu) ^ my) - my);
+    const std::uint32_t apart = static_cast<std::uint32_t>(ox) - static_cast<std::uint32_t>(oy);  // mod 2^32
+    const std::uint32_t ulp = ox < oy ? 0u - apart : apart;
     const double xv = fx, yv = fy;
     const double d = xv - yv, ad = std::fabs(d), ay = std::fabs(yv);
     bool near;
@@ -239,8 +271,8 @@ bool block_totals_f32(const float* x, const float* y, std::int64_t n, Settings s
     sbb += yv * yv;
     sab += xv * yv;
     max_abs = ad > max_abs ? ad : max_abs;
-    const double rel = ad / ay;
-    max_rel = rel > max_rel ? rel : max_rel;
+    const double margin = ad - floor_scaled * ay;
+    above = margin > above ? margin : above;
     max_b = ay > max_b ? ay : max_b;
     max_ulp = ulp > max_ulp ? ulp : max_ulp;
   }
@@ -252,14 +284,26 @@ bool block_totals_f32(const float* x, const float* y, std::int64_t n, Settings s
   out.sum_sq_b = sbb;
   out.dot_ab = sab;
   out.max_abs = max_abs;
-  out.max_rel = max_rel < 0 && n > 0 ? 0.0 : max_rel;
+  out.max_rel = rel_floor < 0 || above > 0 ? block_max_rel_f32(x, y, n) : -1;
   out.max_abs_b = max_b;
   out.max_ulp = max_ulp;
   return true;
 }
 
-bool is_aligned_f32(const tensor::Tensor& t) {
-  return t.dtype() == DType::f32 && t.is_contiguous() && reinterpret_cast<std::uintptr_t>(t.data()) % alignof(float) == 0;
+// One side of a chunk: the tensor, and where the chunk's first element lies in memory when its
+// elements are there densely in this machine's byte order (a contiguous tensor, or a copy of the
+// chunk); null: each block is decoded from the tensor, whatever its layout.
+struct ChunkSide {
+  const tensor::Tensor& t;
+  const std::byte* bytes;
+};
+
+ChunkSide in_place(const tensor::Tensor& t, std::int64_t begin) {
+  return {t, t.is_contiguous() ? t.data() + begin * static_cast<std::int64_t>(t.itemsize()) : nullptr};
+}
+
+bool is_aligned_f32(const ChunkSide& side) {
+  return side.t.dtype() == DType::f32 && side.bytes && reinterpret_cast<std::uintptr_t>(side.bytes) % alignof(float) == 0;
 }
 
 struct ChunkResult {
@@ -277,31 +321,57 @@ double relative_difference(double x, double y) {
 
 bool both_finite(double x, double y) { return std::fabs(x) < kInf && std::fabs(y) < kInf; }
 
-ChunkResult compare_chunk(const tensor::Tensor& a, const tensor::Tensor& b, std::int64_t begin, std::int64_t end,
-                          const Settings& s) {
+// What a worker found in the parts it compared before this one, at lower indices (a striped
+// pass's earlier stripes). The merge keeps the lowest index of a tie, so a maximum that does not
+// exceed these, or a mismatch after one, cannot be the result's: its index is never searched.
+struct FoundBefore {
+  double max_abs = -1, max_rel = -1;
+  bool mismatch = false;
+};
+
+// The figures of elements [begin, end). Maxima not above `before`'s are left at `before`'s values
+// with no index.
+ChunkResult compare_chunk(const ChunkSide& a, const ChunkSide& b, std::int64_t begin, std::int64_t end,
+                          const Settings& s, const FoundBefore& before = {}) {
   ChunkResult r;
+  r.max_abs = before.max_abs;
+  r.max_rel = before.max_rel;
   std::vector<double> x(kBlock), y(kBlock);
   std::vector<double> ulp(kBlock);
   const bool f32_pair = is_aligned_f32(a) && is_aligned_f32(b);
-  const auto* fa = reinterpret_cast<const float*>(a.data());
-  const auto* fb = reinterpret_cast<const float*>(b.data());
+  // The f32 fast path reads the chunk's elements where they lie: element `start` is at [start - begin].
+  const auto* fa = reinterpret_cast<const float*>(a.bytes);
+  const auto* fb = reinterpret_cast<const float*>(b.bytes);
+  // The blocks holding the chunk's greatest differences and its first mismatch (-1: none); their
+  // indices are searched once, after the pass.
+  std::int64_t max_abs_block = -1, max_rel_block = -1, mismatch_block = -1;
+  std::int64_t decoded_start = -1;
+  std::optional<std::uint64_t> exact_max_ulp;
+  // Widened copies of a block, made only when the generic path or an index search needs them.
+  auto decode = [&](std::int64_t start) {
+    if (decoded_start == start) return;
+    const std::int64_t n = std::min(kBlock, end - start);
+    auto widen = [&](const ChunkSide& side, double* out) {
+      if (side.bytes) {
+        tensor::decode_contiguous(side.t.dtype(), side.bytes + (start - begin) * static_cast<std::int64_t>(side.t.itemsize()), n, out);
+      } else {
+        tensor::decode_block(side.t, start, n, out);
+      }
+    };
+    widen(a, x.data());
+    widen(b, y.data());
+    exact_max_ulp = ulp_block(a.t.dtype(), x.data(), y.data(), n, ulp.data(), s.ulp);
+    decoded_start = start;
+  };
   for (std::int64_t start = begin; start < end; start += kBlock) {
     const std::int64_t n = std::min(kBlock, end - start);
     BlockTotals t;
-    std::optional<std::uint64_t> exact_max_ulp;
-    bool decoded = false;
-    // Widened copies of the block, made only when the generic path or an index search needs them.
-    auto decode = [&] {
-      if (decoded) return;
-      tensor::decode_block(a, start, n, x.data());
-      tensor::decode_block(b, start, n, y.data());
-      exact_max_ulp = ulp_block(a.dtype(), x.data(), y.data(), n, ulp.data(), s.ulp);
-      decoded = true;
-    };
-    const bool fast = f32_pair && (s.ulp > 0 ? block_totals_f32<true>(fa + start, fb + start, n, s, t)
-                                             : block_totals_f32<false>(fa + start, fb + start, n, s, t));
+    exact_max_ulp.reset();
+    const std::int64_t at = start - begin;
+    const bool fast = f32_pair && (s.ulp > 0 ? block_totals_f32<true>(fa + at, fb + at, n, s, r.max_rel, t)
+                                             : block_totals_f32<false>(fa + at, fb + at, n, s, r.max_rel, t));
     if (!fast) {
-      decode();
+      decode(start);
       t = s.ulp > 0 ? block_totals<true>(x.data(), y.data(), ulp.data(), n, s)
                     : block_totals<false>(x.data(), y.data(), ulp.data(), n, s);
     }
@@ -321,38 +391,36 @@ ChunkResult compare_chunk(const tensor::Tensor& a, const tensor::Tensor& b, std:
     r.dot_ab.add(t.dot_ab);
     if (t.max_abs_b > r.max_abs_b) r.max_abs_b = t.max_abs_b;
     if (block_max_ulp > r.max_ulp) r.max_ulp = block_max_ulp;
-    // Indices are found by rescanning the block (still in L1) only when its maximum is new.
     if (t.max_abs > r.max_abs) {
       r.max_abs = t.max_abs;
-      decode();
-      for (std::int64_t k = 0; k < n; ++k) {
-        if (both_finite(x[k], y[k]) && std::fabs(x[k] - y[k]) == t.max_abs) {
-          r.max_abs_index = start + k;
-          break;
-        }
-      }
+      max_abs_block = start;
     }
     if (t.max_rel > r.max_rel) {
       r.max_rel = t.max_rel;
-      decode();
-      for (std::int64_t k = 0; k < n; ++k) {
-        if (both_finite(x[k], y[k]) && relative_difference(x[k], y[k]) == t.max_rel) {
-          r.max_rel_index = start + k;
-          break;
-        }
-      }
+      max_rel_block = start;
     }
-    if (t.mismatches > 0 && r.first_mismatch_index < 0) {
-      decode();
-      for (std::int64_t k = 0; k < n; ++k) {
-        if (!is_close(x[k], y[k], ulp[k], s)) {
-          r.first_mismatch_index = start + k;
-          break;
-        }
-      }
-    }
+    if (t.mismatches > 0 && mismatch_block < 0 && !before.mismatch) mismatch_block = start;
     r.mismatches += t.mismatches;
   }
+  // The first index in the block at `start` where `hit(x, y, ulp)` holds, or -1.
+  auto first_in_block = [&](std::int64_t start, auto hit) -> std::int64_t {
+    if (start < 0) return -1;
+    decode(start);
+    const std::int64_t n = std::min(kBlock, end - start);
+    for (std::int64_t k = 0; k < n; ++k) {
+      if (hit(x[k], y[k], ulp[k])) return start + k;
+    }
+    return -1;
+  };
+  r.max_abs_index = first_in_block(max_abs_block, [&](double xv, double yv, double) {
+    return both_finite(xv, yv) && std::fabs(xv - yv) == r.max_abs;
+  });
+  r.max_rel_index = first_in_block(max_rel_block, [&](double xv, double yv, double) {
+    return both_finite(xv, yv) && relative_difference(xv, yv) == r.max_rel;
+  });
+  r.first_mismatch_index = first_in_block(mismatch_block, [&](double xv, double yv, double u) {
+    return !is_close(xv, yv, u, s);
+  });
   return r;
 }
 
@@ -410,6 +478,103 @@ CompareStats compare(const tensor::Tensor& a, const tensor::Tensor& b, const Tol
   return out;
 }
 
+namespace {
+
+// The feeds' turn, passed from stripe to stripe in file order whichever worker compared each.
+class FeedTurn {
+ public:
+  bool is(std::int64_t stripe) {
+    std::lock_guard<std::mutex> lock(mutex_);
+    return next_ == stripe;
+  }
+  void wait_for(std::int64_t stripe) {
+    std::unique_lock<std::mutex> lock(mutex_);
+    turn_.wait(lock, [&] { return next_ == stripe; });
+  }
+  void pass(std::int64_t stripe) {
+    {
+      std::lock_guard<std::mutex> lock(mutex_);
+      next_ = stripe + 1;
+    }
+    turn_.notify_all();
+  }
+
+ private:
+  std::mutex mutex_;
+  std::condition_variable turn_;
+  std::int64_t next_ = 0;
+};
+
+bool stripes_fit(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol) {
+  return a.is_contiguous() && b.is_contiguous() && is_tolerance_bound(tol.rtol) && is_tolerance_bound(tol.atol) &&
+         tol.ulp >= 0 && !needs_integer_comparison(a, b);
+}
+
+// Stripes of kStripe elements, each taken by whichever worker is free; a worker reads its stripes of
+// both tensors (tensor::StripeReader: out of the files with pread(), into buffers of its own),
+// compares them and feeds them, in file order, to `feeds` while they are in its cache. A worker holds
+// up to kHeld stripes whose turn to be fed has not come before it waits for the other workers.
+// Results merge in stripe order.
+CompareStats striped_pass(const tensor::Tensor& a, const tensor::Tensor& b, const Settings& s, const PassFeeds& feeds,
+                          unsigned threads) {
+  constexpr int kHeld = 4;
+  const std::int64_t n = a.size();
+  const std::int64_t stripes = (n + kStripe - 1) / kStripe;
+  const unsigned workers = static_cast<unsigned>(
+      std::min<std::int64_t>(threads > 0 ? threads : tensor::worker_count(n), std::max<std::int64_t>(1, stripes)));
+  const bool fed = feeds.a || feeds.b;
+  std::vector<ChunkResult> parts(static_cast<std::size_t>(stripes));
+  FeedTurn turn;
+  std::atomic<std::int64_t> next_stripe{0};  // taken in order by whichever worker is free
+  tensor::parallel_chunks(workers, workers, [&](unsigned, std::int64_t, std::int64_t) {
+    tensor::StripeReader read_a(a, kStripe, kHeld), read_b(b, kStripe, kHeld);
+    struct Held {
+      std::int64_t stripe;
+      const std::byte *a, *b;
+    };
+    std::deque<Held> held;  // compared, not yet fed, in stripe order
+    auto feed = [&](const Held& h) {
+      const std::int64_t begin = h.stripe * kStripe, end = std::min(n, begin + kStripe);
+      auto tell = [&](const PassFeeds::Feed& to, std::size_t base, const tensor::Tensor& t,
+                      const tensor::StripeReader& reader, const std::byte* bytes) {
+        if (!to) return;
+        to(base + static_cast<std::size_t>(end) * t.itemsize(), reader.copies() ? bytes : nullptr,
+           static_cast<std::size_t>(end - begin) * t.itemsize());
+      };
+      tell(feeds.a, feeds.a_base, a, read_a, h.a);
+      tell(feeds.b, feeds.b_base, b, read_b, h.b);
+      turn.pass(h.stripe);
+    };
+    // Feeds the held stripes whose turn has come; with `wait`, waits for the oldest's turn first.
+    auto feed_ready = [&](bool wait) {
+      if (wait && !held.empty()) turn.wait_for(held.front().stripe);
+      while (!held.empty() && turn.is(held.front().stripe)) {
+        feed(held.front());
+        held.pop_front();
+      }
+    };
+    FoundBefore found;
+    int slot = 0;
+    for (std::int64_t j = next_stripe++; j < stripes; j = next_stripe++) {
+      if (fed && held.size() == kHeld) feed_ready(true);  // every slot holds a stripe not fed yet
+      const std::int64_t begin = j * kStripe, end = std::min(n, begin + kStripe);
+      const std::byte* in_a = read_a.read(begin, end, slot);
+      const std::byte* in_b = read_b.read(begin, end, slot);
+      slot = (slot + 1) % kHeld;
+      const ChunkResult& part = parts[static_cast<std::size_t>(j)] =
+          compare_chunk({a, in_a}, {b, in_b}, begin, end, s, found);
+      found = {part.max_abs, part.max_rel, found.mismatch || part.mismatches > 0};
+      if (!fed) continue;
+      held.push_back({j, in_a, in_b});
+      feed_ready(false);
+    }
+    while (!held.empty()) feed_ready(true);
+  });
+  return merge_parts(parts);
+}
+
+}  // namespace
+
 CompareStats compare_unchecked(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol,
                                unsigned threads) {
   require_same_shape(a, b);
@@ -418,11 +583,15 @@ CompareStats compare_unchecked(const tensor::Tensor& a, const tensor::Tensor& b,
   }
   if (needs_integer_comparison(a, b)) return compare_integers(a, b, tol, threads);
   const Settings s{tol.rtol, tol.atol, static_cast<std::uint64_t>(tol.ulp)};
+  // Tensors of files are read stripe by stripe out of the files (see tensor::StripeReader).
   const std::int64_t n = a.size();
+  if (n >= kStripe && stripes_fit(a, b, tol) && (a.mapped_file() || b.mapped_file())) {
+    return striped_pass(a, b, s, {}, threads);
+  }
   const unsigned workers = threads > 0 ? threads : tensor::worker_count(n);
   std::vector<ChunkResult> parts(workers);
   tensor::parallel_chunks(n, workers, [&](unsigned w, std::int64_t begin, std::int64_t end) {
-    parts[w] = compare_chunk(a, b, begin, end, s);
+    parts[w] = compare_chunk(in_place(a, begin), in_place(b, begin), begin, end, s);
   });
   return merge_parts(parts);
 }
@@ -430,32 +599,16 @@ CompareStats compare_unchecked(const tensor::Tensor& a, const tensor::Tensor& b,
 CompareStats compare_striped(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol,
                              const PassFeeds& feeds, unsigned threads) {
   require_same_shape(a, b);
-  const std::int64_t n = a.size();
-  const bool striped = a.is_contiguous() && b.is_contiguous() && is_tolerance_bound(tol.rtol) &&
-                       is_tolerance_bound(tol.atol) && tol.ulp >= 0 && !needs_integer_comparison(a, b);
-  if (!striped) {
+  if (!stripes_fit(a, b, tol)) {
     // Compared as ever, the files read along afterwards.
+    const std::int64_t n = a.size();
     CompareStats out = compare_unchecked(a, b, tol, threads);
-    if (feeds.a) feeds.a(feeds.a_base + static_cast<std::size_t>(n) * a.itemsize());
-    if (feeds.b) feeds.b(feeds.b_base + static_cast<std::size_t>(n) * b.itemsize());
+    if (feeds.a) feeds.a(feeds.a_base + static_cast<std::size_t>(n) * a.itemsize(), nullptr, 0);
+    if (feeds.b) feeds.b(feeds.b_base + static_cast<std::size_t>(n) * b.itemsize(), nullptr, 0);
     tensor::require_intact(a, b);
     return out;
   }
-  const Settings s{tol.rtol, tol.atol, static_cast<std::uint64_t>(tol.ulp)};
-  const std::int64_t stripes = (n + kStripe - 1) / kStripe;
-  const unsigned workers = static_cast<unsigned>(
-      std::min<std::int64_t>(threads > 0 ? threads : tensor::worker_count(n), std::max<std::int64_t>(1, stripes)));
-  const unsigned reads_b = workers > 1 ? 1 : 0;  // the worker that reads b's file along
-  std::vector<ChunkResult> parts(static_cast<std::size_t>(stripes));
-  tensor::parallel_chunks(workers, workers, [&](unsigned w, std::int64_t, std::int64_t) {
-    for (std::int64_t j = 0; j < stripes; ++j) {
-      const std::int64_t begin = j * kStripe, end = std::min(n, begin + kStripe);
-      if (j % workers == w) parts[static_cast<std::size_t>(j)] = compare_chunk(a, b, begin, end, s);
-      if (w == 0 && feeds.a) feeds.a(feeds.a_base + static_cast<std::size_t>(end) * a.itemsize());
-      if (w == reads_b && feeds.b) feeds.b(feeds.b_base + static_cast<std::size_t>(end) * b.itemsize());
-    }
-  });
-  CompareStats out = merge_parts(parts);
+  CompareStats out = striped_pass(a, b, Settings{tol.rtol, tol.atol, static_cast<std::uint64_t>(tol.ulp)}, feeds, threads);
   tensor::require_intact(a, b);
   return out;
 }

@@ -2,6 +2,7 @@
 // The fused elementwise comparison: one pass over both tensors, on every core, filling every
 // field of CompareStats at once. Half and 8-bit formats are converted block by block on the fly.
 #include <cstddef>
+#include <cstdint>
 #include <functional>
 
 #include "operators/error.hpp"
@@ -32,17 +33,20 @@ CompareStats compare_unchecked(const tensor::Tensor& a, const tensor::Tensor& b,
                                unsigned threads = 0);
 
 // What reads the tensors' files along a striped pass: after each stripe of elements is compared,
-// `a` is told the file offset the pass has reached in a's file (then `b` in b's), in order and on
-// one worker each (the provenance digest hashes the stripe while it is in cache, so each file is
-// read from memory once). `*_base` is the file offset of each tensor's first element.
+// `a` is told the file offset the pass has reached in a's file and, when the pass copied the stripe
+// out of the file, where those bytes are (the last `count` before that offset; null: read them from
+// the mapping) — then `b` likewise for b's file. Calls come in file order, one at a time, while the
+// stripe is in the caller's cache (the provenance digest hashes it there, so each file is read once).
+// `*_base` is the file offset of each tensor's first element.
 struct PassFeeds {
-  std::function<void(std::size_t)> a, b;  // empty: nothing reads along
+  using Feed = std::function<void(std::size_t offset, const std::byte* bytes, std::size_t count)>;
+  Feed a, b;  // empty: nothing reads along
   std::size_t a_base = 0, b_base = 0;
 };
-// compare() in stripes of 65,536 elements taken in turn by the workers, merged in stripe order (the
+// compare() in stripes of 65,536 elements taken by whichever worker is free, merged in stripe order (the
 // figures do not depend on the number of workers), the feeds called as each stripe is passed.
 // Tensors that are not contiguous, and integer comparisons, are compared as compare() does and the
-// feeds called once at the end.
+// feeds called once at the end. Tensors in files are read with pread() (tensor::StripeReader).
 CompareStats compare_striped(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol,
                              const PassFeeds& feeds, unsigned threads = 0);
 

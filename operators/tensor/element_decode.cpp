@@ -74,6 +74,10 @@ void widen_contiguous(DType t, const std::byte* src, std::int64_t count, double*
 
 }  // namespace
 
+void decode_contiguous(DType dtype, const std::byte* src, std::int64_t count, double* out) {
+  if (count > 0) widen_contiguous(dtype, src, count, out);
+}
+
 void decode_block(const Tensor& t, std::int64_t start, std::int64_t count, double* out) {
   if (count <= 0) return;
   const std::int64_t item = static_cast<std::int64_t>(t.itemsize());

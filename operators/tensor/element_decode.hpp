@@ -47,6 +47,9 @@ inline double decode_element(const std::byte* p, DType t, bool swapped) {
 
 // out[k] = t.at(start + k) for k in [0, count). Fast paths for contiguous tensors.
 void decode_block(const Tensor& t, std::int64_t start, std::int64_t count, double* out);
+// The same for `count` elements of `dtype` stored densely at `src` in this machine's byte order
+// (a contiguous tensor's elements, or a copy of them).
+void decode_contiguous(DType dtype, const std::byte* src, std::int64_t count, double* out);
 
 // Copies the element at a flat index into `out` in this machine's byte order (itemsize bytes).
 void copy_native_element(const Tensor& t, std::int64_t flat, std::byte* out);

@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <fstream>
+#include <iterator>
 #include <limits>
 #include <vector>
 
@@ -14,7 +16,10 @@
 #include "operators/numerics/logits.hpp"
 #include "operators/tensor/cast.hpp"
 #include "operators/tensor/minifloat.hpp"
+#include "operators/tensor/npy.hpp"
 #include "operators/tensor/random.hpp"
+#include "operators/tensor/stripe_reader.hpp"
+#include "scratch_dir.hpp"
 
 using namespace rubric::numerics;
 using rubric::tensor::DType;
@@ -226,8 +231,11 @@ TEST_CASE("the striped pass gives compare()'s figures, on any number of workers,
   for (unsigned workers : {1u, 2u, 3u}) {
     std::vector<std::size_t> fed_a, fed_b;
     PassFeeds feeds;
-    feeds.a = [&](std::size_t offset) { fed_a.push_back(offset); };
-    feeds.b = [&](std::size_t offset) { fed_b.push_back(offset); };
+    feeds.a = [&](std::size_t offset, const std::byte* bytes, std::size_t) {
+      CHECK(bytes == nullptr);  // tensors in memory are read in place
+      fed_a.push_back(offset);
+    };
+    feeds.b = [&](std::size_t offset, const std::byte*, std::size_t) { fed_b.push_back(offset); };
     feeds.a_base = 128;  // a header before the elements
     const CompareStats s = compare_striped(a, b, {1e-3, 1e-3, 0}, feeds, workers);
     CHECK(s.count == whole.count);
@@ -244,4 +252,75 @@ TEST_CASE("the striped pass gives compare()'s figures, on any number of workers,
     CHECK(fed_a.back() == 128 + 4 * static_cast<std::size_t>(n));
     CHECK(fed_b.back() == 4 * static_cast<std::size_t>(n));
   }
+}
+
+TEST_CASE("a striped pass over two .npy files gives the figures of the same tensors in memory and hands on each file's bytes once, in order") {
+  rubric::testing::ScratchDir dir("rubric_striped_files");
+  const std::int64_t n = 200003;  // three full stripes and a short one
+  std::vector<float> x(static_cast<std::size_t>(n)), y(static_cast<std::size_t>(n));
+  for (std::int64_t i = 0; i < n; ++i) {
+    y[static_cast<std::size_t>(i)] = std::cos(0.01f * static_cast<float>(i)) * (i % 7 == 0 ? 0.0f : 3.0f);
+    x[static_cast<std::size_t>(i)] = y[static_cast<std::size_t>(i)] * (1 + 1e-4f) + (i == 150000 ? 1.0f : 0.0f);
+  }
+  x[90000] = std::numeric_limits<float>::quiet_NaN();  // a block through the careful loop
+  auto in_memory = [&](const std::vector<float>& v) {
+    std::vector<std::byte> bytes(v.size() * 4);
+    std::memcpy(bytes.data(), v.data(), bytes.size());
+    return Tensor::from_bytes(DType::f32, {n}, std::move(bytes), "memory");
+  };
+  const Tensor ma = in_memory(x), mb = in_memory(y);
+  rubric::tensor::save_npy(dir.file("a.npy"), ma);
+  rubric::tensor::save_npy(dir.file("b.npy"), mb);
+  const Tensor fa = rubric::tensor::load_npy(dir.file("a.npy")), fb = rubric::tensor::load_npy(dir.file("b.npy"));
+  auto file_bytes = [&](const std::string& name) {
+    std::ifstream in(dir.file(name), std::ios::binary);
+    return std::string(std::istreambuf_iterator<char>(in), {});
+  };
+  const std::string a_file = file_bytes("a.npy"), b_file = file_bytes("b.npy");
+  for (const Tolerance& tol : {Tolerance{1e-3, 1e-3, 0}, Tolerance{0, 0, 2}}) {
+    const CompareStats memory = compare(ma, mb, tol, 1);
+    for (unsigned workers : {1u, 2u, 3u}) {
+      CAPTURE(workers);
+      std::string read_a, read_b;
+      std::size_t reached_a = 0, reached_b = 0;
+      // Bytes handed on are the copy the pass read; none (null): the pass read the mapping.
+      auto collect = [](std::string& into, std::size_t& reached, const std::string& file) {
+        return [&into, &reached, &file](std::size_t offset, const std::byte* bytes, std::size_t count) {
+          CHECK(offset - count == reached + (reached == 0 ? 128 : 0));  // in order, after the header
+          if (bytes) into.append(reinterpret_cast<const char*>(bytes), count);
+          else into.append(file, offset - count, count);
+          reached = offset;
+        };
+      };
+      PassFeeds feeds;
+      feeds.a = collect(read_a, reached_a, a_file);
+      feeds.b = collect(read_b, reached_b, b_file);
+      feeds.a_base = feeds.b_base = 128;
+      const CompareStats s = compare_striped(fa, fb, tol, feeds, workers);
+      CHECK(s.count == memory.count);
+      CHECK(s.mismatches == memory.mismatches);
+      CHECK(s.first_mismatch_index == memory.first_mismatch_index);
+      CHECK(s.max_abs == memory.max_abs);
+      CHECK(s.max_abs_index == memory.max_abs_index);
+      CHECK(s.max_rel == memory.max_rel);
+      CHECK(s.max_rel_index == memory.max_rel_index);
+      CHECK(s.max_ulp == memory.max_ulp);
+      CHECK(s.nan_a == 1);
+      CHECK(s.sum_sq_diff == memory.sum_sq_diff);
+      CHECK(s.dot_ab == memory.dot_ab);
+      CHECK(read_a == a_file.substr(128));
+      CHECK(read_b == b_file.substr(128));
+      const CompareStats unfed = compare(fa, fb, tol, workers);  // a plain comparison reads the files the same way
+      CHECK(unfed.mismatches == memory.mismatches);
+      CHECK(unfed.max_rel_index == memory.max_rel_index);
+      CHECK(unfed.sum_sq_a == memory.sum_sq_a);
+    }
+  }
+  // Read out of the file (the pass does so when the mapping would read slowly): the file's bytes.
+  rubric::tensor::StripeReader reader(fa, 65536, 2);
+  REQUIRE(reader.copies());
+  const std::byte* first = reader.read(0, 65536, 0);
+  const std::byte* last = reader.read(196608, n, 1);
+  CHECK(std::string(reinterpret_cast<const char*>(first), 65536 * 4) == a_file.substr(128, 65536 * 4));
+  CHECK(std::string(reinterpret_cast<const char*>(last), (n - 196608) * 4) == a_file.substr(128 + 196608 * 4));
 }
