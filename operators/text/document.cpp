@@ -96,9 +96,10 @@ std::string lower_ascii(std::string_view s) {
 }  // namespace
 
 bool names_candidates(std::string_view w) {
-  static const std::array<std::string_view, 15> kWords = {"keywords", "keyword", "tags", "tag", "candidates", "candidate",
-                                                         "suspects", "hypotheses", "possibilities", "possible", "potential",
-                                                         "suspected", "likely", "probable", "plausible"};
+  static const std::array<std::string_view, 19> kWords = {"keywords", "keyword", "tags", "tag", "candidates", "candidate",
+                                                         "suspects", "suspect", "hypotheses", "hypothesis", "possibilities",
+                                                         "possibility", "possible", "potential", "suspected", "likely",
+                                                         "probable", "plausible", "guess"};
   for (std::string_view x : kWords)
     if (w == x) return true;
   return false;

@@ -128,7 +128,7 @@ const std::vector<Seq> kHedges = {
     {"doubtful"}, {"questionable"}, {"suggests"}, {"suggest"},
     {"suggested"}, {"suggesting"}, {"suspicious", "for"}, {"concerning", "for"}, {"wonder"}, {"wonders"},
     {"can", "not", "be", "excluded"}, {"ca", "n't", "be", "excluded"}, {"not", "be", "excluded"}, {"n't", "be", "excluded"},
-    {"to", "rule", "out"}, {"anything", "but", "certain"}, {"anything", "but", "clear"}, {"anything", "but", "sure"},
+    {"anything", "but", "certain"}, {"anything", "but", "clear"}, {"anything", "but", "sure"},
     // A belief the writer has left behind: "Initially I thought X was the cause".
     {"i", "thought"}, {"we", "thought"}, {"initially", "thought"}, {"originally", "thought"}, {"first", "thought"},
     {"had", "thought"}, {"at", "first"}, {"first", "guess"}, {"initial", "guess"}, {"initially", "suspected"},
@@ -160,6 +160,10 @@ const std::vector<Seq> kHedges = {
     // Scientific and engineering prose: "indicates that", "putative", "assumed", "estimated",
     // "expected to", "not known", "the idea is".
     {"indicates", "that"}, {"indicate", "that"}, {"indicated", "that"}, {"indicating", "that"},
+    // One account among others: "One explanation is that ...", "Another interpretation is ...".
+    {"one", "explanation"}, {"another", "explanation"}, {"alternative", "explanation"}, {"one", "interpretation"},
+    {"another", "interpretation"}, {"alternative", "interpretation"}, {"one", "scenario"}, {"another", "scenario"},
+    {"one", "theory"}, {"another", "theory"},
     {"putatively"}, {"assumed"}, {"assumption"}, {"assumptions"}, {"estimated"}, {"expected", "to"},
     {"not", "known"}, {"n't", "known"}, {"unknown"}, {"idea", "is"}, {"ideas", "are"}, {"hypotheses"},
     // Inference, not observation: "imply", "indicating", "predicted to", "we propose that",
@@ -207,7 +211,10 @@ const std::vector<Seq> kForwardHedges = {
     // A resemblance hedges what it resembles, not its subject: "It sounds like a bug", "what looked
     // like an ankle injury" ("The profile looks like this" states the profile).
     {"sounds", "like"}, {"sound", "like"}, {"sounded", "like"}, {"looks", "like"}, {"look", "like"}, {"looked", "like"},
-    {"looking", "like"}, {"feels", "like"}, {"felt", "like"}};
+    {"looking", "like"}, {"feels", "like"}, {"felt", "like"},
+    // A purpose, not a finding: "I set --enforce-eager to rule out CUDA graphs" states the setting
+    // and hedges what is to be ruled out.
+    {"to", "rule", "out"}};
 constexpr std::size_t kForwardHedgeScope = 6;
 
 // Hedges that are nouns naming a proposition ("the possibility that ...", "the hypothesis of ...").
@@ -409,9 +416,17 @@ struct Cursor {
       if (w(m) == "that") return true;
     return false;
   }
+  // "may, however, lower occupancy", "may, thus, be responsible": an adverb set off by commas
+  // right after a modal or an auxiliary, inside its clause.
+  bool aside_adverb(std::size_t k) const {
+    static const std::unordered_set<std::string_view> kAdverbs = {"therefore", "thus", "hence", "however", "though",
+                                                                  "indeed", "also", "still", "nevertheless", "nonetheless"};
+    return kAdverbs.count(w(k)) && k > 1 && w(k - 1) == "," && in(w(k - 2), kAuxiliaries) && w(k + 1) == ",";
+  }
   bool boundary(std::size_t k) const {
     if (k >= s.tokens.size()) return false;
     const Token& t = s.tokens[k];
+    if (t.kind == Token::Kind::punct && w(k) == "," && aside_adverb(k + 1)) return false;
     if (t.kind == Token::Kind::punct) return clause_punct(k) || clause_comma(k);
     if (t.kind != Token::Kind::word) return false;
     std::string_view x = t.lower;
@@ -421,9 +436,7 @@ struct Cursor {
     // continues its clause.
     if ((x == "because" || x == "since") && k > 0 && (w(k - 1) == "not" || w(k - 1) == "n't")) return false;
     if ((x == "therefore" || x == "thus" || x == "hence" || x == "then") && k > 0 && in(w(k - 1), kAuxiliaries)) return false;
-    // "may, thus, be responsible": the adverb set off by commas inside the modal's clause.
-    if ((x == "therefore" || x == "thus" || x == "hence") && k > 1 && w(k - 1) == "," && in(w(k - 2), kAuxiliaries) && w(k + 1) == ",")
-      return false;
+    if (aside_adverb(k)) return false;
     // "It is not known which protein activates it", "unclear at which point": after a word of
     // knowing, a wh-word opens what is not known, not a relative clause.
     if (x == "which" || x == "where" || x == "when" || x == "who" || x == "whom") {
@@ -620,6 +633,8 @@ bool forward_hedge_reaches(const Cursor& c, std::size_t k, std::size_t len, std:
     // "PILOT, a putative transcription factor, requires two signals": the noun phrase ends at a comma.
     if (words > kForwardHedgeScope || in(c.w(m), kAuxiliaries) || kPrepositions.count(c.w(m)) || c.w(m) == ",") return false;
   }
+  // "not possible to rule out fraud": what cannot be ruled out is still a possibility.
+  if (c.at(k, {"to", "rule", "out"})) return true;
   for (std::size_t m = k >= 3 ? k - 3 : 0; m < k; ++m)
     if (is_negator(c.w(m)) || c.w(m) == "without") return false;
   return true;
@@ -789,6 +804,10 @@ std::size_t alternative(const Cursor& c, std::size_t L, std::size_t b, std::size
   // Before it: "... or the A", "either A".
   std::size_t k = b;
   while (k > L && (c.w(k - 1) == "the" || c.w(k - 1) == "a" || c.w(k - 1) == "an")) --k;
+  // "in the scheduler or in the allocator", "by A or by B": the preposition repeated.
+  static const std::unordered_set<std::string_view> kRepeated = {"in", "on", "at", "by", "from", "to", "for", "with", "of",
+                                                                 "into", "during", "after", "before", "through", "via"};
+  if (k > L + 1 && kRepeated.count(c.w(k - 1)) && c.w(k - 2) == "or") --k;
   if (k > L && c.w(k - 1) == "either") return k - 1;
   if (k > L && c.w(k - 1) == "or" && joins(k - 1) && !appositive(k - 1, e)) return k - 1;
   // The second of two alternative clauses: "the draft head degraded or num_speculative_tokens was
@@ -898,6 +917,19 @@ bool hedge_is_term(const Cursor& c, std::size_t k) {
     return k + 1 < c.s.tokens.size() && c.s.tokens[k + 1].kind == Token::Kind::word && !in(next, kAuxiliaries) &&
            !in(next, kTerminators) && next != "that" && next != "and" && next != "or" && next != "to";
   if (w == "likelihood") return prev == "maximum" || prev == "log" || prev == "marginal";
+  // An extent, not a doubt: "the highest possible occupancy", "the maximum possible", "every
+  // possible tile size", "as fast as possible", "where possible".
+  if (w == "possible") {
+    if (prev == "maximum" || prev == "minimum" || prev == "max" || prev == "min" || prev == "most" || prev == "least" ||
+        prev == "best" || prev == "worst" || prev == "every" || prev == "each" || prev == "where" || prev == "wherever" ||
+        prev == "whenever" || prev == "when")
+      return true;
+    if (prev.size() > 4 && prev.substr(prev.size() - 3) == "est") return true;  // highest, smallest, fewest
+    if (prev == "as")
+      for (std::size_t m = k - 1; m-- > 0 && k - m <= 5;)
+        if (c.w(m) == "as") return true;
+    return false;
+  }
   if (w == "hypothesis" || w == "hypotheses")
     return prev == "null" || prev == "alternative" || next.substr(0, 4) == "test";
   // A noun compound names a quantity: "membrane potential", "action potential", "redox potential"
@@ -972,6 +1004,20 @@ std::size_t modal_hedge(const Cursor& c, std::size_t k) {
       c.w(k + 2) != "to" &&  // "I wish you to drive to Merripit House": an order
       !(k > 0 && (prev == "the" || prev == "a" || prev == "no" || prev == "our" || prev == "my" || prev == "their" || prev == "any")))
     return 1;
+  // "The replay counter indicates bank conflicts are the limiter": "indicate" with a clause of
+  // its own (a subject, then its auxiliary) infers as "indicates that" does; with a noun phrase
+  // alone it reports what was seen ("the symptoms indicate a concussion").
+  if (x == "indicate" || x == "indicates" || x == "indicated") {
+    if (prev == "as" || in(prev, kCopulas)) return 0;  // "as indicated in Fig. 2", "is indicated by"
+    static const std::unordered_set<std::string_view> kStops = {
+        "that", "which", "who", "of", "in", "on", "at", "by", "for", "with", "from", "to", "and", "or", "but", "when", "where"};
+    for (std::size_t m = k + 2; m < c.s.tokens.size() && m <= k + 5; ++m) {
+      if (c.punct(m - 1) || c.s.tokens[m - 1].kind != Token::Kind::word || kStops.count(c.w(m - 1)) || in(c.w(m - 1), kAuxiliaries))
+        return 0;
+      if (in(c.w(m), kAuxiliaries)) return 1;
+    }
+    return 0;
+  }
   if (x == "appear" || x == "appears" || x == "appeared") {
     std::string_view a = c.w(k + 1);
     if (kAppearAdjectives.count(a)) return 1;
@@ -1053,13 +1099,28 @@ bool opens_clause(const Cursor& c, std::size_t L, std::size_t b) {
 
 // After a negation at te, an "and"/"or" and a clause with its own subject and verb before the
 // mention at b: "finds nothing to reuse and the scheduler has to recompute" (recompute stated).
+// The verb is an auxiliary, or a word in -s or -ed with its object's determiner after it ("and the
+// fallback path evicts the oldest prefix"): without part-of-speech tagging, a present or past verb
+// is told from a plural noun by the article that opens its object.
 bool new_clause_between(const Cursor& c, std::size_t te, std::size_t b) {
+  static const std::unordered_set<std::string_view> kSubjectDeterminers = {
+      "the", "a", "an", "this", "that", "these", "those", "its", "our", "their", "each", "every", "some", "my", "your"};
+  static const std::unordered_set<std::string_view> kObjectStarts = {
+      "the", "a", "an", "its", "their", "his", "her", "our", "my", "your", "every", "all", "each", "this", "these", "those",
+      "some", "any", "it", "them"};
   for (std::size_t m = te; m < b; ++m) {
     if (c.w(m) != "and" && c.w(m) != "or") continue;
     if (in(c.w(m + 1), kAuxiliaries) || is_negator(c.w(m + 1))) continue;  // "... and is not", one subject
-    for (std::size_t a = m + 2; a < b && a <= m + 5; ++a) {
+    const bool determiner = kSubjectDeterminers.count(c.w(m + 1)) > 0;
+    for (std::size_t a = m + 2; a < c.s.tokens.size() && a <= m + 5; ++a) {
       if (c.punct(a)) break;
-      if (in(c.w(a), kAuxiliaries)) return true;
+      if (a < b && in(c.w(a), kAuxiliaries)) return true;
+      std::string_view v = c.w(a);
+      bool inflected = v.size() > 3 && !c.s.tokens[a].capital &&
+                       ((v.back() == 's' && v[v.size() - 2] != 's' && v[v.size() - 2] != 'u' && v[v.size() - 2] != 'i') ||
+                        v.substr(v.size() - 2) == "ed");
+      if (determiner && inflected && kObjectStarts.count(c.w(a + 1)) && !kSubjectDeterminers.count(c.w(a - 1)))
+        return true;
     }
   }
   return false;
@@ -1375,7 +1436,9 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     if (k > 0 && (c.w(k - 1) == "not" || c.w(k - 1) == "n't") && in(c.w(k), kNegativeAdjectives)) continue;
     // "could not", "can't": an inability stated, not a possibility ("we could not find X"); so is
     // "no X could be detected" — a negation opening the clause makes the modal one of ability.
-    if ((c.w(k) == "could" || c.w(k) == "can") && (c.w(k + 1) == "not" || c.w(k + 1) == "n't") && len == 1) continue;
+    // "could never fit", "can never happen": the ability denied, as "could not" is.
+    if ((c.w(k) == "could" || c.w(k) == "can") && (c.w(k + 1) == "not" || c.w(k + 1) == "n't" || c.w(k + 1) == "never") && len == 1)
+      continue;
     if ((c.w(k) == "could" || c.w(k) == "can") && len == 1) {
       bool negated_subject = false;
       for (std::size_t m = L; m < k && m < b && !negated_subject; ++m)

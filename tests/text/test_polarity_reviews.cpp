@@ -40,3 +40,15 @@ TEST_CASE("'must' states: an obligation or the writer's own conclusion") {
   CHECK(pol("The tensor must be contiguous.", "contiguous") == "affirmed");
   CHECK(pol("There must be changes in the transcription of genes.", "transcription") == "affirmed");
 }
+
+TEST_CASE("a label that names a candidate, singular or plural, hedges its items") {
+  CHECK(pol("Our working hypothesis: L2 thrashing.", "L2 thrashing") == "hedged");
+  CHECK(pol("Main suspect: the allocator.", "allocator") == "hedged");
+  CHECK(pol("My guess: register spills.", "register spills") == "hedged");
+  CHECK(pol("Hypotheses: bank conflicts, spills.", "spills") == "hedged");
+  CHECK(pol("Possibility: a cold cache.", "cold cache") == "hedged");
+  CHECK(pol("Hypothesis:\n- bank conflicts\n- spills\n", "spills") == "hedged");
+  // A finding is stated.
+  CHECK(pol("Root cause: L2 thrashing.", "L2 thrashing") == "affirmed");
+  CHECK(pol("Diagnosis: register spills.", "register spills") == "affirmed");
+}
