@@ -939,7 +939,10 @@ std::string quote(std::string_view text, std::size_t begin, std::size_t end, std
     }
     if (sp) out += ' ';
     sp = false;
-    out.append(text.substr(i, len));
+    // A Windows-1252 byte is quoted as the character it stands for ("doesn’t"), in UTF-8.
+    Glyph g;
+    if (c >= 0x80 && !(g = glyph_at(text, i)).windows1252.empty()) out.append(g.windows1252);
+    else out.append(text.substr(i, len));
     i += len - 1;
   }
   return out;
