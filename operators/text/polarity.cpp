@@ -1156,6 +1156,9 @@ bool corrected_predicate(const Cursor& c, std::size_t te) {
     std::string_view x = c.w(k);
     if (x == "." || x == ";" || x == ":" || x == "?" || x == "!" || x == "(" || x == "|") return false;
     if (x != "but") continue;
+    // "The problem is not that the cache is small but that it is cold": two propositions, the
+    // second replacing the first.
+    if (c.w(te) == "that" && c.w(k + 1) == "that") return true;
     if (kSubjects.count(c.w(k + 1))) return false;
     for (std::size_t m = k + 1; m < n && m <= k + 5 && !c.punct(m); ++m)
       if (in(c.w(m), kAuxiliaries) || c.w(m) == "n't") return false;

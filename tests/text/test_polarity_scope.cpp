@@ -22,6 +22,14 @@ TEST_CASE("a corrected predicate: 'not X but Y' denies the predicate, not the su
   CHECK(pol("The prefix cache is not involved, but we checked it twice.", "prefix cache") == "negated");
   CHECK(pol("The prefix cache is not the problem, but the scheduler is.", "prefix cache") == "negated");
   CHECK(pol("The prefix cache is not the problem.", "prefix cache") == "negated");
+  // A proposition replaced by another: "not that X but that Y".
+  std::string p = "The problem is not that the cache is small but that it is cold.";
+  CHECK(pol(p, "problem") == "affirmed");
+  CHECK(pol(p, "small") == "negated");  // the denial stays with what it denied
+  CHECK(pol(p, "cold") == "affirmed");
+  CHECK(pol("The kernel is not compute bound but memory bound.", "kernel") == "affirmed");
+  CHECK(pol("The kernel is not compute bound but memory bound.", "compute bound") == "negated");
+  CHECK(pol("The loss spike wasn't caused by the learning rate but by a bad batch.", "loss spike") == "affirmed");
 }
 
 TEST_CASE("an inline code span is part of its sentence; a fenced block is not prose") {
