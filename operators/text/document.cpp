@@ -96,10 +96,11 @@ std::string lower_ascii(std::string_view s) {
 }  // namespace
 
 bool names_candidates(std::string_view w) {
-  static const std::array<std::string_view, 19> kWords = {"keywords", "keyword", "tags", "tag", "candidates", "candidate",
-                                                         "suspects", "suspect", "hypotheses", "hypothesis", "possibilities",
-                                                         "possibility", "possible", "potential", "suspected", "likely",
-                                                         "probable", "plausible", "guess"};
+  // Estimates are not measurements: "Estimated bandwidth: 1.9 TB/s" hedges its value.
+  static const std::array<std::string_view, 25> kWords = {
+      "keywords", "keyword", "tags", "tag", "candidates", "candidate", "suspects", "suspect", "hypotheses",
+      "hypothesis", "possibilities", "possibility", "possible", "potential", "suspected", "likely", "probable",
+      "plausible", "guess", "estimated", "estimate", "assumed", "predicted", "projected", "presumed"};
   for (std::string_view x : kWords)
     if (w == x) return true;
   return false;

@@ -3,6 +3,7 @@
 // that must and must not change.
 #include <doctest/doctest.h>
 
+#include "operators/text/claims.hpp"
 #include "operators/text/concept.hpp"
 #include "tests/text/polarity_cases.hpp"
 
@@ -48,6 +49,14 @@ TEST_CASE("a label that names a candidate, singular or plural, hedges its items"
   CHECK(pol("Hypotheses: bank conflicts, spills.", "spills") == "hedged");
   CHECK(pol("Possibility: a cold cache.", "cold cache") == "hedged");
   CHECK(pol("Hypothesis:\n- bank conflicts\n- spills\n", "spills") == "hedged");
+  // An estimate is not a measurement.
+  CHECK(pol("Estimated bandwidth: 1.9 TB/s from the roofline.", "roofline") == "hedged");
+  CHECK(pol("Projected speedup: 2x with padding.", "padding") == "hedged");
+  Stemmer st;
+  auto claims = find_claims("Estimated bandwidth: 1.9 TB/s. Measured bandwidth: 610 GB/s.", st, 10, nullptr);
+  REQUIRE(claims.size() == 2);
+  CHECK(claims[0].polarity == Polarity::hedged);
+  CHECK(claims[1].polarity == Polarity::affirmed);
   // A finding is stated.
   CHECK(pol("Root cause: L2 thrashing.", "L2 thrashing") == "affirmed");
   CHECK(pol("Diagnosis: register spills.", "register spills") == "affirmed");
