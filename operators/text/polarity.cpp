@@ -35,7 +35,7 @@ const std::vector<Seq> kPreNegation = {
     {"lacking"}, {"free", "of"}, {"far", "from"}, {"eliminated", "as"}, {"regardless", "of"}, {"hardly"}, {"scarcely"},
     {"barely", "any"}, {"barely", "a"}, {"barely", "ever"}, {"barely", "anything"}, {"anything", "but"}, {"zero"},
     {"deny"}, {"denies"}, {"denied"}, {"denying"}, {"failed", "to"}, {"fails", "to"}, {"fail", "to"}, {"failing", "to"},
-    {"unable", "to"}, {"devoid", "of"}, {"void", "of"}, {"avoid"}, {"avoids"}, {"avoided"}, {"avoiding"},
+    {"unable", "to"}, {"failure", "to"}, {"devoid", "of"}, {"void", "of"}, {"avoid"}, {"avoids"}, {"avoided"}, {"avoiding"},
     {"in", "the", "absence", "of"}, {"negative", "for"}, {"no", "sign", "of"}, {"no", "evidence", "of"},
     // Denials of a proposition: "It is false that X ...", "It would be wrong to blame X".
     {"false", "that"}, {"untrue", "that"}, {"wrong", "to"}, {"mistake", "to"}, {"mistaken", "to"}, {"no", "reason", "to"},
@@ -364,10 +364,20 @@ struct Cursor {
       if ((!best || q->size() > best->size()) && at(k, *q, 1)) best = q;
     return best;
   }
+  // An enumerator inside a clause: "may (i) open the chromatin and (ii) ...", "the fix (1) pads".
+  bool enumerator(std::size_t k) const {
+    auto item = [&](std::size_t m) {
+      std::string_view x = w(m);
+      return x == "i" || x == "ii" || x == "iii" || x == "iv" || x == "v" || x == "vi" || x == "a" || x == "b" || x == "c" ||
+             x == "d" || (x.size() == 1 && x[0] >= '1' && x[0] <= '9');
+    };
+    if (w(k) == "(") return k + 2 < s.tokens.size() && item(k + 1) && w(k + 2) == ")";
+    return w(k) == ")" && k >= 2 && item(k - 1) && w(k - 2) == "(";
+  }
   bool clause_punct(std::size_t k) const {
     if (!punct(k)) return false;
     std::string_view p = w(k);
-    if (in_name(k)) return false;
+    if (in_name(k) || ((p == "(" || p == ")") && enumerator(k))) return false;
     return p == "." || p == "?" || p == "!" || p == ";" || p == ":" || p == "(" || p == ")" || p == "--" || p == "|" ||
            p == "..." || p == "-" || p == "\"" || p == "=";
   }
@@ -453,6 +463,12 @@ struct Cursor {
     // negated verb, not a contrast or a consequence.
     // ("it was not so, and ..." is the pro-form: the clause ends there).
     if (x == "yet" && k > 0 && (w(k - 1) == "not" || w(k - 1) == "n't" || w(k - 1) == "never")) return false;
+    if (x == "yet" && k > 1 && in(w(k - 1), kAuxiliaries) && (w(k - 2) == "not" || w(k - 2) == "n't")) return false;  // "not been yet defined"
+    // "increased after the second challenge, but not after the first", "Not after he went in": the
+    // time or the place denied, not the end of the negation's scope.
+    if ((x == "after" || x == "before" || x == "once" || x == "when" || x == "while" || x == "where") && k > 0 &&
+        (w(k - 1) == "not" || w(k - 1) == "n't" || w(k - 1) == "never"))
+      return false;
     if (x == "so" && k > 0 && (w(k - 1) == "not" || w(k - 1) == "n't") && k + 1 < s.tokens.size() &&
         s.tokens[k + 1].kind == Token::Kind::word && !in(w(k + 1), kClauseStarters) && w(k + 1) != "and" && w(k + 1) != "or")
       return false;
@@ -808,7 +824,11 @@ std::size_t alternative(const Cursor& c, std::size_t L, std::size_t b, std::size
   static const std::unordered_set<std::string_view> kRepeated = {"in", "on", "at", "by", "from", "to", "for", "with", "of",
                                                                  "into", "during", "after", "before", "through", "via"};
   if (k > L + 1 && kRepeated.count(c.w(k - 1)) && c.w(k - 2) == "or") --k;
-  if (k > L && c.w(k - 1) == "either") return k - 1;
+  // "either A or B"; "on either side", "either way" (each of two) name no alternative.
+  if (k > L && c.w(k - 1) == "either") {
+    for (std::size_t m = e; m < n && m < e + 12 && !c.clause_punct(m); ++m)
+      if (c.w(m) == "or") return k - 1;
+  }
   if (k > L && c.w(k - 1) == "or" && joins(k - 1) && !appositive(k - 1, e)) return k - 1;
   // The second of two alternative clauses: "the draft head degraded or num_speculative_tokens was
   // raised to 7" — a clause with a verb (an auxiliary, or a word in -ed just before "or"), "or", a
@@ -866,6 +886,16 @@ std::size_t phrasal_negation(const Cursor& c, std::size_t k) {
       (c.w(k + 2) == "any" || c.w(k + 2) == "anything"))
     return 3;
   if (x == "out" && c.w(k + 1) == "of" && k > 0 && in(c.w(k - 1), kCopulas)) return 2;
+  // "characterized by absent MHC class II expression", "decreased or absent p65 levels": before its
+  // noun, "absent" is "no" ("X is absent", "absent in Y" say where X is missing, not Y).
+  if (x == "absent" && k + 1 < c.s.tokens.size() && c.s.tokens[k + 1].kind == Token::Kind::word &&
+      !(k > 0 && (in(c.w(k - 1), kAuxiliaries) || in(c.w(k - 1), kPredicateAdverbs) || c.w(k - 1) == "remained" ||
+                  c.w(k - 1) == "remains" || c.w(k - 1) == "became"))) {
+    static const std::unordered_set<std::string_view> kAfter = {
+        "in", "from", "at", "on", "during", "since", "for", "after", "before", "and", "or", "but", "with", "throughout",
+        "when", "until", "to", "by", "among", "within", "without", "if", "as", "nor", "except", "only", "minded"};
+    if (!kAfter.count(c.w(k + 1))) return 1;
+  }
   return 0;
 }
 
@@ -1126,6 +1156,28 @@ bool new_clause_between(const Cursor& c, std::size_t te, std::size_t b) {
   return false;
 }
 
+// A noun phrase of its own after a determiner negation ("no", "zero", "0", "without") at k: "and"
+// then an article or a count before the mention ("no spills and 12 stalls", "women without diabetes
+// and 12 normal women"; after "without" a count only: "without a GPU and a monitor" lacks both).
+bool own_noun_phrase(const Cursor& c, std::size_t k, std::size_t te, std::size_t b) {
+  static const std::unordered_set<std::string_view> kCounts = {"one", "two", "three", "four", "five", "six", "seven",
+                                                               "eight", "nine", "ten", "several", "many", "some"};
+  std::string_view x = c.w(k);
+  const bool without = x == "without";
+  if (!without && x != "no" && x != "zero" && x != "0") return false;
+  for (std::size_t m = te; m + 1 < b; ++m) {
+    if (c.w(m) != "and") continue;
+    const Token& d = c.s.tokens[m + 1];
+    if (d.kind == Token::Kind::number || kCounts.count(d.lower) || (!without && (d.lower == "a" || d.lower == "an"))) return true;
+  }
+  return false;
+}
+
+// "These data suggest that while X can bind Y, Z does not depend on it": a concession opened right
+// after an inferring "that" is part of what is inferred, and so is the clause it leads to. The
+// hedge's position when the clause starting at L is such a concession or follows one, or kNoHedge.
+std::size_t hedge_over_concession(const Cursor& c, std::size_t L);
+
 // A hedge adverb just before a connective of cause or time, a copula between allowed: "The kernel
 // stalls, probably because of bank conflicts", "Throughput fell, presumably after the restart",
 // "That is probably because ...". The adverb doubts the cause or the time the connective opens,
@@ -1165,6 +1217,33 @@ bool corrected_predicate(const Cursor& c, std::size_t te) {
     return true;
   }
   return false;
+}
+
+std::size_t hedge_over_concession(const Cursor& c, std::size_t L) {
+  auto concessive = [&](std::size_t t) {
+    std::string_view x = c.w(t);
+    return x == "while" || x == "although" || x == "though" || x == "whereas";
+  };
+  std::size_t t = kNoHedge;
+  if (L > 0 && concessive(L - 1)) t = L - 1;
+  else if (L > 1 && c.w(L - 1) == ",") {
+    for (std::size_t m = L - 1; m-- > 0 && L - m <= kClauseReach;) {
+      if (concessive(m)) {
+        t = m;
+        break;
+      }
+      if (c.clause_punct(m) || c.w(m) == "," || (c.s.tokens[m].kind == Token::Kind::word && in(c.w(m), kTerminators))) break;
+    }
+  }
+  if (t == kNoHedge || t == 0) return kNoHedge;
+  std::size_t h = t - 1;
+  if (c.w(h) == "," && h > 0) --h;
+  if (c.w(h) != "that") return kNoHedge;
+  for (std::size_t m = h >= 3 ? h - 3 : 0; m < h; ++m) {
+    std::size_t len = c.match(m, kHedges);
+    if (len && m + len >= h && !hedge_is_term(c, m)) return m;
+  }
+  return kNoHedge;
 }
 
 }  // namespace
@@ -1350,6 +1429,13 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   // "The assumption that X is the culprit is incorrect": a proposition declared false is denied,
   // whatever its own word ("assumption", "idea") would hedge.
   const bool declared_false = false_proposition(c, L, b, E, RR) != n;
+  // What is inferred: "These data suggest that, while X binds Y, Z does not depend on it".
+  if (std::size_t a = hedge_over_concession(c, L); a != kNoHedge) {
+    j.polarity = Polarity::hedged;
+    j.trigger_begin = a;
+    j.trigger_end = a + 1;
+    return j;
+  }
   // The cause or time a hedged connective opens ("..., probably because of X") is hedged.
   if (L > 0) {
     std::size_t a = hedge_before_connective(c, L - 1);
@@ -1589,7 +1675,17 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       for (std::size_t m = k + len; m < b && !predicate; ++m)
         predicate = in(c.w(m), kAuxiliaries) && c.w(m) != "'s" &&
                     !(c.w(k) == "without" && (c.w(m) == "being" || c.w(m) == "been" || c.w(m) == "be" || c.w(m) == "having"));
-    if (words > kPreScope || participle || predicate || new_clause_between(c, k + len, b) || (comma && contrast) ||
+    // "The failure to evict the sink blocks caused the OOM": the noun's infinitive phrase ends at
+    // the sentence's verb (an auxiliary, or a word in -ed past the infinitive's own).
+    bool nominal_end = false;
+    if (c.at(k, {"failure", "to"}))
+      for (std::size_t m = k + len + 1; m < b && !nominal_end; ++m) {
+        std::string_view x = c.w(m);
+        nominal_end = in(x, kAuxiliaries) || (x.size() > 4 && x.substr(x.size() - 2) == "ed");
+      }
+    if (words > kPreScope || participle || predicate || nominal_end || new_clause_between(c, k + len, b) ||
+        own_noun_phrase(c, k, k + len, b) ||
+        (comma && contrast) ||
         (comma && (len > 1 || c.w(k).substr(0, 5) == "avoid") && in(c.w(k), kShortScope))) {
       pre = false;
       continue;
