@@ -1477,9 +1477,12 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     if (k >= E && !opens_clause(c, L, b)) {
       bool coordinated = false;
       for (std::size_t m = E; m < k && !coordinated; ++m)
-        coordinated = (c.w(m) == "and" || c.w(m) == "or") && in(c.w(m + 1), kAuxiliaries);
+        coordinated = (c.w(m) == "and" || c.w(m) == "or") && (in(c.w(m + 1), kAuxiliaries) || m + 1 == k);
       if (coordinated) break;
     }
+    // "Based on these results we estimate a 5% difference": the writer's inference after a fronted
+    // phrase leaves that phrase stated.
+    if (k >= E && len == 2 && (c.w(k) == "we" || c.w(k) == "i")) break;
     // A hedge noun with its content after the mention speaks of that content: "investigate the
     // possibility that X", "raises the hypothesis of Y" leave the words before them stated.
     if (k >= E && len == 1 && (c.w(k + 1) == "that" || c.w(k + 1) == "of") && kHedgeNouns.count(c.w(k))) continue;
@@ -1501,6 +1504,16 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
         return j;
       }
       continue;
+    }
+    // "Consistent with the counter, the kernel stalls on stores": opening the sentence and set off
+    // by a comma, it agrees with a finding, it does not hedge one ("Consistent with pneumonia." does).
+    if (q && (c.at(k, {"consistent", "with"}) || c.at(k, {"compatible", "with"})) && (k == 0 || c.boundary(k - 1))) {
+      bool fronted = false;
+      for (std::size_t m = k + 2; m < n && m <= k + 10 && !fronted; ++m) {
+        if (c.clause_punct(m)) break;
+        fronted = c.w(m) == "," && m + 1 < n && s.tokens[m + 1].kind == Token::Kind::word;
+      }
+      if (fronted) continue;
     }
     if (q && q >= first_forward) {  // "presumed X", "evaluate for X", "at risk of X": what follows only
       if (k < b && forward_hedge_reaches(c, k, len, b) && !denied_after(c, E, RR)) {

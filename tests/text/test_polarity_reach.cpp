@@ -200,3 +200,19 @@ TEST_CASE("a concession inside an inferred clause is inferred too; enumerators a
   CHECK(pol("Barriers sit on either side of the store.", "store") == "affirmed");
   CHECK(pol("Either the cache or the scheduler stalls.", "cache") == "hedged");
 }
+
+TEST_CASE("a fronted phrase before the writer's estimate or an agreement with a finding is stated") {
+  std::string t = "Based on the nsys trace we estimate a 5% loss from launch overhead.";
+  CHECK(pol(t, "nsys trace") == "affirmed");
+  CHECK(pol(t, "launch overhead") == "hedged");
+  std::string c = "Consistent with the replay counter, the kernel stalls on shared stores.";
+  CHECK(pol(c, "replay counter") == "affirmed");
+  CHECK(pol(c, "shared stores") == "affirmed");
+  CHECK(pol("The drift is consistent with a race in the reduction.", "race") == "hedged");
+  CHECK(pol("Consistent with a race in the reduction.", "race") == "hedged");
+  // A hedge right after "and" opens a second verb phrase: the first phrase stays stated.
+  std::string v = "The pool is sized at 2 GB and perhaps too small for long prompts.";
+  CHECK(pol(v, "sized") == "affirmed");
+  CHECK(pol(v, "long prompts") == "hedged");
+  CHECK(pol("The region is termed the epilogue and appears to stall.", "termed") == "affirmed");
+}
