@@ -264,7 +264,7 @@ const std::vector<std::string_view> kCopulas = {"is", "are", "was", "were", "be"
 // other verbs say something about X ("the cache does not evict the sinks" still names the cache).
 const std::vector<std::string_view> kDenyingVerbs = {
     "matter", "apply", "occur", "happen", "exist", "explain", "cause", "contribute", "affect", "account", "play", "arise",
-    "involve", "limit", "dominate", "dominant", "show", "impact", "trigger", "seem", "make", "lead", "hold", "produce",
+    "involve", "limit", "dominate", "dominant", "impact", "trigger", "seem", "make", "lead", "hold", "produce",
     "come", "kick", "appear", "fire", "take", "slow", "hurt", "bottleneck", "factor", "role", "effect", "bear",
     "influence", "relate", "connect", "relevant", "relevance", "part", "reason", "source", "culprit", "problem", "issue",
     "there", "need", "use", "require", "help", "change", "drop", "improve", "work", "fix", "solve", "reduce", "increase",
@@ -417,6 +417,8 @@ struct Cursor {
       return sb == "i" || sb == "we" || sb == "you" || sb == "he" || sb == "she" || sb == "it" || sb == "they" || sb == "there";
     }
     if (nx == "and" || nx == "or" || nx == "nor") return in(w(k + 2), kClauseStarters) && !(w(k + 2) == "that" && that_before(k));
+    // ", in contrast to Y", ", by contrast": what follows is set against the clause.
+    if ((nx == "in" || nx == "by") && w(k + 2) == "contrast") return true;
     return in(nx, kClauseStarters);
   }
   // A "that" earlier in the sentence, whose clause a ", and that ..." continues ("One possibility
@@ -472,6 +474,15 @@ struct Cursor {
     if (x == "so" && k > 0 && (w(k - 1) == "not" || w(k - 1) == "n't") && k + 1 < s.tokens.size() &&
         s.tokens[k + 1].kind == Token::Kind::word && !in(w(k + 1), kClauseStarters) && w(k + 1) != "and" && w(k + 1) != "or")
       return false;
+    // "no bank conflicts as measured by ncu", "lack activated cells as determined by staining": the
+    // source of a finding is not what it finds.
+    if (x == "as" && k + 1 < s.tokens.size()) {
+      static const std::unordered_set<std::string_view> kSources = {
+          "measured", "shown", "determined", "assessed", "judged", "revealed", "evidenced", "seen", "reported", "detected",
+          "demonstrated", "confirmed", "noted", "observed", "indicated", "profiled", "verified", "computed", "calculated"};
+      if (kSources.count(w(k + 1)) && (w(k + 2) == "by" || w(k + 2) == "in" || w(k + 2) == "with" || w(k + 2) == "from"))
+        return true;
+    }
     if (in(x, kTerminators))
       return !at(k, {"rather", "than"}) && !at(k, {"instead", "of"}) && !at(k, {"so", "that"}) && !at(k, {"yet", "to"});
     // "apart from", "aside from", "other than" end a scope as "except" does.
@@ -1661,7 +1672,9 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     // "A but not B, C": the contrast names B alone. A prepositional cue ("instead of", "in the
     // absence of", "lack of") governs a noun phrase: an auxiliary after it starts the clause's
     // predicate ("a site instead of a TATA box is located in the promoter region").
-    const bool contrast = k > 0 && c.w(k - 1) == "but" && (c.w(k) == "not" || c.w(k) == "n't");
+    // ", and not B," contrasts as "but not B" does: "Tyrosine kinase-dependent, and not PKC-dependent, pathways".
+    const bool contrast = k > 0 && (c.w(k - 1) == "but" || (c.w(k - 1) == "and" && k > 1 && c.w(k - 2) == ",")) &&
+                          (c.w(k) == "not" || c.w(k) == "n't");
     // "OTF-2 but not OTF-1 regulates the DRA gene", "cortisol but not tetrahydrocortisol inhibited
     // expression": the contrast names a noun phrase; a verb after it (a word past the first that
     // ends in -ed or is followed by an article) is the sentence's predicate, stated.
@@ -1770,6 +1783,9 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       if (!list) break;
     }
     std::size_t len = c.match(k, kPostPredicate);
+    // "seen with the unrelated antioxidants": after an article the word qualifies a noun, it is no
+    // predicate of the mention.
+    if (len == 1 && k > 0 && (c.w(k - 1) == "the" || c.w(k - 1) == "a" || c.w(k - 1) == "an")) len = 0;
     if (len && !c.pseudo(k) && gap <= kPostGap) {
       ++count;
       tb = k;
@@ -1831,7 +1847,9 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       std::size_t v = k + 1;
       while (v < n && (c.w(v) == "really" || c.w(v) == "actually" || c.w(v) == "even" || c.w(v) == "seem" || c.w(v) == "to"))
         ++v;
-      bool denying = v < n && key_in(s.tokens[v].stem, kDenyingVerbs);
+      // "The profile does not show bank conflicts" names the profile; "the bug does not show up" denies it.
+      static const std::string kShow = inflection_key("show");
+      bool denying = v < n && (key_in(s.tokens[v].stem, kDenyingVerbs) || (s.tokens[v].stem == kShow && c.w(v + 1) == "up"));
       // "The stall warning did not activate.": a verb with nothing after it in its clause denies
       // that X happened — unless the verb is one of ending ("the pain did not stop" states it).
       denying = denying || (v < n && s.tokens[v].kind == Token::Kind::word && !key_in(s.tokens[v].stem, kEndingVerbs) &&

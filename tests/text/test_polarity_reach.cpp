@@ -216,3 +216,20 @@ TEST_CASE("a fronted phrase before the writer's estimate or an agreement with a 
   CHECK(pol(v, "long prompts") == "hedged");
   CHECK(pol("The region is termed the epilogue and appears to stall.", "termed") == "affirmed");
 }
+
+TEST_CASE("a finding's source, a contrast and an attributive adjective end or escape a negation") {
+  std::string t = "The kernel has no bank conflicts as measured by ncu.";
+  CHECK(pol(t, "bank conflicts") == "negated");
+  CHECK(pol(t, "ncu") == "affirmed");
+  CHECK(pol("The pool shows no fragmentation, in contrast to the old allocator.", "old allocator") == "affirmed");
+  CHECK(pol("The pool shows no fragmentation, in contrast to the old allocator.", "fragmentation") == "negated");
+  std::string a = "Fused, and not split, kernels remove the launch overhead.";
+  CHECK(pol(a, "split") == "negated");
+  CHECK(pol(a, "launch overhead") == "affirmed");
+  CHECK(pol("Similar stalls are seen with the unrelated allocator.", "seen") == "affirmed");
+  CHECK(pol("The allocator is unrelated.", "allocator") == "negated");
+  // A profile that does not show X names the profile; what does not show up is denied.
+  CHECK(pol("The profile does not show bank conflicts.", "profile") == "affirmed");
+  CHECK(pol("The profile does not show bank conflicts.", "bank conflicts") == "negated");
+  CHECK(pol("The race does not show up under the sanitizer.", "race") == "negated");
+}
