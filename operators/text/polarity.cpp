@@ -1709,7 +1709,12 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
         std::string_view x = c.w(m);
         nominal_end = in(x, kAuxiliaries) || (x.size() > 4 && x.substr(x.size() - 2) == "ed");
       }
-    if (words > kPreScope || participle || predicate || nominal_end || new_clause_between(c, k + len, b) ||
+    // "LRU eviction is not what causes the recomputation": a free relative names the role the
+    // subject is denied, not something denied itself.
+    // ("It is not what we know, but what we can prove": with a pronoun subject the relative is the focus.)
+    const bool free_relative = (c.w(k + len) == "what" || c.w(k + len) == "who") && k > 1 && in(c.w(k - 1), kCopulas) &&
+                               c.w(k - 2) != "it" && c.w(k - 2) != "this" && c.w(k - 2) != "that";
+    if (words > kPreScope || participle || predicate || nominal_end || free_relative || new_clause_between(c, k + len, b) ||
         own_noun_phrase(c, k, k + len, b) ||
         (comma && contrast) ||
         (comma && (len > 1 || c.w(k).substr(0, 5) == "avoid") && in(c.w(k), kShortScope))) {

@@ -233,3 +233,12 @@ TEST_CASE("a finding's source, a contrast and an attributive adjective end or es
   CHECK(pol("The profile does not show bank conflicts.", "bank conflicts") == "negated");
   CHECK(pol("The race does not show up under the sanitizer.", "race") == "negated");
 }
+
+TEST_CASE("after 'X is not', a free relative names the role denied to X") {
+  std::string t = "LRU eviction is not what causes the recomputation; the chunked prefill is.";
+  CHECK(pol(t, "LRU eviction") == "negated");
+  CHECK(pol(t, "recomputation") == "affirmed");
+  CHECK(pol("The allocator is not who holds the lock.", "lock") == "affirmed");
+  CHECK(pol("It is not what we know, but what we can prove.", "know") == "negated");
+  CHECK(pol("The stall is not caused by the allocator.", "allocator") == "negated");
+}
