@@ -715,6 +715,8 @@ bool negated_probability(const Cursor& c, std::size_t L, std::size_t k, std::siz
   for (std::size_t m = k; m-- > L && k - m <= 3;) {
     if (c.punct(m)) return false;
     if (is_negator(c.w(m)) || c.w(m) == "nothing" || c.w(m) == "without" || c.w(m) == "none") return true;
+    // "We ruled out the possibility that X", "excluded the hypothesis of X".
+    if (std::size_t len = c.match(m, kPreNegation); len && m + len <= k && !c.pseudo(m)) return true;
   }
   return false;
 }
@@ -1161,6 +1163,12 @@ bool new_clause_between(const Cursor& c, std::size_t te, std::size_t b) {
                        ((v.back() == 's' && v[v.size() - 2] != 's' && v[v.size() - 2] != 'u' && v[v.size() - 2] != 'i') ||
                         v.substr(v.size() - 2) == "ed");
       if (determiner && inflected && kObjectStarts.count(c.w(a + 1)) && !kSubjectDeterminers.count(c.w(a - 1)))
+        return true;
+      // "and the GPU waits on every batch": a singular noun, then a word in -s, is a subject and its verb.
+      std::string_view noun = c.w(a - 1);
+      if (determiner && a == m + 3 && v.size() > 3 && v.back() == 's' && v[v.size() - 2] != 's' && v[v.size() - 2] != 'u' &&
+          noun.size() > 1 && noun.back() != 's' && c.s.tokens[a - 1].kind == Token::Kind::word && a + 1 < c.s.tokens.size() &&
+          c.s.tokens[a + 1].kind == Token::Kind::word)
         return true;
     }
   }

@@ -193,6 +193,8 @@ TEST_CASE("reported words, clinical hedges and forward-only hedges") {
   CHECK(pol("Equivocal findings for gallstones.", "gallstones") == "hedged");
   CHECK(pol("Oxidation of the sample remains a possibility.", "oxidation") == "hedged");
   CHECK(pol("There is no possibility of overflow.", "overflow") == "negated");
+  CHECK(pol("We ruled out the possibility that the sink tokens were evicted.", "sink tokens") == "negated");
+  CHECK(pol("We checked the possibility that the sink tokens were evicted.", "sink tokens") == "hedged");
   CHECK(pol("Toxicity at higher doses has not been ruled out.", "toxicity") == "hedged");
   CHECK(pol("It is not impossible that the tumour has spread.", "tumour") == "hedged");
   CHECK(pol("It is impossible to ignore the bug.", "bug") == "affirmed");

@@ -144,6 +144,12 @@ TEST_CASE("negation scope: backwards over 'and', across a closing quote, into a 
   CHECK(pol(f, "evicts") == "affirmed");
   CHECK(pol("We found no spills and the profiler reported the same count twice.", "profiler") == "affirmed");
   CHECK(pol("There are no stalls and no replays in the profile.", "replays") == "negated");
+  // A singular noun and a word in -s after it: a subject and its verb.
+  std::string g = "The loader does no prefetching and the GPU waits on every batch.";
+  CHECK(pol(g, "prefetching") == "negated");
+  CHECK(pol(g, "GPU") == "affirmed");
+  CHECK(pol("The loop has no host sync and the kernel launches back to back.", "launches") == "affirmed");
+  CHECK(pol("There are no spills and the kernel logs.", "kernel") == "negated");
   CHECK(pol("No fever or chills were reported.", "chills") == "negated");
   CHECK(pol("The report lists the mean excluding warm-up iterations.", "warm-up iteration") == "affirmed");
   // A purpose ("to rule out X") hedges what follows it, not the clause before it.
