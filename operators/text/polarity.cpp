@@ -1140,6 +1140,19 @@ bool opens_clause(const Cursor& c, std::size_t L, std::size_t b) {
   return true;
 }
 
+// A cue at k inside an inline code span that reaches outside it: "`torch.no_grad()` to save
+// memory", "the `NO_BANK_CONFLICT` macro pads the tile". An identifier's words are the span's own;
+// its "no" speaks of them ("`--no-enable-prefix-caching`" denies the prefix caching), not of the
+// prose around it.
+bool code_cue_outside(const Cursor& c, std::size_t k, std::size_t b, std::size_t e) {
+  const auto& t = c.s.tokens;
+  if (!t[k].in_code) return false;
+  std::size_t from = std::min(k, b), to = std::max(k + 1, e);
+  for (std::size_t m = from; m < to; ++m)
+    if (!t[m].in_code) return true;
+  return false;
+}
+
 // After a negation at te, an "and"/"or" and a clause with its own subject and verb before the
 // mention at b: "finds nothing to reuse and the scheduler has to recompute" (recompute stated).
 // The verb is an auxiliary, or a word in -s or -ed with its object's determiner after it ("and the
@@ -1471,6 +1484,7 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   for (std::size_t k = L; k < hedge_end; ++k) {
     if (k >= b && k < E) continue;
     if (declared_false && k < b) continue;
+    if (code_cue_outside(c, k, b, e)) continue;
     if (std::size_t len = not_shown(c, k)) {  // "not entirely excluded", "cannot yet be ruled out"
       j.polarity = Polarity::hedged;
       j.trigger_begin = k;
@@ -1642,6 +1656,7 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   std::size_t tb = 0, te = 0;
   bool seen_negation = false, pre = false, pre_coordinated = false, post_negator = false;
   for (std::size_t k = L; k < b; ++k) {
+    if (code_cue_outside(c, k, b, e)) continue;
     std::size_t len = c.match(k, kPreNegation);
     if (!len) len = phrasal_negation(c, k);
     // "We saw 0 preemptions": the digit as a determiner negates as "zero" does.
@@ -1846,6 +1861,7 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
         break;
       }
     }
+    if (code_cue_outside(c, k, b, e)) continue;
     if (c.match(k, kPostNegation) && is_negator(c.w(k)) && !c.pseudo(k) && gap >= 1 && gap <= kPostGap &&
         in(c.w(k - 1), kAuxiliaries)) {
       // "X is not ...": a copula denies X; "X does not <verb>" only with a verb of being or causing.

@@ -40,6 +40,12 @@ TEST_CASE("an inline code span is part of its sentence; a fenced block is not pr
   CHECK(pol("It might be `max_num_seqs`.", "max num seqs") == "hedged");
   CHECK(pol("`bank_conflicts = 0` in the counter.", "bank conflict") == "negated");
   CHECK(pol("Done.\n```\npage_size = 32\n```\n", "page size") == "absent");
+  // A cue inside an identifier speaks of the identifier's own words, not of the prose around it.
+  CHECK(pol("We wrap inference in `torch.no_grad()` to save memory.", "memory") == "affirmed");
+  CHECK(pol("The `NO_BANK_CONFLICT` macro pads the kernel's tile.", "kernel") == "affirmed");
+  CHECK(pol("The `may_alias` attribute hides the aliasing from the compiler.", "compiler") == "affirmed");
+  CHECK(pol("We launched with `--no-enable-prefix-caching`.", "prefix caching") == "negated");
+  CHECK(pol("We did not pass `--enable-prefix-caching`.", "prefix caching") == "negated");
   Stemmer st;
   CHECK(find_claims("The latency is `1.2 ms` here.", st, 10, nullptr).empty());
 }
