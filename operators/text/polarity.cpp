@@ -122,7 +122,7 @@ const std::vector<Seq> kHedges = {
     {"not", "ruled", "out"}, {"n't", "ruled", "out"}, {"not", "be", "ruled", "out"}, {"n't", "be", "ruled", "out"},
     {"not", "excluded"}, {"n't", "excluded"}, {"not", "unlikely"}, {"worth", "checking"}, {"worth", "investigating"},
     {"to", "be", "confirmed"}, {"remains", "to", "be", "seen"}, {"candidate"}, {"candidates"}, {"plausible"},
-    {"plausibly"}, {"wondering"}, {"suspicion"}, {"perchance"},
+    {"plausibly"}, {"wondering"}, {"suspicion"}, {"perchance"}, {"hunch"}, {"gut", "feeling"},
     // ConText's probable existence: probable, likely, consistent with, suggestive of ...
     {"probably"}, {"probable"}, {"improbable"}, {"likely"}, {"likelihood"}, {"doubt"}, {"doubts"}, {"doubted"},
     {"doubtful"}, {"questionable"}, {"suggests"}, {"suggest"},
@@ -220,7 +220,7 @@ constexpr std::size_t kForwardHedgeScope = 6;
 // Hedges that are nouns naming a proposition ("the possibility that ...", "the hypothesis of ...").
 const std::unordered_set<std::string_view> kHedgeNouns = {"possibility", "possibilities", "hypothesis", "hypotheses",
                                                           "assumption", "assumptions", "speculation", "suspicion",
-                                                          "likelihood", "doubt", "doubts"};
+                                                          "likelihood", "doubt", "doubts", "hunch"};
 
 // Both kinds of hedge in one list, so a clause is scanned with one lookup per word: the forward
 // ones are those at or past kHedges.size().

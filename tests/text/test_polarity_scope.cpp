@@ -57,6 +57,8 @@ TEST_CASE("words of a field that only look like hedges") {
   CHECK(pol("The maximum likelihood estimate of the rate is biased.", "rate") == "affirmed");
   CHECK(pol("The null hypothesis of equal latency was rejected.", "latency") == "affirmed");
   CHECK(pol("Our hypothesis is that bank conflicts dominate.", "bank conflict") == "hedged");
+  CHECK(pol("My hunch is that bank conflicts cause the stall.", "bank conflict") == "hedged");
+  CHECK(pol("I have a gut feeling the allocator is involved.", "allocator") == "hedged");
   // An extent is no doubt: a superlative or "every" before "possible", "as ... as possible".
   CHECK(pol("The kernel reaches the maximum possible occupancy.", "occupancy") == "affirmed");
   CHECK(pol("The kernel gets the highest possible occupancy at 128 threads.", "occupancy") == "affirmed");
