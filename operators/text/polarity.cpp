@@ -276,6 +276,8 @@ const std::vector<std::string_view> kEndingVerbs = {
     "leave", "quit", "decrease", "decline", "ease", "recover", "heal", "improve", "budge", "change", "let"};
 // Verbs of going away: "X has resolved", "X disappeared".
 const std::vector<std::string_view> kGoneVerbs = {"resolve", "disappear", "vanish", "subside"};
+// Verbs of comparing: "Compare fp16 vs fp32", "benchmarks A versus B" make "versus" a comparison.
+const std::vector<std::string_view> kComparingVerbs = {"compare", "benchmark", "measure", "test", "evaluate", "contrast", "plot"};
 // Verbs of finding: "we could detect", "we could reproduce" is an ability exercised.
 const std::vector<std::string_view> kFindingVerbs = {"detect", "observe", "find", "see", "show", "demonstrate", "identify",
                                                      "measure", "reproduce", "isolate", "recover", "obtain", "purify",
@@ -292,7 +294,7 @@ using KeySet = std::unordered_set<std::string>;
 const KeySet& keys_of(const std::vector<std::string_view>& words) {
   static const std::unordered_map<const void*, KeySet> sets = [] {
     std::unordered_map<const void*, KeySet> m;
-    for (const auto* xs : {&kDenyingVerbs, &kEndingVerbs, &kGoneVerbs, &kExpectedVerbs, &kFindingVerbs}) {
+    for (const auto* xs : {&kDenyingVerbs, &kEndingVerbs, &kGoneVerbs, &kExpectedVerbs, &kFindingVerbs, &kComparingVerbs}) {
       KeySet keys;
       for (std::string_view w : *xs) keys.insert(inflection_key(w));
       m.emplace(xs, std::move(keys));
@@ -811,9 +813,15 @@ std::size_t alternative(const Cursor& c, std::size_t L, std::size_t b, std::size
   // or number of its own, where "versus" cannot be a comparison ("fp16 vs fp32 throughput is 2x").
   auto versus = [&](std::size_t k) { return c.w(k) == "versus" || c.w(k) == "vs"; };
   if ((e < R && versus(e)) || (b > L && versus(b - 1)) || (b > L + 1 && c.w(b - 1) == "." && versus(b - 2))) {
+    // A verb makes it a comparison: an auxiliary, a person as subject, a word in -ed ("We compared
+    // padding vs. swizzling", "benchmarked fp16 vs fp32").
     bool stated = false;
-    for (std::size_t k = L; k < R && !stated; ++k)
-      stated = in(c.w(k), kAuxiliaries) || c.s.tokens[k].kind == Token::Kind::number;
+    for (std::size_t k = L; k < R && !stated; ++k) {
+      std::string_view x = c.w(k);
+      stated = in(x, kAuxiliaries) || c.s.tokens[k].kind == Token::Kind::number || x == "we" || x == "i" || x == "they" ||
+               x == "you" || (x.size() > 4 && x.substr(x.size() - 2) == "ed" && !c.s.tokens[k].capital && !c.s.tokens[k].in_code) ||
+               key_in(c.s.tokens[k].stem, kComparingVerbs);
+    }
     if (!stated) return versus(e) ? e : b > L && versus(b - 1) ? b - 1 : b - 2;
   }
   // ", or nPC,": an appositive gives another name, not an alternative.

@@ -225,6 +225,10 @@ TEST_CASE("inverted and phrasal conditions; a verbless 'A versus B' is a differe
   CHECK(pol("In case of rain, the match moves indoors.", "rain") == "hedged");
   CHECK(pol("Pneumonia versus atelectasis in the left lower lobe.", "pneumonia") == "hedged");
   CHECK(pol("Pneumonia versus atelectasis in the left lower lobe.", "atelectasis") == "hedged");
+  // A verb makes it a comparison: a person as subject, a word in -ed, a verb of comparing.
+  CHECK(pol("We compared padding vs. swizzling.", "padding") == "affirmed");
+  CHECK(pol("Benchmarked fp16 versus fp32 on the H100.", "fp16") == "affirmed");
+  CHECK(pol("Compare fp16 vs fp32 on the same inputs.", "fp32") == "affirmed");
   CHECK(pol("The fp16 vs fp32 throughput is 2.1x.", "fp16") == "affirmed");
 }
 
