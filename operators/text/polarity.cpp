@@ -1236,6 +1236,18 @@ std::size_t hedge_before_connective(const Cursor& c, std::size_t conn) {
   return a;
 }
 
+// A hedge adverb at k right before a phrase of cause ("presumably due to X", "likely owing to X",
+// "probably from X", "possibly via X"), as hedge_before_connective reads one before "because".
+bool hedge_on_cause_phrase(const Cursor& c, std::size_t k) {
+  static const std::unordered_set<std::string_view> kHedgeAdverbs = {
+      "probably", "presumably", "possibly", "perhaps", "maybe", "likely", "apparently", "conceivably", "plausibly",
+      "seemingly", "supposedly", "allegedly", "reportedly", "potentially"};
+  if (!kHedgeAdverbs.count(c.w(k))) return false;
+  std::string_view nx = c.w(k + 1);
+  if ((nx == "due" || nx == "owing" || nx == "thanks") && c.w(k + 2) == "to") return true;
+  return nx == "from" || nx == "via" || nx == "through";
+}
+
 // A negated predicate that "but" replaces: "The delay is not caused by the network but by the
 // disk", "X is no longer kept in fp32 but rounded to bf16", "The cause is not the cache but the
 // scheduler". The subject is stated; only the predicate was denied. Not when "but" opens a clause
@@ -1503,6 +1515,9 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     std::size_t len = q ? q->size() : modal_hedge(c, k);
     if (!len) continue;
     if (k >= E && cause_hedge != kNoHedge && cause_hedge <= k) continue;
+    // "Occupancy dropped to 25% presumably due to register pressure": the adverb doubts the cause
+    // that "due to", "owing to", "from" or "via" opens, not what came before it.
+    if (k >= E && hedge_on_cause_phrase(c, k)) continue;
     // A hedge that holds the mention is no hedge of it: "The mechanism is not known" denies "known".
     if (k < b && k + len > b) continue;
     // Evidence, then inference: in "These results suggest that X", "Low occupancy indicates

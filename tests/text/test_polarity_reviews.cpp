@@ -22,6 +22,13 @@ TEST_CASE("a hedge adverb before 'because' or 'after' doubts the cause or the ti
   CHECK(pol("The kernel stalls because of bank conflicts.", "bank conflicts") == "affirmed");
   CHECK(pol("The kernel stalls because of bank conflicts, probably.", "bank conflicts") == "hedged");
   CHECK(pol("The hit rate dropped after the restart, which probably cleared the cache.", "restart") == "affirmed");
+  // So does one before "due to", "owing to", "from" or "via", comma or not.
+  std::string o = "Occupancy dropped to 25% presumably due to register pressure.";
+  CHECK(pol(o, "occupancy") == "affirmed");
+  CHECK(pol(o, "register pressure") == "hedged");
+  CHECK(pol("Latency doubled probably from lock contention.", "latency") == "affirmed");
+  CHECK(pol("Latency doubled probably from lock contention.", "lock contention") == "hedged");
+  CHECK(pol("Latency probably doubled from the contention.", "latency") == "hedged");
 }
 
 TEST_CASE("the second of two alternative clauses is a candidate too") {
