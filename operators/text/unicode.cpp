@@ -1,5 +1,6 @@
 #include "operators/text/unicode.hpp"
 
+#include <array>
 #include <unordered_map>
 
 namespace rubric::text {
@@ -50,6 +51,19 @@ constexpr Cp1252 kCp1252[32] = {
     {0x203A, "\xe2\x80\xba", ""}, {0x0153, "\xc5\x93", "\xc5\x93"}, {0, "", ""},
     {0x017E, "\xc5\xbe", "\xc5\xbe"}, {0x0178, "\xc5\xb8", "\xc3\xbf"}};
 
+// The UTF-8 of the Latin-1 character b (0xA0..0xFF).
+std::string_view latin1_utf8(unsigned char b) {
+  static const std::array<char, 2 * 96> table = [] {
+    std::array<char, 2 * 96> t{};
+    for (int c = 0xA0; c <= 0xFF; ++c) {
+      t[2 * (c - 0xA0)] = static_cast<char>(0xC0 | (c >> 6));
+      t[2 * (c - 0xA0) + 1] = static_cast<char>(0x80 | (c & 0x3F));
+    }
+    return t;
+  }();
+  return std::string_view(table.data() + 2 * (b - 0xA0), 2);
+}
+
 }  // namespace
 
 std::size_t char_length(std::string_view t, std::size_t i) {
@@ -73,11 +87,15 @@ Glyph glyph_at(std::string_view t, std::size_t i) {
   // Text written on Windows: a byte 0x80..0x9F that is not UTF-8 ("doesn\x92t"), or a C1 control
   // encoded in UTF-8 (the same text decoded as Latin-1), is the Windows-1252 character, as the
   // WHATWG Encoding Standard reads the "latin1" label; C1 controls do not occur in prose.
+  // Above 0x9F, Windows-1252 is Latin-1: a lone 0xE9 is "é", 0xA0 a no-break space.
+  bool stray = false;
   if (!decode(t, i, cp, len)) {
     unsigned char b = static_cast<unsigned char>(t[i]);
-    if (b < 0x80 || b > 0x9F || !kCp1252[b - 0x80].cp) return g;  // a stray byte: a letter of one byte
+    if (b < 0x80 || (b <= 0x9F && !kCp1252[b - 0x80].cp)) return g;  // undefined there: a letter of one byte
     cp = b;
     len = 1;
+    stray = b >= 0xA0;
+    if (stray) g.windows1252 = latin1_utf8(b);
   }
   g.len = static_cast<std::uint8_t>(len);
   if (cp >= 0x80 && cp <= 0x9F && kCp1252[cp - 0x80].cp) {
@@ -168,6 +186,7 @@ Glyph glyph_at(std::string_view t, std::size_t i) {
       (cp >= 0x2A00 && cp <= 0x2AFF))
     return as(C::symbol);
   if (cp >= 0x00C0 && cp <= 0x00DE && cp != 0x00D7) g.fold = kLatin1Lower[cp - 0x00C0];
+  else if (stray && g.fold.empty()) g.fold = g.windows1252;  // "caf\xe9" reads "café"
   return g;
 }
 

@@ -93,8 +93,13 @@ TEST_CASE("text written on Windows: Windows-1252 bytes and C1 controls read as t
   // Evidence quotes the characters, as UTF-8; a lone byte of another kind stays a letter.
   CHECK(quote("doesn\x92t \x93spill\x94", 0, 20) == "doesn\xe2\x80\x99t \xe2\x80\x9cspill\xe2\x80\x9d");
   CHECK(quote("doesn\xc2\x92t", 0, 20) == "doesn\xe2\x80\x99t");
-  CHECK(pol("The caf\xe9 kernel spills.", "kernel") == Polarity::affirmed);
   CHECK(pol("The kernel doesn\x81t spill.", "spill") == Polarity::affirmed);  // 0x81: undefined in Windows-1252
+  // Above 0x9F a lone byte is the Latin-1 letter or sign: "caf\xe9" is "café", 0xA0 a no-break space.
+  CHECK(pol("No caf\xe9 here.", "caf\xc3\xa9") == Polarity::negated);
+  CHECK(pol("The kernel has bank\xa0" "conflicts.", "bank conflict") == Polarity::affirmed);
+  CHECK(quote("caf\xe9 \xabnot\xbb", 0, 20) == "caf\xc3\xa9 \xc2\xabnot\xc2\xbb");
+  // Valid UTF-8 is read as UTF-8: its continuation bytes are no Windows-1252 characters.
+  CHECK(quote("don\xe2\x80\x99t \xc3\xa9", 0, 20) == "don\xe2\x80\x99t \xc3\xa9");
 }
 
 TEST_CASE("quotes never cut a UTF-8 character") {
