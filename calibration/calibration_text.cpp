@@ -106,6 +106,8 @@ class TextWriter {
     line(indent, fmt::format("{} {} — {}: {}", style_.paint(fmt::format("[{}]", verdict_name(k.actual)), k.actual), k.id,
                              text::sanitize_utf8(c.title), what));
     if (!c.reason.empty()) line(indent + 4, "reason: " + text::sanitize_utf8(c.reason));
+    if (const std::string review = review_reason(c); !review.empty())
+      line(indent + 4, "marked for review (verdict kept): " + text::sanitize_utf8(review));
     std::size_t shown = 0;
     for (const CheckResult& check : c.checks) {
       if (shown == o_.max_checks_shown) {
@@ -120,6 +122,7 @@ class TextWriter {
       for (const std::string& e : check.evidence) line(indent + 6, text::sanitize_utf8(e));
       if (!check.explanation.empty()) line(indent + 6, "→ " + text::sanitize_utf8(check.explanation));
       if (!check.message.empty()) line(indent + 6, "else: " + text::sanitize_utf8(check.message));
+      if (!check.review.empty()) line(indent + 6, "review: " + text::sanitize_utf8(check.review));
     }
   }
 
@@ -154,7 +157,7 @@ class TextWriter {
                           a.pinned_undecided ? fmt::format(", {} undecided on this machine", a.pinned_undecided) : ""));
     auto rate = [](std::size_t k, std::size_t n) { return n ? report::format_percent(double(k) / double(n)) : std::string("n/a"); };
     if (a.marked_cases)
-      line(0, fmt::format("marked for review: {} of {} marked cases disagree ({}), {} of {} unmarked ({})",
+      line(0, fmt::format("marked for review: {} of {} marked case verdicts disagree ({}), {} of {} unmarked ({})",
                           a.marked_cases_disagreeing, a.marked_cases, rate(a.marked_cases_disagreeing, a.marked_cases),
                           a.unmarked_cases_disagreeing, a.unmarked_cases, rate(a.unmarked_cases_disagreeing, a.unmarked_cases)));
     if (a.marked)

@@ -1,5 +1,7 @@
 #include "grading/batch_summary.hpp"
 
+#include "report/corpus_html.hpp"
+
 #include <algorithm>
 #include <cmath>
 #include <string_view>
@@ -8,6 +10,7 @@
 
 #include "grading/reviewed_results.hpp"
 #include "operators/json/json_reader.hpp"
+#include "report/corpus_html.hpp"
 #include "report/display_text.hpp"
 #include "operators/json/json_builder.hpp"
 #include "report/json_writer.hpp"
@@ -227,7 +230,7 @@ void BatchSummary::add_text(std::string_view line, const std::string& where) {
 }
 
 template <class Sink, class Spill>
-void BatchSummary::write(Sink& w, const BatchProvenance& p, Spill spill) const {
+void BatchSummary::write(Sink& w, const BatchProvenance& p, Spill spill, bool rows) const {
   w.begin_object();
   w.field("schema", 1);
   w.field("submissions", static_cast<std::uint64_t>(submissions_));
@@ -338,7 +341,7 @@ void BatchSummary::write(Sink& w, const BatchProvenance& p, Spill spill) const {
   w.end_array();
   w.key("errors");
   w.begin_array();
-  if (count("ERROR") > 0)
+  if (rows && count("ERROR") > 0)
     rows_.for_each([&](const SubmissionRow& row) {
       if (row.verdict != "ERROR") return true;
       w.begin_object();
@@ -351,7 +354,7 @@ void BatchSummary::write(Sink& w, const BatchProvenance& p, Spill spill) const {
   w.end_array();
   w.key("submission_list");
   w.begin_array();
-  rows_.for_each([&](const SubmissionRow& row) {
+  if (rows) rows_.for_each([&](const SubmissionRow& row) {
     w.begin_object();
     w.field("submission", row.submission);
     w.field("verdict", row.verdict);
@@ -440,6 +443,12 @@ json::Value BatchSummary::to_value(const BatchProvenance& p) const {
   json::ValueBuilder b;
   write(b, p, [] {});
   return b.take();
+}
+
+void BatchSummary::write_html(const BatchProvenance& p, const std::function<void(std::string_view)>& out) const {
+  json::ValueBuilder b;
+  write(b, p, [] {}, false);
+  report::write_corpus_html(b.take(), [&](const std::function<bool(const SubmissionRow&)>& visit) { rows_.for_each(visit); }, out);
 }
 
 std::string BatchSummary::to_text(const BatchProvenance& p, const std::string& out_dir, bool colour) const {

@@ -58,6 +58,9 @@ class BatchSummary {
   // summary.json handed to `out` piece by piece as it is written: the whole text is never held.
   void write_json(const BatchProvenance& p, const std::function<void(std::string_view)>& out) const;
   json::Value to_value(const BatchProvenance& p) const;
+  // The corpus page (report/corpus_html.hpp) handed to `out` piece by piece, its rows read from
+  // the spool: like summary.json, the page is never held whole.
+  void write_html(const BatchProvenance& p, const std::function<void(std::string_view)>& out) const;
   // Submissions listed per criterion marked for review (the count covers them all).
   static constexpr std::size_t kReviewListed = 100;
   // The end-of-run table; `colour` paints verdicts and makes ERRORs stand out.
@@ -83,8 +86,9 @@ class BatchSummary {
   };
   // Writes summary.json through `w` (report::JsonWriter or json::ValueBuilder); `spill` is called
   // between rows of the long lists, where a streaming caller takes what was written so far.
+  // `rows` false leaves out the lists that grow with the corpus (errors, submission_list).
   template <class Sink, class Spill>
-  void write(Sink& w, const BatchProvenance& p, Spill spill) const;
+  void write(Sink& w, const BatchProvenance& p, Spill spill, bool rows = true) const;
   // The k-th smallest score (0-based) and the quantile by numpy's default interpolation.
   double nth_score(std::size_t k) const;
   double score_quantile(double q) const;

@@ -311,7 +311,7 @@ int grade(const GradeSettings& s) {
   std::map<std::string, std::string> reference_hashes;
   for (const Pending& p : pending)
     if (p.previous && !p.keep)
-      for (const auto& [path, sha] : p.previous->reference_files)
+      for (const auto& [path, sha] : p.previous->reference_files())
         if (!reference_hashes.count(path)) {
           auto h = digest::content_digest_file((fs::path(ref_root) / path).string());  // as the reports record them
           reference_hashes[path] = h ? *h : std::string();
@@ -378,9 +378,9 @@ int grade(const GradeSettings& s) {
     } catch (const std::exception& ex) {
       return error(fmt::format("cannot hash the submission: {}", ex.what()));
     }
-    if (p.previous && p.previous->key == context.key) {
+    if (p.previous && p.previous->key() == context.key) {
       bool same = true;
-      for (const auto& [path, sha] : p.previous->reference_files) same = same && reference_hashes[path] == sha;
+      for (const auto& [path, sha] : p.previous->reference_files()) same = same && reference_hashes[path] == sha;
       if (same) return "R";
     }
     reset_measurement_record();
@@ -479,7 +479,7 @@ int grade(const GradeSettings& s) {
   if (s.json) {
     copy_to_stdout(summary_path);
   } else if (s.html) {
-    fmt::print("{}", report::format_corpus_html(summary.to_value(prov)));
+    summary.write_html(prov, [](std::string_view piece) { std::fwrite(piece.data(), 1, piece.size(), stdout); });
   } else if (!s.quiet) {
     fmt::print("{}", summary.to_text(prov, s.out_dir, report::colour_wanted(STDOUT_FILENO, s.no_color)));
   }

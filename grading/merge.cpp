@@ -19,7 +19,6 @@
 #include "grading/results_file.hpp"
 #include "grading/shard.hpp"
 #include "operators/json/json_reader.hpp"
-#include "report/corpus_html.hpp"
 #include "report/terminal_style.hpp"
 
 namespace rubric::grading {
@@ -38,7 +37,7 @@ struct Chosen {
 }  // namespace
 
 MergeOutcome merge_results(const MergeSettings& s, std::string* summary_json, std::string* table,
-                          json::Value* summary_value) {
+                          std::string* html_page) {
   MergeOutcome outcome;
   std::vector<std::string> sources;
   std::vector<LoadedResults> loaded;
@@ -105,12 +104,12 @@ MergeOutcome merge_results(const MergeSettings& s, std::string* summary_json, st
   std::map<std::string, Chosen> chosen;
   for (std::size_t d = 0; d < loaded.size(); ++d)
     for (const auto& [sub, r] : loaded[d].latest) {
-      keys_seen.insert(r.key.rubric_sha256 + "|" + r.key.params_sha256 + "|" + r.key.tool_version);
+      keys_seen.insert(r.run->rubric_sha256 + "|" + r.run->params_sha256 + "|" + r.run->tool_version);
       const std::string norm = normalized_submission_path(sub);
       auto [it, inserted] = chosen.emplace(norm, Chosen{d, &r});
       if (inserted) continue;
       const StoredResult& first = *it->second.result;
-      if (first.key == r.key && first.verdict == r.verdict && !first.key.submission_sha256.empty()) ++outcome.duplicates;
+      if (first.key() == r.key() && first.verdict == r.verdict && !first.submission_sha256.empty()) ++outcome.duplicates;
       else
         outcome.conflicts.push_back(fmt::format("{}: {} in '{}', {} in '{}'", sub, first.verdict,
                                                 sources[it->second.source], r.verdict, sources[d]));
@@ -158,17 +157,16 @@ MergeOutcome merge_results(const MergeSettings& s, std::string* summary_json, st
   const std::string text = summary.to_json(prov);
   write_file_atomically((fs::path(s.out_dir) / "summary.json").string(), text);
   if (summary_json) *summary_json = text;
-  if (summary_value) *summary_value = summary.to_value(prov);
+  if (html_page) summary.write_html(prov, [&](std::string_view piece) { *html_page += piece; });
   if (table) *table = summary.to_text(prov, s.out_dir, report::colour_wanted(STDOUT_FILENO, s.no_color));
   return outcome;
 }
 
 int merge(const MergeSettings& s) {
-  std::string summary_json, table;
-  json::Value summary_value;
-  const MergeOutcome o = merge_results(s, &summary_json, &table, s.html ? &summary_value : nullptr);
+  std::string summary_json, table, page;
+  const MergeOutcome o = merge_results(s, &summary_json, &table, s.html ? &page : nullptr);
   if (s.json) fmt::print("{}", summary_json);
-  else if (s.html) fmt::print("{}", report::format_corpus_html(summary_value));
+  else if (s.html) fmt::print("{}", page);
   else if (!s.quiet) fmt::print("{}", table);
   std::fflush(stdout);
   for (const std::string& p : o.problems) fmt::print(stderr, "rubric merge: {}\n", p);

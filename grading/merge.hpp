@@ -5,7 +5,6 @@
 #include <string>
 #include <vector>
 
-#include "operators/json/json_value.hpp"
 
 namespace rubric::grading {
 
@@ -31,9 +30,9 @@ struct MergeOutcome {
 };
 
 // Merges and writes; prints nothing. What is asked for comes back: summary.json's text, the table,
-// and summary.json as a value.
+// and the corpus page.
 MergeOutcome merge_results(const MergeSettings& settings, std::string* summary_json, std::string* table,
-                           json::Value* summary_value = nullptr);
+                           std::string* html_page = nullptr);
 
 // merge_results, then prints the table (or summary.json with json) and what went wrong on stderr.
 // Exit 0 when every submission has a verdict and nothing is missing or in conflict, else 2.

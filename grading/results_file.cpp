@@ -53,25 +53,38 @@ const std::string& string_field(const json::Value& v, const char* key) {
 
 }  // namespace
 
-StoredResult stored_result_of(const json::Value& line) {
+// The fields of a parsed line that every consumer needs, its run's part taken from `runs` (one
+// value per distinct run key); throws std::runtime_error when a field is absent.
+StoredResult stored_result_of(const json::Value& line, std::map<std::string, std::shared_ptr<const RunKey>>& runs) {
   StoredResult r;
-  r.submission = string_field(line, "submission");
   r.verdict = string_field(line, "verdict");
+  RunKey run;
   if (const json::Value* key = line.find("key"); key && key->is_object()) {
     auto get = [&](const char* name) {
       const json::Value* f = key->find(name);
       return f && f->is_string() ? f->as_string() : std::string();
     };
-    r.key = CacheKey{get("rubric_sha256"), get("submission_sha256"), get("params_sha256"), get("tool_version")};
+    run.rubric_sha256 = get("rubric_sha256");
+    r.submission_sha256 = get("submission_sha256");
+    run.params_sha256 = get("params_sha256");
+    run.tool_version = get("tool_version");
   }
   if (const json::Value* refs = line.find("reference_files"); refs && refs->is_array())
     for (const json::Value& f : refs->as_array())
-      if (f.is_object()) r.reference_files.emplace_back(string_field(f, "path"), string_field(f, "xxh3_128"));
+      if (f.is_object()) run.reference_files.emplace_back(string_field(f, "path"), string_field(f, "xxh3_128"));
+  // Lengths first, so that no two distinct keys spell the same text.
+  std::string id = fmt::format("{}:{}{}:{}{}:{}", run.rubric_sha256.size(), run.rubric_sha256, run.params_sha256.size(),
+                               run.params_sha256, run.tool_version.size(), run.tool_version);
+  for (const auto& [path, hash] : run.reference_files) id += fmt::format("{}:{}{}:{}", path.size(), path, hash.size(), hash);
+  auto [it, inserted] = runs.emplace(std::move(id), nullptr);
+  if (inserted) it->second = std::make_shared<const RunKey>(std::move(run));
+  r.run = it->second;
   return r;
 }
 
 LoadedResults load_results(const std::string& path) {
   LoadedResults loaded;
+  std::map<std::string, std::shared_ptr<const RunKey>> runs;
   std::FILE* f = std::fopen(path.c_str(), "rb");
   if (f == nullptr) {
     if (errno == ENOENT) return loaded;
@@ -91,10 +104,12 @@ LoadedResults load_results(const std::string& path) {
     if (line.empty()) continue;
     try {
       if (!complete) throw std::runtime_error("torn line");
-      StoredResult r = stored_result_of(json::parse(line, fmt::format("{}:{}", path, number)));
+      const json::Value parsed = json::parse(line, fmt::format("{}:{}", path, number));
+      std::string submission = string_field(parsed, "submission");
+      StoredResult r = stored_result_of(parsed, runs);
       r.offset = start;
       r.length = line.size();
-      loaded.latest[r.submission] = std::move(r);
+      loaded.latest[std::move(submission)] = std::move(r);
       loaded.valid_bytes = offset;
     } catch (const std::exception&) {
       ++loaded.dropped_lines;

@@ -9,6 +9,7 @@
 #include <string_view>
 #include <thread>
 #include <map>
+#include <memory>
 #include <string>
 #include <utility>
 #include <vector>
@@ -29,18 +30,30 @@ struct CacheKey {
   }
 };
 
+// What the lines of one run share: the rubric's, the parameters' and the tool's keys and the
+// reference files read. Held once per distinct value however many lines carry it, so that an
+// index of 300,000 earlier results costs little more than their paths.
+struct RunKey {
+  std::string rubric_sha256;
+  std::string params_sha256;
+  std::string tool_version;
+  std::vector<std::pair<std::string, std::string>> reference_files;  // path in the reference folder, xxh3-128
+};
+
 // One line of an earlier run, as much as deciding about it needs; the text stays on disk.
 struct StoredResult {
-  std::string submission;  // as given
   std::string verdict;     // PASS, FAIL, ERROR, INCOMPLETE
-  CacheKey key;
-  std::vector<std::pair<std::string, std::string>> reference_files;  // path in the reference folder, sha256
+  std::string submission_sha256;
+  std::shared_ptr<const RunKey> run;  // never null
   std::uint64_t offset = 0;  // the line's bytes in its file, newline excluded
   std::uint64_t length = 0;
+
+  CacheKey key() const { return CacheKey{run->rubric_sha256, submission_sha256, run->params_sha256, run->tool_version}; }
+  const std::vector<std::pair<std::string, std::string>>& reference_files() const { return run->reference_files; }
 };
 
 struct LoadedResults {
-  std::map<std::string, StoredResult> latest;  // by submission; a later line replaces an earlier one
+  std::map<std::string, StoredResult> latest;  // by submission as given; a later line replaces an earlier one
   std::uint64_t valid_bytes = 0;               // the prefix ending with the last line that parses
   std::size_t dropped_lines = 0;               // torn or unparsable lines skipped
 };
@@ -48,8 +61,6 @@ struct LoadedResults {
 // Reads `path` (a missing file is empty). Never throws for bad content, only for an unreadable file.
 LoadedResults load_results(const std::string& path);
 
-// The fields of a parsed line that every consumer needs; throws std::runtime_error when absent.
-StoredResult stored_result_of(const json::Value& line);
 
 // Appends lines to results.jsonl, each written whole with one write(2). A background thread makes
 // them durable (fdatasync) as they come, so grading never waits for the disk; sync() waits until

@@ -9,14 +9,12 @@
 #include <string>
 #include <vector>
 
+#include "report/corpus_html.hpp"
+
 namespace rubric::grading {
 
-struct SubmissionRow {
-  std::string submission;
-  std::string verdict;
-  std::optional<double> score;
-  std::string reason;
-};
+// A submission's verdict, score and deciding reason: the row the corpus page shows.
+using SubmissionRow = report::CorpusRow;
 
 class RowSpool {
  public:

@@ -125,19 +125,13 @@ constexpr std::size_t kClaimsShown = 8;
 
 bool is_claim(const Value& v) { return v.is(ValueKind::record) && v.as_record().origin == "claims(...)"; }
 
-// Why a claim's polarity was read from an ambiguous construction (its record's evidence), or "".
-std::string claim_ambiguity(const Value& claim) {
-  const auto& ev = claim.as_record().evidence;
-  if (ev)
-    for (const std::string& line : *ev)
-      if (line.rfind(kClaimAmbiguous, 0) == 0) return line.substr(std::string_view(kClaimAmbiguous).size());
-  return "";
-}
-
 std::string field_text(const Value& claim, const char* name) {
   const Value* f = claim.as_record().find(name);
   return f && f->is(ValueKind::string) ? f->as_string() : std::string();
 }
+
+// Why a claim's polarity was read from an ambiguous construction (its `ambiguous` field), or "".
+std::string claim_ambiguity(const Value& claim) { return field_text(claim, "ambiguous"); }
 
 }  // namespace
 
@@ -181,7 +175,7 @@ std::optional<CheckOutcome> Evaluator::decide_over_claims(const ast::Expr& e, co
   std::vector<std::string> matched, unmatched;
   std::optional<CheckOutcome> pending;  // a skipped or inconclusive claim: kept unless one settles it
   struct Decided {
-    std::string text, sentence, polarity, explanation;
+    std::string text, sentence, polarity, explanation, ambiguous;
     bool ok;
   };
   std::vector<Decided> decided;
@@ -214,7 +208,7 @@ std::optional<CheckOutcome> Evaluator::decide_over_claims(const ast::Expr& e, co
     if (std::string amb = claim_ambiguity(items[i]); !amb.empty() && honour_polarity && !want_all && r.verdict == Verdict::pass)
       claims_read.back().reasons.push_back(fmt::format("claim {}: {}", text, amb));
     (ok ? matched : unmatched).push_back(text);
-    decided.push_back({std::move(text), std::move(sentence), std::move(polarity), std::move(r.explanation), ok});
+    decided.push_back({std::move(text), std::move(sentence), std::move(polarity), std::move(r.explanation), claim_ambiguity(items[i]), ok});
   }
   // The claims shown: those that decide the check first (the matches of `any`, the misses of
   // `all`), wherever they are in the answer, then the earliest others; in the answer's order.
@@ -232,14 +226,21 @@ std::optional<CheckOutcome> Evaluator::decide_over_claims(const ast::Expr& e, co
     std::string where = d.sentence == last_sentence ? std::string("in the same sentence")
                                                     : fmt::format("in \"{}\"", text::quote(d.sentence, 0, d.sentence.size(), 160));
     last_sentence = d.sentence;
-    evidence.push_back(fmt::format("claims {} {}{}: {} ({})", d.text, where,
-                                   d.polarity == "affirmed" || d.polarity.empty() ? "" : fmt::format(" ({})", d.polarity),
+    // Its polarity, and why that could be read otherwise: "(hedged; ambiguous: a question)".
+    std::vector<std::string> how;
+    if (d.polarity != "affirmed" && !d.polarity.empty()) how.push_back(d.polarity);
+    if (!d.ambiguous.empty()) how.push_back("ambiguous: " + d.ambiguous);
+    evidence.push_back(fmt::format("claims {} {}{}: {} ({})", d.text, where, how.empty() ? "" : fmt::format(" ({})", fmt::join(how, "; ")),
                                    d.ok ? "matches" : "no match", d.explanation));
   }
   if (items.size() > kClaimsShown - room)
     evidence.push_back(fmt::format("... and {} more claims", items.size() - (kClaimsShown - room)));
   bool passed = want_all ? unmatched.empty() : !matched.empty();
-  for (const auto& reason : deciding_reasons(claims_read, !want_all)) note_review(reason);
+  // The mark names the first claims it rests on and counts the rest: an answer of 10,000 doubtful
+  // claims gives a line, not 10,000.
+  std::vector<std::string> reasons = deciding_reasons(claims_read, !want_all);
+  for (std::size_t i = 0; i < reasons.size() && i < kClaimsShown; ++i) note_review(reasons[i]);
+  if (reasons.size() > kClaimsShown) note_review(fmt::format("... and {} more claims read in doubt", reasons.size() - kClaimsShown));
   if (pending && (want_all ? passed : !passed)) {
     pending->evidence.insert(pending->evidence.begin(), evidence.begin(), evidence.end());
     return pending;

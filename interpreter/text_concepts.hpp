@@ -14,10 +14,6 @@ namespace rubric {
 // The stemmer every text operator of this thread shares (its memo of stems is reused).
 text::Stemmer& shared_stemmer();
 
-// The evidence line a claim record carries when its polarity was read from an ambiguous
-// construction: this prefix, then the reason.
-inline constexpr const char* kClaimAmbiguous = "the claim's polarity rests on an ambiguous reading: ";
-
 // Whether a value is a concept record.
 bool is_concept(const Value& v);
 

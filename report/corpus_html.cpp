@@ -75,7 +75,6 @@ std::string histogram_svg(const json::Array& bins) {
   return out;
 }
 
-// Each criterion's verdicts as one stacked bar, its pass rate written beside it.
 // The graders' reviews (docs/review.md): agreement per reviewed criterion and every overrule.
 std::string reviews_section(const json::Value& s) {
   std::string rows;
@@ -111,6 +110,7 @@ std::string reviews_section(const json::Value& s) {
   return out;
 }
 
+// Each criterion's verdicts as one stacked bar, its pass rate written beside it.
 std::string pass_rate_svg(const json::Array& criteria) {
   if (criteria.empty()) return "";
   static const std::array<const char*, 5> kinds = {"PASS", "FAIL", "ERROR", "INCONCLUSIVE", "SKIP"};
@@ -145,13 +145,37 @@ std::string pass_rate_svg(const json::Array& criteria) {
   return out;
 }
 
+// How many of a criterion's verdicts rest on an ambiguous reading of prose (docs/text.md, "Doubt made
+// visible"), and the first submissions so marked.
+double marked_count(const json::Value& c) {
+  const json::Value* r = c.find("review");
+  return r && r->is_object() ? num(r->find("count")) : 0;
+}
+
+std::string marked_section(const json::Array& criteria) {
+  std::string items;
+  for (const json::Value& c : criteria) {
+    const double count = marked_count(c);
+    if (count <= 0) continue;
+    const json::Value* r = c.find("review");
+    const json::Array& listed = arr(r->find("submissions"));
+    std::string names;
+    for (const json::Value& sub : listed) names += (names.empty() ? "" : ", ") + fmt::format("<code>{}</code>", esc(str(&sub)));
+    items += fmt::format("<li><code>{}</code>: {} marked{}: {}</li>\n", esc(str(c.find("id"))), format_number(count),
+                         double(listed.size()) < count ? fmt::format(" (the first {} listed)", listed.size()) : "", names);
+  }
+  if (items.empty()) return "";
+  return "<h2>Marked for review</h2>\n<p>These verdicts rest on an ambiguous reading of the answer's prose: they are kept, "
+         "and worth a grader's look.</p>\n<ul class=\"marked\">\n" + items + "</ul>\n";
+}
+
 // A link to a submission's folder that can only be a path: a name like `javascript:x` or
 // `https://...` is made relative ("./javascript:x"), so no submission name becomes another scheme.
 std::string local_href(const std::string& path) { return path.empty() || path[0] == '/' || path[0] == '.' ? path : "./" + path; }
 
 }  // namespace
 
-std::string format_corpus_html(const json::Value& s) {
+void write_corpus_html(const json::Value& s, const CorpusRows& rows, const std::function<void(std::string_view)>& emit) {
   const json::Value* prov = s.find("provenance");
   const json::Value* rubric = prov ? prov->find("rubric") : nullptr;
   const std::string rubric_file = str(rubric ? rubric->find("file") : nullptr);
@@ -178,18 +202,24 @@ std::string format_corpus_html(const json::Value& s) {
   out += "</section>\n";
 
   out += "<h2>Pass rate per criterion</h2>\n" + pass_rate_svg(arr(s.find("criteria"))) + "\n";
-  out += "<table class=\"criteria\">\n<tr><th>criterion</th><th>title</th><th>PASS</th><th>FAIL</th><th>ERROR</th>"
-         "<th>SKIP</th><th>INCONCLUSIVE</th><th>pass rate</th></tr>\n";
+  // The review column appears when some verdict rests on an ambiguous reading, as in grade's table.
+  bool marked = false;
+  for (const json::Value& c : arr(s.find("criteria"))) marked = marked || marked_count(c) > 0;
+  out += fmt::format("<table class=\"criteria\">\n<tr><th>criterion</th><th>title</th><th>PASS</th><th>FAIL</th><th>ERROR</th>"
+                     "<th>SKIP</th><th>INCONCLUSIVE</th><th>pass rate</th>{}</tr>\n",
+                     marked ? "<th>marked for review</th>" : "");
   for (const json::Value& c : arr(s.find("criteria"))) {
     const json::Value* counts = c.find("counts");
     auto n = [&](const char* k) { return esc(str(counts ? counts->find(k) : nullptr)); };
     const json::Value* rate = c.find("pass_rate");
-    out += fmt::format("<tr><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td></tr>\n",
+    out += fmt::format("<tr><td>{}{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td><td>{}</td>{}</tr>\n",
                        str(c.find("kind")) == "group" ? "group " : "", esc(str(c.find("id"))), esc(str(c.find("title"))),
                        n("PASS"), n("FAIL"), n("ERROR"), n("SKIP"), n("INCONCLUSIVE"),
-                       rate && rate->is_number() ? html_escape(format_percent(rate->as_number())) : "n/a");
+                       rate && rate->is_number() ? html_escape(format_percent(rate->as_number())) : "n/a",
+                       marked ? fmt::format("<td>{}</td>", format_number(marked_count(c))) : "");
   }
   out += "</table>\n";
+  out += marked_section(arr(s.find("criteria")));
 
   out += reviews_section(s);
   for (const json::Value& c : arr(s.find("criteria")))
@@ -198,37 +228,49 @@ std::string format_corpus_html(const json::Value& s) {
                          "FAILed every submission for the same reason: {}</p>\n",
                          esc(str(c.find("id"))), esc(why->as_string()));
 
-  if (!arr(s.find("errors")).empty()) {
-    // One row per reason: the submissions one cause stopped, together.
-    std::vector<std::pair<std::string, std::vector<std::string>>> groups;
-    for (const json::Value& e : arr(s.find("errors"))) {
-      const std::string reason = str(e.find("reason"));
-      auto it = std::find_if(groups.begin(), groups.end(), [&](const auto& g) { return g.first == reason; });
-      if (it == groups.end()) groups.push_back({reason, {str(e.find("submission"))}});
-      else it->second.push_back(str(e.find("submission")));
-    }
+  // ERRORs, one row per reason: the submissions one cause stopped, together (the first
+  // kErrorNamesShown named; summary.json lists them all).
+  constexpr std::size_t kErrorNamesShown = 100;
+  struct ErrorGroup {
+    std::string reason;
+    std::size_t count = 0;
+    std::string names;
+  };
+  std::vector<ErrorGroup> groups;
+  rows([&](const CorpusRow& row) {
+    if (row.verdict != "ERROR") return true;
+    const std::string reason = row.reason.empty() ? std::string("no reason recorded") : row.reason;
+    auto it = std::find_if(groups.begin(), groups.end(), [&](const ErrorGroup& g) { return g.reason == reason; });
+    if (it == groups.end()) it = groups.insert(groups.end(), ErrorGroup{reason, 0, ""});
+    if (++it->count <= kErrorNamesShown)
+      it->names += (it->names.empty() ? "" : ", ") + fmt::format("<code>{}</code>", esc(row.submission));
+    return true;
+  });
+  if (!groups.empty()) {
     out += "<h2>Errors</h2>\n<table class=\"errors\">\n<tr><th>reason</th><th>submissions</th></tr>\n";
-    for (const auto& [reason, subs] : groups) {
-      std::string names;
-      for (const std::string& sub : subs) names += (names.empty() ? "" : ", ") + fmt::format("<code>{}</code>", esc(sub));
-      out += fmt::format("<tr><td>{}</td><td>{} · {}</td></tr>\n", esc(reason), subs.size(), names);
-    }
+    for (const ErrorGroup& g : groups)
+      out += fmt::format("<tr><td>{}</td><td>{} · {}{}</td></tr>\n", esc(g.reason), g.count, g.names,
+                         g.count > kErrorNamesShown ? fmt::format(" … and {} more", g.count - kErrorNamesShown) : "");
     out += "</table>\n";
   }
-  if (!arr(s.find("submission_list")).empty()) {
-    out += "<h2>Submissions</h2>\n<table class=\"submissions\">\n<tr><th>submission</th><th>verdict</th><th>score</th>"
-           "<th>what decided it</th></tr>\n";
-    for (const json::Value& row : arr(s.find("submission_list"))) {
-      const std::string verdict = str(row.find("verdict"));
-      const json::Value* score = row.find("score");
-      out += fmt::format("<tr><td><a href=\"{}\"><code>{}</code></a></td><td><span class=\"verdict v-{}\">{}</span></td><td>{}</td><td>{}</td></tr>\n",
-                         html_escape(local_href(str(row.find("submission")))), esc(str(row.find("submission"))),
-                         verdict == "PASS" || verdict == "FAIL" || verdict == "ERROR" || verdict == "INCOMPLETE" ? verdict : "ERROR",
-                         esc(verdict), score && score->is_number() ? html_escape(format_percent(score->as_number())) : "-",
-                         esc(str(row.find("reason"))));
+  bool any_row = false;
+  rows([&](const CorpusRow& row) {
+    if (!any_row)
+      out += "<h2>Submissions</h2>\n<table class=\"submissions\">\n<tr><th>submission</th><th>verdict</th><th>score</th>"
+             "<th>what decided it</th></tr>\n";
+    any_row = true;
+    const std::string& verdict = row.verdict;
+    out += fmt::format("<tr><td><a href=\"{}\"><code>{}</code></a></td><td><span class=\"verdict v-{}\">{}</span></td><td>{}</td><td>{}</td></tr>\n",
+                       html_escape(local_href(row.submission)), esc(row.submission),
+                       verdict == "PASS" || verdict == "FAIL" || verdict == "ERROR" || verdict == "INCOMPLETE" ? verdict : "ERROR",
+                       esc(verdict), row.score ? html_escape(format_percent(*row.score)) : "-", esc(row.reason));
+    if (out.size() >= (1 << 16)) {
+      emit(out);
+      out.clear();
     }
-    out += "</table>\n";
-  }
+    return true;
+  });
+  if (any_row) out += "</table>\n";
   if (!arr(s.find("slowest")).empty()) {
     out += "<h2>Slowest</h2>\n<table class=\"slowest\">\n<tr><th>submission</th><th>seconds</th><th>verdict</th></tr>\n";
     for (const json::Value& e : arr(s.find("slowest")))
@@ -253,7 +295,24 @@ std::string format_corpus_html(const json::Value& s) {
       for (const auto& [k, v] : params->as_object()) row(("param " + esc(k)).c_str(), str(&v));
   }
   out += "</table>\n</section>\n</body>\n</html>\n";
-  return out;
+  emit(out);
+}
+
+
+std::string format_corpus_html(const json::Value& s) {
+  // The rows of a parsed summary: its submission_list, whose ERRORs are those of its errors list.
+  const CorpusRows rows = [&](const std::function<bool(const CorpusRow&)>& visit) {
+    for (const json::Value& row : arr(s.find("submission_list"))) {
+      const json::Value* score = row.find("score");
+      if (!visit(CorpusRow{str(row.find("submission")), str(row.find("verdict")),
+                           score && score->is_number() ? std::optional<double>(score->as_number()) : std::nullopt,
+                           str(row.find("reason"))}))
+        return;
+    }
+  };
+  std::string page;
+  write_corpus_html(s, rows, [&](std::string_view piece) { page += piece; });
+  return page;
 }
 
 }  // namespace rubric::report

@@ -32,6 +32,7 @@ pre.evidence{background:#f6f8fa;padding:6px 10px;margin:4px 0 4px 1.4em;white-sp
 .location{color:#57606a;float:right}
 .explanation,.message,.reason,.note,.review{margin:2px 0 2px 1.4em}
 .review{color:#8a6d00}
+.review-badge{font-size:12px;padding:1px 7px;border-radius:10px;background:#fff8c5;color:#7d4e00;border:1px solid #d4a72c}
 .plot{display:block;margin:6px 0 6px 1.4em;max-width:100%;height:auto}
 .plot .dot{fill:#0969da;fill-opacity:.45}
 .plot .median{stroke:#1f2328;stroke-width:2}
@@ -101,6 +102,8 @@ class HtmlWriter {
     out_ += fmt::format("<p id=\"score\">{}</p>\n", esc(describe_score(r_)));
     out_ += fmt::format("<p class=\"facts\">criteria: {} · checks: {}</p>\n", esc(describe_counts(count_criteria(r_))),
                         esc(describe_counts(count_checks(r_))));
+    if (const std::string marked = describe_marked(r_); !marked.empty())
+      out_ += fmt::format("<p class=\"review\" id=\"marked\">{}</p>\n", esc(marked));
     if (!r_.metadata.empty() || !r_.provenance.params.empty()) {
       out_ += "<table class=\"metadata\">\n";
       for (const auto& [k, v] : r_.metadata) out_ += fmt::format("<tr><th>{}</th><td>{}</td></tr>\n", esc(k), esc(v));
@@ -120,15 +123,17 @@ class HtmlWriter {
 
   void criterion(const CriterionResult& c) {
     const char* v = verdict_name(c.verdict);
-    // Failures and anything undecided open by default; a PASS is one line until opened.
-    const bool open = c.verdict != Verdict::pass;
+    // Failures, anything undecided and a verdict marked for review open by default; a clear PASS is
+    // one line until opened.
+    const std::string review = review_reason(c);
+    const bool open = c.verdict != Verdict::pass || !review.empty();
     out_ += fmt::format("<details class=\"criterion{}\" id=\"criterion-{}\" data-verdict=\"{}\"{}>\n", c.is_group ? " group" : "",
                         esc(c.id), v, open ? " open" : "");
-    out_ += fmt::format("<summary><span class=\"verdict v-{0}\">{0}</span> {1}{2} — {3} <span class=\"facts\">{4}</span></summary>\n",
-                        v, c.is_group ? "group " : "", esc(c.id), esc(c.title), esc(facts(c)));
+    out_ += fmt::format("<summary><span class=\"verdict v-{0}\">{0}</span> {1}{2} — {3} <span class=\"facts\">{4}</span>{5}</summary>\n",
+                        v, c.is_group ? "group " : "", esc(c.id), esc(c.title), esc(facts(c)),
+                        review.empty() ? "" : " <span class=\"review-badge\">review</span>");
     if (!c.reason.empty()) out_ += fmt::format("<p class=\"reason\">reason: {}</p>\n", esc(c.reason));
-    if (const std::string review = review_reason(c); !review.empty())
-      out_ += fmt::format("<p class=\"review\">marked for review (verdict kept): {}</p>\n", esc(review));
+    if (!review.empty()) out_ += fmt::format("<p class=\"review\">marked for review (verdict kept): {}</p>\n", esc(review));
     for (const std::string& n : c.notes) out_ += fmt::format("<p class=\"note\">note: {}</p>\n", esc(n));
     for (const CheckResult& check : c.checks) check_entry(check);
     for (const CriterionResult& child : c.children) criterion(child);

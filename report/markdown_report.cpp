@@ -115,6 +115,7 @@ std::string format_markdown(const Report& unescaped) {
   out += fmt::format("**Verdict: {}** — {}\n\n", overall_verdict_name(report.verdict), cell(overall_reason(report)));
   out += fmt::format("{}; criteria: {}; checks: {}\n\n", describe_score(report),
                      describe_counts(count_criteria(report)), describe_counts(count_checks(report)));
+  if (const std::string marked = describe_marked(report); !marked.empty()) out += fmt::format("*{}*\n\n", cell(marked));
   if (!report.provenance.params.empty()) {
     out += "Params:";
     for (const auto& [k, v] : report.provenance.params) out += fmt::format(" {} = {}", code_span(k), code_span(v));

@@ -143,6 +143,7 @@ class TextWriter {
     out_ += '\n';
     line(0, fmt::format("criteria: {} · checks: {}", describe_counts(count_criteria(report_)),
                         describe_counts(count_checks(report_))));
+    if (const std::string marked = describe_marked(report_); !marked.empty()) line(0, style_.paint(marked, Colour::yellow));
     line(0, describe_score(report_));
     line(0, fmt::format("verdict: {} — {}",
                         style_.paint(overall_verdict_name(report_.verdict), report_.verdict),

@@ -1,6 +1,7 @@
 #include "report/verdict_summary.hpp"
 
 #include <fmt/format.h>
+#include <fmt/ranges.h>
 
 #include "report/number_format.hpp"
 
@@ -81,6 +82,16 @@ std::string describe_counts(const VerdictCounts& counts) {
     out += fmt::format("{} {}", counts[v], verdict_name(v));
   }
   return out.empty() ? "none" : out;
+}
+
+std::string describe_marked(const Report& report) {
+  std::vector<std::string> ids;
+  for_each_criterion(report, [&](const CriterionResult& c, int) {
+    if (!review_reason(c).empty()) ids.push_back(c.id);
+  });
+  if (ids.empty()) return "";
+  return fmt::format("{} {} marked for review (verdict{} kept): {}", ids.size(), ids.size() == 1 ? "criterion" : "criteria",
+                     ids.size() == 1 ? "" : "s", fmt::join(ids, ", "));
 }
 
 std::string describe_score(const Report& report) {

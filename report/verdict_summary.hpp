@@ -28,6 +28,10 @@ VerdictCounts count_checks(const Report& report);
 // "3 PASS, 1 FAIL, 1 SKIP" (only verdicts that occur; "none" when empty).
 std::string describe_counts(const VerdictCounts& counts);
 
+// "2 criteria marked for review (verdicts kept): cause, fix" when some criterion's verdict rests on an
+// ambiguous reading of prose (docs/text.md, "Doubt made visible"); "" when none does.
+std::string describe_marked(const Report& report);
+
 // Calls `visit(criterion, depth)` for every criterion and group, depth-first in report order.
 void for_each_criterion(const Report& report,
                         const std::function<void(const CriterionResult&, int depth)>& visit);

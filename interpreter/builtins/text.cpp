@@ -239,7 +239,7 @@ void open_text(Registry& r) {
   r.add("labelled", {P("t"), P("label")}, false,
          "The first line of a Markdown text that opens with `label` and a colon (\"Root cause: ...\", \"- **Fix**: ...\"), "
          "label included, so \"Ruled out: X\" still denies X; when nothing follows the colon, its block (the list under "
-         "it); \"\" when none.",
+         "it, a blank line between allowed), whose items such a label denies too; \"\" when none.",
          fam, [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
            if (auto e = want(ctx, a, 1, ValueKind::string, "a string (the label's words)")) return *e;
@@ -264,7 +264,8 @@ void open_text(Registry& r) {
          "carries the unit (\"45 GB/s\" is 45 GB/s; \"2.3x\" is 2.3; \"87%\" is 0.87; \"16k tokens\" is 16000 tok), so "
          "`any(claims(t), c => c.value within 10% of measured)` compares with a measurement; a claim of another "
          "dimension is no match (not an error); `like` keeps only the claims of its dimension. Names, versions, dates "
-         "and indices (\"Llama-3.1-8B\", \"CUDA 12.4\", \"2024-05-01\", \"Table 2\") are not claims. `any` over claims counts only "
+         "and indices (\"Llama-3.1-8B\", \"CUDA 12.4\", \"2024-05-01\", \"Table 2\") are not claims. ambiguous says why the "
+         "polarity could be read otherwise (\"a question\"), \"\" when clear. `any` over claims counts only "
          "a claim the answer states (not a hedged, denied or listed one) unless its predicate reads `polarity`. At most 10,000.",
          fam, [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
@@ -291,9 +292,9 @@ void open_text(Registry& r) {
              r.fields.emplace_back("sentence", Value::string(text::quote(t, c.sentence_begin, c.sentence_end)));
              r.fields.emplace_back("polarity", Value::string(text::polarity_name(c.polarity)));
              r.fields.emplace_back("noun", Value::string(c.noun));
-             // A polarity read from an ambiguous construction: every check reading the claim says so.
-             if (!c.ambiguous.empty())
-               r.evidence = std::make_shared<const std::vector<std::string>>(std::vector<std::string>{std::string(kClaimAmbiguous) + c.ambiguous});
+             // Why its polarity could be read otherwise ("a question"), "" when clear: `any` over claims
+             // marks a verdict resting on it and says so on the claim's own line.
+             r.fields.emplace_back("ambiguous", Value::string(c.ambiguous));
              r.origin = "claims(...)";
              Value rv = Value::record(std::move(r));
              if (a[0].from_submission()) rv.mark_from_submission();

@@ -35,13 +35,19 @@ bool word_byte(std::string_view t, std::size_t i) {
   return is_alpha(c) || is_digit(c) || c == '_';
 }
 
-// Invisible characters (zero-width spaces and joiners, soft hyphens) at i: their total length.
+// An ASCII control character other than white space (NUL, ESC, DEL, ...): nothing a reader sees.
+bool is_control(unsigned char c) { return (c < 0x20 && !is_space(c)) || c == 0x7F; }
+
+// Invisible characters (zero-width spaces and joiners, soft hyphens, ASCII controls) at i: their
+// total length.
 std::size_t invisible_run(std::string_view t, std::size_t i) {
   std::size_t k = i;
+  while (k < t.size() && is_control(static_cast<unsigned char>(t[k]))) ++k;
   while (k < t.size() && static_cast<unsigned char>(t[k]) >= 0x80) {
     Glyph g = glyph_at(t, k);
     if (g.cls != Glyph::Class::invisible) break;
     k += g.len;
+    while (k < t.size() && is_control(static_cast<unsigned char>(t[k]))) ++k;
   }
   return k - i;
 }
@@ -95,6 +101,29 @@ std::string lower_ascii(std::string_view s) {
 
 }  // namespace
 
+namespace {
+
+// A label of a few words, no verb, that denies what it labels: "Ruled out:", "Not the cause:",
+// "Excluded:", "Non-causes:" (the tokens end with the colon).
+bool label_denies(const std::vector<Token>& tokens) {
+  static const std::array<std::string_view, 17> kDenying = {"not", "n't", "no", "none", "never", "nothing", "ruled", "excluded",
+                                                           "eliminated", "rejected", "dismissed", "unrelated", "irrelevant",
+                                                           "innocent", "absent", "negative", "non"};
+  static const std::array<std::string_view, 21> kVerbs = {"is", "are", "was", "were", "be", "been", "am", "do", "does", "did", "has",
+                                                          "have", "had", "can", "could", "will", "would", "should", "may", "might", "must"};
+  if (tokens.size() < 2 || tokens.size() > 6) return false;
+  bool denies = false;
+  for (std::size_t k = 0; k + 1 < tokens.size(); ++k) {
+    if (tokens[k].kind != Token::Kind::word) return false;
+    for (std::string_view v : kVerbs)
+      if (tokens[k].lower == v) return false;
+    for (std::string_view d : kDenying) denies = denies || tokens[k].lower == d;
+  }
+  return denies;
+}
+
+}  // namespace
+
 bool names_candidates(std::string_view w) {
   // Estimates are not measurements: "Estimated bandwidth: 1.9 TB/s" hedges its value.
   static const std::array<std::string_view, 25> kWords = {
@@ -133,6 +162,56 @@ std::size_t SentenceStream::closing_backticks(std::size_t from, std::size_t run)
   std::size_t& k = backtick_cursor_[run];
   while (k < runs.size() && runs[k] < from) ++k;
   return k < runs.size() ? runs[k] : npos;
+}
+
+std::size_t SentenceStream::next_blank_line(std::size_t from) {
+  if (blank_line_at_ == kNoneLeft || (blank_line_at_ != kUnsearched && blank_line_at_ >= from))
+    return blank_line_at_ == kNoneLeft ? npos : blank_line_at_;
+  for (std::size_t nl = t_.find('\n', from); nl != npos; nl = t_.find('\n', nl + 1)) {
+    std::size_t k = nl + 1;
+    while (k < t_.size() && (t_[k] == ' ' || t_[k] == '\t' || t_[k] == '\r')) ++k;
+    if (k < t_.size() && t_[k] == '\n') return blank_line_at_ = nl + 1;
+  }
+  blank_line_at_ = kNoneLeft;
+  return npos;
+}
+
+// "Is it the prefix cache`?`", "Is it the `prefix cache?`" at the end of a line: the question mark a
+// reader sees ends the sentence, inside backticks or not. A span of nothing but '.', '!' and '?' is
+// that punctuation; a span ending in '?' at the end of its line is code and then the question mark.
+bool SentenceStream::span_punctuation(Sentence& s, std::size_t content, std::size_t close, std::size_t past, bool& ended) {
+  std::size_t b = content, e = close;
+  while (b < e && t_[b] == ' ') ++b;
+  while (e > b && t_[e - 1] == ' ') --e;
+  if (b == e) return false;
+  std::size_t marks = e;
+  while (marks > b && (t_[marks - 1] == '.' || t_[marks - 1] == '!' || t_[marks - 1] == '?')) --marks;
+  const bool only_marks = marks == b;
+  bool q = false;
+  for (std::size_t k = marks; k < e; ++k) q = q || t_[k] == '?';
+  std::size_t after = past;
+  while (std::size_t len = closing_after(t_, after) + invisible_run(t_, after)) after += len;
+  std::size_t eol = after;
+  while (eol < t_.size() && (t_[eol] == ' ' || t_[eol] == '\t' || t_[eol] == '\r')) ++eol;
+  if (!only_marks && !(q && (eol >= t_.size() || t_[eol] == '\n'))) return false;
+  if (!only_marks) {
+    push(s, Token::Kind::code, content, close, "`code`");
+    code_span_words(s, content, close);
+  }
+  push(s, Token::Kind::punct, marks, e, q ? "?" : std::string(1, t_[marks] == '!' ? '!' : '.'));
+  i_ = past;
+  ended = after >= t_.size() || is_space(static_cast<unsigned char>(t_[after])) ||
+          (static_cast<unsigned char>(t_[after]) >= 0x80 && glyph_at(t_, after).cls == Glyph::Class::space);
+  if (ended && one_line_block_) {  // inside a table row the cells are clauses of one sentence
+    std::size_t line_end = t_.find('\n', after), pipe = t_.find('|', after);
+    if (pipe != npos && (line_end == npos || pipe < line_end)) ended = false;
+  }
+  if (ended) {
+    s.question = q;
+    i_ = after;
+    if (q) answer_of_question(s);
+  }
+  return true;
 }
 
 bool SentenceStream::at_line_start() const {
@@ -276,8 +355,11 @@ std::size_t SentenceStream::closing_tag(std::size_t kind, std::string_view close
 void SentenceStream::closing_quote(Sentence& s, std::size_t len) {
   if (!s.tokens.empty() && s.tokens.back().lower == "," && s.tokens.back().end == i_) push(s, Token::Kind::punct, i_, i_ + len, "\"");
   // Opening and closing marks alternate within a sentence; single quotes are apostrophes too often.
+  // Double marks of every kind: “ ” „ ‟ « » ＂ 「 」.
   if (len == 1 || t_.compare(i_, len, "\xe2\x80\x9c") == 0 || t_.compare(i_, len, "\xe2\x80\x9d") == 0 ||
-      t_.compare(i_, len, "\xc2\xab") == 0 || t_.compare(i_, len, "\xc2\xbb") == 0 || t_.compare(i_, len, "\xe2\x80\x9e") == 0)
+      t_.compare(i_, len, "\xc2\xab") == 0 || t_.compare(i_, len, "\xc2\xbb") == 0 || t_.compare(i_, len, "\xe2\x80\x9e") == 0 ||
+      t_.compare(i_, len, "\xe2\x80\x9f") == 0 || t_.compare(i_, len, "\xef\xbc\x82") == 0 || t_.compare(i_, len, "\xe3\x80\x8c") == 0 ||
+      t_.compare(i_, len, "\xe3\x80\x8d") == 0)
     quote_open_ = !quote_open_;
 }
 
@@ -306,6 +388,10 @@ void SentenceStream::word(Sentence& s) {
       w += static_cast<char>(c >= 'A' && c <= 'Z' ? c - 'A' + 'a' : c);
       ++i_;
       e = i_;
+      continue;
+    }
+    if (is_control(c) && word_after_invisible(t_, i_)) {  // "con\0flict" is one word, as it looks
+      i_ += invisible_run(t_, i_);
       continue;
     }
     // "e.g", "i.e": single letters joined by dots stay one word.
@@ -458,6 +544,7 @@ void SentenceStream::answer_of_question(Sentence& s) {
     unsigned char c = static_cast<unsigned char>(t_[p]);
     if (c == '\n' && ++newlines > 1) return;  // a blank line: a new paragraph answers nothing
     if (is_space(c) || c == '*' || c == '_') ++p;
+    else if (std::size_t len = invisible_run(t_, p)) p += len;
     else if (c >= 0x80 && glyph_at(t_, p).cls == Glyph::Class::space) p += glyph_at(t_, p).len;
     else break;
   }
@@ -528,6 +615,7 @@ bool SentenceStream::next(Sentence& s) {
   s.negating_columns.clear();
   s.column_units.reset();
   s.candidate_item = false;
+  s.denied_item = false;
   s.uncertain_split = std::exchange(cut_before_, false);
   quote_open_ = false;
   s.begin = s.end = i_;
@@ -569,7 +657,10 @@ bool SentenceStream::next(Sentence& s) {
     // "Possible causes:" then "- A", "- B": the items are candidates until a sentence that is no item.
     s.candidate_item = item_start_ && candidates_open_;
     if (!item_start_) candidates_open_ = false;
+    s.denied_item = item_start_ && denials_open_;
+    if (!item_start_) denials_open_ = false;
     item_start_ = false;
+    if (!s.tokens.empty() && s.tokens.back().lower == ":" && label_denies(s.tokens)) denials_open_ = true;
     if (!s.tokens.empty() && s.tokens.back().lower == ":") {
       std::size_t words = 0;
       for (std::size_t k = s.tokens.size() - 1; k-- > 0 && words < 5 && s.tokens[k].kind == Token::Kind::word; ++words)
@@ -688,6 +779,7 @@ bool SentenceStream::next(Sentence& s) {
         push(s, Token::Kind::punct, i_, i_ + g.len, std::string(1, fullwidth_punct == '?' ? '?' : fullwidth_punct == '!' ? '!' : '.'));
         i_ += g.len;
         s.question = fullwidth_punct == '?';
+        if (s.question && markdown_) answer_of_question(s);
         return finish();
       }
       if (fullwidth_punct) {
@@ -700,8 +792,16 @@ bool SentenceStream::next(Sentence& s) {
       std::size_t r = i_;
       while (r < n && t_[r] == '`') ++r;
       std::size_t close = closing_backticks(r, r - i_);
+      if (close != npos && next_blank_line(r) < close) close = npos;  // a span ends with its paragraph (CommonMark)
       if (close != npos) {
         std::size_t run = r - i_;
+        std::size_t past = close + run;
+        while (past < n && t_[past] == '`') ++past;
+        bool ended = false;
+        if (span_punctuation(s, r, close, past, ended)) {
+          if (ended) return finish();
+          continue;
+        }
         push(s, Token::Kind::code, r, close, "`code`");
         code_span_words(s, r, close);
         i_ = close + run;
@@ -796,8 +896,9 @@ bool SentenceStream::next(Sentence& s) {
       while (k < n && (t_[k] == '.' || t_[k] == '!' || t_[k] == '?')) ++k;
       bool q = false;
       for (std::size_t m = i_; m < k; ++m) q = q || t_[m] == '?';
+      // Past closing marks and what is not seen: a zero-width space or a NUL after the '?' hides nothing.
       std::size_t after = k;
-      while (std::size_t len = closing_after(t_, after)) after += len;
+      while (std::size_t len = closing_after(t_, after) + invisible_run(t_, after)) after += len;
       bool ends = after >= n || is_space(static_cast<unsigned char>(t_[after])) ||
                   (static_cast<unsigned char>(t_[after]) >= 0x80 && glyph_at(t_, after).cls == Glyph::Class::space);
       if (ends && c == '.' && k - i_ == 1 && !s.tokens.empty() && s.tokens.back().kind == Token::Kind::word) {
@@ -932,6 +1033,8 @@ std::string quote(std::string_view text, std::size_t begin, std::size_t end, std
       }
     } else if (is_space(c)) {
       sp = !out.empty();
+      continue;
+    } else if (is_control(c)) {
       continue;
     }
     if (out.size() + len + (sp ? 1 : 0) > max) {

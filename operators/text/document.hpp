@@ -43,6 +43,8 @@ struct Sentence {
   bool table_row = false;
   // An item of a Markdown list under a label that names candidates ("Possible causes:\n- A\n- B").
   bool candidate_item = false;
+  // An item of a Markdown list under a label that denies ("Ruled out:\n- A\n- B", "Not the cause:").
+  bool denied_item = false;
   // Where the sentence ends or begins was a guess: cut at the token limit, or a dot after an
   // abbreviation or an initial read as no end ("C. elegans").
   bool uncertain_split = false;
@@ -89,6 +91,7 @@ class SentenceStream {
   bool item_start_ = false;           // the current sentence opens a list item
   bool heading_start_ = false;        // the current sentence is a heading
   bool candidates_open_ = false;      // list items now follow a label naming candidates
+  bool denials_open_ = false;         // list items now follow a label that denies them
   enum class Row : std::uint8_t { none, header, body };
   Row row_ = Row::none;               // the table row the current sentence is
   bool in_table_ = false;             // rows after a header and its separator line
@@ -101,6 +104,13 @@ class SentenceStream {
   std::size_t next_at(std::size_t& at, std::string_view what, std::size_t from) const;
   std::size_t closing_tag(std::size_t kind, std::string_view close, std::size_t from, std::size_t limit);
   std::size_t tilde_at_ = kUnsearched, blank_at_ = kUnsearched;  // the next "~~", the next blank line
+  // The next line of white space only at or after `from` (a paragraph's end), remembered as next_at does.
+  std::size_t next_blank_line(std::size_t from);
+  std::size_t blank_line_at_ = kUnsearched;
+  // A code span holding [content, close), its closing backticks ending at past: read as a reader
+  // sees it when it holds the sentence's end mark (`ended` when the sentence ends); false when it is
+  // code to push as usual.
+  bool span_punctuation(Sentence& s, std::size_t content, std::size_t close, std::size_t past, bool& ended);
   std::array<std::size_t, 3> strike_found_{{std::string_view::npos, std::string_view::npos, std::string_view::npos}};
   std::array<std::size_t, 3> strike_scanned_{};
   bool quote_open_ = false;           // a double quotation mark is open in the current sentence

@@ -1178,6 +1178,10 @@ bool new_clause_between(const Cursor& c, std::size_t te, std::size_t b) {
     const bool determiner = kSubjectDeterminers.count(c.w(m + 1)) > 0;
     for (std::size_t a = m + 2; a < c.s.tokens.size() && a <= m + 5; ++a) {
       if (c.punct(a)) break;
+      // "Not in the long and careful run did we see X": an auxiliary before its subject is the
+      // inversion after a fronted negation, whose clause goes on.
+      static const std::unordered_set<std::string_view> kPronouns = {"i", "we", "they", "he", "she", "you", "it"};
+      if (in(c.w(a), kAuxiliaries) && kPronouns.count(c.w(a + 1))) break;
       if (a < b && in(c.w(a), kAuxiliaries)) return true;
       std::string_view v = c.w(a);
       bool inflected = v.size() > 3 && !c.s.tokens[a].capital &&
@@ -1318,8 +1322,18 @@ std::string ambiguity(const Cursor& c, std::size_t b, std::size_t e, const Judge
   if (s.question && s.answer == Sentence::Answer::none) return "a question";
   if (s.uncertain_split) return "a sentence split that was a guess (an abbreviation, an initial or a cut run-on)";
   // Inside quotation marks with other words: reported speech, or words spoken of; quotation marks
-  // around the mention alone only name it (the "prefix cache").
+  // around the mention alone only name it (the "prefix cache"), unless a word before them speaks of
+  // words (the word "prefix cache", called "X", the log reads "X").
   if (s.tokens[b].quoted && ((b > 0 && s.tokens[b - 1].quoted) || (e < n && s.tokens[e].quoted))) return "a quotation";
+  if (s.tokens[b].quoted) {
+    static const std::unordered_set<std::string_view> kWordsOfWords = {
+        "word", "words", "term", "terms", "phrase", "string", "name", "label", "keyword", "message", "text", "called",
+        "named", "labelled", "labeled", "titled", "termed", "dubbed", "says", "said", "say", "reads", "read", "wrote",
+        "writes", "write", "written", "printed", "prints", "logged", "logs", "mention", "mentions", "mentioned", "quote",
+        "quoted", "spelled", "spelt", "literally", "verbatim"};
+    for (std::size_t k = b; k-- > 0 && b - k <= 2 && !s.tokens[k].quoted;)
+      if (kWordsOfWords.count(c.w(k))) return "a quotation";
+  }
   const bool triggered = j.trigger_end > j.trigger_begin && j.trigger_end <= n;
   if (j.polarity == Polarity::hedged && triggered) {
     std::string_view t = c.w(j.trigger_begin);
@@ -1345,7 +1359,8 @@ std::string ambiguity(const Cursor& c, std::size_t b, std::size_t e, const Judge
 
 Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
   Judgement j = judge(s, b, e);
-  if (b < e && e <= s.tokens.size()) j.ambiguous = ambiguity(Cursor{s}, b, e, j);
+  if (b < e && e <= s.tokens.size())
+    if (std::string a = ambiguity(Cursor{s}, b, e, j); !a.empty()) j.ambiguous = std::move(a);
   return j;
 }
 
@@ -1678,6 +1693,7 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   int count = 0;
   std::size_t tb = 0, te = 0;
   bool seen_negation = false, pre = false, pre_coordinated = false, post_negator = false;
+  std::size_t far_cut = n, far_words = 0;  // a negation before the mention whose reach the word limit cut
   for (std::size_t k = L; k < b; ++k) {
     if (code_cue_outside(c, k, b, e)) continue;
     std::size_t len = c.match(k, kPreNegation);
@@ -1760,16 +1776,24 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     // ("It is not what we know, but what we can prove": with a pronoun subject the relative is the focus.)
     const bool free_relative = (c.w(k + len) == "what" || c.w(k + len) == "who") && k > 1 && in(c.w(k - 1), kCopulas) &&
                                c.w(k - 2) != "it" && c.w(k - 2) != "this" && c.w(k - 2) != "that";
-    if (words > kPreScope || participle || predicate || nominal_end || free_relative || new_clause_between(c, k + len, b) ||
-        own_noun_phrase(c, k, k + len, b) ||
-        (comma && contrast) ||
+    const bool own_phrase = own_noun_phrase(c, k, k + len, b);
+    // Cut by the word limit alone, not at a clause's edge: out of reach, and read so in doubt.
+    if (words > kPreScope && !participle && !predicate && !nominal_end && !free_relative && !own_phrase &&
+        !(comma && contrast) && !new_clause_between(c, k + len, b) &&
+        !(comma && (len > 1 || c.w(k).substr(0, 5) == "avoid") && in(c.w(k), kShortScope)))
+      far_cut = k, far_words = words;
+    if (words > kPreScope || participle || predicate || nominal_end || free_relative || own_phrase ||
+        new_clause_between(c, k + len, b) || (comma && contrast) ||
         (comma && (len > 1 || c.w(k).substr(0, 5) == "avoid") && in(c.w(k), kShortScope))) {
       pre = false;
       continue;
     }
     pre = true;
+    far_cut = n;
     pre_coordinated = false;
-    for (std::size_t m = k + len; m < b; ++m) pre_coordinated = pre_coordinated || c.w(m) == "and" || c.w(m) == "or";
+    // "It is not slow, prefix caches are not involved": after a comma too, a mention with a verb of
+    // its own opens a clause the negation does not reach (below).
+    for (std::size_t m = k + len; m < b; ++m) pre_coordinated = pre_coordinated || c.w(m) == "and" || c.w(m) == "or" || c.w(m) == ",";
     tb = k;
     te = k + len;
     k += len - 1;
@@ -1792,6 +1816,7 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   // taken, whatever was denied before it.
   if (pre && R < n && R <= e + 3 && c.w(R) == "instead" && (R + 1 >= n || c.punct(R + 1))) pre = false;
   count += pre;
+  const std::size_t pre_trigger = pre ? tb : n;
   // "gluten-free", "BPA-free", "lock-free": the mention is what is absent.
   if (e < n && e > b && s.tokens[e - 1].hyphen_next && c.w(e) == "free") {
     ++count;
@@ -1931,6 +1956,23 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       te = k + 1;
     }
   }
+  // An item of a list under such a label ("Ruled out:", then "- the prefix cache"): the label denies
+  // the item's first clause, unless the item has a label of its own ("- Root cause: X").
+  if (count == 0 && s.denied_item && label_colon(c, b) == n) {
+    bool first_clause = true;
+    for (std::size_t k = 0; k < b && first_clause; ++k)
+      first_clause = !c.clause_punct(k) && !(s.tokens[k].kind == Token::Kind::word && in(c.w(k), kTerminators));
+    if (first_clause) {
+      count = 1;
+      tb = te = 0;
+    }
+  }
+  // Doubts the clear constructions below leave: a reading that turns on two negations cancelling,
+  // or on a negation the word limit put out of reach.
+  if (count == 2 && pre_trigger < n)
+    j.ambiguous = fmt::format("two negations ('{}' and '{}') read as cancelling", c.w(pre_trigger), c.w(tb));
+  else if (far_cut < n)
+    j.ambiguous = fmt::format("the negation '{}' is {} words from the phrase, past its reach", c.w(far_cut), far_words);
   if (count % 2 == 1) {
     j.polarity = Polarity::negated;
     j.trigger_begin = tb;

@@ -88,6 +88,18 @@ bool setext_text(std::string_view line) {
   return !underline_level(line);
 }
 
+// A line that goes on a list after a blank line: a list item ("- x", "* x", "+ x", "1. x", "1) x")
+// or a line indented as an item's continuation.
+bool list_item_or_indented(std::string_view line) {
+  if (!line.empty() && (line[0] == '\t' || (line.size() >= 2 && line[0] == ' ' && line[1] == ' '))) return true;
+  std::size_t k = line.find_first_not_of(' ');
+  if (k == std::string_view::npos) return false;
+  if ((line[k] == '-' || line[k] == '*' || line[k] == '+') && k + 1 < line.size() && line[k + 1] == ' ') return true;
+  std::size_t d = k;
+  while (d < line.size() && line[d] >= '0' && line[d] <= '9') ++d;
+  return d > k && d + 1 < line.size() && (line[d] == '.' || line[d] == ')') && line[d + 1] == ' ';
+}
+
 }  // namespace
 
 std::optional<std::string_view> section_of(std::string_view t, std::string_view heading) {
@@ -125,10 +137,20 @@ std::optional<std::string_view> labelled_line(std::string_view t, std::string_vi
   if (want.empty()) return std::nullopt;
   std::size_t begin = std::string_view::npos, end = t.size();
   bool block = false;  // nothing after the colon: the label's block follows
+  bool content = false, gap = false;  // the block has a line; a blank line came after it
   prose_lines(t, [&](std::size_t b, std::size_t e) {
     std::string_view line = t.substr(b, e - b);
     if (begin != std::string_view::npos) {  // extending a label's block
-      if (blank(line) || heading_level(line)) return false;
+      // Blank lines before the block are passed over ("Ruled out:", a blank line, then the list);
+      // after it, one ends the block unless the list goes on (a loose list, or an indented line).
+      if (heading_level(line)) return false;
+      if (blank(line)) {
+        gap = content;
+        return true;
+      }
+      if (gap && !list_item_or_indented(line)) return false;
+      content = true;
+      gap = false;
       end = e;
       return true;
     }

@@ -142,6 +142,12 @@ Glyph glyph_at(std::string_view t, std::size_t i) {
     case 0x2022: case 0x2023: case 0x25CF: case 0x25E6: case 0x25AA: case 0x00B7: case 0x2219: case 0x2027:
       return as(C::quote);
     case 0x3002: case 0xFF61: return as(C::punct, '.');
+    // Question and exclamation marks of Unicode end a sentence as '?' and '!' do ("Is it X‽").
+    case 0x203D: case 0x2047: case 0x2048: case 0x2049: case 0x2753: case 0x2754: case 0xFE56: case 0x061F:
+      return as(C::punct, '?');
+    case 0x203C: case 0x2755: case 0x2757: case 0xFE57: return as(C::punct, '!');
+    // Inverted marks open a question or an exclamation ("¿Is it X?"): no word.
+    case 0x00BF: case 0x00A1: return as(C::symbol);
     case 0x3001: case 0xFF64: return as(C::punct, ',');
     case 0x2044: case 0x2215: return as(C::punct, '/');
     case 0xFB00: g.fold = "ff"; return g;

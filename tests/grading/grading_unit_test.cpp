@@ -90,8 +90,10 @@ TEST_CASE("results file: a torn last line is dropped and cut off before appendin
   CHECK(loaded.latest.size() == 2);
   CHECK(loaded.dropped_lines == 1);
   CHECK(loaded.latest.at("b").verdict == "FAIL");
-  CHECK(loaded.latest.at("a").reference_files.size() == 1);
-  CHECK(loaded.latest.at("a").key.submission_sha256 == "s");
+  CHECK(loaded.latest.at("a").reference_files().size() == 1);
+  CHECK(loaded.latest.at("a").key().submission_sha256 == "s");
+  // Lines of one run share one copy of what they have in common.
+  CHECK(loaded.latest.at("a").run == loaded.latest.at("b").run);
   {
     ResultsAppender appender(p.string(), loaded.valid_bytes);
     appender.append(line("c", "ERROR"));

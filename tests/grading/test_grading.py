@@ -228,6 +228,9 @@ class EveryVerdict(GradingTest):
         html = run(["grade", rubric, *subs, "--out", out, "--format", "html"], check_exit=2).stdout
         self.assertIn("FAILed every submission for the same reason", html)
         self.assertIn(f'<a href="{subs[0]}"><code>{subs[0]}</code></a>', html)
+        # The page is written from the row spool: every ERROR grouped under its one reason.
+        self.assertIn(f"</td><td>3 · <code>{subs[0]}</code>, <code>{subs[1]}</code>, <code>{subs[2]}</code></td></tr>", html)
+        self.assertEqual(html.count('<tr><td><a href="'), 3)
 
     def test_groups_are_counted_and_indented(self):
         rubric = os.path.join(self.tmp, "groups.rubric")

@@ -40,6 +40,17 @@ TEST_CASE("failed and undecided criteria are open, passed ones closed") {
   CHECK(html.find("<details class=\"criterion\" id=\"criterion-throughput\" data-verdict=\"FAIL\" open>") != std::string::npos);
 }
 
+TEST_CASE("a passed criterion whose verdict rests on an ambiguous reading opens, with a badge, and the summary names it") {
+  Report r = test::kv_cache_report();
+  r.criteria[0].checks[0].review = "\"prefix cache\": a question";
+  const std::string html = report::format_html(r);
+  CHECK(html.find("<details class=\"criterion\" id=\"criterion-numerics\" data-verdict=\"PASS\" open>") != std::string::npos);
+  CHECK(html.find("<span class=\"review-badge\">review</span></summary>") != std::string::npos);
+  CHECK(html.find("<p class=\"review\" id=\"marked\">1 criterion marked for review (verdict kept): numerics</p>") !=
+        std::string::npos);
+  CHECK(report::format_html(test::kv_cache_report()).find("review-badge\">") == std::string::npos);
+}
+
 TEST_CASE("submission text cannot become markup") {
   Report r = test::single_check_report(Verdict::fail, OverallVerdict::fail);
   const std::string hostile = "</pre><script>alert(1)</script><img src=x onerror=alert(2)>\"'&";
@@ -105,4 +116,28 @@ TEST_CASE("the corpus page: verdict counts, score histogram, pass rates, escaped
   CHECK(html.find("33.3%") != std::string::npos);
   CHECK(html.find("<span class=\"verdict v-FAIL\">FAIL 2</span>") != std::string::npos);
   CHECK(html.find("mean 50%") != std::string::npos);
+}
+
+TEST_CASE("the corpus page counts and lists the verdicts marked for review, and says nothing when none is") {
+  const char* marked = R"({"schema": 1, "submissions": 3, "graded": 3, "reused": 0,
+    "verdicts": {"PASS": 2, "FAIL": 1, "INCOMPLETE": 0, "ERROR": 0},
+    "criteria": [{"id": "cause", "kind": "criterion", "title": "t", "counts": {"PASS": 2, "FAIL": 1, "ERROR": 0, "SKIP": 0, "INCONCLUSIVE": 0},
+                  "review": {"count": 3, "submissions": ["s1", "<s2>"]}, "pass_rate": 0.6667},
+                 {"id": "speed", "kind": "criterion", "title": "t", "counts": {"PASS": 3, "FAIL": 0, "ERROR": 0, "SKIP": 0, "INCONCLUSIVE": 0},
+                  "review": {"count": 0, "submissions": []}, "pass_rate": 1}],
+    "errors": [], "provenance": {"tool_version": "0.1.0", "rubric": {"file": "kv.rubric", "sha256": "ab"}}})";
+  const std::string html = report::format_corpus_html(json::parse(marked, "summary.json"));
+  CHECK(html.find("<th>marked for review</th>") != std::string::npos);
+  CHECK(html.find("<td>66.7%</td><td>3</td>") != std::string::npos);
+  CHECK(html.find("<td>100%</td><td>0</td>") != std::string::npos);
+  CHECK(html.find("<h2>Marked for review</h2>") != std::string::npos);
+  CHECK(html.find("<li><code>cause</code>: 3 marked (the first 2 listed): <code>s1</code>, <code>&lt;s2&gt;</code></li>") !=
+        std::string::npos);
+  CHECK(html.find("<code>speed</code>: ") == std::string::npos);
+
+  std::string clear = marked;
+  clear.replace(clear.find("\"count\": 3"), 10, "\"count\": 0");
+  const std::string plain = report::format_corpus_html(json::parse(clear, "summary.json"));
+  CHECK(plain.find("marked for review") == std::string::npos);
+  CHECK(plain.find("Marked for review") == std::string::npos);
 }

@@ -153,3 +153,26 @@ TEST_CASE("any over claims is marked only for a doubtful claim whose value match
   CHECK(only_check(run("Is it 10x faster? It is 3x faster.", pred)).review.empty());
   CHECK(only_check(run("Is it 6.5x faster? It is 3x faster.", pred)).review == "claim 6.5x: a question");
 }
+
+TEST_CASE("a claim's doubt is its own field, shown on its line; many doubtful claims give a bounded report") {
+  // The reason is the claim's `ambiguous` field, "" when clear.
+  auto field = run("Is it 6.5x faster? It is 3x faster.",
+                   "expect map(claims(answer), c => c.ambiguous) == [\"a question\", \"\"]");
+  CHECK(only_check(field).verdict == rubric::Verdict::pass);
+  auto one = run("Is it 6.5x faster? It is 3x faster.", "expect any(claims(answer), c => c.value within 10% of 6.5)");
+  REQUIRE_FALSE(only_check(one).evidence.empty());
+  CHECK(only_check(one).evidence[0].find("claims 6.5x in \"Is it 6.5x faster?\" (hedged; ambiguous: a question): ") == 0);
+  // 10,000 asked claims that each match: eight lines of claims, one of the rest, a review of eight reasons and a count.
+  std::string answer;
+  for (int i = 0; i < 10000; ++i) answer += "Is it " + std::to_string(2.7 + i * 0.00006) + "x faster? ";
+  auto many = run(answer, "expect any(claims(answer), c => c.value within 10% of 3)");
+  const auto& k = only_check(many);
+  CHECK(k.verdict == rubric::Verdict::fail);
+  CHECK(k.evidence.size() <= 10);
+  std::size_t bytes = 0;
+  for (const auto& e : k.evidence) bytes += e.size();
+  CHECK(bytes < 4096);
+  CHECK(k.review.size() < 1024);
+  CHECK(k.review.find("... and 9992 more claims read in doubt") != std::string::npos);
+  CHECK(rubric::review_reason(many.criteria[0]).size() < 1024);
+}

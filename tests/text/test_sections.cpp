@@ -63,3 +63,34 @@ TEST_CASE("a labelled line keeps its label, so its rules still apply") {
   REQUIRE(labelled_line("1. **Fix:** pad the tile", "fix"));
   CHECK(*labelled_line("1. **Fix:** pad the tile", "fix") == "**Fix:** pad the tile");
 }
+
+TEST_CASE("a label that denies denies the items of the list under it; its block may follow a blank line") {
+  // The block after blank lines, up to the blank line after it, or on through a loose list.
+  auto s3 = labelled_line("Ruled out:\n\n- the prefix cache\n- bank conflicts\n\nThe fix is padding.\n", "ruled out");
+  REQUIRE(s3);
+  CHECK(*s3 == "Ruled out:\n\n- the prefix cache\n- bank conflicts");
+  auto loose = labelled_line("Ruled out:\n\n- the prefix cache\n\n- bank conflicts\n\n  as measured\n\nDone.", "ruled out");
+  REQUIRE(loose);
+  CHECK(*loose == "Ruled out:\n\n- the prefix cache\n\n- bank conflicts\n\n  as measured");
+  auto para = labelled_line("Fix:\n\nPad the tile.\n\nThe end.", "fix");
+  REQUIRE(para);
+  CHECK(*para == "Fix:\n\nPad the tile.");
+  CHECK(*labelled_line("Fix:\n\n## Next\n\nPad.", "fix") == "Fix:");
+  // Items under "Ruled out:", "Not the cause:", "Excluded:", "Non-causes:" are denied, blank line or not.
+  for (std::string label : {"Ruled out:", "Not the cause:", "Excluded:", "Non-causes:", "We ruled out:"}) {
+    CAPTURE(label);
+    CHECK(pol(label + "\n- the prefix cache\n- bank conflicts", "prefix cache") == "negated");
+    CHECK(pol(label + "\n\n- the prefix cache\n- bank conflicts", "bank conflict") == "negated");
+    CHECK(pol(*labelled_line(label + "\n\n- the prefix cache\n- bank conflicts", label.substr(0, label.size() - 1)),
+              "bank conflict") == "negated");
+  }
+  // Only the item's first clause, and not an item with a label of its own, nor text after the list.
+  CHECK(pol("Ruled out:\n- bank conflicts (padding fixed them)", "padding") == "affirmed");
+  CHECK(pol("Ruled out:\n- bank conflicts, because padding fixed them", "padding") == "affirmed");
+  CHECK(pol("- Ruled out:\n  - the prefix cache\n- Root cause: bank conflicts", "bank conflict") == "affirmed");
+  CHECK(pol("Ruled out:\n- the prefix cache\n\nBank conflicts cause the stall.", "bank conflict") == "affirmed");
+  // Other labels deny nothing.
+  CHECK(pol("We checked:\n- the prefix cache", "prefix cache") == "affirmed");
+  CHECK(pol("Root cause:\n- bank conflicts", "bank conflict") == "affirmed");
+  CHECK(pol("Possible causes:\n- bank conflicts", "bank conflict") == "hedged");
+}

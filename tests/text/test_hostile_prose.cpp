@@ -1,0 +1,138 @@
+// Prose written to hide what it says from the rules: a question mark behind an invisible character
+// or inside backticks, a question mark of another script, quotation marks of every kind.
+#include <doctest/doctest.h>
+
+#include <string>
+
+#include "operators/text/concept.hpp"
+#include "polarity_cases.hpp"
+
+using namespace rubric::text;
+using rubric::text::cases::pol;
+using rubric::text::cases::sentences;
+
+namespace {
+// The reason the finding rests on an ambiguous reading, "" when clear.
+std::string doubt(std::string_view text, std::string_view phrase) {
+  Stemmer st;
+  auto f = analyse(text, {make_phrase(phrase, st)}, st)[0];
+  return f.ambiguous ? f.ambiguous->ambiguous : "";
+}
+}  // namespace
+
+TEST_CASE("what a reader does not see after an end mark does not hide it") {
+  // Zero-width space, word joiner, soft hyphen, byte-order mark, direction mark, NUL, escape, DEL.
+  for (std::string hidden : {std::string("\xe2\x80\x8b"), std::string("\xe2\x81\xa0"), std::string("\xc2\xad"),
+                             std::string("\xef\xbb\xbf"), std::string("\xe2\x80\x8e"), std::string(1, '\0'),
+                             std::string("\x1b"), std::string("\x7f"), std::string("\xe2\x80\x8b") + std::string(1, '\0')}) {
+    CAPTURE(hidden.size());
+    CHECK(pol("Is it the prefix cache?" + hidden, "prefix cache") == "hedged");
+    CHECK(pol("Is it the prefix cache?" + hidden + " The scheduler is fine.", "scheduler") == "affirmed");
+    CHECK(doubt("Is it the prefix cache?" + hidden + "\nThe scheduler is fine.", "prefix cache") == "a question");
+    CHECK(pol("Is it the prefix cache?\"" + hidden + ") The scheduler is fine.", "prefix cache") == "hedged");
+    // '!' and '.' end their sentence alike: the question after them is its own.
+    CHECK(sentences("The cache is cold!" + hidden + " Is it the scheduler?").size() == 2);
+    CHECK(sentences("The cache is cold." + hidden + " Is it the scheduler?").size() == 2);
+    CHECK(pol("The cache is cold." + hidden + " Is it the scheduler?", "cache") == "affirmed");
+    // An answer after the hidden character still answers.
+    CHECK(pol("Is it the prefix cache?" + hidden + " No.", "prefix cache") == "negated");
+  }
+  // Controls vanish inside a word as invisible characters do, and from the evidence's quote.
+  CHECK(pol(std::string("There are bank con\0flicts.", 26), "bank conflict") == "affirmed");
+  CHECK(sentences(std::string("Is it\0 the cache?", 17)) == std::vector<std::string>{"Is it the cache?"});
+}
+
+TEST_CASE("a question mark inside backticks is the sentence's; a code span ends with its paragraph") {
+  CHECK(pol("Is it the prefix cache`?`", "prefix cache") == "hedged");
+  CHECK(pol("Is it the prefix cache` ? ` The scheduler is fine.", "scheduler") == "affirmed");
+  CHECK(pol("Is it the prefix cache``?``\n\nThe scheduler is fine.", "prefix cache") == "hedged");
+  CHECK(pol("Is it the `prefix cache?`\nThe scheduler is fine.", "prefix cache") == "hedged");
+  CHECK(pol("Is it the `prefix cache?`\nThe scheduler is fine.", "scheduler") == "affirmed");
+  CHECK(pol("Is it `--enable-prefix-caching?`", "enable prefix caching") == "hedged");
+  CHECK(pol("It is the prefix cache`.` The scheduler is fine.", "prefix cache") == "affirmed");
+  CHECK(sentences("It is the prefix cache`.` Is it?").size() == 2);
+  // A '?' inside code that goes on is code: Rust's `?` operator in a sentence states.
+  CHECK(pol("We call `read_config()?` in the prefix cache loader.", "prefix cache") == "affirmed");
+  CHECK(pol("Is it `the prefix cache`?", "prefix cache") == "hedged");
+  // A span never crosses a blank line: the backticks are literal and the '?' ends the question.
+  CHECK(pol("Is it the prefix cache ``` the cause?\n\nThe scheduler ``` is fine.", "prefix cache") == "hedged");
+  CHECK(pol("Is it the prefix cache ` the cause?\n  \t\nThe scheduler ` is fine.", "prefix cache") == "hedged");
+  CHECK(pol("Is it the prefix cache ` the cause?\n\nThe scheduler ` is fine.", "scheduler") == "affirmed");
+  // Within a paragraph a span still runs across a line break.
+  CHECK(code_of("We set `max_num\nseqs` here.") == "max_num\nseqs");
+  CHECK(code_of("We set `max_num\n\nseqs` here.") == "");
+  CHECK(code_of("Is it`?`") == "");
+}
+
+TEST_CASE("question and exclamation marks of Unicode end a sentence as '?' and '!' do") {
+  for (std::string mark : {"\xe2\x80\xbd" /* ‽ */, "\xe2\x81\x87" /* ⁇ */, "\xe2\x81\x88" /* ⁈ */, "\xe2\x81\x89" /* ⁉ */,
+                           "\xef\xbc\x9f" /* ？ */, "\xe2\x9d\x93" /* ❓ */, "\xef\xb9\x96" /* ﹖ */}) {
+    CAPTURE(mark);
+    CHECK(pol("Is it the prefix cache" + mark, "prefix cache") == "hedged");
+    CHECK(pol("Is it the prefix cache" + mark + " The scheduler is fine.", "scheduler") == "affirmed");
+    CHECK(doubt("Is it the prefix cache" + mark, "prefix cache") == "a question");
+    CHECK(pol("Is it the prefix cache" + mark + " No.", "prefix cache") == "negated");
+  }
+  // "¿...?" and "¡...!": the inverted mark opens and carries no word.
+  CHECK(pol("\xc2\xbfIs it the prefix cache?", "prefix cache") == "hedged");
+  CHECK(pol("\xc2\xbf" "Prefix cache?", "prefix cache") == "hedged");
+  CHECK(pol("\xc2\xa1" "Prefix caches are the cause!", "prefix cache") == "affirmed");
+  for (std::string mark : {"\xe2\x80\xbc" /* ‼ */, "\xe2\x9d\x97" /* ❗ */, "\xef\xbc\x81" /* ！ */}) {
+    CAPTURE(mark);
+    CHECK(sentences("The cache is cold" + mark + " Is it the scheduler?").size() == 2);
+    CHECK(pol("The cache is cold" + mark + " Is it the scheduler?", "cache") == "affirmed");
+  }
+}
+
+TEST_CASE("quotation marks of every kind quote; the phrase alone in them is a quotation when words are spoken of") {
+  // Another's words, between straight, typographic, low, fullwidth and corner marks.
+  for (auto [open, close] : std::vector<std::pair<std::string, std::string>>{{"\"", "\""},
+                                                                             {"\xe2\x80\x9c", "\xe2\x80\x9d"},
+                                                                             {"\xe2\x80\x9e", "\xe2\x80\x9f"},
+                                                                             {"\xc2\xab", "\xc2\xbb"},
+                                                                             {"\xef\xbc\x82", "\xef\xbc\x82"},
+                                                                             {"\xe3\x80\x8c", "\xe3\x80\x8d"}}) {
+    CAPTURE(open);
+    CHECK(doubt("He wrote " + open + "the prefix cache is the cause" + close + " in the log.", "prefix cache") == "a quotation");
+    // The quotation closes: what follows it is read plainly.
+    CHECK(doubt("He wrote " + open + "nothing" + close + " and the prefix cache is the cause.", "prefix cache") == "");
+    // Words spoken of: the phrase alone in quotation marks after a word about words.
+    CHECK(doubt("The word " + open + "prefix cache" + close + " appears in the log.", "prefix cache") == "a quotation");
+    CHECK(doubt("The profiler prints " + open + "bank conflict" + close + " twice.", "bank conflict") == "a quotation");
+  }
+  CHECK(doubt("A component called \"prefix cache\" was added.", "prefix cache") == "a quotation");
+  CHECK(doubt("The log reads \"prefix cache\".", "prefix cache") == "a quotation");
+  // A term set in quotation marks is only named: the "prefix cache" is the cause.
+  CHECK(doubt("The \"prefix cache\" is the cause.", "prefix cache") == "");
+  CHECK(doubt("It is the \xe2\x80\x9cprefix cache\xe2\x80\x9d that thrashes.", "prefix cache") == "");
+  CHECK(pol("The word \"prefix cache\" appears in the log.", "prefix cache") == "affirmed");  // the verdict is kept
+}
+
+TEST_CASE("a comma before a clause with its own subject and verb ends a negation's reach") {
+  CHECK(pol("It is not slow, prefix caches are not involved.", "prefix cache") == "negated");
+  CHECK(pol("We did not profile it, schedulers are fine.", "scheduler") == "affirmed");
+  CHECK(pol("The prefix cache is not evicted, the sink blocks are.", "sink block") == "affirmed");
+  CHECK(pol("It is not the cache, the scheduler isn't either.", "scheduler") == "negated");
+  // A negation that opens the clause still spans its list; a list with no verb after it stays denied.
+  CHECK(pol("No fever, chills or cough were reported.", "chills") == "negated");
+  CHECK(pol("We saw no stalls, spills or bank conflicts.", "bank conflict") == "negated");
+  CHECK(pol("We did not see stalls, spills or bank conflicts in the profile.", "bank conflict") == "negated");
+}
+
+TEST_CASE("a reading that turns on two negations cancelling, or a negation past its reach, is marked") {
+  CHECK(pol("The rewrite is hardly risk-free.", "risk") == "affirmed");
+  CHECK(doubt("The rewrite is hardly risk-free.", "risk") == "two negations ('hardly' and 'free') read as cancelling");
+  CHECK(pol("It is not true that the cache is not involved.", "cache") == "affirmed");
+  CHECK(doubt("We never saw the prefix cache not evicted.", "prefix cache").rfind("two negations ('never' and", 0) == 0);
+  CHECK(doubt("The prefix cache is not involved.", "prefix cache") == "");
+  // Past the twelve-word reach, not at a clause's edge: stated, in doubt.
+  std::string far = "Not in the long run of the benchmark on the big machine with the new driver did we see the prefix cache.";
+  CHECK(pol(far, "prefix cache") == "affirmed");
+  CHECK(doubt(far, "prefix cache").find("past its reach") != std::string::npos);
+  // Cut at a clause's edge: clear.
+  CHECK(doubt("We did not profile it, and the prefix cache is fine.", "prefix cache") == "");
+  // A fronted negation with its inverted auxiliary reaches over "and" within its window.
+  CHECK(pol("Not in the long and slow and careful run did we see the prefix cache.", "prefix cache") == "negated");
+  CHECK(doubt("Not in the long and slow and careful run did we see the prefix cache.", "prefix cache") ==
+        "the negation 'not' is 12 words from the phrase");
+}
