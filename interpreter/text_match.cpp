@@ -211,7 +211,10 @@ std::optional<std::string> FoldedText::find(std::string_view phrase) const {
         } else if (c.n > 1 && c.view().empty()) {
           // an invisible character: not shown
         } else {
-          shown.append(original_.substr(i, std::min(c.n, se - i)));
+          // A Windows-1252 byte is shown as the character it stands for ("doesn’t"), in UTF-8.
+          std::string_view w1252 =
+              static_cast<unsigned char>(original_[i]) >= 0x80 ? text::glyph_at(original_, i).windows1252 : std::string_view();
+          shown.append(w1252.empty() ? original_.substr(i, std::min(c.n, se - i)) : w1252);
           sp = false;
         }
         i += c.n;

@@ -125,9 +125,11 @@ bool label_denies(const std::vector<Token>& tokens) {
 }  // namespace
 
 bool names_candidates(std::string_view w) {
-  static const std::array<std::string_view, 15> kWords = {"keywords", "keyword", "tags", "tag", "candidates", "candidate",
-                                                         "suspects", "hypotheses", "possibilities", "possible", "potential",
-                                                         "suspected", "likely", "probable", "plausible"};
+  // Estimates are not measurements: "Estimated bandwidth: 1.9 TB/s" hedges its value.
+  static const std::array<std::string_view, 25> kWords = {
+      "keywords", "keyword", "tags", "tag", "candidates", "candidate", "suspects", "suspect", "hypotheses",
+      "hypothesis", "possibilities", "possibility", "possible", "potential", "suspected", "likely", "probable",
+      "plausible", "guess", "estimated", "estimate", "assumed", "predicted", "projected", "presumed"};
   for (std::string_view x : kWords)
     if (w == x) return true;
   return false;
@@ -1041,7 +1043,10 @@ std::string quote(std::string_view text, std::size_t begin, std::size_t end, std
     }
     if (sp) out += ' ';
     sp = false;
-    out.append(text.substr(i, len));
+    // A Windows-1252 byte is quoted as the character it stands for ("doesn’t"), in UTF-8.
+    Glyph g;
+    if (c >= 0x80 && !(g = glyph_at(text, i)).windows1252.empty()) out.append(g.windows1252);
+    else out.append(text.substr(i, len));
     i += len - 1;
   }
   return out;

@@ -35,7 +35,7 @@ const std::vector<Seq> kPreNegation = {
     {"lacking"}, {"free", "of"}, {"far", "from"}, {"eliminated", "as"}, {"regardless", "of"}, {"hardly"}, {"scarcely"},
     {"barely", "any"}, {"barely", "a"}, {"barely", "ever"}, {"barely", "anything"}, {"anything", "but"}, {"zero"},
     {"deny"}, {"denies"}, {"denied"}, {"denying"}, {"failed", "to"}, {"fails", "to"}, {"fail", "to"}, {"failing", "to"},
-    {"unable", "to"}, {"devoid", "of"}, {"void", "of"}, {"avoid"}, {"avoids"}, {"avoided"}, {"avoiding"},
+    {"unable", "to"}, {"failure", "to"}, {"devoid", "of"}, {"void", "of"}, {"avoid"}, {"avoids"}, {"avoided"}, {"avoiding"},
     {"in", "the", "absence", "of"}, {"negative", "for"}, {"no", "sign", "of"}, {"no", "evidence", "of"},
     // Denials of a proposition: "It is false that X ...", "It would be wrong to blame X".
     {"false", "that"}, {"untrue", "that"}, {"wrong", "to"}, {"mistake", "to"}, {"mistaken", "to"}, {"no", "reason", "to"},
@@ -122,13 +122,13 @@ const std::vector<Seq> kHedges = {
     {"not", "ruled", "out"}, {"n't", "ruled", "out"}, {"not", "be", "ruled", "out"}, {"n't", "be", "ruled", "out"},
     {"not", "excluded"}, {"n't", "excluded"}, {"not", "unlikely"}, {"worth", "checking"}, {"worth", "investigating"},
     {"to", "be", "confirmed"}, {"remains", "to", "be", "seen"}, {"candidate"}, {"candidates"}, {"plausible"},
-    {"plausibly"}, {"wondering"}, {"suspicion"}, {"perchance"},
+    {"plausibly"}, {"wondering"}, {"suspicion"}, {"perchance"}, {"hunch"}, {"gut", "feeling"},
     // ConText's probable existence: probable, likely, consistent with, suggestive of ...
     {"probably"}, {"probable"}, {"improbable"}, {"likely"}, {"likelihood"}, {"doubt"}, {"doubts"}, {"doubted"},
     {"doubtful"}, {"questionable"}, {"suggests"}, {"suggest"},
     {"suggested"}, {"suggesting"}, {"suspicious", "for"}, {"concerning", "for"}, {"wonder"}, {"wonders"},
     {"can", "not", "be", "excluded"}, {"ca", "n't", "be", "excluded"}, {"not", "be", "excluded"}, {"n't", "be", "excluded"},
-    {"to", "rule", "out"}, {"anything", "but", "certain"}, {"anything", "but", "clear"}, {"anything", "but", "sure"},
+    {"anything", "but", "certain"}, {"anything", "but", "clear"}, {"anything", "but", "sure"},
     // A belief the writer has left behind: "Initially I thought X was the cause".
     {"i", "thought"}, {"we", "thought"}, {"initially", "thought"}, {"originally", "thought"}, {"first", "thought"},
     {"had", "thought"}, {"at", "first"}, {"first", "guess"}, {"initial", "guess"}, {"initially", "suspected"},
@@ -160,6 +160,10 @@ const std::vector<Seq> kHedges = {
     // Scientific and engineering prose: "indicates that", "putative", "assumed", "estimated",
     // "expected to", "not known", "the idea is".
     {"indicates", "that"}, {"indicate", "that"}, {"indicated", "that"}, {"indicating", "that"},
+    // One account among others: "One explanation is that ...", "Another interpretation is ...".
+    {"one", "explanation"}, {"another", "explanation"}, {"alternative", "explanation"}, {"one", "interpretation"},
+    {"another", "interpretation"}, {"alternative", "interpretation"}, {"one", "scenario"}, {"another", "scenario"},
+    {"one", "theory"}, {"another", "theory"},
     {"putatively"}, {"assumed"}, {"assumption"}, {"assumptions"}, {"estimated"}, {"expected", "to"},
     {"not", "known"}, {"n't", "known"}, {"unknown"}, {"idea", "is"}, {"ideas", "are"}, {"hypotheses"},
     // Inference, not observation: "imply", "indicating", "predicted to", "we propose that",
@@ -207,13 +211,16 @@ const std::vector<Seq> kForwardHedges = {
     // A resemblance hedges what it resembles, not its subject: "It sounds like a bug", "what looked
     // like an ankle injury" ("The profile looks like this" states the profile).
     {"sounds", "like"}, {"sound", "like"}, {"sounded", "like"}, {"looks", "like"}, {"look", "like"}, {"looked", "like"},
-    {"looking", "like"}, {"feels", "like"}, {"felt", "like"}};
+    {"looking", "like"}, {"feels", "like"}, {"felt", "like"},
+    // A purpose, not a finding: "I set --enforce-eager to rule out CUDA graphs" states the setting
+    // and hedges what is to be ruled out.
+    {"to", "rule", "out"}};
 constexpr std::size_t kForwardHedgeScope = 6;
 
 // Hedges that are nouns naming a proposition ("the possibility that ...", "the hypothesis of ...").
 const std::unordered_set<std::string_view> kHedgeNouns = {"possibility", "possibilities", "hypothesis", "hypotheses",
                                                           "assumption", "assumptions", "speculation", "suspicion",
-                                                          "likelihood", "doubt", "doubts"};
+                                                          "likelihood", "doubt", "doubts", "hunch"};
 
 // Both kinds of hedge in one list, so a clause is scanned with one lookup per word: the forward
 // ones are those at or past kHedges.size().
@@ -257,7 +264,7 @@ const std::vector<std::string_view> kCopulas = {"is", "are", "was", "were", "be"
 // other verbs say something about X ("the cache does not evict the sinks" still names the cache).
 const std::vector<std::string_view> kDenyingVerbs = {
     "matter", "apply", "occur", "happen", "exist", "explain", "cause", "contribute", "affect", "account", "play", "arise",
-    "involve", "limit", "dominate", "dominant", "show", "impact", "trigger", "seem", "make", "lead", "hold", "produce",
+    "involve", "limit", "dominate", "dominant", "impact", "trigger", "seem", "make", "lead", "hold", "produce",
     "come", "kick", "appear", "fire", "take", "slow", "hurt", "bottleneck", "factor", "role", "effect", "bear",
     "influence", "relate", "connect", "relevant", "relevance", "part", "reason", "source", "culprit", "problem", "issue",
     "there", "need", "use", "require", "help", "change", "drop", "improve", "work", "fix", "solve", "reduce", "increase",
@@ -269,6 +276,8 @@ const std::vector<std::string_view> kEndingVerbs = {
     "leave", "quit", "decrease", "decline", "ease", "recover", "heal", "improve", "budge", "change", "let"};
 // Verbs of going away: "X has resolved", "X disappeared".
 const std::vector<std::string_view> kGoneVerbs = {"resolve", "disappear", "vanish", "subside"};
+// Verbs of comparing: "Compare fp16 vs fp32", "benchmarks A versus B" make "versus" a comparison.
+const std::vector<std::string_view> kComparingVerbs = {"compare", "benchmark", "measure", "test", "evaluate", "contrast", "plot"};
 // Verbs of finding: "we could detect", "we could reproduce" is an ability exercised.
 const std::vector<std::string_view> kFindingVerbs = {"detect", "observe", "find", "see", "show", "demonstrate", "identify",
                                                      "measure", "reproduce", "isolate", "recover", "obtain", "purify",
@@ -285,7 +294,7 @@ using KeySet = std::unordered_set<std::string>;
 const KeySet& keys_of(const std::vector<std::string_view>& words) {
   static const std::unordered_map<const void*, KeySet> sets = [] {
     std::unordered_map<const void*, KeySet> m;
-    for (const auto* xs : {&kDenyingVerbs, &kEndingVerbs, &kGoneVerbs, &kExpectedVerbs, &kFindingVerbs}) {
+    for (const auto* xs : {&kDenyingVerbs, &kEndingVerbs, &kGoneVerbs, &kExpectedVerbs, &kFindingVerbs, &kComparingVerbs}) {
       KeySet keys;
       for (std::string_view w : *xs) keys.insert(inflection_key(w));
       m.emplace(xs, std::move(keys));
@@ -357,10 +366,20 @@ struct Cursor {
       if ((!best || q->size() > best->size()) && at(k, *q, 1)) best = q;
     return best;
   }
+  // An enumerator inside a clause: "may (i) open the chromatin and (ii) ...", "the fix (1) pads".
+  bool enumerator(std::size_t k) const {
+    auto item = [&](std::size_t m) {
+      std::string_view x = w(m);
+      return x == "i" || x == "ii" || x == "iii" || x == "iv" || x == "v" || x == "vi" || x == "a" || x == "b" || x == "c" ||
+             x == "d" || (x.size() == 1 && x[0] >= '1' && x[0] <= '9');
+    };
+    if (w(k) == "(") return k + 2 < s.tokens.size() && item(k + 1) && w(k + 2) == ")";
+    return w(k) == ")" && k >= 2 && item(k - 1) && w(k - 2) == "(";
+  }
   bool clause_punct(std::size_t k) const {
     if (!punct(k)) return false;
     std::string_view p = w(k);
-    if (in_name(k)) return false;
+    if (in_name(k) || ((p == "(" || p == ")") && enumerator(k))) return false;
     return p == "." || p == "?" || p == "!" || p == ";" || p == ":" || p == "(" || p == ")" || p == "--" || p == "|" ||
            p == "..." || p == "-" || p == "\"" || p == "=";
   }
@@ -400,6 +419,8 @@ struct Cursor {
       return sb == "i" || sb == "we" || sb == "you" || sb == "he" || sb == "she" || sb == "it" || sb == "they" || sb == "there";
     }
     if (nx == "and" || nx == "or" || nx == "nor") return in(w(k + 2), kClauseStarters) && !(w(k + 2) == "that" && that_before(k));
+    // ", in contrast to Y", ", by contrast": what follows is set against the clause.
+    if ((nx == "in" || nx == "by") && w(k + 2) == "contrast") return true;
     return in(nx, kClauseStarters);
   }
   // A "that" earlier in the sentence, whose clause a ", and that ..." continues ("One possibility
@@ -409,9 +430,17 @@ struct Cursor {
       if (w(m) == "that") return true;
     return false;
   }
+  // "may, however, lower occupancy", "may, thus, be responsible": an adverb set off by commas
+  // right after a modal or an auxiliary, inside its clause.
+  bool aside_adverb(std::size_t k) const {
+    static const std::unordered_set<std::string_view> kAdverbs = {"therefore", "thus", "hence", "however", "though",
+                                                                  "indeed", "also", "still", "nevertheless", "nonetheless"};
+    return kAdverbs.count(w(k)) && k > 1 && w(k - 1) == "," && in(w(k - 2), kAuxiliaries) && w(k + 1) == ",";
+  }
   bool boundary(std::size_t k) const {
     if (k >= s.tokens.size()) return false;
     const Token& t = s.tokens[k];
+    if (t.kind == Token::Kind::punct && w(k) == "," && aside_adverb(k + 1)) return false;
     if (t.kind == Token::Kind::punct) return clause_punct(k) || clause_comma(k);
     if (t.kind != Token::Kind::word) return false;
     std::string_view x = t.lower;
@@ -421,9 +450,7 @@ struct Cursor {
     // continues its clause.
     if ((x == "because" || x == "since") && k > 0 && (w(k - 1) == "not" || w(k - 1) == "n't")) return false;
     if ((x == "therefore" || x == "thus" || x == "hence" || x == "then") && k > 0 && in(w(k - 1), kAuxiliaries)) return false;
-    // "may, thus, be responsible": the adverb set off by commas inside the modal's clause.
-    if ((x == "therefore" || x == "thus" || x == "hence") && k > 1 && w(k - 1) == "," && in(w(k - 2), kAuxiliaries) && w(k + 1) == ",")
-      return false;
+    if (aside_adverb(k)) return false;
     // "It is not known which protein activates it", "unclear at which point": after a word of
     // knowing, a wh-word opens what is not known, not a relative clause.
     if (x == "which" || x == "where" || x == "when" || x == "who" || x == "whom") {
@@ -440,9 +467,24 @@ struct Cursor {
     // negated verb, not a contrast or a consequence.
     // ("it was not so, and ..." is the pro-form: the clause ends there).
     if (x == "yet" && k > 0 && (w(k - 1) == "not" || w(k - 1) == "n't" || w(k - 1) == "never")) return false;
+    if (x == "yet" && k > 1 && in(w(k - 1), kAuxiliaries) && (w(k - 2) == "not" || w(k - 2) == "n't")) return false;  // "not been yet defined"
+    // "increased after the second challenge, but not after the first", "Not after he went in": the
+    // time or the place denied, not the end of the negation's scope.
+    if ((x == "after" || x == "before" || x == "once" || x == "when" || x == "while" || x == "where") && k > 0 &&
+        (w(k - 1) == "not" || w(k - 1) == "n't" || w(k - 1) == "never"))
+      return false;
     if (x == "so" && k > 0 && (w(k - 1) == "not" || w(k - 1) == "n't") && k + 1 < s.tokens.size() &&
         s.tokens[k + 1].kind == Token::Kind::word && !in(w(k + 1), kClauseStarters) && w(k + 1) != "and" && w(k + 1) != "or")
       return false;
+    // "no bank conflicts as measured by ncu", "lack activated cells as determined by staining": the
+    // source of a finding is not what it finds.
+    if (x == "as" && k + 1 < s.tokens.size()) {
+      static const std::unordered_set<std::string_view> kSources = {
+          "measured", "shown", "determined", "assessed", "judged", "revealed", "evidenced", "seen", "reported", "detected",
+          "demonstrated", "confirmed", "noted", "observed", "indicated", "profiled", "verified", "computed", "calculated"};
+      if (kSources.count(w(k + 1)) && (w(k + 2) == "by" || w(k + 2) == "in" || w(k + 2) == "with" || w(k + 2) == "from"))
+        return true;
+    }
     if (in(x, kTerminators))
       return !at(k, {"rather", "than"}) && !at(k, {"instead", "of"}) && !at(k, {"so", "that"}) && !at(k, {"yet", "to"});
     // "apart from", "aside from", "other than" end a scope as "except" does.
@@ -620,6 +662,8 @@ bool forward_hedge_reaches(const Cursor& c, std::size_t k, std::size_t len, std:
     // "PILOT, a putative transcription factor, requires two signals": the noun phrase ends at a comma.
     if (words > kForwardHedgeScope || in(c.w(m), kAuxiliaries) || kPrepositions.count(c.w(m)) || c.w(m) == ",") return false;
   }
+  // "not possible to rule out fraud": what cannot be ruled out is still a possibility.
+  if (c.at(k, {"to", "rule", "out"})) return true;
   for (std::size_t m = k >= 3 ? k - 3 : 0; m < k; ++m)
     if (is_negator(c.w(m)) || c.w(m) == "without") return false;
   return true;
@@ -673,6 +717,8 @@ bool negated_probability(const Cursor& c, std::size_t L, std::size_t k, std::siz
   for (std::size_t m = k; m-- > L && k - m <= 3;) {
     if (c.punct(m)) return false;
     if (is_negator(c.w(m)) || c.w(m) == "nothing" || c.w(m) == "without" || c.w(m) == "none") return true;
+    // "We ruled out the possibility that X", "excluded the hypothesis of X".
+    if (std::size_t len = c.match(m, kPreNegation); len && m + len <= k && !c.pseudo(m)) return true;
   }
   return false;
 }
@@ -767,9 +813,15 @@ std::size_t alternative(const Cursor& c, std::size_t L, std::size_t b, std::size
   // or number of its own, where "versus" cannot be a comparison ("fp16 vs fp32 throughput is 2x").
   auto versus = [&](std::size_t k) { return c.w(k) == "versus" || c.w(k) == "vs"; };
   if ((e < R && versus(e)) || (b > L && versus(b - 1)) || (b > L + 1 && c.w(b - 1) == "." && versus(b - 2))) {
+    // A verb makes it a comparison: an auxiliary, a person as subject, a word in -ed ("We compared
+    // padding vs. swizzling", "benchmarked fp16 vs fp32").
     bool stated = false;
-    for (std::size_t k = L; k < R && !stated; ++k)
-      stated = in(c.w(k), kAuxiliaries) || c.s.tokens[k].kind == Token::Kind::number;
+    for (std::size_t k = L; k < R && !stated; ++k) {
+      std::string_view x = c.w(k);
+      stated = in(x, kAuxiliaries) || c.s.tokens[k].kind == Token::Kind::number || x == "we" || x == "i" || x == "they" ||
+               x == "you" || (x.size() > 4 && x.substr(x.size() - 2) == "ed" && !c.s.tokens[k].capital && !c.s.tokens[k].in_code) ||
+               key_in(c.s.tokens[k].stem, kComparingVerbs);
+    }
     if (!stated) return versus(e) ? e : b > L && versus(b - 1) ? b - 1 : b - 2;
   }
   // ", or nPC,": an appositive gives another name, not an alternative.
@@ -789,7 +841,15 @@ std::size_t alternative(const Cursor& c, std::size_t L, std::size_t b, std::size
   // Before it: "... or the A", "either A".
   std::size_t k = b;
   while (k > L && (c.w(k - 1) == "the" || c.w(k - 1) == "a" || c.w(k - 1) == "an")) --k;
-  if (k > L && c.w(k - 1) == "either") return k - 1;
+  // "in the scheduler or in the allocator", "by A or by B": the preposition repeated.
+  static const std::unordered_set<std::string_view> kRepeated = {"in", "on", "at", "by", "from", "to", "for", "with", "of",
+                                                                 "into", "during", "after", "before", "through", "via"};
+  if (k > L + 1 && kRepeated.count(c.w(k - 1)) && c.w(k - 2) == "or") --k;
+  // "either A or B"; "on either side", "either way" (each of two) name no alternative.
+  if (k > L && c.w(k - 1) == "either") {
+    for (std::size_t m = e; m < n && m < e + 12 && !c.clause_punct(m); ++m)
+      if (c.w(m) == "or") return k - 1;
+  }
   if (k > L && c.w(k - 1) == "or" && joins(k - 1) && !appositive(k - 1, e)) return k - 1;
   // The second of two alternative clauses: "the draft head degraded or num_speculative_tokens was
   // raised to 7" — a clause with a verb (an auxiliary, or a word in -ed just before "or"), "or", a
@@ -847,6 +907,16 @@ std::size_t phrasal_negation(const Cursor& c, std::size_t k) {
       (c.w(k + 2) == "any" || c.w(k + 2) == "anything"))
     return 3;
   if (x == "out" && c.w(k + 1) == "of" && k > 0 && in(c.w(k - 1), kCopulas)) return 2;
+  // "characterized by absent MHC class II expression", "decreased or absent p65 levels": before its
+  // noun, "absent" is "no" ("X is absent", "absent in Y" say where X is missing, not Y).
+  if (x == "absent" && k + 1 < c.s.tokens.size() && c.s.tokens[k + 1].kind == Token::Kind::word &&
+      !(k > 0 && (in(c.w(k - 1), kAuxiliaries) || in(c.w(k - 1), kPredicateAdverbs) || c.w(k - 1) == "remained" ||
+                  c.w(k - 1) == "remains" || c.w(k - 1) == "became"))) {
+    static const std::unordered_set<std::string_view> kAfter = {
+        "in", "from", "at", "on", "during", "since", "for", "after", "before", "and", "or", "but", "with", "throughout",
+        "when", "until", "to", "by", "among", "within", "without", "if", "as", "nor", "except", "only", "minded"};
+    if (!kAfter.count(c.w(k + 1))) return 1;
+  }
   return 0;
 }
 
@@ -898,6 +968,19 @@ bool hedge_is_term(const Cursor& c, std::size_t k) {
     return k + 1 < c.s.tokens.size() && c.s.tokens[k + 1].kind == Token::Kind::word && !in(next, kAuxiliaries) &&
            !in(next, kTerminators) && next != "that" && next != "and" && next != "or" && next != "to";
   if (w == "likelihood") return prev == "maximum" || prev == "log" || prev == "marginal";
+  // An extent, not a doubt: "the highest possible occupancy", "the maximum possible", "every
+  // possible tile size", "as fast as possible", "where possible".
+  if (w == "possible") {
+    if (prev == "maximum" || prev == "minimum" || prev == "max" || prev == "min" || prev == "most" || prev == "least" ||
+        prev == "best" || prev == "worst" || prev == "every" || prev == "each" || prev == "where" || prev == "wherever" ||
+        prev == "whenever" || prev == "when")
+      return true;
+    if (prev.size() > 4 && prev.substr(prev.size() - 3) == "est") return true;  // highest, smallest, fewest
+    if (prev == "as")
+      for (std::size_t m = k - 1; m-- > 0 && k - m <= 5;)
+        if (c.w(m) == "as") return true;
+    return false;
+  }
   if (w == "hypothesis" || w == "hypotheses")
     return prev == "null" || prev == "alternative" || next.substr(0, 4) == "test";
   // A noun compound names a quantity: "membrane potential", "action potential", "redox potential"
@@ -972,6 +1055,20 @@ std::size_t modal_hedge(const Cursor& c, std::size_t k) {
       c.w(k + 2) != "to" &&  // "I wish you to drive to Merripit House": an order
       !(k > 0 && (prev == "the" || prev == "a" || prev == "no" || prev == "our" || prev == "my" || prev == "their" || prev == "any")))
     return 1;
+  // "The replay counter indicates bank conflicts are the limiter": "indicate" with a clause of
+  // its own (a subject, then its auxiliary) infers as "indicates that" does; with a noun phrase
+  // alone it reports what was seen ("the symptoms indicate a concussion").
+  if (x == "indicate" || x == "indicates" || x == "indicated") {
+    if (prev == "as" || in(prev, kCopulas)) return 0;  // "as indicated in Fig. 2", "is indicated by"
+    static const std::unordered_set<std::string_view> kStops = {
+        "that", "which", "who", "of", "in", "on", "at", "by", "for", "with", "from", "to", "and", "or", "but", "when", "where"};
+    for (std::size_t m = k + 2; m < c.s.tokens.size() && m <= k + 5; ++m) {
+      if (c.punct(m - 1) || c.s.tokens[m - 1].kind != Token::Kind::word || kStops.count(c.w(m - 1)) || in(c.w(m - 1), kAuxiliaries))
+        return 0;
+      if (in(c.w(m), kAuxiliaries)) return 1;
+    }
+    return 0;
+  }
   if (x == "appear" || x == "appears" || x == "appeared") {
     std::string_view a = c.w(k + 1);
     if (kAppearAdjectives.count(a)) return 1;
@@ -1051,23 +1148,79 @@ bool opens_clause(const Cursor& c, std::size_t L, std::size_t b) {
   return true;
 }
 
+// A cue at k inside an inline code span that reaches outside it: "`torch.no_grad()` to save
+// memory", "the `NO_BANK_CONFLICT` macro pads the tile". An identifier's words are the span's own;
+// its "no" speaks of them ("`--no-enable-prefix-caching`" denies the prefix caching), not of the
+// prose around it.
+bool code_cue_outside(const Cursor& c, std::size_t k, std::size_t b, std::size_t e) {
+  const auto& t = c.s.tokens;
+  if (!t[k].in_code) return false;
+  std::size_t from = std::min(k, b), to = std::max(k + 1, e);
+  for (std::size_t m = from; m < to; ++m)
+    if (!t[m].in_code) return true;
+  return false;
+}
+
 // After a negation at te, an "and"/"or" and a clause with its own subject and verb before the
 // mention at b: "finds nothing to reuse and the scheduler has to recompute" (recompute stated).
+// The verb is an auxiliary, or a word in -s or -ed with its object's determiner after it ("and the
+// fallback path evicts the oldest prefix"): without part-of-speech tagging, a present or past verb
+// is told from a plural noun by the article that opens its object.
 bool new_clause_between(const Cursor& c, std::size_t te, std::size_t b) {
+  static const std::unordered_set<std::string_view> kSubjectDeterminers = {
+      "the", "a", "an", "this", "that", "these", "those", "its", "our", "their", "each", "every", "some", "my", "your"};
+  static const std::unordered_set<std::string_view> kObjectStarts = {
+      "the", "a", "an", "its", "their", "his", "her", "our", "my", "your", "every", "all", "each", "this", "these", "those",
+      "some", "any", "it", "them"};
   for (std::size_t m = te; m < b; ++m) {
     if (c.w(m) != "and" && c.w(m) != "or") continue;
     if (in(c.w(m + 1), kAuxiliaries) || is_negator(c.w(m + 1))) continue;  // "... and is not", one subject
-    for (std::size_t a = m + 2; a < b && a <= m + 5; ++a) {
+    const bool determiner = kSubjectDeterminers.count(c.w(m + 1)) > 0;
+    for (std::size_t a = m + 2; a < c.s.tokens.size() && a <= m + 5; ++a) {
       if (c.punct(a)) break;
       // "Not in the long and careful run did we see X": an auxiliary before its subject is the
       // inversion after a fronted negation, whose clause goes on.
       static const std::unordered_set<std::string_view> kPronouns = {"i", "we", "they", "he", "she", "you", "it"};
       if (in(c.w(a), kAuxiliaries) && kPronouns.count(c.w(a + 1))) break;
-      if (in(c.w(a), kAuxiliaries)) return true;
+      if (a < b && in(c.w(a), kAuxiliaries)) return true;
+      std::string_view v = c.w(a);
+      bool inflected = v.size() > 3 && !c.s.tokens[a].capital &&
+                       ((v.back() == 's' && v[v.size() - 2] != 's' && v[v.size() - 2] != 'u' && v[v.size() - 2] != 'i') ||
+                        v.substr(v.size() - 2) == "ed");
+      if (determiner && inflected && kObjectStarts.count(c.w(a + 1)) && !kSubjectDeterminers.count(c.w(a - 1)))
+        return true;
+      // "and the GPU waits on every batch": a singular noun, then a word in -s, is a subject and its verb.
+      std::string_view noun = c.w(a - 1);
+      if (determiner && a == m + 3 && v.size() > 3 && v.back() == 's' && v[v.size() - 2] != 's' && v[v.size() - 2] != 'u' &&
+          noun.size() > 1 && noun.back() != 's' && c.s.tokens[a - 1].kind == Token::Kind::word && a + 1 < c.s.tokens.size() &&
+          c.s.tokens[a + 1].kind == Token::Kind::word)
+        return true;
     }
   }
   return false;
 }
+
+// A noun phrase of its own after a determiner negation ("no", "zero", "0", "without") at k: "and"
+// then an article or a count before the mention ("no spills and 12 stalls", "women without diabetes
+// and 12 normal women"; after "without" a count only: "without a GPU and a monitor" lacks both).
+bool own_noun_phrase(const Cursor& c, std::size_t k, std::size_t te, std::size_t b) {
+  static const std::unordered_set<std::string_view> kCounts = {"one", "two", "three", "four", "five", "six", "seven",
+                                                               "eight", "nine", "ten", "several", "many", "some"};
+  std::string_view x = c.w(k);
+  const bool without = x == "without";
+  if (!without && x != "no" && x != "zero" && x != "0") return false;
+  for (std::size_t m = te; m + 1 < b; ++m) {
+    if (c.w(m) != "and") continue;
+    const Token& d = c.s.tokens[m + 1];
+    if (d.kind == Token::Kind::number || kCounts.count(d.lower) || (!without && (d.lower == "a" || d.lower == "an"))) return true;
+  }
+  return false;
+}
+
+// "These data suggest that while X can bind Y, Z does not depend on it": a concession opened right
+// after an inferring "that" is part of what is inferred, and so is the clause it leads to. The
+// hedge's position when the clause starting at L is such a concession or follows one, or kNoHedge.
+std::size_t hedge_over_concession(const Cursor& c, std::size_t L);
 
 // A hedge adverb just before a connective of cause or time, a copula between allowed: "The kernel
 // stalls, probably because of bank conflicts", "Throughput fell, presumably after the restart",
@@ -1087,6 +1240,18 @@ std::size_t hedge_before_connective(const Cursor& c, std::size_t conn) {
   return a;
 }
 
+// A hedge adverb at k right before a phrase of cause ("presumably due to X", "likely owing to X",
+// "probably from X", "possibly via X"), as hedge_before_connective reads one before "because".
+bool hedge_on_cause_phrase(const Cursor& c, std::size_t k) {
+  static const std::unordered_set<std::string_view> kHedgeAdverbs = {
+      "probably", "presumably", "possibly", "perhaps", "maybe", "likely", "apparently", "conceivably", "plausibly",
+      "seemingly", "supposedly", "allegedly", "reportedly", "potentially"};
+  if (!kHedgeAdverbs.count(c.w(k))) return false;
+  std::string_view nx = c.w(k + 1);
+  if ((nx == "due" || nx == "owing" || nx == "thanks") && c.w(k + 2) == "to") return true;
+  return nx == "from" || nx == "via" || nx == "through";
+}
+
 // A negated predicate that "but" replaces: "The delay is not caused by the network but by the
 // disk", "X is no longer kept in fp32 but rounded to bf16", "The cause is not the cache but the
 // scheduler". The subject is stated; only the predicate was denied. Not when "but" opens a clause
@@ -1099,12 +1264,42 @@ bool corrected_predicate(const Cursor& c, std::size_t te) {
     std::string_view x = c.w(k);
     if (x == "." || x == ";" || x == ":" || x == "?" || x == "!" || x == "(" || x == "|") return false;
     if (x != "but") continue;
+    // "The problem is not that the cache is small but that it is cold": two propositions, the
+    // second replacing the first.
+    if (c.w(te) == "that" && c.w(k + 1) == "that") return true;
     if (kSubjects.count(c.w(k + 1))) return false;
     for (std::size_t m = k + 1; m < n && m <= k + 5 && !c.punct(m); ++m)
       if (in(c.w(m), kAuxiliaries) || c.w(m) == "n't") return false;
     return true;
   }
   return false;
+}
+
+std::size_t hedge_over_concession(const Cursor& c, std::size_t L) {
+  auto concessive = [&](std::size_t t) {
+    std::string_view x = c.w(t);
+    return x == "while" || x == "although" || x == "though" || x == "whereas";
+  };
+  std::size_t t = kNoHedge;
+  if (L > 0 && concessive(L - 1)) t = L - 1;
+  else if (L > 1 && c.w(L - 1) == ",") {
+    for (std::size_t m = L - 1; m-- > 0 && L - m <= kClauseReach;) {
+      if (concessive(m)) {
+        t = m;
+        break;
+      }
+      if (c.clause_punct(m) || c.w(m) == "," || (c.s.tokens[m].kind == Token::Kind::word && in(c.w(m), kTerminators))) break;
+    }
+  }
+  if (t == kNoHedge || t == 0) return kNoHedge;
+  std::size_t h = t - 1;
+  if (c.w(h) == "," && h > 0) --h;
+  if (c.w(h) != "that") return kNoHedge;
+  for (std::size_t m = h >= 3 ? h - 3 : 0; m < h; ++m) {
+    std::size_t len = c.match(m, kHedges);
+    if (len && m + len >= h && !hedge_is_term(c, m)) return m;
+  }
+  return kNoHedge;
 }
 
 }  // namespace
@@ -1301,6 +1496,13 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   // "The assumption that X is the culprit is incorrect": a proposition declared false is denied,
   // whatever its own word ("assumption", "idea") would hedge.
   const bool declared_false = false_proposition(c, L, b, E, RR) != n;
+  // What is inferred: "These data suggest that, while X binds Y, Z does not depend on it".
+  if (std::size_t a = hedge_over_concession(c, L); a != kNoHedge) {
+    j.polarity = Polarity::hedged;
+    j.trigger_begin = a;
+    j.trigger_end = a + 1;
+    return j;
+  }
   // The cause or time a hedged connective opens ("..., probably because of X") is hedged.
   if (L > 0) {
     std::size_t a = hedge_before_connective(c, L - 1);
@@ -1317,6 +1519,7 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   for (std::size_t k = L; k < hedge_end; ++k) {
     if (k >= b && k < E) continue;
     if (declared_false && k < b) continue;
+    if (code_cue_outside(c, k, b, e)) continue;
     if (std::size_t len = not_shown(c, k)) {  // "not entirely excluded", "cannot yet be ruled out"
       j.polarity = Polarity::hedged;
       j.trigger_begin = k;
@@ -1327,6 +1530,9 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     std::size_t len = q ? q->size() : modal_hedge(c, k);
     if (!len) continue;
     if (k >= E && cause_hedge != kNoHedge && cause_hedge <= k) continue;
+    // "Occupancy dropped to 25% presumably due to register pressure": the adverb doubts the cause
+    // that "due to", "owing to", "from" or "via" opens, not what came before it.
+    if (k >= E && hedge_on_cause_phrase(c, k)) continue;
     // A hedge that holds the mention is no hedge of it: "The mechanism is not known" denies "known".
     if (k < b && k + len > b) continue;
     // Evidence, then inference: in "These results suggest that X", "Low occupancy indicates
@@ -1342,9 +1548,12 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     if (k >= E && !opens_clause(c, L, b)) {
       bool coordinated = false;
       for (std::size_t m = E; m < k && !coordinated; ++m)
-        coordinated = (c.w(m) == "and" || c.w(m) == "or") && in(c.w(m + 1), kAuxiliaries);
+        coordinated = (c.w(m) == "and" || c.w(m) == "or") && (in(c.w(m + 1), kAuxiliaries) || m + 1 == k);
       if (coordinated) break;
     }
+    // "Based on these results we estimate a 5% difference": the writer's inference after a fronted
+    // phrase leaves that phrase stated.
+    if (k >= E && len == 2 && (c.w(k) == "we" || c.w(k) == "i")) break;
     // A hedge noun with its content after the mention speaks of that content: "investigate the
     // possibility that X", "raises the hypothesis of Y" leave the words before them stated.
     if (k >= E && len == 1 && (c.w(k + 1) == "that" || c.w(k + 1) == "of") && kHedgeNouns.count(c.w(k))) continue;
@@ -1366,6 +1575,16 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
         return j;
       }
       continue;
+    }
+    // "Consistent with the counter, the kernel stalls on stores": opening the sentence and set off
+    // by a comma, it agrees with a finding, it does not hedge one ("Consistent with pneumonia." does).
+    if (q && (c.at(k, {"consistent", "with"}) || c.at(k, {"compatible", "with"})) && (k == 0 || c.boundary(k - 1))) {
+      bool fronted = false;
+      for (std::size_t m = k + 2; m < n && m <= k + 10 && !fronted; ++m) {
+        if (c.clause_punct(m)) break;
+        fronted = c.w(m) == "," && m + 1 < n && s.tokens[m + 1].kind == Token::Kind::word;
+      }
+      if (fronted) continue;
     }
     if (q && q >= first_forward) {  // "presumed X", "evaluate for X", "at risk of X": what follows only
       if (k < b && forward_hedge_reaches(c, k, len, b) && !denied_after(c, E, RR)) {
@@ -1390,7 +1609,9 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     if (k > 0 && (c.w(k - 1) == "not" || c.w(k - 1) == "n't") && in(c.w(k), kNegativeAdjectives)) continue;
     // "could not", "can't": an inability stated, not a possibility ("we could not find X"); so is
     // "no X could be detected" — a negation opening the clause makes the modal one of ability.
-    if ((c.w(k) == "could" || c.w(k) == "can") && (c.w(k + 1) == "not" || c.w(k + 1) == "n't") && len == 1) continue;
+    // "could never fit", "can never happen": the ability denied, as "could not" is.
+    if ((c.w(k) == "could" || c.w(k) == "can") && (c.w(k + 1) == "not" || c.w(k + 1) == "n't" || c.w(k + 1) == "never") && len == 1)
+      continue;
     if ((c.w(k) == "could" || c.w(k) == "can") && len == 1) {
       bool negated_subject = false;
       for (std::size_t m = L; m < k && m < b && !negated_subject; ++m)
@@ -1474,6 +1695,7 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   bool seen_negation = false, pre = false, pre_coordinated = false, post_negator = false;
   std::size_t far_cut = n, far_words = 0;  // a negation before the mention whose reach the word limit cut
   for (std::size_t k = L; k < b; ++k) {
+    if (code_cue_outside(c, k, b, e)) continue;
     std::size_t len = c.match(k, kPreNegation);
     if (!len) len = phrasal_negation(c, k);
     // "We saw 0 preemptions": the digit as a determiner negates as "zero" does.
@@ -1512,7 +1734,9 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     // "A but not B, C": the contrast names B alone. A prepositional cue ("instead of", "in the
     // absence of", "lack of") governs a noun phrase: an auxiliary after it starts the clause's
     // predicate ("a site instead of a TATA box is located in the promoter region").
-    const bool contrast = k > 0 && c.w(k - 1) == "but" && (c.w(k) == "not" || c.w(k) == "n't");
+    // ", and not B," contrasts as "but not B" does: "Tyrosine kinase-dependent, and not PKC-dependent, pathways".
+    const bool contrast = k > 0 && (c.w(k - 1) == "but" || (c.w(k - 1) == "and" && k > 1 && c.w(k - 2) == ",")) &&
+                          (c.w(k) == "not" || c.w(k) == "n't");
     // "OTF-2 but not OTF-1 regulates the DRA gene", "cortisol but not tetrahydrocortisol inhibited
     // expression": the contrast names a noun phrase; a verb after it (a word past the first that
     // ends in -ed or is followed by an article) is the sentence's predicate, stated.
@@ -1539,11 +1763,27 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       for (std::size_t m = k + len; m < b && !predicate; ++m)
         predicate = in(c.w(m), kAuxiliaries) && c.w(m) != "'s" &&
                     !(c.w(k) == "without" && (c.w(m) == "being" || c.w(m) == "been" || c.w(m) == "be" || c.w(m) == "having"));
+    // "The failure to evict the sink blocks caused the OOM": the noun's infinitive phrase ends at
+    // the sentence's verb (an auxiliary, or a word in -ed past the infinitive's own).
+    bool nominal_end = false;
+    if (c.at(k, {"failure", "to"}))
+      for (std::size_t m = k + len + 1; m < b && !nominal_end; ++m) {
+        std::string_view x = c.w(m);
+        nominal_end = in(x, kAuxiliaries) || (x.size() > 4 && x.substr(x.size() - 2) == "ed");
+      }
+    // "LRU eviction is not what causes the recomputation": a free relative names the role the
+    // subject is denied, not something denied itself.
+    // ("It is not what we know, but what we can prove": with a pronoun subject the relative is the focus.)
+    const bool free_relative = (c.w(k + len) == "what" || c.w(k + len) == "who") && k > 1 && in(c.w(k - 1), kCopulas) &&
+                               c.w(k - 2) != "it" && c.w(k - 2) != "this" && c.w(k - 2) != "that";
+    const bool own_phrase = own_noun_phrase(c, k, k + len, b);
     // Cut by the word limit alone, not at a clause's edge: out of reach, and read so in doubt.
-    if (words > kPreScope && !participle && !predicate && !(comma && contrast) && !new_clause_between(c, k + len, b) &&
+    if (words > kPreScope && !participle && !predicate && !nominal_end && !free_relative && !own_phrase &&
+        !(comma && contrast) && !new_clause_between(c, k + len, b) &&
         !(comma && (len > 1 || c.w(k).substr(0, 5) == "avoid") && in(c.w(k), kShortScope)))
       far_cut = k, far_words = words;
-    if (words > kPreScope || participle || predicate || new_clause_between(c, k + len, b) || (comma && contrast) ||
+    if (words > kPreScope || participle || predicate || nominal_end || free_relative || own_phrase ||
+        new_clause_between(c, k + len, b) || (comma && contrast) ||
         (comma && (len > 1 || c.w(k).substr(0, 5) == "avoid") && in(c.w(k), kShortScope))) {
       pre = false;
       continue;
@@ -1619,6 +1859,9 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       if (!list) break;
     }
     std::size_t len = c.match(k, kPostPredicate);
+    // "seen with the unrelated antioxidants": after an article the word qualifies a noun, it is no
+    // predicate of the mention.
+    if (len == 1 && k > 0 && (c.w(k - 1) == "the" || c.w(k - 1) == "a" || c.w(k - 1) == "an")) len = 0;
     if (len && !c.pseudo(k) && gap <= kPostGap) {
       ++count;
       tb = k;
@@ -1666,6 +1909,7 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
         break;
       }
     }
+    if (code_cue_outside(c, k, b, e)) continue;
     if (c.match(k, kPostNegation) && is_negator(c.w(k)) && !c.pseudo(k) && gap >= 1 && gap <= kPostGap &&
         in(c.w(k - 1), kAuxiliaries)) {
       // "X is not ...": a copula denies X; "X does not <verb>" only with a verb of being or causing.
@@ -1680,7 +1924,9 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       std::size_t v = k + 1;
       while (v < n && (c.w(v) == "really" || c.w(v) == "actually" || c.w(v) == "even" || c.w(v) == "seem" || c.w(v) == "to"))
         ++v;
-      bool denying = v < n && key_in(s.tokens[v].stem, kDenyingVerbs);
+      // "The profile does not show bank conflicts" names the profile; "the bug does not show up" denies it.
+      static const std::string kShow = inflection_key("show");
+      bool denying = v < n && (key_in(s.tokens[v].stem, kDenyingVerbs) || (s.tokens[v].stem == kShow && c.w(v + 1) == "up"));
       // "The stall warning did not activate.": a verb with nothing after it in its clause denies
       // that X happened — unless the verb is one of ending ("the pain did not stop" states it).
       denying = denying || (v < n && s.tokens[v].kind == Token::Kind::word && !key_in(s.tokens[v].stem, kEndingVerbs) &&

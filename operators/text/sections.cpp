@@ -67,6 +67,27 @@ int heading_level(std::string_view line) {
 
 bool blank(std::string_view line) { return line.find_first_not_of(" \t\r") == std::string_view::npos; }
 
+// The level of a Setext underline ("=====" is 1, "-----" is 2: at least two, up to three spaces
+// before), or 0.
+int underline_level(std::string_view line) {
+  std::size_t k = line.find_first_not_of(' ');
+  if (k == std::string_view::npos || k > 3 || (line[k] != '=' && line[k] != '-')) return 0;
+  std::size_t r = line.find_first_not_of(line[k], k);
+  if (r - k < 2 && r != std::string_view::npos) return 0;
+  if (r == std::string_view::npos && line.size() - k < 2) return 0;
+  if (r != std::string_view::npos && line.find_first_not_of(" \t\r", r) != std::string_view::npos) return 0;
+  return line[k] == '=' ? 1 : 2;
+}
+
+// A line of a paragraph that an underline can make a heading: not blank, not a list item, a quote,
+// a table row or an ATX heading ("- item\n---" is a list and a rule).
+bool setext_text(std::string_view line) {
+  std::size_t k = line.find_first_not_of(' ');
+  if (k == std::string_view::npos || k > 3 || heading_level(line) || line[k] == '>' || line[k] == '|') return false;
+  if ((line[k] == '-' || line[k] == '*' || line[k] == '+') && (k + 1 == line.size() || line[k + 1] == ' ')) return false;
+  return !underline_level(line);
+}
+
 // A line that goes on a list after a blank line: a list item ("- x", "* x", "+ x", "1. x", "1) x")
 // or a line indented as an item's continuation.
 bool list_item_or_indented(std::string_view line) {
@@ -85,16 +106,23 @@ std::optional<std::string_view> section_of(std::string_view t, std::string_view 
   const std::vector<std::string> want = word_keys(heading);
   std::size_t begin = std::string_view::npos, end = t.size();
   int level = 0;
+  // A Setext heading is known at its underline: the line before it is held until then.
+  std::size_t prev_b = std::string_view::npos, prev_e = 0;
+  bool prev_text = false;  // the line before was one an underline can make a heading
   prose_lines(t, [&](std::size_t b, std::size_t e) {
     std::string_view line = t.substr(b, e - b);
     int l = heading_level(line);
+    std::size_t hb = b, he = e;
+    if (l == 0 && prev_text && prev_e + 1 == b && (l = underline_level(line))) hb = prev_b, he = prev_e;
+    prev_text = setext_text(line) && !blank(line);
+    prev_b = b, prev_e = e;
     if (l == 0) return true;
     if (begin == std::string_view::npos) {
-      if (contains(word_keys(line), want)) begin = b, level = l;
+      if (contains(word_keys(t.substr(hb, he - hb)), want)) begin = hb, level = l;
       return true;
     }
     if (l <= level) {
-      end = b;
+      end = hb;
       return false;
     }
     return true;

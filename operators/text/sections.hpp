@@ -10,8 +10,9 @@
 
 namespace rubric::text {
 
-// The first ATX heading ("#" to "######") whose words contain `heading`'s, from its line to the
-// next heading of the same or a higher level, or the end. nullopt when none.
+// The first heading whose words contain `heading`'s, ATX ("#" to "######") or Setext (a line
+// underlined with "===" for level 1 or "---" for level 2), from its line to the next heading of the
+// same or a higher level, or the end. nullopt when none.
 std::optional<std::string_view> section_of(std::string_view text, std::string_view heading);
 
 // The first line (or list item) that opens with `label` and a colon ("Root cause:", "- **Root

@@ -1,5 +1,6 @@
 #include "operators/text/unicode.hpp"
 
+#include <array>
 #include <unordered_map>
 
 namespace rubric::text {
@@ -31,6 +32,38 @@ constexpr std::string_view kLatin1Lower[] = {"\xc3\xa0", "\xc3\xa1", "\xc3\xa2",
                                              "\xc3\xbc", "\xc3\xbd", "\xc3\xbe"};
 constexpr std::string_view kAsciiLower = "abcdefghijklmnopqrstuvwxyz0123456789";
 
+// Windows-1252 at 0x80..0x9F: the character of each byte, as UTF-8, and a letter's lower-case reading
+// ("" for punctuation, which its class reads). 0 where the code page leaves the byte undefined.
+struct Cp1252 {
+  char32_t cp;
+  std::string_view utf8, letter;
+};
+constexpr Cp1252 kCp1252[32] = {
+    {0x20AC, "\xe2\x82\xac", "\xe2\x82\xac"}, {0, "", ""}, {0x201A, "\xe2\x80\x9a", ""},
+    {0x0192, "\xc6\x92", "\xc6\x92"}, {0x201E, "\xe2\x80\x9e", ""}, {0x2026, "\xe2\x80\xa6", ""},
+    {0x2020, "\xe2\x80\xa0", "\xe2\x80\xa0"}, {0x2021, "\xe2\x80\xa1", "\xe2\x80\xa1"}, {0x02C6, "\xcb\x86", "\xcb\x86"},
+    {0x2030, "\xe2\x80\xb0", "\xe2\x80\xb0"}, {0x0160, "\xc5\xa0", "\xc5\xa1"}, {0x2039, "\xe2\x80\xb9", ""},
+    {0x0152, "\xc5\x92", "\xc5\x93"}, {0, "", ""}, {0x017D, "\xc5\xbd", "\xc5\xbe"},
+    {0, "", ""}, {0, "", ""}, {0x2018, "\xe2\x80\x98", ""},
+    {0x2019, "\xe2\x80\x99", ""}, {0x201C, "\xe2\x80\x9c", ""}, {0x201D, "\xe2\x80\x9d", ""},
+    {0x2022, "\xe2\x80\xa2", ""}, {0x2013, "\xe2\x80\x93", ""}, {0x2014, "\xe2\x80\x94", ""},
+    {0x02DC, "\xcb\x9c", "\xcb\x9c"}, {0x2122, "\xe2\x84\xa2", "\xe2\x84\xa2"}, {0x0161, "\xc5\xa1", "\xc5\xa1"},
+    {0x203A, "\xe2\x80\xba", ""}, {0x0153, "\xc5\x93", "\xc5\x93"}, {0, "", ""},
+    {0x017E, "\xc5\xbe", "\xc5\xbe"}, {0x0178, "\xc5\xb8", "\xc3\xbf"}};
+
+// The UTF-8 of the Latin-1 character b (0xA0..0xFF).
+std::string_view latin1_utf8(unsigned char b) {
+  static const std::array<char, 2 * 96> table = [] {
+    std::array<char, 2 * 96> t{};
+    for (int c = 0xA0; c <= 0xFF; ++c) {
+      t[2 * (c - 0xA0)] = static_cast<char>(0xC0 | (c >> 6));
+      t[2 * (c - 0xA0) + 1] = static_cast<char>(0x80 | (c & 0x3F));
+    }
+    return t;
+  }();
+  return std::string_view(table.data() + 2 * (b - 0xA0), 2);
+}
+
 }  // namespace
 
 std::size_t char_length(std::string_view t, std::size_t i) {
@@ -51,8 +84,29 @@ Glyph glyph_at(std::string_view t, std::size_t i) {
   Glyph g;
   char32_t cp = 0;
   std::size_t len = 1;
-  if (!decode(t, i, cp, len)) return g;  // a stray byte: a letter of one byte
+  // Text written on Windows: a byte 0x80..0x9F that is not UTF-8 ("doesn\x92t"), or a C1 control
+  // encoded in UTF-8 (the same text decoded as Latin-1), is the Windows-1252 character, as the
+  // WHATWG Encoding Standard reads the "latin1" label; C1 controls do not occur in prose.
+  // Above 0x9F, Windows-1252 is Latin-1: a lone 0xE9 is "é", 0xA0 a no-break space.
+  bool stray = false;
+  if (!decode(t, i, cp, len)) {
+    unsigned char b = static_cast<unsigned char>(t[i]);
+    if (b < 0x80 || (b <= 0x9F && !kCp1252[b - 0x80].cp)) return g;  // undefined there: a letter of one byte
+    cp = b;
+    len = 1;
+    stray = b >= 0xA0;
+    if (stray) g.windows1252 = latin1_utf8(b);
+  }
   g.len = static_cast<std::uint8_t>(len);
+  if (cp >= 0x80 && cp <= 0x9F && kCp1252[cp - 0x80].cp) {
+    const Cp1252& w = kCp1252[cp - 0x80];
+    cp = w.cp;
+    g.windows1252 = w.utf8;
+    if (!w.letter.empty()) {
+      g.fold = w.letter;
+      return g;
+    }
+  }
   using C = Glyph::Class;
   auto as = [&](C c, char p = 0) {
     g.cls = c;
@@ -63,7 +117,7 @@ Glyph glyph_at(std::string_view t, std::size_t i) {
     // No-break, figure, thin, narrow and other fixed-width spaces; line and paragraph separators.
     case 0x00A0: case 0x1680: case 0x2000: case 0x2001: case 0x2002: case 0x2003: case 0x2004: case 0x2005:
     case 0x2006: case 0x2007: case 0x2008: case 0x2009: case 0x200A: case 0x2028: case 0x2029: case 0x202F:
-    case 0x205F: case 0x3000: case 0x0085:
+    case 0x205F: case 0x3000:
       return as(C::space);
     // Zero-width space, non-joiner, joiner, word joiner, invisible operators, BOM, soft hyphen,
     // direction marks, emoji variation selectors ("✔️" is "✔").
@@ -79,7 +133,7 @@ Glyph glyph_at(std::string_view t, std::size_t i) {
       return as(C::dash);
     case 0x2018: case 0x2019: case 0x201B: case 0x02BC: case 0xFF07: case 0x2032:
       return as(C::apostrophe);
-    case 0x201C: case 0x201D: case 0x201E: case 0x201F: case 0x00AB: case 0x00BB: case 0x2039: case 0x203A:
+    case 0x201A: case 0x201C: case 0x201D: case 0x201E: case 0x201F: case 0x00AB: case 0x00BB: case 0x2039: case 0x203A:
     case 0xFF02: case 0x2033: case 0x300C: case 0x300D:
       return as(C::quote);
     case 0x2026:
@@ -138,6 +192,7 @@ Glyph glyph_at(std::string_view t, std::size_t i) {
       (cp >= 0x2A00 && cp <= 0x2AFF))
     return as(C::symbol);
   if (cp >= 0x00C0 && cp <= 0x00DE && cp != 0x00D7) g.fold = kLatin1Lower[cp - 0x00C0];
+  else if (stray && g.fold.empty()) g.fold = g.windows1252;  // "caf\xe9" reads "café"
   return g;
 }
 

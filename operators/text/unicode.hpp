@@ -5,8 +5,9 @@
 // "don’t"), a quote, an ellipsis, punctuation in a compatibility form (fullwidth "，"), or a letter,
 // perhaps with an ASCII reading ("ﬁ" → "fi", fullwidth "Ａ" → "a", "É" → "é"). A small table in
 // the manner of NFKC for the characters answers are written with; everything else is a letter
-// kept as its bytes. Text is read as UTF-8; a malformed byte is a letter of one byte, never a
-// reason to fail or to cut a character in two.
+// kept as its bytes. Text is read as UTF-8; a byte that is not UTF-8, and a C1 control encoded in
+// UTF-8, are the Windows-1252 characters they stand for (text written on Windows); a byte the code
+// page leaves undefined is a letter of one byte, never a reason to fail or to cut a character in two.
 #include <cstddef>
 #include <cstdint>
 #include <string_view>
@@ -20,6 +21,7 @@ struct Glyph {
   char punct = 0;              // Class::punct: the ASCII punctuation it reads as ('.', ',', ';', ...)
                                // Class::symbol: a mathematical sign or an arrow ("≈", "≤", "→", "±"): no letter
   std::string_view fold;       // Class::letter: its lower-case reading when it differs from its bytes
+  std::string_view windows1252;  // the character as UTF-8 when its bytes are Windows-1252, not UTF-8
 };
 
 // The character starting at t[i] (t[i] >= 0x80).

@@ -79,6 +79,29 @@ TEST_CASE("Unicode spaces, hyphens, apostrophes and compatibility forms read as 
   CHECK(sentences("Causes:\n\xe2\x80\xa2 bank conflicts\n\xe2\x80\xa2 spills").size() == 3);
 }
 
+TEST_CASE("text written on Windows: Windows-1252 bytes and C1 controls read as their characters") {
+  // Bytes that are not UTF-8: 0x92 is the apostrophe, 0x93/0x94 the quotes, 0x96/0x97 the dashes.
+  CHECK(pol("The kernel doesn\x92t spill.", "spill") == Polarity::negated);
+  CHECK(pol("It isn\x92t the prefix cache.", "prefix cache") == Polarity::negated);
+  CHECK(pol("The cause is bank conflicts \x97 not the prefix cache.", "prefix cache") == Polarity::negated);
+  CHECK(pol("The cause is bank conflicts \x97 not the prefix cache.", "bank conflict") == Polarity::affirmed);
+  CHECK(pol("\x93We fear nothing,\x94 said the lady.", "lady") == Polarity::affirmed);
+  CHECK(pol("a conflict\x96" "free layout", "conflict-free layout") == Polarity::affirmed);
+  // The same text decoded as Latin-1: C1 controls encoded in UTF-8 (U+0092, U+0097).
+  CHECK(pol("The kernel doesn\xc2\x92t spill.", "spill") == Polarity::negated);
+  CHECK(pol("The cause is bank conflicts \xc2\x97 not the prefix cache.", "prefix cache") == Polarity::negated);
+  // Evidence quotes the characters, as UTF-8; a lone byte of another kind stays a letter.
+  CHECK(quote("doesn\x92t \x93spill\x94", 0, 20) == "doesn\xe2\x80\x99t \xe2\x80\x9cspill\xe2\x80\x9d");
+  CHECK(quote("doesn\xc2\x92t", 0, 20) == "doesn\xe2\x80\x99t");
+  CHECK(pol("The kernel doesn\x81t spill.", "spill") == Polarity::affirmed);  // 0x81: undefined in Windows-1252
+  // Above 0x9F a lone byte is the Latin-1 letter or sign: "caf\xe9" is "café", 0xA0 a no-break space.
+  CHECK(pol("No caf\xe9 here.", "caf\xc3\xa9") == Polarity::negated);
+  CHECK(pol("The kernel has bank\xa0" "conflicts.", "bank conflict") == Polarity::affirmed);
+  CHECK(quote("caf\xe9 \xabnot\xbb", 0, 20) == "caf\xc3\xa9 \xc2\xabnot\xc2\xbb");
+  // Valid UTF-8 is read as UTF-8: its continuation bytes are no Windows-1252 characters.
+  CHECK(quote("don\xe2\x80\x99t \xc3\xa9", 0, 20) == "don\xe2\x80\x99t \xc3\xa9");
+}
+
 TEST_CASE("quotes never cut a UTF-8 character") {
   std::string t;
   for (int i = 0; i < 200; ++i) t += "\xe4\xb8\xad";  // 600 bytes of CJK

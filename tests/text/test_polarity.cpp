@@ -193,6 +193,8 @@ TEST_CASE("reported words, clinical hedges and forward-only hedges") {
   CHECK(pol("Equivocal findings for gallstones.", "gallstones") == "hedged");
   CHECK(pol("Oxidation of the sample remains a possibility.", "oxidation") == "hedged");
   CHECK(pol("There is no possibility of overflow.", "overflow") == "negated");
+  CHECK(pol("We ruled out the possibility that the sink tokens were evicted.", "sink tokens") == "negated");
+  CHECK(pol("We checked the possibility that the sink tokens were evicted.", "sink tokens") == "hedged");
   CHECK(pol("Toxicity at higher doses has not been ruled out.", "toxicity") == "hedged");
   CHECK(pol("It is not impossible that the tumour has spread.", "tumour") == "hedged");
   CHECK(pol("It is impossible to ignore the bug.", "bug") == "affirmed");
@@ -223,6 +225,10 @@ TEST_CASE("inverted and phrasal conditions; a verbless 'A versus B' is a differe
   CHECK(pol("In case of rain, the match moves indoors.", "rain") == "hedged");
   CHECK(pol("Pneumonia versus atelectasis in the left lower lobe.", "pneumonia") == "hedged");
   CHECK(pol("Pneumonia versus atelectasis in the left lower lobe.", "atelectasis") == "hedged");
+  // A verb makes it a comparison: a person as subject, a word in -ed, a verb of comparing.
+  CHECK(pol("We compared padding vs. swizzling.", "padding") == "affirmed");
+  CHECK(pol("Benchmarked fp16 versus fp32 on the H100.", "fp16") == "affirmed");
+  CHECK(pol("Compare fp16 vs fp32 on the same inputs.", "fp32") == "affirmed");
   CHECK(pol("The fp16 vs fp32 throughput is 2.1x.", "fp16") == "affirmed");
 }
 

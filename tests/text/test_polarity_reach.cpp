@@ -158,3 +158,87 @@ TEST_CASE("what is not known is hedged past its wh-word; an adverb set off insid
   CHECK(pol("The kernel, which we profiled, is fast.", "kernel") == "affirmed");
   CHECK(pol("A hitherto unknown hormone may, thus, be responsible for the hypertension.", "responsible") == "hedged");
 }
+
+TEST_CASE("a time or a place right after 'not' is what is denied; 'not been yet' keeps the negation") {
+  std::string t = "The hit rate rises after the second request, but not after the first request.";
+  CHECK(pol(t, "first request") == "negated");
+  CHECK(pol(t, "second request") == "affirmed");
+  CHECK(pol("The stall appears when the batch is full, not when the queue is empty.", "queue") == "negated");
+  CHECK(pol("Not after the warm-up, at least.", "warm-up") == "negated");
+  CHECK(pol("The cause has not been yet identified.", "identified") == "negated");
+  // A terminator elsewhere still ends the scope.
+  CHECK(pol("The kernel did not stall after the fix was applied.", "fix") == "affirmed");
+}
+
+TEST_CASE("'absent' before its noun and 'failure to' deny; a noun phrase of its own after 'no X and'") {
+  CHECK(pol("The profile shows absent tensor core activity.", "tensor core") == "negated");
+  CHECK(pol("Counters show reduced or absent L2 hits.", "L2 hits") == "negated");
+  CHECK(pol("Tensor core activity is absent in the fp32 path.", "fp32 path") == "affirmed");
+  CHECK(pol("Tensor core activity is absent in the fp32 path.", "tensor core") == "negated");
+  CHECK(pol("The failure to evict the sink blocks caused the OOM.", "evict") == "negated");
+  CHECK(pol("The failure to evict the sink blocks caused the OOM.", "OOM") == "affirmed");
+  // After "no", an article or a count opens a noun phrase the negation does not reach.
+  CHECK(pol("We saw no spills and 12 stalls.", "stalls") == "affirmed");
+  CHECK(pol("There were no spills and a long stall in the epilogue.", "stall") == "affirmed");
+  CHECK(pol("We saw no spills and no stalls.", "stalls") == "negated");
+  CHECK(pol("There are no spills or stalls.", "stalls") == "negated");
+  CHECK(pol("A node without a GPU and a monitor.", "monitor") == "negated");
+  CHECK(pol("Nodes without a GPU and 2 nodes with one.", "nodes with one") == "affirmed");
+}
+
+TEST_CASE("a concession inside an inferred clause is inferred too; enumerators and 'either' of each") {
+  std::string t = "These results suggest that, while padding removes the conflicts, occupancy still limits the kernel.";
+  CHECK(pol(t, "padding") == "hedged");
+  CHECK(pol(t, "occupancy") == "hedged");
+  CHECK(pol(t, "results") == "affirmed");
+  CHECK(pol("While padding removes the conflicts, occupancy still limits the kernel.", "occupancy") == "affirmed");
+  // "(i)", "(2)" list the parts of one clause.
+  CHECK(pol("The patch may (i) pad the tile and (ii) unroll the loop.", "pad the tile") == "hedged");
+  CHECK(pol("The fix (1) pads the tile and (2) unrolls the loop.", "unrolls") == "affirmed");
+  CHECK(pol("The stall (see the profile) is real.", "profile") == "affirmed");
+  // "either" of each of two is no alternative.
+  CHECK(pol("Barriers sit on either side of the store.", "store") == "affirmed");
+  CHECK(pol("Either the cache or the scheduler stalls.", "cache") == "hedged");
+}
+
+TEST_CASE("a fronted phrase before the writer's estimate or an agreement with a finding is stated") {
+  std::string t = "Based on the nsys trace we estimate a 5% loss from launch overhead.";
+  CHECK(pol(t, "nsys trace") == "affirmed");
+  CHECK(pol(t, "launch overhead") == "hedged");
+  std::string c = "Consistent with the replay counter, the kernel stalls on shared stores.";
+  CHECK(pol(c, "replay counter") == "affirmed");
+  CHECK(pol(c, "shared stores") == "affirmed");
+  CHECK(pol("The drift is consistent with a race in the reduction.", "race") == "hedged");
+  CHECK(pol("Consistent with a race in the reduction.", "race") == "hedged");
+  // A hedge right after "and" opens a second verb phrase: the first phrase stays stated.
+  std::string v = "The pool is sized at 2 GB and perhaps too small for long prompts.";
+  CHECK(pol(v, "sized") == "affirmed");
+  CHECK(pol(v, "long prompts") == "hedged");
+  CHECK(pol("The region is termed the epilogue and appears to stall.", "termed") == "affirmed");
+}
+
+TEST_CASE("a finding's source, a contrast and an attributive adjective end or escape a negation") {
+  std::string t = "The kernel has no bank conflicts as measured by ncu.";
+  CHECK(pol(t, "bank conflicts") == "negated");
+  CHECK(pol(t, "ncu") == "affirmed");
+  CHECK(pol("The pool shows no fragmentation, in contrast to the old allocator.", "old allocator") == "affirmed");
+  CHECK(pol("The pool shows no fragmentation, in contrast to the old allocator.", "fragmentation") == "negated");
+  std::string a = "Fused, and not split, kernels remove the launch overhead.";
+  CHECK(pol(a, "split") == "negated");
+  CHECK(pol(a, "launch overhead") == "affirmed");
+  CHECK(pol("Similar stalls are seen with the unrelated allocator.", "seen") == "affirmed");
+  CHECK(pol("The allocator is unrelated.", "allocator") == "negated");
+  // A profile that does not show X names the profile; what does not show up is denied.
+  CHECK(pol("The profile does not show bank conflicts.", "profile") == "affirmed");
+  CHECK(pol("The profile does not show bank conflicts.", "bank conflicts") == "negated");
+  CHECK(pol("The race does not show up under the sanitizer.", "race") == "negated");
+}
+
+TEST_CASE("after 'X is not', a free relative names the role denied to X") {
+  std::string t = "LRU eviction is not what causes the recomputation; the chunked prefill is.";
+  CHECK(pol(t, "LRU eviction") == "negated");
+  CHECK(pol(t, "recomputation") == "affirmed");
+  CHECK(pol("The allocator is not who holds the lock.", "lock") == "affirmed");
+  CHECK(pol("It is not what we know, but what we can prove.", "know") == "negated");
+  CHECK(pol("The stall is not caused by the allocator.", "allocator") == "negated");
+}

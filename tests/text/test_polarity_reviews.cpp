@@ -3,6 +3,7 @@
 // that must and must not change.
 #include <doctest/doctest.h>
 
+#include "operators/text/claims.hpp"
 #include "operators/text/concept.hpp"
 #include "tests/text/polarity_cases.hpp"
 
@@ -21,6 +22,13 @@ TEST_CASE("a hedge adverb before 'because' or 'after' doubts the cause or the ti
   CHECK(pol("The kernel stalls because of bank conflicts.", "bank conflicts") == "affirmed");
   CHECK(pol("The kernel stalls because of bank conflicts, probably.", "bank conflicts") == "hedged");
   CHECK(pol("The hit rate dropped after the restart, which probably cleared the cache.", "restart") == "affirmed");
+  // So does one before "due to", "owing to", "from" or "via", comma or not.
+  std::string o = "Occupancy dropped to 25% presumably due to register pressure.";
+  CHECK(pol(o, "occupancy") == "affirmed");
+  CHECK(pol(o, "register pressure") == "hedged");
+  CHECK(pol("Latency doubled probably from lock contention.", "latency") == "affirmed");
+  CHECK(pol("Latency doubled probably from lock contention.", "lock contention") == "hedged");
+  CHECK(pol("Latency probably doubled from the contention.", "latency") == "hedged");
 }
 
 TEST_CASE("the second of two alternative clauses is a candidate too") {
@@ -39,4 +47,24 @@ TEST_CASE("'must' states: an obligation or the writer's own conclusion") {
   CHECK(pol("It must have been the prefix cache.", "prefix cache") == "affirmed");
   CHECK(pol("The tensor must be contiguous.", "contiguous") == "affirmed");
   CHECK(pol("There must be changes in the transcription of genes.", "transcription") == "affirmed");
+}
+
+TEST_CASE("a label that names a candidate, singular or plural, hedges its items") {
+  CHECK(pol("Our working hypothesis: L2 thrashing.", "L2 thrashing") == "hedged");
+  CHECK(pol("Main suspect: the allocator.", "allocator") == "hedged");
+  CHECK(pol("My guess: register spills.", "register spills") == "hedged");
+  CHECK(pol("Hypotheses: bank conflicts, spills.", "spills") == "hedged");
+  CHECK(pol("Possibility: a cold cache.", "cold cache") == "hedged");
+  CHECK(pol("Hypothesis:\n- bank conflicts\n- spills\n", "spills") == "hedged");
+  // An estimate is not a measurement.
+  CHECK(pol("Estimated bandwidth: 1.9 TB/s from the roofline.", "roofline") == "hedged");
+  CHECK(pol("Projected speedup: 2x with padding.", "padding") == "hedged");
+  Stemmer st;
+  auto claims = find_claims("Estimated bandwidth: 1.9 TB/s. Measured bandwidth: 610 GB/s.", st, 10, nullptr);
+  REQUIRE(claims.size() == 2);
+  CHECK(claims[0].polarity == Polarity::hedged);
+  CHECK(claims[1].polarity == Polarity::affirmed);
+  // A finding is stated.
+  CHECK(pol("Root cause: L2 thrashing.", "L2 thrashing") == "affirmed");
+  CHECK(pol("Diagnosis: register spills.", "register spills") == "affirmed");
 }

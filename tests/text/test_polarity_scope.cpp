@@ -22,6 +22,14 @@ TEST_CASE("a corrected predicate: 'not X but Y' denies the predicate, not the su
   CHECK(pol("The prefix cache is not involved, but we checked it twice.", "prefix cache") == "negated");
   CHECK(pol("The prefix cache is not the problem, but the scheduler is.", "prefix cache") == "negated");
   CHECK(pol("The prefix cache is not the problem.", "prefix cache") == "negated");
+  // A proposition replaced by another: "not that X but that Y".
+  std::string p = "The problem is not that the cache is small but that it is cold.";
+  CHECK(pol(p, "problem") == "affirmed");
+  CHECK(pol(p, "small") == "negated");  // the denial stays with what it denied
+  CHECK(pol(p, "cold") == "affirmed");
+  CHECK(pol("The kernel is not compute bound but memory bound.", "kernel") == "affirmed");
+  CHECK(pol("The kernel is not compute bound but memory bound.", "compute bound") == "negated");
+  CHECK(pol("The loss spike wasn't caused by the learning rate but by a bad batch.", "loss spike") == "affirmed");
 }
 
 TEST_CASE("an inline code span is part of its sentence; a fenced block is not prose") {
@@ -32,6 +40,12 @@ TEST_CASE("an inline code span is part of its sentence; a fenced block is not pr
   CHECK(pol("It might be `max_num_seqs`.", "max num seqs") == "hedged");
   CHECK(pol("`bank_conflicts = 0` in the counter.", "bank conflict") == "negated");
   CHECK(pol("Done.\n```\npage_size = 32\n```\n", "page size") == "absent");
+  // A cue inside an identifier speaks of the identifier's own words, not of the prose around it.
+  CHECK(pol("We wrap inference in `torch.no_grad()` to save memory.", "memory") == "affirmed");
+  CHECK(pol("The `NO_BANK_CONFLICT` macro pads the kernel's tile.", "kernel") == "affirmed");
+  CHECK(pol("The `may_alias` attribute hides the aliasing from the compiler.", "compiler") == "affirmed");
+  CHECK(pol("We launched with `--no-enable-prefix-caching`.", "prefix caching") == "negated");
+  CHECK(pol("We did not pass `--enable-prefix-caching`.", "prefix caching") == "negated");
   Stemmer st;
   CHECK(find_claims("The latency is `1.2 ms` here.", st, 10, nullptr).empty());
 }
@@ -43,6 +57,15 @@ TEST_CASE("words of a field that only look like hedges") {
   CHECK(pol("The maximum likelihood estimate of the rate is biased.", "rate") == "affirmed");
   CHECK(pol("The null hypothesis of equal latency was rejected.", "latency") == "affirmed");
   CHECK(pol("Our hypothesis is that bank conflicts dominate.", "bank conflict") == "hedged");
+  CHECK(pol("My hunch is that bank conflicts cause the stall.", "bank conflict") == "hedged");
+  CHECK(pol("I have a gut feeling the allocator is involved.", "allocator") == "hedged");
+  // An extent is no doubt: a superlative or "every" before "possible", "as ... as possible".
+  CHECK(pol("The kernel reaches the maximum possible occupancy.", "occupancy") == "affirmed");
+  CHECK(pol("The kernel gets the highest possible occupancy at 128 threads.", "occupancy") == "affirmed");
+  CHECK(pol("Every possible tile size from 16 to 128 was benchmarked.", "tile size") == "affirmed");
+  CHECK(pol("The kernel runs as fast as possible on the H100.", "kernel") == "affirmed");
+  CHECK(pol("Keep the tile in shared memory where possible.", "shared memory") == "affirmed");
+  CHECK(pol("A larger tile is possible.", "larger tile") == "hedged");
 }
 
 TEST_CASE("hedge words of scientific and engineering prose") {
@@ -64,6 +87,18 @@ TEST_CASE("hedge words of scientific and engineering prose") {
   // Not hedges: a forecast without "to", a profile that shows.
   CHECK(pol("A patch is expected in the next release.", "patch") == "affirmed");
   CHECK(pol("The profile shows bank conflicts.", "bank conflict") == "affirmed");
+  // "indicate" with a clause of its own infers; with a noun phrase alone it reports.
+  CHECK(pol("The replay counter indicates bank conflicts are the limiter.", "bank conflict") == "hedged");
+  CHECK(pol("The replay counter indicates bank conflicts are the limiter.", "replay counter") == "affirmed");
+  CHECK(pol("The counters indicate the kernel is memory bound.", "memory bound") == "hedged");
+  CHECK(pol("The symptoms indicate a concussion.", "concussion") == "affirmed");
+  CHECK(pol("As indicated in the profile, the kernel is memory bound.", "memory bound") == "affirmed");
+  // One account among others is a candidate, its second "that" too.
+  std::string one = "One explanation is that the stride is 32 and that every lane hits bank 0.";
+  CHECK(pol(one, "stride") == "hedged");
+  CHECK(pol(one, "lane") == "hedged");
+  CHECK(pol("Another interpretation is that the driver downclocks.", "driver") == "hedged");
+  CHECK(pol("The explanation is that the driver downclocks.", "driver") == "affirmed");
 }
 
 TEST_CASE("denials: 'never possible', 'not because', a 0 before a noun") {
@@ -77,6 +112,10 @@ TEST_CASE("denials: 'never possible', 'not because', a 0 before a noun") {
   CHECK(pol("We saw zero preemptions.", "preemption") == "negated");
   CHECK(pol("We saw 2 preemptions.", "preemption") == "affirmed");
   CHECK(pol("The error dropped to 0 and the preemptions stopped.", "preemption") == "affirmed");
+  // A modal of ability denied by "never" is a denial, as "could not" is; "might never" stays a doubt.
+  CHECK(pol("A second CTA could never fit alongside the first.", "second CTA") == "negated");
+  CHECK(pol("This deadlock can never happen.", "deadlock") == "negated");
+  CHECK(pol("This deadlock might never happen.", "deadlock") == "hedged");
 }
 
 TEST_CASE("alternatives: clauses joined by 'or' are candidates; an appositive 'or' is another name") {
@@ -88,6 +127,11 @@ TEST_CASE("alternatives: clauses joined by 'or' are candidates; an appositive 'o
   CHECK(pol("The next PC, or nPC, is updated by the branch.", "next PC") == "affirmed");
   CHECK(pol("The next PC, or nPC, is updated by the branch.", "nPC") == "affirmed");
   CHECK(pol("The cause is the prefix cache or a bank conflict.", "prefix cache") == "hedged");
+  // A preposition repeated after "or" keeps the alternatives.
+  CHECK(pol("The stall is in the scheduler or in the allocator.", "allocator") == "hedged");
+  CHECK(pol("The stall is in the scheduler or in the allocator.", "scheduler") == "hedged");
+  CHECK(pol("The delay comes from the disk or from the network.", "network") == "hedged");
+  CHECK(pol("The stall is in the scheduler and in the allocator.", "allocator") == "affirmed");
 }
 
 TEST_CASE("negation scope: backwards over 'and', across a closing quote, into a clause with its own subject") {
@@ -101,8 +145,27 @@ TEST_CASE("negation scope: backwards over 'and', across a closing quote, into a 
   std::string r = "The lookup finds nothing to reuse and the scheduler has to recompute the prefix.";
   CHECK(pol(r, "recompute") == "affirmed");
   CHECK(pol(r, "reuse") == "negated");
+  // A verb in -s or -ed with its object's article after it marks the new clause too.
+  std::string f = "The cache has no free blocks and the fallback path evicts the oldest prefix.";
+  CHECK(pol(f, "free blocks") == "negated");
+  CHECK(pol(f, "fallback path") == "affirmed");
+  CHECK(pol(f, "evicts") == "affirmed");
+  CHECK(pol("We found no spills and the profiler reported the same count twice.", "profiler") == "affirmed");
+  CHECK(pol("There are no stalls and no replays in the profile.", "replays") == "negated");
+  // A singular noun and a word in -s after it: a subject and its verb.
+  std::string g = "The loader does no prefetching and the GPU waits on every batch.";
+  CHECK(pol(g, "prefetching") == "negated");
+  CHECK(pol(g, "GPU") == "affirmed");
+  CHECK(pol("The loop has no host sync and the kernel launches back to back.", "launches") == "affirmed");
+  CHECK(pol("There are no spills and the kernel logs.", "kernel") == "negated");
   CHECK(pol("No fever or chills were reported.", "chills") == "negated");
   CHECK(pol("The report lists the mean excluding warm-up iterations.", "warm-up iteration") == "affirmed");
+  // A purpose ("to rule out X") hedges what follows it, not the clause before it.
+  std::string rule = "I set `--enforce-eager` to rule out CUDA graphs.";
+  CHECK(pol(rule, "enforce eager") == "affirmed");
+  CHECK(pol(rule, "CUDA graphs") == "hedged");
+  CHECK(pol("We profiled the kernel to rule out bank conflicts.", "profiled") == "affirmed");
+  CHECK(pol("We ruled out bank conflicts.", "bank conflicts") == "negated");
 }
 
 TEST_CASE("hedge scope: a hedge after a comma speaks forward; after a modal an adverb does not end it") {
@@ -111,6 +174,9 @@ TEST_CASE("hedge scope: a hedge after a comma speaks forward; after a modal an a
   CHECK(pol("Bank conflicts, probably.", "bank conflict") == "hedged");
   CHECK(pol("The stall is in the epilogue, probably.", "epilogue") == "hedged");
   CHECK(pol("Padding might therefore remove the bank conflicts.", "bank conflict") == "hedged");
+  CHECK(pol("The change may, however, lower occupancy.", "occupancy") == "hedged");
+  CHECK(pol("Padding could, though, raise register pressure.", "register pressure") == "hedged");
+  CHECK(pol("The change may help; however, occupancy stays at 50%.", "occupancy") == "affirmed");
   CHECK(pol("The cause is most likely a raised k (7 instead of 3).", "raised k") == "hedged");
   CHECK(pol("Padding removed them; therefore the bank conflicts are gone.", "padding") == "affirmed");
 }

@@ -25,6 +25,23 @@ TEST_CASE("a heading's section runs to the next heading of its level or higher, 
   CHECK_FALSE(section_of("```\n# Root cause\n```\n", "root cause"));  // code holds no heading
 }
 
+TEST_CASE("a Setext heading, underlined with '===' or '---', is a heading of level 1 or 2") {
+  const char* t =
+      "Summary\n=======\n\nIt is 2.1x faster.\n\nRoot Cause Analysis\n-------------------\n\nBank conflicts.\n\n"
+      "### Details\n\nStride 32.\n\nFix\n---\n\nPad the tile.\n";
+  auto rc = section_of(t, "root cause");
+  REQUIRE(rc);
+  CHECK(*rc == "Root Cause Analysis\n-------------------\n\nBank conflicts.\n\n### Details\n\nStride 32.");
+  REQUIRE(section_of(t, "summary"));
+  CHECK(section_of(t, "summary")->size() == std::string_view(t).size() - 1);  // level 1: to the end
+  REQUIRE(section_of(t, "fix"));
+  CHECK(*section_of(t, "fix") == "Fix\n---\n\nPad the tile.");
+  // A rule after a blank line, a list item or a table row underlines nothing.
+  CHECK_FALSE(section_of("Cause\n\n---\n\nText.\n", "cause"));
+  CHECK_FALSE(section_of("- cause\n---\n", "cause"));
+  CHECK_FALSE(section_of("```\nCause\n```\n---\n", "cause"));
+}
+
 TEST_CASE("a labelled line keeps its label, so its rules still apply") {
   auto rc = labelled_line(kAnswer, "Root cause");
   REQUIRE(rc);
