@@ -55,6 +55,15 @@ class Environment {
   const std::shared_ptr<Environment>& parent() const { return parent_; }
   ModuleRuntime* module() const { return module_; }
 
+  // Empties the scope for another use under `parent` (a lambda's scope, reused from call to call
+  // when nothing kept it), keeping its storage.
+  void reset(std::shared_ptr<Environment> parent, ModuleRuntime* module) {
+    slots_.clear();
+    index_.clear();
+    parent_ = std::move(parent);
+    module_ = module;
+  }
+
  private:
   // Small scopes scan; large ones (module globals) switch to a hash index.
   void add(const std::string& name, Slot slot) {

@@ -263,6 +263,8 @@ class CallContext {
   virtual ProgressSink* progress() = 0;  // may be null
   // Calls a function value (lambda, def or builtin) with positional arguments.
   virtual Value call(const Value& function, const std::vector<Value>& args) = 0;
+  // call with one argument, an item of a list (map, filter, count...): no argument list is built.
+  virtual Value call_on(const Value& function, const Value& arg) { return call(function, std::vector<Value>{arg}); }
   // A cache shared by all calls of one check run (e.g. parsed JSON by path), keyed by string.
   virtual std::shared_ptr<const void> cached(const std::string& key) const = 0;
   virtual void store(const std::string& key, std::shared_ptr<const void> value) = 0;
