@@ -366,7 +366,7 @@ std::string Evaluator::describe_data(const ast::Expr& e, const EnvPtr& env) cons
   auto key_of = [&](const ast::Expr& object, const std::string& key) -> std::string {
     auto obj = peek(object, env);
     if (obj && obj->is(ValueKind::record) && !obj->as_record().origin.empty())
-      return fmt::format("{}: {}", obj->as_record().origin, key);
+      return fmt::format("{}: {}", obj->as_record().origin.str(), key);
     return "";
   };
   if (const auto* f = std::get_if<ast::Field>(&e.node)) {
@@ -386,7 +386,7 @@ std::string Evaluator::describe_data(const ast::Expr& e, const EnvPtr& env) cons
   }
   if (auto v = peek(e, env)) {
     if (v->is(ValueKind::list) && !v->list_what().empty()) return v->list_what();
-    if (v->is(ValueKind::record) && !v->as_record().origin.empty()) return v->as_record().origin;
+    if (v->is(ValueKind::record) && !v->as_record().origin.empty()) return v->as_record().origin.str();
   }
   std::string text = source_text(e, env);
   return text.empty() ? "" : "`" + text + "`";

@@ -56,7 +56,7 @@ std::string Record::missing_key(const std::string& key) const {
   std::vector<std::string> names;
   names.reserve(fields.size());
   for (const auto& f : fields) names.push_back(f.first);
-  return fmt::format("no key '{}' in {}{}; keys: {}", key, origin.empty() ? "record" : origin, did_you_mean(key, names), key_list());
+  return fmt::format("no key '{}' in {}{}; keys: {}", key, origin.empty() ? "record" : origin.str(), did_you_mean(key, names), key_list());
 }
 
 std::string PathValue::display() const { return relative.empty() ? root : root + "/" + relative; }
@@ -432,7 +432,7 @@ std::string CallContext::data_name(int argno, const Value& argument, const std::
   if (!carries_submission_data(argument)) return shown;
   // A list or record read from a file says where it came from; a number is described by the call.
   std::string where = argument.is(ValueKind::list)     ? argument.list_what()
-                      : argument.is(ValueKind::record) ? argument.as_record().origin
+                      : argument.is(ValueKind::record) ? argument.as_record().origin.str()
                                                        : "";
   if (where.empty()) where = describe_argument(argno);
   return where.empty() ? shown : fmt::format("{} from {}", shown, where);
@@ -442,8 +442,8 @@ bool carries_submission_data(const Value& v) {
   if (v.from_submission()) return true;
   if (v.is(ValueKind::path)) return v.as_path().root == "submission";
   if (v.is(ValueKind::record)) {
-    const std::string& o = v.as_record().origin;
-    return o.rfind("submission", 0) == 0 || o.rfind("the program's", 0) == 0;
+    const RecordOrigin& o = v.as_record().origin;
+    return o.starts_with("submission") || o.starts_with("the program's");
   }
   return false;
 }
