@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <fmt/format.h>
 #include <fstream>
 #include <sstream>
@@ -33,8 +34,13 @@ const char* kind_name(ValueKind k) {
 }
 
 const Value* Record::find(const std::string& key) const {
-  for (const auto& f : fields)
-    if (f.first == key) return &f.second;
+  // Length and first byte first: keys of one length rarely share their first byte
+  // (prompt_tokens, output_tokens), and then no memcmp is called.
+  const std::size_t n = key.size();
+  for (const auto& f : fields) {
+    const std::string& k = f.first;
+    if (k.size() == n && (n == 0 || (k[0] == key[0] && std::memcmp(k.data(), key.data(), n) == 0))) return &f.second;
+  }
   return nullptr;
 }
 
@@ -212,12 +218,6 @@ Value Value::undecided(std::string message, Verdict verdict, Blame blame, Source
   return v;
 }
 
-ValueKind Value::kind() const {
-  static constexpr ValueKind kinds[] = {ValueKind::null,   ValueKind::boolean, ValueKind::number, ValueKind::string,
-                                        ValueKind::list,   ValueKind::record,  ValueKind::path,   ValueKind::tensor,
-                                        ValueKind::samples, ValueKind::function, ValueKind::error};
-  return kinds[payload_.index()];
-}
 
 bool Value::as_bool() const { return std::get<bool>(payload_); }
 const Quantity& Value::as_quantity() const { return std::get<Quantity>(payload_); }

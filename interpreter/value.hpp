@@ -188,7 +188,8 @@ class Value {
   // An undecided value that SKIPs or is INCONCLUSIVE where a check uses it (not an ERROR).
   static Value undecided(std::string message, Verdict verdict, Blame blame, SourceLocation where = {});
 
-  ValueKind kind() const;
+  // The payload's alternatives are in ValueKind's order.
+  ValueKind kind() const { return static_cast<ValueKind>(payload_.index()); }
 
   // Read from a file under `submission` (or printed by the candidate's program). A type or unit
   // error on such a value is the submission's fault (FAIL), not the rubric's (ERROR).
@@ -250,6 +251,8 @@ class Value {
                                std::shared_ptr<const PathValue>, std::shared_ptr<const tensor::Tensor>,
                                std::shared_ptr<const Samples>, std::shared_ptr<const Function>,
                                std::shared_ptr<const ErrorInfo>>;
+  static_assert(std::variant_size_v<Payload> == static_cast<std::size_t>(ValueKind::error) + 1,
+                "one alternative for each ValueKind, in its order (kind())");
   Payload payload_;
   bool from_submission_ = false;
   bool claimed_ = false;

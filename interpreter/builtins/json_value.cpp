@@ -161,7 +161,7 @@ class ValueBuilder final : public json::Builder {
 
 }  // namespace
 
-std::optional<Value> value_from_json_text(std::string_view text, const std::string& origin, std::size_t max_values) {
+std::optional<Value> value_from_json_text(const std::string& text, const std::string& origin, std::size_t max_values) {
   ValueBuilder builder(origin, from_submission(origin));
   if (!json::parse_into(text, max_values, builder)) return std::nullopt;
   return builder.take();

@@ -17,7 +17,7 @@ Value value_from_json(json::Value&& j, const std::string& origin);
 
 // A document's text as a value, read straight from the fast reader when it takes the text;
 // nullopt otherwise (json::parse then reads it, or says what is wrong with it).
-std::optional<Value> value_from_json_text(std::string_view text, const std::string& origin, std::size_t max_values);
+std::optional<Value> value_from_json_text(const std::string& text, const std::string& origin, std::size_t max_values);
 
 // json() and jsonl() read at most this many values a file: a value costs about 80 bytes while
 // it is read and converted, so a read stays under about 650 MB (a 64 MiB file of "1," took 2.5 GB).

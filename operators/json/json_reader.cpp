@@ -272,10 +272,11 @@ class FastReader {
   FastReader(std::size_t max_values, Builder& out) : out_(out), values_left_(max_values), limited_(max_values != 0) {}
 
   // false: Reader decides.
-  bool document(std::string_view text) {
+  // `padded`: SIMDJSON_PADDING bytes past the text may be read (their content does not matter).
+  bool document(std::string_view text, bool padded = false) {
     simdjson::dom::parser& parser = shared_parser();
     simdjson::dom::element root;
-    if (parser.parse(text.data(), text.size(), true).get(root) != simdjson::SUCCESS) return false;
+    if (parser.parse(text.data(), text.size(), !padded).get(root) != simdjson::SUCCESS) return false;
     const bool ok = build(root);
     // A large document's buffers are not kept for the rest of the process, only while a lease is held.
     if (buffer_leases == 0) release_large_buffers();
@@ -447,9 +448,11 @@ std::shared_ptr<const void> keep_parser_buffers() {
   return std::make_shared<const Lease>();
 }
 
-bool parse_into(std::string_view text, std::size_t max_values, Builder& out) {
-  text = files::without_byte_order_mark(text);
-  return text.size() >= kFastFrom && !has_negative_zero(text) && FastReader(max_values, out).document(text);
+bool parse_into(const std::string& text, std::size_t max_values, Builder& out) {
+  // Spare capacity past the text (read_capped leaves some) is simdjson's padding: no copy is made.
+  const bool padded = text.capacity() - text.size() >= simdjson::SIMDJSON_PADDING;
+  const std::string_view view = files::without_byte_order_mark(text);
+  return view.size() >= kFastFrom && !has_negative_zero(view) && FastReader(max_values, out).document(view, padded);
 }
 
 Array parse_lines(std::string_view text, std::string_view source_name, std::size_t max_values) {

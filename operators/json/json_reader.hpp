@@ -34,8 +34,9 @@ class Builder {
 };
 // Hands `out` the document when the fast reader takes it (RFC 8259 JSON with unique keys, within
 // `max_values`, from 64 bytes) and returns true. Otherwise returns false, `out` holding part of
-// it: parse() then reads the document, or names what is wrong in it.
-bool parse_into(std::string_view text, std::size_t max_values, Builder& out);
+// it: parse() then reads the document, or names what is wrong in it. The text is read in place
+// when the string has 64 bytes of spare capacity past it (as read_capped leaves), else copied.
+bool parse_into(const std::string& text, std::size_t max_values, Builder& out);
 // While the returned lease is held (by one thread, which also drops it), the fast reader keeps a
 // large document's buffers for the next document instead of releasing them after each: a check
 // reading two 31 MB files then allocates and touches them once.
