@@ -30,7 +30,13 @@ int digit_count(Int c) {
   return n;
 }
 
-bool fits(Int c) { return magnitude(c) < power_of_ten(max_digits); }
+constexpr Int digits_limit = [] {
+  Int p = 1;
+  for (int i = 0; i < max_digits; ++i) p *= 10;
+  return p;
+}();
+
+bool fits(Int c) { return magnitude(c) < digits_limit; }
 
 Decimal normalized(Decimal d) {
   if (d.coefficient == 0) return {0, 0};
@@ -156,6 +162,19 @@ double div(double x, double y) {
 }
 
 void Sum::add(double v) {
+  if (whole_only_) {
+    // Each partial sum below 10^36 is what the decimal sum would hold; past it, or at the first
+    // number that is not whole, the decimal sum takes over from the integer sum so far.
+    if (std::fabs(v) < 9007199254740992.0 && v == std::trunc(v)) {
+      const Int next = whole_ + static_cast<Int>(static_cast<long long>(v));
+      if (fits(next)) {
+        whole_ = next;
+        return;
+      }
+    }
+    whole_only_ = false;
+    exact_ = normalized({whole_, 0});
+  }
   if (is_exact_) {
     auto d = of(v);
     auto s = d ? exact_sum(exact_, *d) : std::nullopt;
@@ -170,6 +189,7 @@ void Sum::add(double v) {
 }
 
 double Sum::value() const {
+  if (whole_only_) return to_double(normalized({whole_, 0}));
   if (is_exact_) return to_double(exact_);
   return std::isfinite(inexact_.sum) ? inexact_.value() : inexact_.sum;  // an infinity's compensation is NaN
 }

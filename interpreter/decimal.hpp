@@ -37,6 +37,10 @@ class Sum {
   double value() const;
 
  private:
+  // While every number added is whole and below 2^53 (counts, token totals), their decimals are
+  // the integers themselves and the exact sum is the integer sum: no decimal is formed per number.
+  __int128 whole_ = 0;
+  bool whole_only_ = true;
   Decimal exact_;
   bool is_exact_ = true;
   numerics::NeumaierSum inexact_;

@@ -48,12 +48,29 @@ class Environment {
       auto it = index_.find(name);
       return it == index_.end() ? nullptr : &slots_[it->second].second;
     }
-    for (auto it = slots_.rbegin(); it != slots_.rend(); ++it)
-      if (it->first == name) return &it->second;
+    // Compared byte by byte, without a call to memcmp: a lambda's scope is searched for a name once
+    // per item of a list, and names are short.
+    const std::size_t n = name.size();
+    for (auto it = slots_.rbegin(); it != slots_.rend(); ++it) {
+      const std::string& k = it->first;
+      if (k.size() != n) continue;
+      std::size_t i = 0;
+      while (i < n && k[i] == name[i]) ++i;
+      if (i == n) return &it->second;
+    }
     return nullptr;
   }
   const std::shared_ptr<Environment>& parent() const { return parent_; }
   ModuleRuntime* module() const { return module_; }
+
+  // Empties the scope for another use under `parent` (a lambda's scope, reused from call to call
+  // when nothing kept it), keeping its storage.
+  void reset(std::shared_ptr<Environment> parent, ModuleRuntime* module) {
+    slots_.clear();
+    index_.clear();
+    parent_ = std::move(parent);
+    module_ = module;
+  }
 
  private:
   // Small scopes scan; large ones (module globals) switch to a hash index.

@@ -53,6 +53,10 @@ class EvalCallContext final : public CallContext {
     if (!args.empty() && carries_submission_data(args[0])) ev_.count_submission_item();
     return ev_.call_value(fn, args, {}, nullptr, env_);
   }
+  Value call_on(const Value& fn, const Value& arg) override {
+    if (carries_submission_data(arg)) ev_.count_submission_item();
+    return ev_.call_on(fn, arg, env_);
+  }
   std::shared_ptr<const void> cached(const std::string& key) const override {
     auto it = ev_.cache.find(key);
     return it == ev_.cache.end() ? nullptr : it->second;
@@ -362,7 +366,7 @@ std::string Evaluator::describe_data(const ast::Expr& e, const EnvPtr& env) cons
   auto key_of = [&](const ast::Expr& object, const std::string& key) -> std::string {
     auto obj = peek(object, env);
     if (obj && obj->is(ValueKind::record) && !obj->as_record().origin.empty())
-      return fmt::format("{}: {}", obj->as_record().origin, key);
+      return fmt::format("{}: {}", obj->as_record().origin.str(), key);
     return "";
   };
   if (const auto* f = std::get_if<ast::Field>(&e.node)) {
@@ -382,7 +386,7 @@ std::string Evaluator::describe_data(const ast::Expr& e, const EnvPtr& env) cons
   }
   if (auto v = peek(e, env)) {
     if (v->is(ValueKind::list) && !v->list_what().empty()) return v->list_what();
-    if (v->is(ValueKind::record) && !v->as_record().origin.empty()) return v->as_record().origin;
+    if (v->is(ValueKind::record) && !v->as_record().origin.empty()) return v->as_record().origin.str();
   }
   std::string text = source_text(e, env);
   return text.empty() ? "" : "`" + text + "`";
@@ -583,6 +587,45 @@ class LibraryCall {
 
 }  // namespace
 
+EnvPtr Evaluator::lambda_scope(const EnvPtr& closure) {
+  if (spare_scopes_.empty()) return std::make_shared<Environment>(closure, closure->module());
+  EnvPtr scope = std::move(spare_scopes_.back());
+  spare_scopes_.pop_back();
+  scope->reset(closure, closure->module());
+  return scope;
+}
+
+void Evaluator::release_lambda_scope(EnvPtr scope) {
+  // A closure made inside the call (a lambda returned or stored in a list) holds the scope: it
+  // keeps its bindings, and the scope is not reused.
+  if (scope.use_count() != 1 || spare_scopes_.size() >= 16) return;
+  scope->reset(nullptr, nullptr);  // the arguments are released now, not at the next call
+  spare_scopes_.push_back(std::move(scope));
+}
+
+Value Evaluator::call_lambda(const Function& f, const Value* args, std::size_t count, const ast::Expr* site,
+                             const EnvPtr& env) {
+  const ast::Lambda& l = *f.lambda;
+  if (count != l.params.size()) {
+    std::string msg =
+        fmt::format("the lambda takes {} argument{}, got {}", l.params.size(), l.params.size() == 1 ? "" : "s", count);
+    return site ? error_at(*site, env, std::move(msg)) : Value::error(std::move(msg), Blame::rubric);
+  }
+  EnvPtr scope = lambda_scope(f.closure);
+  for (std::size_t i = 0; i < count; ++i) scope->define(l.params[i].name, args[i]);
+  Value result = eval(*l.body, scope);
+  release_lambda_scope(std::move(scope));
+  return result;
+}
+
+Value Evaluator::call_on(const Value& fn, const Value& arg, const EnvPtr& env) {
+  if (fn.is(ValueKind::function) && fn.as_function().kind == Function::Kind::lambda && !arg.is_error()) {
+    CallDepth depth(call_depth_, limits_.call_depth);
+    return call_lambda(fn.as_function(), &arg, 1, nullptr, env);
+  }
+  return call_value(fn, {arg}, {}, nullptr, env);
+}
+
 Value Evaluator::call_value(const Value& fn, std::vector<Value> pos, std::vector<std::pair<std::string, Value>> named,
                             const ast::Expr* site, const EnvPtr& env) {
   auto err = [&](std::string msg) {
@@ -654,13 +697,8 @@ Value Evaluator::call_value(const Value& fn, std::vector<Value> pos, std::vector
   }
 
   if (f.kind == Function::Kind::lambda) {
-    const ast::Lambda& l = *f.lambda;
     if (!named.empty()) return err("a lambda takes positional arguments only");
-    if (pos.size() != l.params.size())
-      return err(fmt::format("the lambda takes {} argument{}, got {}", l.params.size(), l.params.size() == 1 ? "" : "s", pos.size()));
-    auto scope = std::make_shared<Environment>(f.closure, f.closure->module());
-    for (std::size_t i = 0; i < pos.size(); ++i) scope->define(l.params[i].name, std::move(pos[i]));
-    return eval(*l.body, scope);
+    return call_lambda(f, pos.data(), pos.size(), site, env);
   }
 
   // A def. The rubric's call into the standard library places the errors raised inside it.

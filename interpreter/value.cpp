@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstring>
 #include <fmt/format.h>
 #include <fstream>
 #include <sstream>
@@ -32,9 +33,26 @@ const char* kind_name(ValueKind k) {
   return "?";
 }
 
+namespace {
+
+// Keys are short: a loop compares them faster than a call to memcmp.
+bool same_bytes(const char* a, const char* b, std::size_t n) {
+  if (n > 24) return std::memcmp(a, b, n) == 0;
+  for (std::size_t i = 0; i < n; ++i)
+    if (a[i] != b[i]) return false;
+  return true;
+}
+
+}  // namespace
+
 const Value* Record::find(const std::string& key) const {
-  for (const auto& f : fields)
-    if (f.first == key) return &f.second;
+  // Length and first byte first: keys of one length rarely share their first byte
+  // (prompt_tokens, output_tokens), and then no memcmp is called.
+  const std::size_t n = key.size();
+  for (const auto& f : fields) {
+    const std::string& k = f.first;
+    if (k.size() == n && (n == 0 || (k[0] == key[0] && same_bytes(k.data() + 1, key.data() + 1, n - 1)))) return &f.second;
+  }
   return nullptr;
 }
 
@@ -56,7 +74,7 @@ std::string Record::missing_key(const std::string& key) const {
   std::vector<std::string> names;
   names.reserve(fields.size());
   for (const auto& f : fields) names.push_back(f.first);
-  return fmt::format("no key '{}' in {}{}; keys: {}", key, origin.empty() ? "record" : origin, did_you_mean(key, names), key_list());
+  return fmt::format("no key '{}' in {}{}; keys: {}", key, origin.empty() ? "record" : origin.str(), did_you_mean(key, names), key_list());
 }
 
 std::string PathValue::display() const { return relative.empty() ? root : root + "/" + relative; }
@@ -212,12 +230,6 @@ Value Value::undecided(std::string message, Verdict verdict, Blame blame, Source
   return v;
 }
 
-ValueKind Value::kind() const {
-  static constexpr ValueKind kinds[] = {ValueKind::null,   ValueKind::boolean, ValueKind::number, ValueKind::string,
-                                        ValueKind::list,   ValueKind::record,  ValueKind::path,   ValueKind::tensor,
-                                        ValueKind::samples, ValueKind::function, ValueKind::error};
-  return kinds[payload_.index()];
-}
 
 bool Value::as_bool() const { return std::get<bool>(payload_); }
 const Quantity& Value::as_quantity() const { return std::get<Quantity>(payload_); }
@@ -432,7 +444,7 @@ std::string CallContext::data_name(int argno, const Value& argument, const std::
   if (!carries_submission_data(argument)) return shown;
   // A list or record read from a file says where it came from; a number is described by the call.
   std::string where = argument.is(ValueKind::list)     ? argument.list_what()
-                      : argument.is(ValueKind::record) ? argument.as_record().origin
+                      : argument.is(ValueKind::record) ? argument.as_record().origin.str()
                                                        : "";
   if (where.empty()) where = describe_argument(argno);
   return where.empty() ? shown : fmt::format("{} from {}", shown, where);
@@ -442,8 +454,8 @@ bool carries_submission_data(const Value& v) {
   if (v.from_submission()) return true;
   if (v.is(ValueKind::path)) return v.as_path().root == "submission";
   if (v.is(ValueKind::record)) {
-    const std::string& o = v.as_record().origin;
-    return o.rfind("submission", 0) == 0 || o.rfind("the program's", 0) == 0;
+    const RecordOrigin& o = v.as_record().origin;
+    return o.starts_with("submission") || o.starts_with("the program's");
   }
   return false;
 }

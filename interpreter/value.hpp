@@ -8,6 +8,7 @@
 #include <memory>
 #include <optional>
 #include <string>
+#include <string_view>
 #include <utility>
 #include <variant>
 #include <vector>
@@ -51,9 +52,42 @@ struct ListPayload;
 constexpr std::size_t max_string_bytes = std::size_t{256} << 20;
 constexpr std::size_t max_list_items = 10'000'000;
 
+// Where a record came from, for "no key" messages ("submission/bench.json"); may be empty. The
+// records of a list read from a file share the list's origin and add their index only when a
+// message spells it out ("submission/bench.json.runs[3]"), so 200,000 records hold no text of their own.
+class RecordOrigin {
+ public:
+  RecordOrigin() = default;
+  RecordOrigin(std::string text)
+      : text_(text.empty() ? nullptr : std::make_shared<const std::string>(std::move(text))) {}
+  RecordOrigin(const char* text) : RecordOrigin(std::string(text)) {}
+  // Item `index` of the list whose origin is `list`: "LIST[index]".
+  RecordOrigin(std::shared_ptr<const std::string> list, std::size_t index) : text_(std::move(list)), index_(index) {}
+
+  bool empty() const { return !text_; }
+  std::string str() const {
+    if (!text_) return std::string();
+    if (index_ == kWhole) return *text_;
+    return *text_ + "[" + std::to_string(index_) + "]";
+  }
+  bool starts_with(std::string_view prefix) const {
+    if (!text_) return prefix.empty();
+    if (text_->size() >= prefix.size()) return std::string_view(*text_).substr(0, prefix.size()) == prefix;
+    return str().rfind(prefix, 0) == 0;
+  }
+  operator std::string() const { return str(); }
+  bool operator==(const std::string& other) const { return str() == other; }
+  bool operator==(const char* other) const { return str() == other; }
+
+ private:
+  static constexpr std::size_t kWhole = static_cast<std::size_t>(-1);
+  std::shared_ptr<const std::string> text_;
+  std::size_t index_ = kWhole;
+};
+
 struct Record {
   std::vector<std::pair<std::string, Value>> fields;  // in insertion (file) order
-  std::string origin;  // where it came from, for "no key" messages ("submission/bench.json"); may be empty
+  RecordOrigin origin;
   // Lines every check that reads a field of this record shows (a run's status and stderr tail).
   std::shared_ptr<const std::vector<std::string>> evidence;
   // Set when what the record describes went wrong (a run that timed out or was killed): a check
@@ -154,7 +188,8 @@ class Value {
   // An undecided value that SKIPs or is INCONCLUSIVE where a check uses it (not an ERROR).
   static Value undecided(std::string message, Verdict verdict, Blame blame, SourceLocation where = {});
 
-  ValueKind kind() const;
+  // The payload's alternatives are in ValueKind's order.
+  ValueKind kind() const { return static_cast<ValueKind>(payload_.index()); }
 
   // Read from a file under `submission` (or printed by the candidate's program). A type or unit
   // error on such a value is the submission's fault (FAIL), not the rubric's (ERROR).
@@ -216,6 +251,8 @@ class Value {
                                std::shared_ptr<const PathValue>, std::shared_ptr<const tensor::Tensor>,
                                std::shared_ptr<const Samples>, std::shared_ptr<const Function>,
                                std::shared_ptr<const ErrorInfo>>;
+  static_assert(std::variant_size_v<Payload> == static_cast<std::size_t>(ValueKind::error) + 1,
+                "one alternative for each ValueKind, in its order (kind())");
   Payload payload_;
   bool from_submission_ = false;
   bool claimed_ = false;
@@ -263,6 +300,8 @@ class CallContext {
   virtual ProgressSink* progress() = 0;  // may be null
   // Calls a function value (lambda, def or builtin) with positional arguments.
   virtual Value call(const Value& function, const std::vector<Value>& args) = 0;
+  // call with one argument, an item of a list (map, filter, count...): no argument list is built.
+  virtual Value call_on(const Value& function, const Value& arg) { return call(function, std::vector<Value>{arg}); }
   // A cache shared by all calls of one check run (e.g. parsed JSON by path), keyed by string.
   virtual std::shared_ptr<const void> cached(const std::string& key) const = 0;
   virtual void store(const std::string& key, std::shared_ptr<const void> value) = 0;

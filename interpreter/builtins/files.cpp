@@ -20,65 +20,6 @@ namespace rubric {
 
 namespace builtins {
 
-namespace {
-
-// `origin` names the value in messages; only lists and records keep theirs, so a number's or a
-// string's is never spelled out (a file of 200,000 records has a million of them). With `consume`
-// each element of `j` is released once converted, so the document and its values are not both
-// held whole (a 31 MB file's two trees took 440 MiB).
-Value convert_json(json::Value& j, const std::string& origin, bool from_submission, bool consume) {
-  Value v;
-  auto child = [&](json::Value& c, auto&& name) {
-    Value converted = c.is_array() || c.is_object() ? convert_json(c, name(), from_submission, consume)
-                                                    : convert_json(c, std::string(), from_submission, consume);
-    if (consume) c.data = nullptr;
-    return converted;
-  };
-  switch (j.data.index()) {
-    case 0: break;
-    case 1: v = Value::boolean(j.as_bool()); break;
-    case 2: v = Value::number(j.as_number()); break;
-    case 3: v = Value::string(j.as_string()); break;
-    case 4: {
-      List items;
-      auto& arr = std::get<json::Array>(j.data);
-      items.reserve(arr.size());
-      for (std::size_t i = 0; i < arr.size(); ++i)
-        items.push_back(child(arr[i], [&] { return fmt::format("{}[{}]", origin, i); }));
-      if (consume) json::Array().swap(arr);
-      v = Value::list(std::move(items), origin, fmt::format("{} is an empty list", origin));
-      break;
-    }
-    default: {
-      Record r;
-      r.origin = origin;
-      auto& members = std::get<json::Object>(j.data);
-      r.fields.reserve(members.size());
-      for (auto& m : members) r.fields.emplace_back(m.first, child(m.second, [&] { return origin + "." + m.first; }));
-      v = Value::record(std::move(r));
-    }
-  }
-  if (from_submission) v.mark_from_submission();
-  return v;
-}
-
-// What the candidate wrote: a submission file, or a program's output.
-bool from_submission(const std::string& origin) {
-  return origin.rfind("submission/", 0) == 0 || origin.rfind("the program's", 0) == 0;
-}
-
-}  // namespace
-
-Value value_from_json(const json::Value& j, const std::string& origin) {
-  // Not consumed: nothing is written through the reference.
-  return convert_json(const_cast<json::Value&>(j), origin, from_submission(origin), false);
-}
-
-Value value_from_json(json::Value&& j, const std::string& origin) {
-  json::Value held = std::move(j);
-  return convert_json(held, origin, from_submission(origin), true);
-}
-
 std::optional<Value> limit_arg(CallContext& ctx, const std::vector<Value>& a, std::size_t at, std::uint64_t& out) {
   const Value& v = a[at];
   if (!v.is(ValueKind::number) || v.as_quantity().dim != Dimension::of(Dimension::bytes) || !(v.as_number() > 0) ||
@@ -124,9 +65,13 @@ void open_files(Registry& r) {
            Value err;
            auto text = ctx.read_file(p, &err, cap, "a JSON file (json(p, limit = ...) raises it)");
            if (!text) return err;
+           // The parser's buffers serve every JSON file of the check, and go with its cache.
+           if (!ctx.cached("json:parser buffers")) ctx.store("json:parser buffers", json::keep_parser_buffers());
            Value v;
            try {
-             v = builtins::value_from_json(json::parse(*text, p.display(), builtins::kJsonValueCap), p.display());
+             const std::string origin = p.display();
+             if (auto fast = builtins::value_from_json_text(*text, origin, builtins::kJsonValueCap)) v = std::move(*fast);
+             else v = builtins::value_from_json(json::parse(*text, origin, builtins::kJsonValueCap), origin);
            } catch (const OperatorError& e) {
              // JSON Lines (SGLang's bench_serving appends one result a line) read as one JSON value:
              // the rubric chose the wrong reader.

@@ -17,7 +17,7 @@ using builtins::want;
 
 // Calls `f` on an item and requires a bool; returns the bool or sets `err`.
 std::optional<bool> predicate(CallContext& ctx, const Value& f, const Value& item, Value& err) {
-  Value r = ctx.call(f, {item});
+  Value r = ctx.call_on(f, item);
   if (r.is_error()) {
     err = r;
     return std::nullopt;
@@ -41,7 +41,7 @@ Value quantify(CallContext& ctx, const std::vector<Value>& a, bool want_all) {
   const Connective connective = want_all ? Connective::all : Connective::any;
   std::optional<Value> pending;  // the strongest undecided item so far
   for (const Value& item : a[0].as_list()) {
-    Value b = has_pred ? ctx.call(a[1], {item}) : item;
+    Value b = has_pred ? ctx.call_on(a[1], item) : item;
     if (!b.is_error() && !b.is(ValueKind::boolean)) {
       b = has_pred ? ctx.error(fmt::format("the predicate given to '{}' returned a {} ({}), not a bool", ctx.function_name(),
                                            b.kind_name(), b.repr(5)),
@@ -156,7 +156,7 @@ void open_lists(Registry& r) {
       if (auto e = want(ctx, a, 1, ValueKind::function, "a function")) return *e;
       List out;
       out.reserve(a[0].as_list().size());
-      for (const Value& item : a[0].as_list()) out.push_back(ctx.call(a[1], {item}));
+      for (const Value& item : a[0].as_list()) out.push_back(ctx.call_on(a[1], item));
       return Value::list(std::move(out));
     };
     r.add(std::move(b));
@@ -203,7 +203,7 @@ void open_lists(Registry& r) {
            const List& xs = a[0].as_list();
            std::vector<std::pair<Value, std::size_t>> keyed;
            for (std::size_t i = 0; i < xs.size(); ++i) {
-             Value k = a[1].is_null() ? xs[i] : ctx.call(a[1], {xs[i]});
+             Value k = a[1].is_null() ? xs[i] : ctx.call_on(a[1], xs[i]);
              if (k.is_error()) return k;
              // Items that cannot be ordered are the fault of whoever wrote them: the candidate's mixed
              // list FAILs, the rubric's own is its ERROR.

@@ -291,7 +291,7 @@ Value prometheus_value(tables::PromScrape scrape, const std::string& name, bool 
       Record sr;
       sr.origin = fmt::format("{} line {}", name, s.line);
       sr.fields.emplace_back("name", mark(Value::string(std::move(s.name))));
-      sr.fields.emplace_back("labels", labels_value(s.labels, sr.origin + " labels", sub));
+      sr.fields.emplace_back("labels", labels_value(s.labels, sr.origin.str() + " labels", sub));
       sr.fields.emplace_back("value", mark(Value::number(s.value)));
       samples.push_back(mark(Value::record(std::move(sr))));
     }

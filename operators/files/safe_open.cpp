@@ -89,9 +89,16 @@ void check_cap(const OpenFile& f, const std::string& shown, std::uint64_t cap, c
                                 purpose));
 }
 
+// Spare bytes reserved past a text read whole (see read_capped).
+constexpr std::size_t kReadSlack = 64;
+
 std::string read_capped(const OpenFile& f, const std::string& shown, std::uint64_t cap, const std::string& purpose) {
   check_cap(f, shown, cap, purpose);
-  std::string out(std::size_t(f.size()), '\0');
+  // Spare capacity past the text lets a parser that reads a few bytes beyond the end (simdjson's
+  // padding) read the text where it is instead of copying it.
+  std::string out;
+  out.reserve(std::size_t(f.size()) + kReadSlack);
+  out.resize(std::size_t(f.size()));
   std::size_t got = 0;
   // Read to EOF: a file that grew since fstat is read up to the cap (and fails past it), one that
   // shrank is read as it now is.

@@ -265,24 +265,30 @@ class Reader {
 
 // simdjson reads a well-formed document several times faster than Reader; whatever it does not
 // take (an error, or what this reader allows beyond RFC 8259: Python's NaN and Infinity, escaped
-// non-UTF-8 bytes) goes to Reader, which accepts it or names the file:line:col. It builds the
-// same Value Reader would: duplicate keys and the value limit send the document to Reader too.
+// non-UTF-8 bytes) goes to Reader, which accepts it or names the file:line:col. It hands a Builder
+// what Reader would read: duplicate keys and the value limit send the document to Reader too.
 class FastReader {
  public:
-  explicit FastReader(std::size_t max_values) : values_left_(max_values), limited_(max_values != 0) {}
+  FastReader(std::size_t max_values, Builder& out) : out_(out), values_left_(max_values), limited_(max_values != 0) {}
 
-  // nullopt: Reader decides.
-  std::optional<Value> document(std::string_view text) {
+  // false: Reader decides.
+  // `padded`: SIMDJSON_PADDING bytes past the text may be read (their content does not matter).
+  bool document(std::string_view text, bool padded = false) {
     simdjson::dom::parser& parser = shared_parser();
     simdjson::dom::element root;
-    if (parser.parse(text.data(), text.size(), true).get(root) != simdjson::SUCCESS) return std::nullopt;
-    Value out;
-    const bool ok = build(root, out);
-    // A large document's buffers are not kept for the rest of the process.
-    if (parser.capacity() > kKeptCapacity) parser = simdjson::dom::parser();
-    if (!ok) return std::nullopt;
-    return out;
+    if (parser.parse(text.data(), text.size(), !padded).get(root) != simdjson::SUCCESS) return false;
+    const bool ok = build(root);
+    // A large document's buffers are not kept for the rest of the process, only while a lease is held.
+    if (buffer_leases == 0) release_large_buffers();
+    return ok;
   }
+
+  static void release_large_buffers() {
+    simdjson::dom::parser& parser = shared_parser();
+    if (parser.capacity() > kKeptCapacity) parser = simdjson::dom::parser();
+  }
+
+  static thread_local std::size_t buffer_leases;
 
  private:
   static constexpr std::size_t kKeptCapacity = 1 << 20;
@@ -303,66 +309,109 @@ class FastReader {
     return true;
   }
 
-  bool build(simdjson::dom::element e, Value& out) {
+  bool build(simdjson::dom::element e) {
     if (!count()) return false;
     using T = simdjson::dom::element_type;
     switch (e.type()) {
       case T::OBJECT: {
         simdjson::dom::object object = e.get_object().value_unsafe();
-        Object members;
-        members.reserve(object.size());
+        if (has_duplicate(object)) return false;
+        out_.begin_object(object.size());
         for (simdjson::dom::key_value_pair kv : object) {
-          members.emplace_back(std::string(kv.key), Value{});
-          if (!build(kv.value, members.back().second)) return false;
+          out_.key(kv.key);
+          if (!build(kv.value)) return false;
         }
-        if (has_duplicate(members)) return false;
-        out.data = std::move(members);
+        out_.end_object();
         return true;
       }
       case T::ARRAY: {
         simdjson::dom::array array = e.get_array().value_unsafe();
-        Array items;
-        items.reserve(array.size());
-        for (simdjson::dom::element item : array) {
-          items.emplace_back();
-          if (!build(item, items.back())) return false;
-        }
-        out.data = std::move(items);
+        out_.begin_array(array.size());
+        for (simdjson::dom::element item : array)
+          if (!build(item)) return false;
+        out_.end_array();
         return true;
       }
-      case T::STRING: out.data = std::string(e.get_string().value_unsafe()); return true;
-      case T::DOUBLE: out.data = e.get_double().value_unsafe(); return true;
+      case T::STRING: out_.string(e.get_string().value_unsafe()); return true;
+      case T::DOUBLE: out_.number(e.get_double().value_unsafe()); return true;
       // An integer reads as strtod reads its digits: the nearest double. "-0" is an integer 0
       // to simdjson but -0.0 to strtod: Reader reads those.
-      case T::INT64: {
-        const std::int64_t i = e.get_int64().value_unsafe();
-        out.data = static_cast<double>(i);
-        return true;
-      }
-      case T::UINT64: out.data = static_cast<double>(e.get_uint64().value_unsafe()); return true;
-      case T::BOOL: out.data = e.get_bool().value_unsafe(); return true;
-      case T::NULL_VALUE: out.data = nullptr; return true;
+      case T::INT64: out_.number(static_cast<double>(e.get_int64().value_unsafe())); return true;
+      case T::UINT64: out_.number(static_cast<double>(e.get_uint64().value_unsafe())); return true;
+      case T::BOOL: out_.boolean(e.get_bool().value_unsafe()); return true;
+      case T::NULL_VALUE: out_.null(); return true;
     }
     return false;
   }
 
-  static bool has_duplicate(const Object& members) {
-    if (members.size() <= kLinearKeyCheck) {
-      for (std::size_t i = 1; i < members.size(); ++i)
-        for (std::size_t j = 0; j < i; ++j)
-          if (members[i].first == members[j].first) return true;
+  static bool has_duplicate(simdjson::dom::object object) {
+    if (object.size() <= kLinearKeyCheck) {
+      std::string_view keys[kLinearKeyCheck];
+      std::size_t n = 0;
+      for (simdjson::dom::key_value_pair kv : object) {
+        for (std::size_t j = 0; j < n; ++j)
+          if (keys[j] == kv.key) return true;
+        keys[n++] = kv.key;
+      }
       return false;
     }
     std::vector<std::string_view> keys;
-    keys.reserve(members.size());
-    for (const Member& m : members) keys.push_back(m.first);
+    keys.reserve(object.size());
+    for (simdjson::dom::key_value_pair kv : object) keys.push_back(kv.key);
     std::sort(keys.begin(), keys.end());
     return std::adjacent_find(keys.begin(), keys.end()) != keys.end();
   }
 
+  Builder& out_;
   std::size_t values_left_;
   bool limited_;
 };
+
+thread_local std::size_t FastReader::buffer_leases = 0;
+
+// A json::Value tree from what FastReader hands it.
+class TreeBuilder final : public Builder {
+ public:
+  Value take() { return std::move(root_); }
+
+  void null() override { place(Value{}); }
+  void boolean(bool b) override { place(Value{b}); }
+  void number(double x) override { place(Value{x}); }
+  void string(std::string_view s) override { place(Value{std::string(s)}); }
+  void begin_array(std::size_t size) override {
+    Array items;
+    items.reserve(size);
+    open_.push_back(place(Value{std::move(items)}));
+  }
+  void end_array() override { open_.pop_back(); }
+  void begin_object(std::size_t size) override {
+    Object members;
+    members.reserve(size);
+    open_.push_back(place(Value{std::move(members)}));
+  }
+  void key(std::string_view k) override { std::get<Object>(open_.back()->data).emplace_back(std::string(k), Value{}); }
+  void end_object() override { open_.pop_back(); }
+
+ private:
+  // Where the next value goes: the root, the next item of the open array, or the member whose key came last.
+  Value* place(Value v) {
+    if (open_.empty()) {
+      root_ = std::move(v);
+      return &root_;
+    }
+    Value& parent = *open_.back();
+    if (auto* items = std::get_if<Array>(&parent.data)) return &items->emplace_back(std::move(v));
+    Value& slot = std::get<Object>(parent.data).back().second;
+    slot = std::move(v);
+    return &slot;
+  }
+
+  Value root_;
+  std::vector<Value*> open_;  // the arrays and objects being filled, innermost last
+};
+
+// Below about 64 bytes the careful reader is as fast (0.08 us against 0.10 us for 16 bytes).
+constexpr std::size_t kFastFrom = 64;
 
 // Text simdjson may read an integer of as something else than strtod does: a "-0" (an integer 0
 // to it, -0.0 to strtod). Rare enough that Reader takes the whole document.
@@ -381,12 +430,29 @@ bool has_negative_zero(std::string_view text) {
 
 Value parse(std::string_view text, std::string_view source_name, std::size_t max_values) {
   text = files::without_byte_order_mark(text);
-  // Below about 64 bytes the careful reader is as fast (0.08 us against 0.10 us for 16 bytes).
-  constexpr std::size_t kFastFrom = 64;
-  if (text.size() >= kFastFrom && !has_negative_zero(text))
-    if (std::optional<Value> v = FastReader(max_values).document(text)) return std::move(*v);
+  if (text.size() >= kFastFrom && !has_negative_zero(text)) {
+    TreeBuilder tree;
+    if (FastReader(max_values, tree).document(text)) return tree.take();
+  }
   std::size_t left = max_values;
   return Reader(text, source_name, 1, max_values ? &left : nullptr, max_values).document();
+}
+
+std::shared_ptr<const void> keep_parser_buffers() {
+  struct Lease {
+    Lease() { ++FastReader::buffer_leases; }
+    ~Lease() {
+      if (--FastReader::buffer_leases == 0) FastReader::release_large_buffers();
+    }
+  };
+  return std::make_shared<const Lease>();
+}
+
+bool parse_into(const std::string& text, std::size_t max_values, Builder& out) {
+  // Spare capacity past the text (read_capped leaves some) is simdjson's padding: no copy is made.
+  const bool padded = text.capacity() - text.size() >= simdjson::SIMDJSON_PADDING;
+  const std::string_view view = files::without_byte_order_mark(text);
+  return view.size() >= kFastFrom && !has_negative_zero(view) && FastReader(max_values, out).document(view, padded);
 }
 
 Array parse_lines(std::string_view text, std::string_view source_name, std::size_t max_values) {

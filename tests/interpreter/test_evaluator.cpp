@@ -74,6 +74,39 @@ criterion a "x" { expect cand.p99_ttft_ms < 100 }
         std::string::npos);
 }
 
+TEST_CASE("a record of a list read from a file is named by its place in a missing-key message") {
+  Fixture f;
+  // Long enough for the fast reader (64 bytes and more), whose records share their list's origin.
+  f.t.write("sub/runs.json", R"({"runs": [{"a": 1, "b": 2}, {"a": 3, "b": 4}, {"a": 5}], "nested": {"rows": [[{"c": 1}]]}})");
+  Report r = f.run(R"(
+rubric "places" {}
+let j = json(submission / "runs.json")
+criterion a "x" { expect all(j.runs, r => r.b > 0) }
+criterion b "y" { expect j.nested.rows[0][0].d == 1 }
+)");
+  REQUIRE(r.criteria.size() == 2);
+  CHECK(r.criteria[0].verdict == Verdict::fail);
+  CHECK(r.criteria[0].checks[0].explanation.find("no key 'b' in submission/runs.json.runs[2] (did you mean 'a'?); keys: a") != std::string::npos);
+  CHECK(r.criteria[1].checks[0].explanation.find("no key 'd' in submission/runs.json.nested.rows[0][0] (did you mean 'c'?); keys: c") !=
+        std::string::npos);
+}
+
+TEST_CASE("a lambda made in a call over a list keeps the item it was made with") {
+  Fixture f;
+  // The scope of a lambda call is reused for the next item only when nothing kept it.
+  Report r = f.run(R"(
+rubric "closures" {}
+let adders = map([1, 2, 3], x => (y => x + y))
+criterion a "x" {
+  expect map(adders, add => add(10)) == [11, 12, 13]
+  expect sum([1, 2, 0.5, 3, 0.25]) == 6.75
+  expect sum([9007199254740991, 1, -1]) == 9007199254740991
+}
+)");
+  REQUIRE(r.criteria.size() == 1);
+  CHECK(r.criteria[0].verdict == Verdict::pass);
+}
+
 TEST_CASE("a criterion's verdict is the worst of its checks") {
   Fixture f;
   Report r = f.run(R"(

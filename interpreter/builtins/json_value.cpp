@@ -1,0 +1,170 @@
+// JSON documents as language values: from a parsed json::Value, or built straight from the fast
+// reader (operators/json/json_reader.hpp) without a json::Value tree in between.
+#include "interpreter/builtins/json_value.hpp"
+
+#include <fmt/format.h>
+
+#include <string_view>
+#include <unordered_map>
+#include <vector>
+
+#include "operators/json/json_reader.hpp"
+
+namespace rubric::builtins {
+
+namespace {
+
+// `origin` names the value in messages; only lists and records keep theirs, so a number's or a
+// string's is never spelled out (a file of 200,000 records has a million of them). With `consume`
+// each element of `j` is released once converted, so the document and its values are not both
+// held whole (a 31 MB file's two trees took 440 MiB).
+Value convert_json(json::Value& j, const std::string& origin, bool from_submission, bool consume) {
+  Value v;
+  auto child = [&](json::Value& c, auto&& name) {
+    Value converted = c.is_array() || c.is_object() ? convert_json(c, name(), from_submission, consume)
+                                                    : convert_json(c, std::string(), from_submission, consume);
+    if (consume) c.data = nullptr;
+    return converted;
+  };
+  switch (j.data.index()) {
+    case 0: break;
+    case 1: v = Value::boolean(j.as_bool()); break;
+    case 2: v = Value::number(j.as_number()); break;
+    case 3: v = Value::string(j.as_string()); break;
+    case 4: {
+      List items;
+      auto& arr = std::get<json::Array>(j.data);
+      items.reserve(arr.size());
+      for (std::size_t i = 0; i < arr.size(); ++i)
+        items.push_back(child(arr[i], [&] { return fmt::format("{}[{}]", origin, i); }));
+      if (consume) json::Array().swap(arr);
+      v = Value::list(std::move(items), origin, fmt::format("{} is an empty list", origin));
+      break;
+    }
+    default: {
+      Record r;
+      r.origin = origin;
+      auto& members = std::get<json::Object>(j.data);
+      r.fields.reserve(members.size());
+      for (auto& m : members) r.fields.emplace_back(m.first, child(m.second, [&] { return origin + "." + m.first; }));
+      v = Value::record(std::move(r));
+    }
+  }
+  if (from_submission) v.mark_from_submission();
+  return v;
+}
+
+// What the candidate wrote: a submission file, or a program's output.
+bool from_submission(const std::string& origin) {
+  return origin.rfind("submission/", 0) == 0 || origin.rfind("the program's", 0) == 0;
+}
+
+}  // namespace
+
+Value value_from_json(const json::Value& j, const std::string& origin) {
+  // Not consumed: nothing is written through the reference.
+  return convert_json(const_cast<json::Value&>(j), origin, from_submission(origin), false);
+}
+
+Value value_from_json(json::Value&& j, const std::string& origin) {
+  json::Value held = std::move(j);
+  return convert_json(held, origin, from_submission(origin), true);
+}
+
+
+namespace {
+
+// Builds the language's values as the fast reader hands them over, each list and record with the
+// origin convert_json gives it. Equal short strings share one value: a file of 200,000 records
+// naming three models holds three strings.
+class ValueBuilder final : public json::Builder {
+ public:
+  ValueBuilder(const std::string& origin, bool from_submission) : origin_(origin), from_submission_(from_submission) {}
+
+  Value take() { return std::move(root_); }
+
+  void null() override { place(Value()); }
+  void boolean(bool b) override { place(Value::boolean(b)); }
+  void number(double x) override { place(Value::number(x)); }
+  void string(std::string_view s) override {
+    if (s.size() > kSharedStringBytes) return place(Value::string(std::string(s)));
+    auto it = strings_.find(s);
+    if (it != strings_.end()) return place(Value(it->second));
+    Value v = Value::string(std::string(s));
+    if (strings_.size() < kSharedStrings) strings_.emplace(v.as_string(), v);
+    place(std::move(v));
+  }
+  void begin_array(std::size_t size) override {
+    Frame f;
+    f.list_origin = std::make_shared<const std::string>(child_origin());
+    f.items.reserve(size);
+    open_.push_back(std::move(f));
+  }
+  void end_array() override {
+    Frame f = std::move(open_.back());
+    open_.pop_back();
+    const std::string& origin = *f.list_origin;
+    place(Value::list(std::move(f.items), origin, fmt::format("{} is an empty list", origin)));
+  }
+  void begin_object(std::size_t size) override {
+    Frame f;
+    f.object = true;
+    // An item of a list shares the list's origin.
+    if (!open_.empty() && !open_.back().object) f.record.origin = RecordOrigin(open_.back().list_origin, open_.back().items.size());
+    else f.record.origin = child_origin();
+    f.record.fields.reserve(size);
+    open_.push_back(std::move(f));
+  }
+  void key(std::string_view k) override { open_.back().record.fields.emplace_back(std::string(k), Value()); }
+  void end_object() override {
+    Record r = std::move(open_.back().record);
+    open_.pop_back();
+    place(Value::record(std::move(r)));
+  }
+
+ private:
+  static constexpr std::size_t kSharedStringBytes = 32;
+  static constexpr std::size_t kSharedStrings = 4096;
+
+  struct Frame {
+    bool object = false;
+    std::shared_ptr<const std::string> list_origin;  // an array's (an object's is its record's)
+    List items;
+    Record record;
+  };
+
+  // The origin of a list or record starting now: "FILE", "FILE[3]", "FILE[3].key".
+  std::string child_origin() const {
+    if (open_.empty()) return origin_;
+    const Frame& top = open_.back();
+    if (top.object) return top.record.origin.str() + "." + top.record.fields.back().first;
+    return fmt::format("{}[{}]", *top.list_origin, top.items.size());
+  }
+
+  void place(Value v) {
+    if (from_submission_) v.mark_from_submission();
+    if (open_.empty()) {
+      root_ = std::move(v);
+      return;
+    }
+    Frame& top = open_.back();
+    if (top.object) top.record.fields.back().second = std::move(v);
+    else top.items.push_back(std::move(v));
+  }
+
+  const std::string& origin_;
+  const bool from_submission_;
+  Value root_;
+  std::vector<Frame> open_;  // the arrays and objects being filled, innermost last
+  std::unordered_map<std::string_view, Value> strings_;  // keyed by the shared strings themselves
+};
+
+}  // namespace
+
+std::optional<Value> value_from_json_text(const std::string& text, const std::string& origin, std::size_t max_values) {
+  ValueBuilder builder(origin, from_submission(origin));
+  if (!json::parse_into(text, max_values, builder)) return std::nullopt;
+  return builder.take();
+}
+
+}  // namespace rubric::builtins
