@@ -22,7 +22,7 @@ namespace {
 // when they were loaded): each stripe is hashed right after it is compared, while it is in cache,
 // so each file is read from memory once. A digest taken on is finished whatever the pass meets.
 numerics::CompareStats compare_reading_once(CallContext& ctx, const tensor::Tensor& a, const tensor::Tensor& b,
-                                            const numerics::Tolerance& tol) {
+                                            const numerics::Tolerance& tol, numerics::Figures figures) {
   auto take = [&](const tensor::Tensor& t) -> std::shared_ptr<digest::PassDigest> {
     if (!t.mapped_file() || !t.is_contiguous()) return nullptr;
     auto job = ctx.pass_digest_for(t.mapped_file()->data());
@@ -35,7 +35,7 @@ numerics::CompareStats compare_reading_once(CallContext& ctx, const tensor::Tens
     }
   };
   const Finished da{take(a)}, db{take(b)};
-  if (!da.job && !db.job) return numerics::compare(a, b, tol);
+  if (!da.job && !db.job) return numerics::compare(a, b, tol, 0, figures);
   numerics::PassFeeds feeds;
   if (da.job) {
     feeds.a = [job = da.job.get()](std::size_t offset, const std::byte* bytes, std::size_t count) {
@@ -49,25 +49,30 @@ numerics::CompareStats compare_reading_once(CallContext& ctx, const tensor::Tens
     };
     feeds.b_base = static_cast<std::size_t>(b.data() - db.job->data());
   }
-  return numerics::compare_striped(a, b, tol, feeds);
+  return numerics::compare_striped(a, b, tol, feeds, 0, figures);
 }
 
 }  // namespace
 
 numerics::CompareStats compare_tensors(CallContext& ctx, const tensor::Tensor& a, const tensor::Tensor& b,
-                                       const numerics::Tolerance& tol) {
+                                       const numerics::Tolerance& tol, numerics::Figures figures) {
   // Only tensors loaded from files have a stable identity (their source) to cache by.
   auto from_file = [](const tensor::Tensor& t) {
     return t.source().rfind("submission/", 0) == 0 || t.source().rfind("reference/", 0) == 0;
   };
   std::string key;
   if (from_file(a) && from_file(b)) {
-    key = fmt::format("compare:{}:{}:{}:{}:{}", a.source(), b.source(), tol.rtol, tol.atol, tol.ulp);
+    auto key_for = [&](numerics::Figures f) {
+      return fmt::format("compare:{}:{}:{}:{}:{}:{}", a.source(), b.source(), tol.rtol, tol.atol, tol.ulp,
+                         f == numerics::Figures::all ? "all" : "shown");
+    };
+    if (auto hit = ctx.cached(key_for(numerics::Figures::all))) return *std::static_pointer_cast<const numerics::CompareStats>(hit);
+    key = key_for(figures);
     if (auto hit = ctx.cached(key)) return *std::static_pointer_cast<const numerics::CompareStats>(hit);
   }
   if (ProgressSink* p = ctx.progress(); p && a.size() > (1 << 24))
     p->activity(fmt::format("comparing {} elements", a.size()));
-  auto stats = std::make_shared<const numerics::CompareStats>(compare_reading_once(ctx, a, b, tol));
+  auto stats = std::make_shared<const numerics::CompareStats>(compare_reading_once(ctx, a, b, tol, figures));
   if (!key.empty()) ctx.store(key, stats);
   return *stats;
 }

@@ -9,11 +9,13 @@
 
 namespace rubric {
 
-// Fills every statistic of one pass over `a` (the answer) and `b` (the reference). Shapes must
-// already be equal. For tensors loaded from files, results are cached per (a, b, tolerance)
-// within one check run, so `max_abs_err`, `rel_l2` and `matches` on one pair read the data once.
+// Fills the statistics `figures` asks for in one pass over `a` (the answer) and `b` (the reference).
+// Shapes must already be equal. For tensors loaded from files, results are cached per (a, b,
+// tolerance, figures) within one check run, and a pass of all figures also serves an ask for the
+// shown ones, so `max_abs_err`, `rel_l2` and `matches` on one pair read the data at most twice.
 numerics::CompareStats compare_tensors(CallContext& ctx, const tensor::Tensor& a, const tensor::Tensor& b,
-                                       const numerics::Tolerance& tol);
+                                       const numerics::Tolerance& tol,
+                                       numerics::Figures figures = numerics::Figures::all);
 
 // The tolerance a `matches` form asks for, the dtype defaults when it names none.
 numerics::Tolerance tolerance_for(const tensor::Tensor& a, const tensor::Tensor& b, const MatchTolerance& t);

@@ -169,7 +169,7 @@ std::optional<CheckOutcome> tensor_matches(CallContext& ctx, const Value& a, con
     return o;
   }
   numerics::Tolerance tol = tolerance_for(x, y, mt);
-  return comparison_outcome(compare_tensors(ctx, x, y, tol), x, y, tol, mt);
+  return comparison_outcome(compare_tensors(ctx, x, y, tol, numerics::Figures::shown), x, y, tol, mt);
 }
 
 // A two-tensor metric: its name, how one CompareStats gives it, and which way is worse.
@@ -471,7 +471,7 @@ void open_tensors(Registry& r) {
           }
           return guarded(ctx, blame_of(x, y), [&] {
             if (!axes.empty()) return per_axis_metric(ctx, x, y, kFracClose, tol, axes, keepdims);
-            return Value::number(numerics::frac_close(compare_tensors(ctx, x, y, tol)));
+            return Value::number(numerics::frac_close(compare_tensors(ctx, x, y, tol, numerics::Figures::shown)));
           });
         });
   r.add("frac_near_zero", {P("t"), P("atol")}, false,

@@ -26,11 +26,13 @@ struct ShapeMismatchError : OperatorError {
 //    for integer dtypes the distance is |x − y|.
 // `threads` = 0 uses every core. Throws files::FileChanged (b's file checked first) when a file
 // either tensor reads shrank during the pass: its tail was read as zeros.
-CompareStats compare(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol, unsigned threads = 0);
+// With Figures::shown, the f32 pass skips what no verdict shows (see Figures).
+CompareStats compare(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol, unsigned threads = 0,
+                     Figures figures = Figures::all);
 // The same pass without the file check, for callers that make many passes over parts of the same
 // files and check them once afterwards (tensor::require_intact).
 CompareStats compare_unchecked(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol,
-                               unsigned threads = 0);
+                               unsigned threads = 0, Figures figures = Figures::all);
 
 // What reads the tensors' files along a striped pass: after each stripe of elements is compared,
 // `a` is told the file offset the pass has reached in a's file and, when the pass copied the stripe
@@ -48,7 +50,7 @@ struct PassFeeds {
 // Tensors that are not contiguous, and integer comparisons, are compared as compare() does and the
 // feeds called once at the end. Tensors in files are read with pread() (tensor::StripeReader).
 CompareStats compare_striped(const tensor::Tensor& a, const tensor::Tensor& b, const Tolerance& tol,
-                             const PassFeeds& feeds, unsigned threads = 0);
+                             const PassFeeds& feeds, unsigned threads = 0, Figures figures = Figures::all);
 
 // Throws ShapeMismatchError unless a and b have equal shapes.
 void require_same_shape(const tensor::Tensor& a, const tensor::Tensor& b);

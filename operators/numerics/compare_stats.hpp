@@ -14,6 +14,10 @@ struct Tolerance {
   std::int64_t ulp = 0;
 };
 
+// Which figures a pass must fill: `all`, or only those a verdict and its evidence show (no norm
+// sums, and ULP distances only under a ULP tolerance), which `matches` and `frac_close` need.
+enum class Figures { all, shown };
+
 struct CompareStats {
   std::int64_t count = 0;        // elements compared
   std::int64_t mismatches = 0;   // elements not close under the tolerance
@@ -36,6 +40,9 @@ struct CompareStats {
   // greatest difference exactly, which max_abs may round past 2^53 (an i64 beside a u64 differs
   // by up to 2^64 + 2^63 − 1, past 64 bits).
   bool integers = false;
+  // False when the pass filled only the shown figures (Figures::shown): the norm sums are then
+  // not measured and must not be read.
+  bool sums = true;
   tensor::WideUnsigned max_abs_integer = 0;
 };
 

@@ -324,3 +324,45 @@ TEST_CASE("a striped pass over two .npy files gives the figures of the same tens
   CHECK(std::string(reinterpret_cast<const char*>(first), 65536 * 4) == a_file.substr(128, 65536 * 4));
   CHECK(std::string(reinterpret_cast<const char*>(last), (n - 196608) * 4) == a_file.substr(128 + 196608 * 4));
 }
+
+TEST_CASE("the shown figures of an f32 pass equal those of the full pass, NaNs and infinities included") {
+  // Three blocks of 1,024: the second holds a NaN and an infinity (the careful path), the third a
+  // mismatch and a zero reference (relative difference inf); everything `matches` shows must agree.
+  const std::int64_t n = 3 * 1024 + 17;
+  std::vector<float> a(static_cast<std::size_t>(n)), b(a.size());
+  for (std::size_t k = 0; k < a.size(); ++k) {
+    b[k] = std::sin(static_cast<float>(k)) * 3.0f;
+    a[k] = b[k] + 1e-6f * static_cast<float>(k % 7);
+  }
+  a[1500] = std::numeric_limits<float>::quiet_NaN();
+  b[1700] = std::numeric_limits<float>::infinity();
+  a[2600] += 0.5f;
+  b[3000] = 0.0f;
+  a[3000] = 1e-4f;
+  auto as_tensor = [](const std::vector<float>& v) {
+    std::vector<std::byte> bytes(v.size() * 4);
+    std::memcpy(bytes.data(), v.data(), bytes.size());
+    return Tensor::from_bytes(DType::f32, {static_cast<std::int64_t>(v.size())}, std::move(bytes), "test");
+  };
+  const Tensor ta = as_tensor(a), tb = as_tensor(b);
+  const Tolerance tol{1e-3, 1e-3, 0};
+  for (unsigned threads : {1u, 2u}) {
+    const CompareStats all = compare(ta, tb, tol, threads, Figures::all);
+    const CompareStats shown = compare(ta, tb, tol, threads, Figures::shown);
+    CHECK(all.sums);
+    CHECK_FALSE(shown.sums);
+    CHECK(shown.count == all.count);
+    CHECK(shown.mismatches == all.mismatches);
+    CHECK(shown.mismatches == 3);  // the NaN, the infinity, the shifted element
+    CHECK(shown.first_mismatch_index == all.first_mismatch_index);
+    CHECK(shown.max_abs == all.max_abs);
+    CHECK(shown.max_abs_index == all.max_abs_index);
+    CHECK(shown.max_abs_index == 2600);
+    CHECK(shown.max_rel == all.max_rel);
+    CHECK(shown.max_rel_index == all.max_rel_index);
+    CHECK(shown.max_abs_b == all.max_abs_b);
+    CHECK(shown.nan_a == all.nan_a);
+    CHECK(shown.inf_b == all.inf_b);
+    CHECK(shown.unequal_nonfinite == all.unequal_nonfinite);
+  }
+}
