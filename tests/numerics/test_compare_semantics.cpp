@@ -37,6 +37,21 @@ Tensor f64(const Shape& shape, const std::vector<double>& v) {
 constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 
+// The figures a `matches` verdict shows are the same in `got` as in `want`.
+void check_same_shown(const CompareStats& got, const CompareStats& want) {
+  CHECK(got.count == want.count);
+  CHECK(got.mismatches == want.mismatches);
+  CHECK(got.first_mismatch_index == want.first_mismatch_index);
+  CHECK(got.max_abs == want.max_abs);
+  CHECK(got.max_abs_index == want.max_abs_index);
+  CHECK(got.max_rel == want.max_rel);
+  CHECK(got.max_rel_index == want.max_rel_index);
+  CHECK(got.max_abs_b == want.max_abs_b);
+  CHECK(got.nan_a == want.nan_a);
+  CHECK(got.inf_b == want.inf_b);
+  CHECK(got.unequal_nonfinite == want.unequal_nonfinite);
+}
+
 }  // namespace
 
 TEST_CASE("NaN is never close; an infinity only to the same infinity") {
@@ -297,13 +312,7 @@ TEST_CASE("a striped pass over two .npy files gives the figures of the same tens
       feeds.b = collect(read_b, reached_b, b_file);
       feeds.a_base = feeds.b_base = 128;
       const CompareStats s = compare_striped(fa, fb, tol, feeds, workers);
-      CHECK(s.count == memory.count);
-      CHECK(s.mismatches == memory.mismatches);
-      CHECK(s.first_mismatch_index == memory.first_mismatch_index);
-      CHECK(s.max_abs == memory.max_abs);
-      CHECK(s.max_abs_index == memory.max_abs_index);
-      CHECK(s.max_rel == memory.max_rel);
-      CHECK(s.max_rel_index == memory.max_rel_index);
+      check_same_shown(s, memory);
       CHECK(s.max_ulp == memory.max_ulp);
       CHECK(s.nan_a == 1);
       CHECK(s.sum_sq_diff == memory.sum_sq_diff);
@@ -351,18 +360,8 @@ TEST_CASE("the shown figures of an f32 pass equal those of the full pass, NaNs a
     const CompareStats shown = compare(ta, tb, tol, threads, Figures::shown);
     CHECK(all.sums);
     CHECK_FALSE(shown.sums);
-    CHECK(shown.count == all.count);
-    CHECK(shown.mismatches == all.mismatches);
+    check_same_shown(shown, all);
     CHECK(shown.mismatches == 3);  // the NaN, the infinity, the shifted element
-    CHECK(shown.first_mismatch_index == all.first_mismatch_index);
-    CHECK(shown.max_abs == all.max_abs);
-    CHECK(shown.max_abs_index == all.max_abs_index);
     CHECK(shown.max_abs_index == 2600);
-    CHECK(shown.max_rel == all.max_rel);
-    CHECK(shown.max_rel_index == all.max_rel_index);
-    CHECK(shown.max_abs_b == all.max_abs_b);
-    CHECK(shown.nan_a == all.nan_a);
-    CHECK(shown.inf_b == all.inf_b);
-    CHECK(shown.unequal_nonfinite == all.unequal_nonfinite);
   }
 }
