@@ -240,48 +240,60 @@ double block_max_rel_f32(const float* x, const float* y, std::int64_t n) {
 // A division per element would cost as much as the rest of the loop, so the greatest relative
 // difference is only found (by block_max_rel_f32) when some element may exceed `rel_floor`, the
 // greatest one already found (negative: none yet); otherwise out.max_rel is -1.
-template <bool kUlp>
+// Without kSums (Figures::shown under an rtol/atol rule) the norm sums and ULPs are skipped, about
+// half the work per element, and a NaN or infinity is told by its exponent bits instead.
+template <bool kUlp, bool kSums = true>
 RUBRIC_MULTIVERSION
 bool block_totals_f32(const float* x, const float* y, std::int64_t n, Settings s, double rel_floor, BlockTotals& out) {
+  static_assert(kSums || !kUlp, "a ULP rule needs the ULP distances");
   double mism = 0, above = 0;
   double sdd = 0, saa = 0, sbb = 0, sab = 0, max_abs = -1, max_b = 0;
-  std::uint32_t max_ulp = 0;
+  std::uint32_t max_ulp = 0, exponents = 0;
   const double rtol = s.rtol, atol = s.atol;
   const std::uint32_t ulp_limit = static_cast<std::uint32_t>(std::min<std::uint64_t>(s.ulp, 0xffffffffu));
   // |x − y| / |y| > M implies |x − y| − M·|y| > 0 exactly; shrinking M by 2^-50 keeps the rounded
   // difference positive then (no underflow: a nonzero f32 ratio is at least 2^-277), so no element
   // above M is missed; a few at M may be looked at again. M = 0 tests |x − y| > 0, exact.
   const double floor_scaled = rel_floor > 0 ? rel_floor * (1 - 0x1p-50) : rel_floor;
-#pragma omp simd reduction(+ : mism, sdd, saa, sbb, sab) reduction(max : max_abs, above, max_b, max_ulp)
+#pragma omp simd reduction(+ : mism, sdd, saa, sbb, sab) reduction(max : max_abs, above, max_b, max_ulp, exponents)
   for (std::int64_t k = 0; k < n; ++k) {
     const float fx = x[k], fy = y[k];
     std::uint32_t bx, by;
     std::memcpy(&bx, &fx, 4);
     std::memcpy(&by, &fy, 4);
-    // ULP distance on 32-bit lanes: the monotonic orders are 32-bit, their distance below 2^32.
-    // Sign-magnitude → monotonic order: the magnitude, negated (m = all ones) when the sign is set.
-    const std::uint32_t mx = 0u - (bx >> 31), my = 0u - (by >> 31);
-    const auto ox = static_cast<std::int32_t>(((bx & 0x7fffffffu) ^ mx) - mx);
-    const auto oy = static_cast<std::int32_t>(((by & 0x7fffffffu) ^ my) - my);
-    const std::uint32_t apart = static_cast<std::uint32_t>(ox) - static_cast<std::uint32_t>(oy);  // mod 2^32
-    const std::uint32_t ulp = ox < oy ? 0u - apart : apart;
     const double xv = fx, yv = fy;
     const double d = xv - yv, ad = std::fabs(d), ay = std::fabs(yv);
-    bool near;
-    if constexpr (kUlp) near = ulp <= ulp_limit;
-    else near = ad <= atol + rtol * ay;
+    bool near = ad <= atol + rtol * ay;
+    if constexpr (kSums) {
+      // ULP distance on 32-bit lanes: the monotonic orders are 32-bit, their distance below 2^32.
+      // Sign-magnitude → monotonic order: the magnitude, negated (m = all ones) when the sign is set.
+      const std::uint32_t mx = 0u - (bx >> 31), my = 0u - (by >> 31);
+      const auto ox = static_cast<std::int32_t>(((bx & 0x7fffffffu) ^ mx) - mx);
+      const auto oy = static_cast<std::int32_t>(((by & 0x7fffffffu) ^ my) - my);
+      const std::uint32_t apart = static_cast<std::uint32_t>(ox) - static_cast<std::uint32_t>(oy);  // mod 2^32
+      const std::uint32_t ulp = ox < oy ? 0u - apart : apart;
+      if constexpr (kUlp) near = ulp <= ulp_limit;
+      sdd += d * d;
+      saa += xv * xv;
+      sbb += yv * yv;
+      sab += xv * yv;
+      max_ulp = ulp > max_ulp ? ulp : max_ulp;
+    } else {
+      const std::uint32_t ex = bx & 0x7f800000u, ey = by & 0x7f800000u;
+      const std::uint32_t e = ex > ey ? ex : ey;
+      exponents = e > exponents ? e : exponents;
+    }
     mism += near ? 0.0 : 1.0;
-    sdd += d * d;
-    saa += xv * xv;
-    sbb += yv * yv;
-    sab += xv * yv;
     max_abs = ad > max_abs ? ad : max_abs;
     const double margin = ad - floor_scaled * ay;
     above = margin > above ? margin : above;
     max_b = ay > max_b ? ay : max_b;
-    max_ulp = ulp > max_ulp ? ulp : max_ulp;
   }
-  if (!(std::fabs(saa) < kInf && std::fabs(sbb) < kInf && std::fabs(sdd) < kInf)) return false;
+  if constexpr (kSums) {
+    if (!(std::fabs(saa) < kInf && std::fabs(sbb) < kInf && std::fabs(sdd) < kInf)) return false;
+  } else if (exponents == 0x7f800000u) {
+    return false;  // a NaN or an infinity
+  }
   out = BlockTotals{};
   out.mismatches = static_cast<std::int64_t>(mism);
   out.sum_sq_diff = sdd;
@@ -292,41 +304,6 @@ bool block_totals_f32(const float* x, const float* y, std::int64_t n, Settings s
   out.max_rel = rel_floor < 0 || above > 0 ? block_max_rel_f32(x, y, n) : -1;
   out.max_abs_b = max_b;
   out.max_ulp = max_ulp;
-  return true;
-}
-
-// The fast path for what a verdict shows (Figures::shown, an rtol/atol rule): mismatches, the
-// greatest differences and |b|, without the norm sums or ULPs, about half the work per element.
-// A NaN or infinity is told by its exponent bits. Same contract as block_totals_f32.
-RUBRIC_MULTIVERSION
-bool block_shown_f32(const float* x, const float* y, std::int64_t n, Settings s, double rel_floor, BlockTotals& out) {
-  double mism = 0, above = 0, max_abs = -1, max_b = 0;
-  std::uint32_t exponents = 0;
-  const double rtol = s.rtol, atol = s.atol;
-  const double floor_scaled = rel_floor > 0 ? rel_floor * (1 - 0x1p-50) : rel_floor;  // as block_totals_f32
-#pragma omp simd reduction(+ : mism) reduction(max : max_abs, above, max_b, exponents)
-  for (std::int64_t k = 0; k < n; ++k) {
-    const float fx = x[k], fy = y[k];
-    std::uint32_t bx, by;
-    std::memcpy(&bx, &fx, 4);
-    std::memcpy(&by, &fy, 4);
-    const std::uint32_t ex = bx & 0x7f800000u, ey = by & 0x7f800000u;
-    const std::uint32_t e = ex > ey ? ex : ey;
-    exponents = e > exponents ? e : exponents;
-    const double xv = fx, yv = fy;
-    const double ad = std::fabs(xv - yv), ay = std::fabs(yv);
-    mism += ad <= atol + rtol * ay ? 0.0 : 1.0;
-    max_abs = ad > max_abs ? ad : max_abs;
-    const double margin = ad - floor_scaled * ay;
-    above = margin > above ? margin : above;
-    max_b = ay > max_b ? ay : max_b;
-  }
-  if (exponents == 0x7f800000u) return false;  // a NaN or an infinity: the careful path
-  out = BlockTotals{};
-  out.mismatches = static_cast<std::int64_t>(mism);
-  out.max_abs = max_abs;
-  out.max_rel = rel_floor < 0 || above > 0 ? block_max_rel_f32(x, y, n) : -1;
-  out.max_abs_b = max_b;
   return true;
 }
 
@@ -410,7 +387,7 @@ ChunkResult compare_chunk(const ChunkSide& a, const ChunkSide& b, std::int64_t b
     const std::int64_t at = start - begin;
     const bool fast = f32_pair && (s.ulp > 0  ? block_totals_f32<true>(fa + at, fb + at, n, s, r.max_rel, t)
                                    : s.sums ? block_totals_f32<false>(fa + at, fb + at, n, s, r.max_rel, t)
-                                            : block_shown_f32(fa + at, fb + at, n, s, r.max_rel, t));
+                                            : block_totals_f32<false, false>(fa + at, fb + at, n, s, r.max_rel, t));
     if (!fast) {
       decode(start);
       t = s.ulp > 0 ? block_totals<true>(x.data(), y.data(), ulp.data(), n, s)
@@ -629,7 +606,7 @@ CompareStats compare_unchecked(const tensor::Tensor& a, const tensor::Tensor& b,
   if (!is_tolerance_bound(tol.rtol) || !is_tolerance_bound(tol.atol) || tol.ulp < 0) {
     throw OperatorError(fmt::format("tolerance must be finite and non-negative (rtol {}, atol {}, ulp {})", tol.rtol, tol.atol, tol.ulp));
   }
-  if (needs_integer_comparison(a, b)) return compare_integers(a, b, tol, threads);
+  if (needs_integer_comparison(a, b)) return with_figures(compare_integers(a, b, tol, threads), figures);
   const Settings s = settings_for(tol, figures);
   // Tensors of files are read stripe by stripe out of the files (see tensor::StripeReader).
   const std::int64_t n = a.size();
