@@ -282,11 +282,18 @@ class Browser(PageTest):
 
     def review(self, criterion, verdict, why=""):
         from selenium.webdriver.common.by import By
-        form = self.driver.find_element(By.CSS_SELECTOR, f"#c-{criterion} form")
+        from selenium.webdriver.support import expected_conditions as EC
+        from selenium.webdriver.support.ui import WebDriverWait
+        wait = WebDriverWait(self.driver, 60)
+        form = wait.until(EC.presence_of_element_located((By.CSS_SELECTOR, f"#c-{criterion} form")))
         form.find_element(By.CSS_SELECTOR, f'input[value="{verdict}"]').click()
         if why:
             form.find_element(By.NAME, "why").send_keys(why)
         form.find_element(By.TAG_NAME, "button").click()
+        # The form posts and the server answers with the page again: wait until the old page is
+        # gone and the new one has loaded, so the next lookup cannot find the old page's form.
+        wait.until(EC.staleness_of(form))
+        wait.until(lambda d: d.execute_script("return document.readyState") == "complete")
 
     def test_review_in_the_browser_and_reload(self):
         from selenium.webdriver.common.by import By
