@@ -3,7 +3,9 @@
 #include <cmath>
 #include <cstdint>
 #include <cstdlib>
+#include <string_view>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "operators/text/analysed_text.hpp"
 #include "operators/text/document.hpp"
@@ -89,6 +91,17 @@ bool index_word(const std::string& w) {
   return false;
 }
 
+// Names of measures, after which a bare number is the measured value ("RMSE 0.02", "BLEU 27.4",
+// "Perplexity 5.8"), however the name is written: no version or index follows these.
+bool measure_word(const std::string& w) {
+  static const std::unordered_set<std::string_view> words = {
+      "rmse", "mse", "mae", "mape", "bleu", "rouge", "meteor", "chrf", "mmlu", "hellaswag", "kl", "perplexity", "ppl", "wer",
+      "cer", "auc", "accuracy", "acc", "loss", "error", "err", "score", "recall", "precision", "em", "ssim", "psnr", "fid",
+      "ndcg", "mrr", "mfu", "tflops", "gflops", "throughput", "latency", "bandwidth", "speedup", "occupancy", "cosine",
+      "similarity", "divergence", "entropy", "norm", "residual", "p50", "p90", "p95", "p99"};
+  return words.count(w) > 0;
+}
+
 // Which number tokens of a sentence are names, versions, dates, times or indices rather than
 // quantities: "Llama-3.1-8B", "Qwen2.5-7B", "§3.2", "x86-64" (joined to a word), "vLLM 0.6.3"
 // (dotted), "CUDA 12.4", "Python 3.11" (a bare number after a name), "2024-05-01", "May 3, 2024",
@@ -149,7 +162,8 @@ std::vector<std::uint8_t> not_quantities(std::string_view text, const Sentence& 
       for (const char* x : plain) common = common || w.lower == x;
       // No version or index is written with an exponent: "relative L2 6.5e-8" is an error's size.
       bool exponent = T[k].lower.find_first_of("eE") != std::string::npos;
-      if ((index_word(w.lower) || w.all_caps || w.mixed_case || (w.capital && (k - 1 > 0 || !common))) && !skip[k] && !exponent)
+      if ((index_word(w.lower) || w.all_caps || w.mixed_case || (w.capital && (k - 1 > 0 || !common))) && !skip[k] && !exponent &&
+          !measure_word(w.lower))
         skip[k] = 2;
     }
     if (T[k].begin > 0 && (text[T[k].begin - 1] == '#' || (T[k].begin > 1 && text[T[k].begin - 1] == ' ' && text[T[k].begin - 2] == '#')))

@@ -89,8 +89,9 @@ std::size_t closing_after(std::string_view t, std::size_t i) {
   return 0;
 }
 
-const std::array<const char*, 24> kAbbreviations = {"e.g", "i.e", "etc", "vs", "cf", "approx", "fig", "eq", "al", "mr", "dr",
-                                                     "resp", "no", "nr", "sec", "ch", "ref", "viz", "ca", "st", "jr", "ms.", "est", "incl"};
+const std::array<const char*, 34> kAbbreviations = {
+    "e.g", "i.e", "etc", "vs", "cf", "approx", "fig", "figs", "eq", "eqs", "al", "mr", "mrs", "dr", "prof", "resp", "no",
+    "nr", "sec", "sect", "ch", "ref", "refs", "viz", "ca", "st", "jr", "ms.", "est", "incl", "tab", "tbl", "pp", "vol"};
 
 std::string lower_ascii(std::string_view s) {
   std::string out(s);
@@ -901,10 +902,15 @@ bool SentenceStream::next(Sentence& s) {
       while (std::size_t len = closing_after(t_, after) + invisible_run(t_, after)) after += len;
       bool ends = after >= n || is_space(static_cast<unsigned char>(t_[after])) ||
                   (static_cast<unsigned char>(t_[after]) >= 0x80 && glyph_at(t_, after).cls == Glyph::Class::space);
+      bool inner_dot = false;
       if (ends && c == '.' && k - i_ == 1 && !s.tokens.empty() && s.tokens.back().kind == Token::Kind::word) {
         const std::string& prev = s.tokens.back().lower;
         for (const char* a : kAbbreviations)
           if (prev == a) ends = false;
+        // "etc.", "et al." and "resp." often close a sentence: before a capital they do.
+        if ((prev == "etc" || prev == "al" || prev == "resp") && after + 1 < n && t_[after] == ' ' && t_[after + 1] >= 'A' &&
+            t_[after + 1] <= 'Z')
+          ends = true;
         const bool abbreviation = !ends;
         if (prev.size() == 1 && prev[0] >= 'a' && prev[0] <= 'z' && s.tokens.back().glued_prev == false && s.tokens.size() > 1 &&
             s.tokens[s.tokens.size() - 2].lower == ".")
@@ -912,9 +918,15 @@ bool SentenceStream::next(Sentence& s) {
         // An initial: a capital letter alone before the dot and a word after it ("C. elegans", "E. C. Lai").
         if (prev.size() == 1 && s.tokens.back().capital && after + 1 < n && t_[after] == ' ' && word_byte(t_, after + 1))
           ends = false;
+        // A short capitalised word, then a number: a reference ("Tab. 2", "Abb. 4", "Lemma. 3" is rare).
+        if (prev.size() <= 4 && s.tokens.back().capital && !s.tokens.back().all_caps && after + 1 < n && t_[after] == ' ' &&
+            is_digit(t_[after + 1]))
+          ends = false;
         if (!ends && !abbreviation) s.uncertain_split = true;
+        inner_dot = !ends;
       }
       push(s, Token::Kind::punct, i_, k, q ? "?" : std::string(1, static_cast<char>(c == '!' ? '!' : '.')));
+      s.tokens.back().inner_dot = inner_dot;
       i_ = k;
       if (ends && one_line_block_ && t_[std::min(i_, n) - 1] != '\n') {
         // Inside a table row the cells are clauses of one sentence: "| Fever? | no |".

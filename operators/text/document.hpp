@@ -29,6 +29,7 @@ struct Token {
   bool all_caps = false;     // two or more letters, all capitals ("CUDA", "GCC")
   bool in_code = false;      // a word of an inline code span: part of its sentence's polarity, never a claim
   bool quoted = false;       // inside double quotation marks: another's words, or words spoken of
+  bool inner_dot = false;    // a dot that does not end its sentence (an abbreviation's, an initial's): no clause break
 };
 
 struct Sentence {

@@ -379,7 +379,7 @@ struct Cursor {
   bool clause_punct(std::size_t k) const {
     if (!punct(k)) return false;
     std::string_view p = w(k);
-    if (in_name(k) || ((p == "(" || p == ")") && enumerator(k))) return false;
+    if (in_name(k) || ((p == "(" || p == ")") && enumerator(k)) || s.tokens[k].inner_dot) return false;
     return p == "." || p == "?" || p == "!" || p == ";" || p == ":" || p == "(" || p == ")" || p == "--" || p == "|" ||
            p == "..." || p == "-" || p == "\"" || p == "=";
   }
@@ -951,6 +951,10 @@ bool evidential_verb(const Cursor& c, std::size_t k) {
   return keys.count(c.s.tokens[k].stem) > 0 && !(k > 0 && (in(c.w(k - 1), kCopulas) || c.w(k - 1) == "to"));
 }
 
+// Prepositions that open a phrase qualifying a subject ("the stall at 3 ms", "the kernel from Dao").
+const std::unordered_set<std::string_view> kSubjectPrepositions = {
+    "of", "in", "at", "from", "on", "for", "with", "by", "into", "under", "over", "between", "across", "inside", "near", "behind"};
+
 // Words that open a noun phrase: after one, an adjective qualifies what follows ("a potential
 // cause"); after a noun, a word forms a compound with it ("membrane potential").
 const std::unordered_set<std::string_view> kDeterminers = {
@@ -970,16 +974,37 @@ bool hedge_is_term(const Cursor& c, std::size_t k) {
   if (w == "likelihood") return prev == "maximum" || prev == "log" || prev == "marginal";
   // An extent, not a doubt: "the highest possible occupancy", "the maximum possible", "every
   // possible tile size", "as fast as possible", "where possible".
+  // After its noun too: "the highest occupancy possible", "the fewest launches possible"; and "all
+  // possible split-K factors" (every one of them).
   if (w == "possible") {
-    if (prev == "maximum" || prev == "minimum" || prev == "max" || prev == "min" || prev == "most" || prev == "least" ||
-        prev == "best" || prev == "worst" || prev == "every" || prev == "each" || prev == "where" || prev == "wherever" ||
+    auto superlative = [](std::string_view x) {
+      return x == "maximum" || x == "minimum" || x == "max" || x == "min" || x == "most" || x == "least" || x == "best" ||
+             x == "worst" || (x.size() > 4 && x.substr(x.size() - 3) == "est");  // highest, smallest, fewest
+    };
+    if (superlative(prev) || prev == "every" || prev == "each" || prev == "all" || prev == "where" || prev == "wherever" ||
         prev == "whenever" || prev == "when")
       return true;
-    if (prev.size() > 4 && prev.substr(prev.size() - 3) == "est") return true;  // highest, smallest, fewest
+    for (std::size_t m = k - 1; m-- > 0 && k - m <= 4;) {
+      if (c.s.tokens[m].kind != Token::Kind::word || in(c.w(m), kAuxiliaries)) break;
+      if (superlative(c.w(m)) && m > 0 && c.w(m - 1) == "the") return true;
+    }
     if (prev == "as")
       for (std::size_t m = k - 1; m-- > 0 && k - m <= 5;)
         if (c.w(m) == "as") return true;
     return false;
+  }
+  // The month: "in May", "since May 2024", "May 3" (a capital inside the sentence is no modal).
+  if (w == "may")
+    return (k > 0 && c.s.tokens[k].capital) || prev == "in" || prev == "since" || prev == "until" || prev == "of" ||
+           prev == "during" || prev == "early" || prev == "late" || prev == "mid" || prev == "through" ||
+           (k + 1 < c.s.tokens.size() && c.s.tokens[k + 1].kind == Token::Kind::number);
+  // "assumed control of", "assumes responsibility for", "assumed the role of": taking something on.
+  if (w == "assume" || w == "assumes" || w == "assumed" || w == "assuming") {
+    static const std::unordered_set<std::string_view> kTaken = {
+        "control", "responsibility", "responsibilities", "command", "office", "ownership", "leadership", "charge", "role",
+        "duties", "duty", "power", "powers", "lead", "helm", "management", "custody", "authority", "care", "stewardship"};
+    std::string_view after = next == "the" || next == "full" || next == "sole" || next == "overall" ? c.w(k + 2) : next;
+    return kTaken.count(after) > 0;
   }
   if (w == "hypothesis" || w == "hypotheses")
     return prev == "null" || prev == "alternative" || next.substr(0, 4) == "test";
@@ -1182,8 +1207,16 @@ bool new_clause_between(const Cursor& c, std::size_t te, std::size_t b) {
       // inversion after a fronted negation, whose clause goes on.
       static const std::unordered_set<std::string_view> kPronouns = {"i", "we", "they", "he", "she", "you", "it"};
       if (in(c.w(a), kAuxiliaries) && kPronouns.count(c.w(a + 1))) break;
-      if (a < b && in(c.w(a), kAuxiliaries)) return true;
+      // With an article opening it, the clause is the mention's own when the mention is its subject:
+      // "Nobody restarted the job and the checkpoint was lost" (checkpoint stated).
+      if ((a < b || determiner) && in(c.w(a), kAuxiliaries)) return true;
       std::string_view v = c.w(a);
+      // "... and the fix landed on Monday": a word in -ed after the subject, then a preposition or the end.
+      static const std::unordered_set<std::string_view> kAfterVerb = {"on", "in", "at", "after", "before", "during", "since",
+                                                                      "within", "yesterday", "today", "again", "too", "early", "late"};
+      if (determiner && a >= b && a > m + 2 && v.size() > 4 && v.substr(v.size() - 2) == "ed" && !c.s.tokens[a].capital &&
+          (a + 1 >= c.s.tokens.size() || c.punct(a + 1) || kAfterVerb.count(c.w(a + 1))))
+        return true;
       bool inflected = v.size() > 3 && !c.s.tokens[a].capital &&
                        ((v.back() == 's' && v[v.size() - 2] != 's' && v[v.size() - 2] != 'u' && v[v.size() - 2] != 'i') ||
                         v.substr(v.size() - 2) == "ed");
@@ -1262,7 +1295,7 @@ bool corrected_predicate(const Cursor& c, std::size_t te) {
   const std::size_t n = c.s.tokens.size();
   for (std::size_t k = te; k < n && k < te + kClauseReach; ++k) {
     std::string_view x = c.w(k);
-    if (x == "." || x == ";" || x == ":" || x == "?" || x == "!" || x == "(" || x == "|") return false;
+    if (((x == "." && !c.s.tokens[k].inner_dot) || x == ";" || x == ":" || x == "?" || x == "!" || x == "(" || x == "|")) return false;
     if (x != "but") continue;
     // "The problem is not that the cache is small but that it is cold": two propositions, the
     // second replacing the first.
@@ -1460,10 +1493,33 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   // An aside between the mention and its verb ("X, contrary to my first guess, is not the cause"):
   // the mention's clause resumes after it, and the aside's words say nothing of the mention.
   std::size_t E = e, RR = R;
-  if (R < n && R > e + 1 && c.w(e) == "," && c.w(R) == "," && R - e <= 12 && (in(c.w(R + 1), kAuxiliaries) || c.w(R + 1) == "n't")) {
-    E = R + 1;
+  auto resume_at = [&](std::size_t from) {
+    E = from;
     RR = E;
     while (RR < n && RR - E < kClauseReach && !c.boundary(RR)) ++RR;
+  };
+  auto auxiliary_at = [&](std::size_t m) { return m < n && (in(c.w(m), kAuxiliaries) || c.w(m) == "n't"); };
+  if (e < n && c.w(e) == ",") {
+    for (std::size_t m = e + 2; m < n && m <= e + 12 && !c.clause_punct(m); ++m)
+      if (c.w(m) == ",") {
+        if (auxiliary_at(m + 1)) resume_at(m + 1);
+        break;
+      }
+  }
+  // "The stall at 3 ms into the step is not the cause", "The kernel from Dao and Chen is not ...":
+  // prepositional phrases on the subject, then its verb. The clause resumes at the verb.
+  if (E == e && e < n && kSubjectPrepositions.count(c.w(e)) && opens_clause(c, L, b)) {
+    for (std::size_t m = e + 1; m < n && m <= e + 10; ++m) {
+      const Token& t = s.tokens[m];
+      if (auxiliary_at(m)) {
+        if (m > e + 1) resume_at(m);
+        break;
+      }
+      const bool joins = t.kind != Token::Kind::punct || t.inner_dot || t.lower == "-";
+      if (!joins || is_negator(t.lower) || t.lower == "that" || t.lower == "which" || t.lower == "who" || t.lower == "where" ||
+          t.lower == "when" || t.in_code || ((t.lower == "and" || t.lower == "or") && kDeterminers.count(c.w(m + 1))))
+        break;
+    }
   }
   // So is a parenthesis right after the mention, a reference or a gloss: "The GATA site (AGATAA)
   // does not bind TFIID", "The stall (Fig. 3) is not caused by the cache".

@@ -92,9 +92,15 @@ std::string inflection_key(std::string_view word) {
     w = w.size() >= 5 ? w.substr(0, w.size() - 3) + "y" : w.substr(0, w.size() - 1);
   } else if (w.size() >= 4 && ends(w, "ed") && !ends(w, "eed") && has_vowel(w.substr(0, w.size() - 2))) {
     w = verb_base(w.substr(0, w.size() - 2));
+    if (w.back() == 'u') w += 'e';  // "queued", "issued", "argued": the base ends in -ue
   } else if (w.size() >= 5 && ends(w, "ing") && has_vowel(w.substr(0, w.size() - 3))) {
     w = verb_base(w.substr(0, w.size() - 3));
+    if (w.back() == 'u') w += 'e';  // "queuing", "issuing", "continuing"
   }
+  // A base in -ee takes a bare d ("freed", "agreed", "guaranteed"): cut it, and so cut the d of
+  // every word in -eed past four letters ("speed", "exceed" become "spee", "excee" whatever follows,
+  // so their own inflections still meet); "need", "seed", "feed" stay apart from "nee", "see", "fee".
+  if (w.size() >= 5 && ends(w, "eed")) w.pop_back();
   // A silent e goes, so the base and its inflections meet ("cache", "cached" → "cach"), except
   // after a short syllable ("rate", "note", "plane" stay themselves) or in a short word ("use").
   if (ends(w, "e") && w.size() >= 4 && consonant(w, w.size() - 2)) {

@@ -27,6 +27,22 @@ TEST_CASE("inflections share a key: plural, possessive, -ed, -ing, third person"
     CHECK_MESSAGE(same(a, b), a, " / ", b);
 }
 
+TEST_CASE("verbs in -ee and -ue meet their -d and -ing forms; words in -eed keep their own") {
+  for (auto [a, b] : std::vector<std::pair<std::string_view, std::string_view>>{
+           {"free", "freed"}, {"free", "freeing"}, {"frees", "freed"}, {"agree", "agreed"}, {"guarantee", "guaranteed"},
+           {"queue", "queued"}, {"queue", "queuing"}, {"queue", "queueing"}, {"queues", "queued"}, {"issue", "issued"},
+           {"issue", "issuing"}, {"continue", "continued"}, {"argue", "arguing"}, {"value", "valued"}, {"speed", "speeds"},
+           {"speed", "speeding"}, {"exceed", "exceeded"}, {"exceed", "exceeds"}, {"need", "needed"}, {"need", "needs"},
+           {"proceed", "proceeding"}, {"seed", "seeded"}})
+    CHECK_MESSAGE(same(a, b), a, " / ", b);
+  for (auto [a, b] : std::vector<std::pair<std::string_view, std::string_view>>{
+           {"see", "seed"}, {"fee", "feed"}, {"wee", "weed"}, {"free", "freedom"}, {"issue", "issuer"}, {"queue", "queuer"}})
+    CHECK_MESSAGE(!same(a, b), a, " / ", b);
+  CHECK(pol("The allocator is reusing freed blocks.", "free") == "affirmed");
+  CHECK(pol("Two requests queued behind the long prompt.", "queue") == "affirmed");
+  CHECK(pol("The loader issued one read per shard.", "issue") == "affirmed");
+}
+
 TEST_CASE("derivations and lookalikes keep their own key") {
   for (auto [a, b] : std::vector<std::pair<std::string_view, std::string_view>>{
            {"token", "tokenizer"}, {"normal", "normalization"}, {"compute", "computer"}, {"evict", "eviction"},

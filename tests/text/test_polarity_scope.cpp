@@ -194,6 +194,33 @@ TEST_CASE("a number in scientific notation after a name is a claim") {
   CHECK(claims[0].value == doctest::Approx(6.5e-8));
 }
 
+TEST_CASE("a bare number after the name of a measure is its value, not a version") {
+  Stemmer st;
+  for (std::string_view line : {"RMSE 0.02 on the holdout set.", "BLEU 27.4 after distillation.", "Perplexity 5.8 after the fix.",
+                                "The KL 0.004 between the samplers is small.", "MMLU 68.2 for the quantized model."}) {
+    auto claims = find_claims(line, st, 10, nullptr);
+    CHECK_MESSAGE(claims.size() == 1, line);
+  }
+  // Names of software and hardware keep their versions.
+  CHECK(find_claims("CUDA 12.4 and Python 3.11 are installed; ROCm 6.1 is not.", st, 10, nullptr).empty());
+}
+
+TEST_CASE("the dot of an abbreviation or an initial ends no clause") {
+  // A negation or a hedge reaches past "Fig. 3", "et al.", "Dr. Lee", "i.e." as past any word.
+  CHECK(pol("The allocator in Fig. 3 is not the cause.", "allocator") == "negated");
+  CHECK(pol("The patch from Dr. Okafor is not needed on Hopper.", "patch") == "negated");
+  CHECK(pol("Perhaps the kernel in Fig. 2 spills registers.", "register") == "hedged");
+  CHECK(pol("Maybe the method of Chen et al. explains the speedup.", "speedup") == "hedged");
+  CHECK(pol("Possibly the fp16 vs. bf16 gap comes from the accumulator.", "accumulator") == "hedged");
+  CHECK(pol("Perhaps the kernels, i.e. the GEMMs, stall on loads.", "load") == "hedged");
+  CHECK(pol("Maybe the layout of Tab. 2 causes the bank conflicts.", "bank conflict") == "hedged");
+  CHECK(pol("Perhaps the method of T. J. Dettmers handles the outliers.", "outlier") == "hedged");
+  CHECK(sentences("The library of Tab. 2 does not matter. It is fine.") ==
+        std::vector<std::string>{"The library of Tab. 2 does not matter.", "It is fine."});
+  // A sentence that ends is still a sentence: the next one is not in its scope.
+  CHECK(pol("We did not profile the kernel. The allocator is slow.", "allocator") == "affirmed");
+}
+
 TEST_CASE("punctuation inside a name or a number ends no clause") {
   // Parentheses glued to the word before them are part of a name ("NF(P)", "f(x)"); a spaced one is an aside.
   CHECK(pol("The counters rose, indicating that the NF(P) interaction is sequence-specific.", "interaction") == "hedged");

@@ -101,8 +101,12 @@ def key(word):
         w = w[:-3] + "y" if len(w) >= 5 else w[:-1]
     elif len(w) >= 4 and w.endswith("ed") and not w.endswith("eed") and vowel(w[:-2]):
         w = _verb_base(w[:-2])
+        w = w + "e" if w.endswith("u") else w
     elif len(w) >= 5 and w.endswith("ing") and vowel(w[:-3]):
         w = _verb_base(w[:-3])
+        w = w + "e" if w.endswith("u") else w
+    if len(w) >= 5 and w.endswith("eed"):
+        w = w[:-1]
     if w.endswith("e") and len(w) >= 4 and _consonant(w, len(w) - 2):
         r = w[:-1]
         if _measure(r) > 1 or (_measure(r) == 1 and not _short_syllable(r)):
