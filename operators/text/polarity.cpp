@@ -1211,11 +1211,15 @@ bool new_clause_between(const Cursor& c, std::size_t te, std::size_t b) {
       // "Nobody restarted the job and the checkpoint was lost" (checkpoint stated).
       if ((a < b || determiner) && in(c.w(a), kAuxiliaries)) return true;
       std::string_view v = c.w(a);
-      // "... and the fix landed on Monday": a word in -ed after the subject, then a preposition or the end.
-      static const std::unordered_set<std::string_view> kAfterVerb = {"on", "in", "at", "after", "before", "during", "since",
-                                                                      "within", "yesterday", "today", "again", "too", "early", "late"};
+      // "... and the fix landed on Monday": a word in -ed after the subject, then a preposition, an
+      // adverb or the end.
+      static const std::unordered_set<std::string_view> kAfterVerb = {
+          "on", "in", "at", "after", "before", "during", "since", "within", "yesterday", "today", "again", "too", "early",
+          "late", "later", "soon", "anyway", "instead", "overnight", "first", "twice", "once"};
+      std::string_view after = c.w(a + 1);
       if (determiner && a >= b && a > m + 2 && v.size() > 4 && v.substr(v.size() - 2) == "ed" && !c.s.tokens[a].capital &&
-          (a + 1 >= c.s.tokens.size() || c.punct(a + 1) || kAfterVerb.count(c.w(a + 1))))
+          (a + 1 >= c.s.tokens.size() || c.punct(a + 1) || kAfterVerb.count(after) ||
+           (after.size() > 4 && after.substr(after.size() - 2) == "ly")))
         return true;
       bool inflected = v.size() > 3 && !c.s.tokens[a].capital &&
                        ((v.back() == 's' && v[v.size() - 2] != 's' && v[v.size() - 2] != 'u' && v[v.size() - 2] != 'i') ||

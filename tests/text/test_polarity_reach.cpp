@@ -242,3 +242,31 @@ TEST_CASE("after 'X is not', a free relative names the role denied to X") {
   CHECK(pol("It is not what we know, but what we can prove.", "know") == "negated");
   CHECK(pol("The stall is not caused by the allocator.", "allocator") == "negated");
 }
+
+TEST_CASE("a clause after 'and' whose subject is the mention is out of an earlier negation's reach") {
+  CHECK(pol("Nobody flushed the queue and the buffer was dropped.", "buffer") == "affirmed");
+  CHECK(pol("No one pinned the memory and the transfer stalled on every step.", "transfer") == "affirmed");
+  CHECK(pol("The log says not a regression and the rollback happened anyway.", "rollback") == "affirmed");
+  // A list under one negation stays denied.
+  CHECK(pol("No spills or stalls were seen.", "stall") == "negated");
+  CHECK(pol("We saw no spills and no stalls.", "stall") == "negated");
+}
+
+TEST_CASE("words of extent, of taking on and the month are no hedges") {
+  CHECK(pol("The kernel reaches the largest tile size possible on Hopper.", "tile size") == "affirmed");
+  CHECK(pol("We profiled all possible block shapes.", "block shape") == "affirmed");
+  CHECK(pol("A larger tile is possible.", "tile") == "hedged");
+  CHECK(pol("The platform team assumed ownership of the scheduler.", "scheduler") == "affirmed");
+  CHECK(pol("We assumed the scheduler was idle.", "scheduler") == "hedged");
+  CHECK(pol("The regression appeared in May after the driver update.", "driver update") == "affirmed");
+  CHECK(pol("The regression may come from the driver update.", "driver update") == "hedged");
+}
+
+TEST_CASE("phrases on a subject and an appositive keep the subject's negation") {
+  CHECK(pol("The spike at step 400 of the second run is not the cause.", "spike") == "negated");
+  CHECK(pol("The copy between host and device was never the bottleneck.", "copy") == "negated");
+  CHECK(pol("The cache, the one the router fills, is not the problem.", "cache") == "negated");
+  // A phrase that holds a verb of its own is a clause: its subject's negation is its own.
+  CHECK(pol("The run that we repeated is not slower.", "run") == "negated");
+  CHECK(pol("We moved the copy to the host and the device is not idle.", "copy") == "affirmed");
+}
