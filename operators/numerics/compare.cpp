@@ -28,8 +28,9 @@ namespace {
 using tensor::DType;
 constexpr std::int64_t kBlock = 1024;  // two blocks of doubles stay in L1
 // A striped pass's unit: a worker compares one stripe of both tensors, then hashes it while it is
-// still in cache (256 KiB of each f32 tensor).
-constexpr std::int64_t kStripe = 64 * kBlock;
+// still in cache (128 KiB of each f32 tensor: a worker's held stripes, 1 MiB, fit its L2, so the
+// copy out of the page cache is not written back to memory before it is read).
+constexpr std::int64_t kStripe = 32 * kBlock;
 constexpr double kInf = std::numeric_limits<double>::infinity();
 
 struct Settings {

@@ -45,7 +45,7 @@ struct PassFeeds {
   Feed a, b;  // empty: nothing reads along
   std::size_t a_base = 0, b_base = 0;
 };
-// compare() in stripes of 65,536 elements taken by whichever worker is free, merged in stripe order (the
+// compare() in stripes of 32,768 elements taken by whichever worker is free, merged in stripe order (the
 // figures do not depend on the number of workers), the feeds called as each stripe is passed.
 // Tensors that are not contiguous, and integer comparisons, are compared as compare() does and the
 // feeds called once at the end. Tensors in files are read with pread() (tensor::StripeReader).
