@@ -292,7 +292,16 @@ class Browser(PageTest):
         form.find_element(By.TAG_NAME, "button").click()
         # The form posts and the server answers with the page again: wait until the old page is
         # gone and the new one has loaded, so the next lookup cannot find the old page's form.
-        wait.until(EC.staleness_of(form))
+        # (Chromium reports a node of a page being replaced either as stale or as "not in the document".)
+        from selenium.common.exceptions import WebDriverException
+
+        def old_page_gone(_):
+            try:
+                form.is_enabled()
+                return False
+            except WebDriverException:
+                return True
+        wait.until(old_page_gone)
         wait.until(lambda d: d.execute_script("return document.readyState") == "complete")
 
     def test_review_in_the_browser_and_reload(self):
