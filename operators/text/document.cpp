@@ -106,19 +106,27 @@ namespace {
 
 // A label of a few words, no verb, that denies what it labels: "Ruled out:", "Not the cause:",
 // "Excluded:", "Non-causes:" (the tokens end with the colon).
-bool label_denies(const std::vector<Token>& tokens) {
-  static const std::array<std::string_view, 17> kDenying = {"not", "n't", "no", "none", "never", "nothing", "ruled", "excluded",
-                                                           "eliminated", "rejected", "dismissed", "unrelated", "irrelevant",
-                                                           "innocent", "absent", "negative", "non"};
+// A label or a short heading that denies the items under it: "Ruled out:", "## Not the cause",
+// "Excluded causes", "Red herrings:", "Things that are not the cause:". `colon`: the last token is
+// the label's colon (a heading has none). A verb makes it a clause ("It is not the cache:"), but
+// for one in a relative clause on the label's noun ("that are not", "which is not").
+bool label_denies(const std::vector<Token>& tokens, bool colon = true) {
+  static const std::array<std::string_view, 23> kDenying = {
+      "not", "n't", "no", "none", "never", "nothing", "ruled", "excluded", "eliminated", "rejected", "dismissed", "unrelated",
+      "irrelevant", "innocent", "absent", "negative", "non", "herring", "herrings", "discarded", "disproven", "disproved",
+      "refuted"};
   static const std::array<std::string_view, 21> kVerbs = {"is", "are", "was", "were", "be", "been", "am", "do", "does", "did", "has",
                                                           "have", "had", "can", "could", "will", "would", "should", "may", "might", "must"};
-  if (tokens.size() < 2 || tokens.size() > 6) return false;
-  bool denies = false;
-  for (std::size_t k = 0; k + 1 < tokens.size(); ++k) {
+  const std::size_t words = tokens.size() - (colon ? 1 : 0);
+  if (tokens.size() < 2 || words > 7) return false;
+  bool denies = false, relative = false;
+  for (std::size_t k = 0; k < words; ++k) {
     if (tokens[k].kind != Token::Kind::word) return false;
+    const std::string& w = tokens[k].lower;
+    relative = relative || (k > 0 && (w == "that" || w == "which" || w == "what"));
     for (std::string_view v : kVerbs)
-      if (tokens[k].lower == v) return false;
-    for (std::string_view d : kDenying) denies = denies || tokens[k].lower == d;
+      if (w == v && !relative) return false;
+    for (std::string_view d : kDenying) denies = denies || w == d;
   }
   return denies;
 }
@@ -126,13 +134,27 @@ bool label_denies(const std::vector<Token>& tokens) {
 }  // namespace
 
 bool names_candidates(std::string_view w) {
-  // Estimates are not measurements: "Estimated bandwidth: 1.9 TB/s" hedges its value.
-  static const std::array<std::string_view, 25> kWords = {
+  // Estimates are not measurements: "Estimated bandwidth: 1.9 TB/s" hedges its value; "Unlikely:",
+  // "Open questions:", "Unverified:" doubt theirs as "Possible causes:" does.
+  static const std::array<std::string_view, 36> kWords = {
       "keywords", "keyword", "tags", "tag", "candidates", "candidate", "suspects", "suspect", "hypotheses",
       "hypothesis", "possibilities", "possibility", "possible", "potential", "suspected", "likely", "probable",
-      "plausible", "guess", "estimated", "estimate", "assumed", "predicted", "projected", "presumed"};
+      "plausible", "guess", "estimated", "estimate", "assumed", "predicted", "projected", "presumed", "unlikely",
+      "improbable", "questions", "unverified", "unconfirmed", "untested", "speculative", "hunches", "theories",
+      "guesses", "maybe"};
   for (std::string_view x : kWords)
     if (w == x) return true;
+  return false;
+}
+
+bool names_candidates(const std::vector<Token>& tokens, std::size_t k) {
+  // "To check:", "To investigate:": what is still to be looked at.
+  static const std::array<std::string_view, 8> kToDo = {"check", "investigate", "verify", "confirm", "test", "explore",
+                                                        "try", "measure"};
+  if (names_candidates(tokens[k].lower)) return true;
+  if (k == 0 || tokens[k - 1].lower != "to") return false;
+  for (std::string_view x : kToDo)
+    if (tokens[k].lower == x) return true;
   return false;
 }
 
@@ -665,10 +687,11 @@ bool SentenceStream::next(Sentence& s) {
     if (!s.tokens.empty() && s.tokens.back().lower == ":") {
       std::size_t words = 0;
       for (std::size_t k = s.tokens.size() - 1; k-- > 0 && words < 5 && s.tokens[k].kind == Token::Kind::word; ++words)
-        if (names_candidates(s.tokens[k].lower) || (s.tokens[k].lower == "of" && k > 0 && s.tokens[k - 1].lower == "one"))
+        if (names_candidates(s.tokens, k) || (s.tokens[k].lower == "of" && k > 0 && s.tokens[k - 1].lower == "one"))
           candidates_open_ = true;
-    } else if (heading_start_ && s.tokens.size() <= 6) {  // "## Possible causes", "### Keywords"
-      for (const Token& t : s.tokens) candidates_open_ = candidates_open_ || names_candidates(t.lower);
+    } else if (heading_start_ && s.tokens.size() <= 6) {  // "## Possible causes", "### Keywords", "## Ruled out"
+      for (std::size_t k = 0; k < s.tokens.size(); ++k) candidates_open_ = candidates_open_ || names_candidates(s.tokens, k);
+      if (label_denies(s.tokens, false)) denials_open_ = true;
     }
     heading_start_ = false;
     return true;

@@ -58,6 +58,8 @@ struct Sentence {
 // A word that makes a label name candidates rather than findings: "Possible causes:",
 // "Keywords:", "Suspects:".
 bool names_candidates(std::string_view lower_word);
+// The same for the word at k of a label, which may need the word before it ("To check:").
+bool names_candidates(const std::vector<Token>& tokens, std::size_t k);
 
 // The unit a table cell (tokens [a, b)) names last in parentheses or brackets, its words joined
 // and lower-cased: "Time (µs)" → "µs", "BW [GB/s]" → "gb/s"; "" when none.

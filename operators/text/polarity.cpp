@@ -90,6 +90,9 @@ const std::vector<Seq> kPseudo = {
     {"not", "bad"}, {"never", "been", "clearer"}, {"not", "one", "but"}, {"beyond", "doubt"}, {"beyond", "a", "doubt"},
     {"little", "doubt"}, {"no", "doubts"}, {"without", "any", "doubt"}, {"zero", "doubt"}, {"hardly", "surprising"},
     {"no", "longer", "in", "doubt"},
+    // Both alternatives, neither denied: "whether or not the cache is warm", "with or without CUDA
+    // graphs", "cache warm or not".
+    {"or", "not"}, {"or", "without"},
     // Praise by a negated comparison: "Couldn't be happier with the upgrade", "could not be better".
     {"n't", "be", "happier"}, {"not", "be", "happier"}, {"n't", "be", "better"}, {"not", "be", "better"},
     {"n't", "be", "more"}, {"not", "be", "more"},
@@ -123,6 +126,17 @@ const std::vector<Seq> kHedges = {
     {"not", "excluded"}, {"n't", "excluded"}, {"not", "unlikely"}, {"worth", "checking"}, {"worth", "investigating"},
     {"to", "be", "confirmed"}, {"remains", "to", "be", "seen"}, {"candidate"}, {"candidates"}, {"plausible"},
     {"plausibly"}, {"wondering"}, {"suspicion"}, {"perchance"}, {"hunch"}, {"gut", "feeling"},
+    // A chance, a bet, a guess, a working theory: "there's a good chance the NIC is saturated",
+    // "chances are", "my bet is the router", "our working theory is", "we tentatively attribute".
+    {"'s", "a", "chance"}, {"is", "a", "chance"}, {"good", "chance"}, {"fair", "chance"}, {"high", "chance"},
+    {"small", "chance"}, {"some", "chance"}, {"chances", "are"}, {"chance", "that"}, {"my", "bet"},
+    {"our", "bet"}, {"working", "theory"}, {"working", "hypothesis"}, {"our", "theory"}, {"my", "theory"}, {"guessing"},
+    {"my", "guess"}, {"our", "guess"}, {"best", "guess"}, {"i", "guess"}, {"we", "guess"}, {"tentatively"},
+    {"tentative"}, {"arguably"},
+    // An expectation the writer held and a hope: "We expected 2x but measured 1.2x", "hoped for 2x",
+    // "we predict 1.7x" (a forecast without a person, "Rain is expected", is stated).
+    {"we", "expected"}, {"i", "expected"}, {"had", "expected"}, {"hoped", "for"}, {"hope", "for"}, {"hopes", "for"},
+    {"hoping", "for"}, {"we", "predict"}, {"i", "predict"}, {"we", "anticipate"}, {"i", "anticipate"},
     // ConText's probable existence: probable, likely, consistent with, suggestive of ...
     {"probably"}, {"probable"}, {"improbable"}, {"likely"}, {"likelihood"}, {"doubt"}, {"doubts"}, {"doubted"},
     {"doubtful"}, {"questionable"}, {"suggests"}, {"suggest"},
@@ -437,9 +451,26 @@ struct Cursor {
                                                                   "indeed", "also", "still", "nevertheless", "nonetheless"};
     return kAdverbs.count(w(k)) && k > 1 && w(k - 1) == "," && in(w(k - 2), kAuxiliaries) && w(k + 1) == ",";
   }
+  // "We have not, so far, seen a deadlock": an aside set off by commas right after a negation (its
+  // commas, and a "so" or "after" in it) ends no clause.
+  bool in_negation_aside(std::size_t k) const {
+    const std::size_t n = s.tokens.size();
+    for (std::size_t p = k + 1; p-- > 0 && k - p <= 12;) {
+      if (w(p) == "," && p > 0 && (w(p - 1) == "not" || w(p - 1) == "n't" || w(p - 1) == "never")) {
+        for (std::size_t q = p + 1; q < n && q - p <= 12; ++q) {
+          if (w(q) == ",") return k <= q && q + 1 < n && s.tokens[q + 1].kind == Token::Kind::word;
+          if (clause_punct(q)) return false;
+        }
+        return false;
+      }
+      if (p < k && clause_punct(p)) return false;
+    }
+    return false;
+  }
   bool boundary(std::size_t k) const {
     if (k >= s.tokens.size()) return false;
     const Token& t = s.tokens[k];
+    if ((t.lower == "," || t.kind == Token::Kind::word) && in_negation_aside(k)) return false;
     if (t.kind == Token::Kind::punct && w(k) == "," && aside_adverb(k + 1)) return false;
     if (t.kind == Token::Kind::punct) return clause_punct(k) || clause_comma(k);
     if (t.kind != Token::Kind::word) return false;
@@ -588,16 +619,23 @@ std::size_t negating_label(const Cursor& c, std::size_t b) {
   const std::size_t colon = label_colon(c, b);
   if (colon == n) return n;
   std::size_t start = colon;
-  while (start > 0 && !c.punct(start - 1) && colon - start < 5) --start;
+  while (start > 0 && !c.punct(start - 1) && colon - start < 8) --start;
   if (start > 0 && !c.clause_punct(start - 1) && c.w(start - 1) != "-" && c.w(start - 1) != "*") return n;
   // A label names, it does not assert: with a verb before the colon it is a clause ("It is not the
   // cache: the scheduler is").
-  for (std::size_t k = start; k < colon; ++k)
-    if (in(c.w(k), kAuxiliaries) || c.w(k) == "n't" || in(c.w(k), kClauseStarters)) {
+  // A verb of a relative clause on the label's noun is no clause of its own ("Things that are not
+  // the cause:").
+  bool relative = false;
+  for (std::size_t k = start; k < colon; ++k) {
+    relative = relative || (k > start && (c.w(k) == "that" || c.w(k) == "which"));
+    if (!relative && (in(c.w(k), kAuxiliaries) || c.w(k) == "n't" || in(c.w(k), kClauseStarters))) {
       if (c.w(k) != "the" && c.w(k) != "a" && c.w(k) != "an") return n;
     }
+  }
+  if (colon - start > 7) return n;
   for (std::size_t k = start; k < colon; ++k)
-    if ((c.match(k, kPreNegation) || is_negator(c.w(k))) && !c.pseudo(k)) return k;
+    if (((c.match(k, kPreNegation) || is_negator(c.w(k))) && !c.pseudo(k)) || c.w(k) == "herring" || c.w(k) == "herrings")
+      return k;
   return n;
 }
 
@@ -609,7 +647,7 @@ std::size_t candidate_label(const Cursor& c, std::size_t b) {
   for (std::size_t k = colon, words = 0; k-- > 0 && words < 5;) {
     if (c.punct(k) && c.w(k) != "-") break;
     ++words;
-    if (names_candidates(c.w(k))) return k;
+    if (names_candidates(c.s.tokens, k)) return k;
     if ((c.w(k) == "of" && k > 0 && (c.w(k - 1) == "one" || c.w(k - 1) == "either" || c.w(k - 1) == "any")) || c.w(k) == "either")
       return c.w(k) == "of" ? k - 1 : k;
   }
@@ -951,6 +989,24 @@ bool evidential_verb(const Cursor& c, std::size_t k) {
   return keys.count(c.s.tokens[k].stem) > 0 && !(k > 0 && (in(c.w(k - 1), kCopulas) || c.w(k - 1) == "to"));
 }
 
+// A verb of showing or saying at k, in a finite form (not after a copula or "to"): what it takes
+// is a clause of its own, with or without "that".
+bool showing_verb(const Cursor& c, std::size_t k) {
+  static const KeySet keys = [] {
+    KeySet ks;
+    for (std::string_view w : {"show", "shows", "showed", "confirm", "reveal", "prove", "demonstrate", "say", "says", "said",
+                               "report", "mean", "means", "meant", "tell", "told", "verify", "establish", "find", "found",
+                               "argue", "claim", "state", "note", "explain"})
+      ks.insert(inflection_key(w));
+    return ks;
+  }();
+  if (c.s.tokens[k].kind != Token::Kind::word || !keys.count(c.s.tokens[k].stem)) return false;
+  std::string_view w = c.w(k);
+  const bool finite = w.back() == 's' || (w.size() > 3 && w.substr(w.size() - 2) == "ed") || w == "said" || w == "told" ||
+                      w == "found" || w == "meant" || w == "shown";
+  return finite && !(k > 0 && (in(c.w(k - 1), kCopulas) || c.w(k - 1) == "to"));
+}
+
 // Prepositions that open a phrase qualifying a subject ("the stall at 3 ms", "the kernel from Dao").
 const std::unordered_set<std::string_view> kSubjectPrepositions = {
     "of", "in", "at", "from", "on", "for", "with", "by", "into", "under", "over", "between", "across", "inside", "near", "behind"};
@@ -992,6 +1048,14 @@ bool hedge_is_term(const Cursor& c, std::size_t k) {
       for (std::size_t m = k - 1; m-- > 0 && k - m <= 5;)
         if (c.w(m) == "as") return true;
     return false;
+  }
+  // A recommendation, not a doubt: "the suggested fix", "a proposed workaround" (a participle after
+  // an article and before its noun; "it is suggested that", "suggested by" still hedge).
+  if (w == "suggested" || w == "proposed") {
+    static const std::unordered_set<std::string_view> kArticles = {"the", "a", "an", "our", "my", "their", "this", "one",
+                                                                   "another", "your", "its", "his", "her"};
+    return kArticles.count(prev) && k + 1 < c.s.tokens.size() && c.s.tokens[k + 1].kind == Token::Kind::word &&
+           !in(next, kAuxiliaries) && next != "that" && next != "to" && next != "by" && next != "as" && next != "in";
   }
   // The month: "in May", "since May 2024", "May 3" (a capital inside the sentence is no modal).
   if (w == "may")
@@ -1503,12 +1567,20 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     while (RR < n && RR - E < kClauseReach && !c.boundary(RR)) ++RR;
   };
   auto auxiliary_at = [&](std::size_t m) { return m < n && (in(c.w(m), kAuxiliaries) || c.w(m) == "n't"); };
+  // So is the rest of a list the mention opens: "The NIC, the switch and the cables were ruled out".
   if (e < n && c.w(e) == ",") {
-    for (std::size_t m = e + 2; m < n && m <= e + 12 && !c.clause_punct(m); ++m)
+    for (std::size_t m = e + 2; m < n && m <= e + 12 && !c.clause_punct(m); ++m) {
       if (c.w(m) == ",") {
         if (auxiliary_at(m + 1)) resume_at(m + 1);
         break;
       }
+      if ((c.w(m) == "and" || c.w(m) == "or") && opens_clause(c, L, b)) {
+        std::size_t v = m + 1;
+        while (v < n && v <= m + 5 && s.tokens[v].kind != Token::Kind::punct && !auxiliary_at(v)) ++v;
+        if (auxiliary_at(v)) resume_at(v);
+        break;
+      }
+    }
   }
   // "The stall at 3 ms into the step is not the cause", "The kernel from Dao and Chen is not ...":
   // prepositional phrases on the subject, then its verb. The clause resumes at the verb.
@@ -1692,6 +1764,24 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     j.trigger_end = k + len;
     return j;
   }
+  // "Perhaps, the NIC drops packets", "Conceivably, ...": a hedge adverb opening the sentence and
+  // set off by a comma doubts the clause after it (to its end, or to a contrast).
+  {
+    static const std::unordered_set<std::string_view> kSentenceHedges = {
+        "perhaps", "possibly", "maybe", "probably", "presumably", "conceivably", "plausibly", "arguably", "seemingly",
+        "apparently", "supposedly", "allegedly", "reportedly", "potentially", "hypothetically", "tentatively"};
+    if (b > 1 && kSentenceHedges.count(c.w(0)) && c.w(1) == ",") {
+      bool reaches = true;
+      for (std::size_t m = 2; m < b && reaches; ++m)
+        reaches = !c.clause_punct(m) && !(s.tokens[m].kind == Token::Kind::word && in(c.w(m), kTerminators));
+      if (reaches) {
+        j.polarity = Polarity::hedged;
+        j.trigger_begin = 0;
+        j.trigger_end = 1;
+        return j;
+      }
+    }
+  }
   for (std::size_t k = b; k-- > L;) {
     if (c.w(k) == ",") break;
     // An inverted condition opening its clause, answered after a comma: "Should bleeding recur,
@@ -1837,13 +1927,17 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     const bool free_relative = (c.w(k + len) == "what" || c.w(k + len) == "who") && k > 1 && in(c.w(k - 1), kCopulas) &&
                                c.w(k - 2) != "it" && c.w(k - 2) != "this" && c.w(k - 2) != "that";
     const bool own_phrase = own_noun_phrase(c, k, k + len, b);
+    // "Without padding, every lane hits bank 0": a fronted "without" phrase ends at its comma; so
+    // does a contrast set off by commas ("Use bf16, not fp16, for the accumulator").
+    const bool fronted_without = c.w(k) == "without" && (k == L || (k > 0 && c.clause_punct(k - 1)));
+    const bool set_off = c.w(k) == "not" && k > L && c.w(k - 1) == ",";
     // Cut by the word limit alone, not at a clause's edge: out of reach, and read so in doubt.
     if (words > kPreScope && !participle && !predicate && !nominal_end && !free_relative && !own_phrase &&
-        !(comma && contrast) && !new_clause_between(c, k + len, b) &&
+        !(comma && contrast) && !new_clause_between(c, k + len, b) && !(comma && (fronted_without || set_off)) &&
         !(comma && (len > 1 || c.w(k).substr(0, 5) == "avoid") && in(c.w(k), kShortScope)))
       far_cut = k, far_words = words;
     if (words > kPreScope || participle || predicate || nominal_end || free_relative || own_phrase ||
-        new_clause_between(c, k + len, b) || (comma && contrast) ||
+        new_clause_between(c, k + len, b) || (comma && contrast) || (comma && (fronted_without || set_off)) ||
         (comma && (len > 1 || c.w(k).substr(0, 5) == "avoid") && in(c.w(k), kShortScope))) {
       pre = false;
       continue;
@@ -1913,6 +2007,9 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     if (c.w(k) == "there" && in(c.w(k + 1), kCopulas)) break;
     // "These results imply that X is not required": what is inferred is denied, not the evidence.
     if (k > E && evidential_verb(c, k)) break;
+    // "The profiler shows the kernel is not memory-bound", "Nsight confirms the allocator isn't
+    // leaking": the mention's verb of showing or saying takes a clause whose negation is its own.
+    if (gap <= 2 && showing_verb(c, k)) break;
     if (k > E && (c.w(k) == "and" || c.w(k) == "or") && !in(c.w(k + 1), kAuxiliaries) && !is_negator(c.w(k + 1))) {
       bool list = false;
       for (std::size_t m = E; m < k && !list; ++m) list = c.w(m) == ",";
@@ -1973,8 +2070,9 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     if (c.match(k, kPostNegation) && is_negator(c.w(k)) && !c.pseudo(k) && gap >= 1 && gap <= kPostGap &&
         in(c.w(k - 1), kAuxiliaries)) {
       // "X is not ...": a copula denies X; "X does not <verb>" only with a verb of being or causing.
-      bool copula = in(c.w(k - 1), kCopulas) || (c.w(k) == "not" && c.w(k + 1) == "be") || c.w(k + 1) == "been" ||
-                    c.at(k, {"no", "longer"});
+      // "X cannot be", "X can't be", "X won't be", "X can never be": a modal's copula.
+      bool copula = in(c.w(k - 1), kCopulas) || ((c.w(k) == "not" || c.w(k) == "n't" || c.w(k) == "never") && c.w(k + 1) == "be") ||
+                    c.w(k + 1) == "been" || c.at(k, {"no", "longer"});
       // "Plasma cortisol was not different in the two groups": a comparison denies the difference,
       // not the things compared.
       if (copula && comparison_after(c, k + 1)) break;
@@ -1982,7 +2080,9 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       // a cause denied, not the effect, which is stated (the cause is denied by the "not" before it).
       if (copula && cause_after(c, k + 1)) break;
       std::size_t v = k + 1;
-      while (v < n && (c.w(v) == "really" || c.w(v) == "actually" || c.w(v) == "even" || c.w(v) == "seem" || c.w(v) == "to"))
+      // "X could not have caused this": the perfect's "have" before the verb.
+      while (v < n && (c.w(v) == "really" || c.w(v) == "actually" || c.w(v) == "even" || c.w(v) == "seem" || c.w(v) == "to" ||
+                       (c.w(v) == "have" && v == k + 1 && in(c.w(k - 1), kAuxiliaries))))
         ++v;
       // "The profile does not show bank conflicts" names the profile; "the bug does not show up" denies it.
       static const std::string kShow = inflection_key("show");

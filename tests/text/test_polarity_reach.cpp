@@ -270,3 +270,56 @@ TEST_CASE("phrases on a subject and an appositive keep the subject's negation") 
   CHECK(pol("The run that we repeated is not slower.", "run") == "negated");
   CHECK(pol("We moved the copy to the host and the device is not idle.", "copy") == "affirmed");
 }
+
+TEST_CASE("a fronted 'without' phrase, alternatives and a contrast set off by commas end at their comma") {
+  CHECK(pol("Without pinned memory, each copy stalls the stream.", "stream") == "affirmed");
+  CHECK(pol("Without pinned memory, each copy stalls the stream.", "pinned memory") == "negated");
+  CHECK(pol("With or without tensor cores, the epilogue dominates.", "tensor core") == "affirmed");
+  CHECK(pol("Whether or not the prefix is cached, prefill takes 40 ms.", "prefill") == "affirmed");
+  CHECK(pol("Prefix cached or not, prefill takes 40 ms.", "prefill") == "affirmed");
+  CHECK(pol("Shard by rows, not by columns, for the embedding table.", "embedding table") == "affirmed");
+  CHECK(pol("Shard by rows, not by columns, for the embedding table.", "column") == "negated");
+  CHECK(pol("We ran the sweep without padding or swizzling.", "swizzling") == "negated");
+}
+
+TEST_CASE("a modal's copula, a perfect and a verb of showing decide whose the negation is") {
+  CHECK(pol("The PCIe link can't be the limiter here.", "PCIe link") == "negated");
+  CHECK(pol("The scheduler won't be the problem after the change.", "scheduler") == "negated");
+  CHECK(pol("The allocator can never be the hot spot at batch 1.", "allocator") == "negated");
+  CHECK(pol("The new driver couldn't have caused the hang.", "driver") == "negated");
+  CHECK(pol("The timeline shows the copy engine is not busy.", "timeline") == "affirmed");
+  CHECK(pol("The timeline shows the copy engine is not busy.", "copy engine") == "negated");
+  CHECK(pol("The counters confirmed the L2 wasn't thrashing.", "counter") == "affirmed");
+  CHECK(pol("The trace does not show a stall.", "stall") == "negated");
+}
+
+TEST_CASE("an aside after a negation and a list the mention opens keep the negation") {
+  CHECK(pol("We have not, so far, hit an OOM.", "OOM") == "negated");
+  CHECK(pol("The kernel did not, after the fix, spill registers.", "register") == "negated");
+  CHECK(pol("The router, the tokenizer and the sampler were ruled out.", "router") == "negated");
+  CHECK(pol("The router, the tokenizer and the sampler were ruled out.", "sampler") == "negated");
+}
+
+TEST_CASE("hedges of chance, guesses and fronted adverbs; a recommended fix is stated") {
+  CHECK(pol("There's a chance the stall comes from the allocator.", "allocator") == "hedged");
+  CHECK(pol("Chances are the link is saturated.", "link") == "hedged");
+  CHECK(pol("My bet is the tokenizer.", "tokenizer") == "hedged");
+  CHECK(pol("Our working theory is that the pool fragments.", "pool") == "hedged");
+  CHECK(pol("Perhaps, the pool fragments under churn.", "pool") == "hedged");
+  CHECK(pol("Conceivably, the router drops requests.", "router") == "hedged");
+  CHECK(pol("We tentatively blame the sampler.", "sampler") == "hedged");
+  CHECK(pol("The suggested fix is to shard the embedding.", "embedding") == "affirmed");
+  CHECK(pol("It was suggested that the embedding is too large.", "embedding") == "hedged");
+  CHECK(pol("We had a chance to profile the decode.", "decode") == "affirmed");
+}
+
+TEST_CASE("labels and headings that deny or doubt their items") {
+  CHECK(pol("## Ruled out\n\n- the sampler\n- the NIC\n", "NIC") == "negated");
+  CHECK(pol("### Not the cause\n\n- the tokenizer\n", "tokenizer") == "negated");
+  CHECK(pol("Red herrings:\n\n- the NIC\n", "NIC") == "negated");
+  CHECK(pol("Things that are not the cause:\n\n- the NIC\n", "NIC") == "negated");
+  CHECK(pol("Unlikely: a driver regression.", "driver regression") == "hedged");
+  CHECK(pol("To check:\n\n- the NIC firmware\n", "NIC firmware") == "hedged");
+  CHECK(pol("Open questions:\n\n- the NIC firmware\n", "NIC firmware") == "hedged");
+  CHECK(pol("## Root cause\n\n- the NIC firmware\n", "NIC firmware") == "affirmed");
+}
