@@ -377,6 +377,20 @@ std::vector<Claim> find_claims(AnalysedText& analysed, std::size_t limit, std::s
           if (b < k) q.unit = header_unit(cell_unit(text, T, a, b));
         }
       }
+      // "an 8x A100 node", "4x H100s", "2x GPUs": a count of devices, not a speedup.
+      if (q.unit == "x" && q.end < T.size() && T[q.end].kind == Token::Kind::word) {
+        const Token& d = T[q.end];
+        // A name with a model number: "A100" as one word, or "A" glued to "100".
+        const bool glued_number = d.lower.size() <= 2 && q.end + 1 < T.size() && T[q.end + 1].kind == Token::Kind::number &&
+                                  T[q.end + 1].glued_prev;
+        const bool device_name = d.capital && (glued_number || d.lower.find_first_of("0123456789") != std::string::npos);
+        static const std::unordered_set<std::string_view> kDevices = {"gpu", "gpus", "node", "nodes", "card", "cards",
+                                                                      "cpu", "cpus", "socket", "sockets", "machine", "machines"};
+        if (device_name || kDevices.count(d.lower)) {
+          q.unit.clear();
+          q.noun = device_name && glued_number ? d.lower + T[q.end + 1].lower : d.lower;
+        }
+      }
       std::size_t e = q.end;
       const std::string& unit = q.unit;
       const bool negative = q.negative;

@@ -1126,9 +1126,35 @@ std::size_t modal_hedge(const Cursor& c, std::size_t k) {
     if (c.w(v) == "be") {
       std::size_t a = v + 1;
       while (a < c.s.tokens.size() && kAdverbs.count(c.w(a))) ++a;
-      return kExpectedStates.count(c.w(a)) ? 1 : 0;
+      // An expected figure: "The speedup should be about 1.5x once merged", "should be under 2 ms".
+      static const std::unordered_set<std::string_view> kApproximately = {
+          "about", "around", "roughly", "approximately", "near", "close", "within", "under", "below", "above", "over", "at"};
+      const bool figure = a < c.s.tokens.size() && (c.s.tokens[a].kind == Token::Kind::number || kApproximately.count(c.w(a)));
+      return kExpectedStates.count(c.w(a)) || figure ? 1 : 0;
     }
     return v < c.s.tokens.size() && key_in(c.s.tokens[v].stem, kExpectedVerbs) ? 1 : 0;
+  }
+  // Another's figure: "The vendor claims 4x", "advertised 400 Gb/s", "The paper reports a 3x
+  // speedup", "the blog post says 2x" (not the writer's own "we report", nor a tool's "the
+  // profiler reports 3 ms": a report is another's only from a source that publishes).
+  {
+    static const std::unordered_set<std::string_view> kClaiming = {"claims", "claimed", "advertises", "advertised",
+                                                                   "promises", "promised", "touts", "touted"};
+    static const std::unordered_set<std::string_view> kReporting = {"reports", "reported", "says", "said", "states",
+                                                                    "stated", "quotes", "quoted", "cites", "cited", "lists"};
+    static const std::unordered_set<std::string_view> kSources = {
+        "paper", "papers", "blog", "post", "vendor", "vendors", "authors", "article", "press", "marketing", "announcement",
+        "whitepaper", "tweet", "readme", "datasheet", "brochure", "slides", "website", "benchmark", "leaderboard"};
+    const bool own = prev == "we" || prev == "i" || prev == "to" || in(prev, kCopulas);
+    // The verb, not the noun ("insurance claims were paid"): a figure follows it.
+    auto figure_at = [&](std::size_t m) { return m < c.s.tokens.size() && c.s.tokens[m].kind == Token::Kind::number; };
+    static const std::unordered_set<std::string_view> kBeforeFigure = {"a", "an", "about", "around", "up", "over", "roughly",
+                                                                       "nearly", "almost", "at", "only"};
+    if (!own && kClaiming.count(x) && (figure_at(k + 1) || (kBeforeFigure.count(c.w(k + 1)) && figure_at(k + 2))))
+      return 1;
+    if (!own && kReporting.count(x))
+      for (std::size_t m = k; m-- > 0 && k - m <= 3;)
+        if (kSources.count(c.w(m))) return 1;
   }
   // Another's belief, a hope or a wish with its clause: "My wife thinks it is too loud", "They
   // believe the cache is cold", "I hope it lasts", "I wish it had a remote" (not the writer's own "I
@@ -1351,6 +1377,18 @@ bool hedge_on_cause_phrase(const Cursor& c, std::size_t k) {
   std::string_view nx = c.w(k + 1);
   if ((nx == "due" || nx == "owing" || nx == "thanks") && c.w(k + 2) == "to") return true;
   return nx == "from" || nx == "via" || nx == "through";
+}
+
+// A hedge that stands as a parenthesis at k: "I suspect", "we guess", "I imagine", "presumably",
+// "probably", "perhaps". Its length, or 0.
+std::size_t parenthetical_hedge(const Cursor& c, std::size_t k) {
+  static const std::unordered_set<std::string_view> kVerbs = {"suspect", "guess", "imagine", "assume", "reckon", "bet", "gather",
+                                                              "presume", "suppose", "wager"};
+  static const std::unordered_set<std::string_view> kAdverbs = {"presumably", "probably", "perhaps", "maybe", "possibly",
+                                                                "apparently", "seemingly", "likely", "conceivably", "arguably"};
+  if (kAdverbs.count(c.w(k))) return 1;
+  if ((c.w(k) == "i" || c.w(k) == "we") && kVerbs.count(c.w(k + 1))) return 2;
+  return 0;
 }
 
 // A negated predicate that "but" replaces: "The delay is not caused by the network but by the
@@ -1584,7 +1622,9 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   }
   // "The stall at 3 ms into the step is not the cause", "The kernel from Dao and Chen is not ...":
   // prepositional phrases on the subject, then its verb. The clause resumes at the verb.
-  if (E == e && e < n && kSubjectPrepositions.count(c.w(e)) && opens_clause(c, L, b)) {
+  const bool participle_phrase = e + 1 < n && c.w(e).size() > 4 && c.w(e).substr(c.w(e).size() - 2) == "ed" &&
+                                 kSubjectPrepositions.count(c.w(e + 1));  // "the speedup reported in the post"
+  if (E == e && e < n && (kSubjectPrepositions.count(c.w(e)) || participle_phrase) && opens_clause(c, L, b)) {
     for (std::size_t m = e + 1; m < n && m <= e + 10; ++m) {
       const Token& t = s.tokens[m];
       if (auxiliary_at(m)) {
@@ -1764,6 +1804,33 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     j.trigger_end = k + len;
     return j;
   }
+  // "The allocator, I suspect, is leaking", "The allocator is leaking, I suspect.", "X is the
+  // cause, probably.": a hedge set off by commas right after the mention or ending its clause
+  // doubts the clause.
+  for (std::size_t at : {e, R}) {
+    if (at >= n || c.w(at) != ",") continue;
+    if (std::size_t len = parenthetical_hedge(c, at + 1); len) {
+      const std::size_t after = at + 1 + len;
+      if (after >= n || c.clause_punct(after) || c.w(after) == ",") {
+        j.polarity = Polarity::hedged;
+        j.trigger_begin = at + 1;
+        j.trigger_end = after;
+        return j;
+      }
+    }
+  }
+  // ... and the clause it interrupts goes on after it: "The allocator, I suspect, is leaking".
+  if (L >= 4 && c.w(L - 1) == ",")
+    for (std::size_t q = L - 2; q + 4 >= L && q > 0; --q)
+      if (c.w(q) == ",") {
+        if (std::size_t len = parenthetical_hedge(c, q + 1); len && q + 1 + len == L - 1) {
+          j.polarity = Polarity::hedged;
+          j.trigger_begin = q + 1;
+          j.trigger_end = L - 1;
+          return j;
+        }
+        break;
+      }
   // "Perhaps, the NIC drops packets", "Conceivably, ...": a hedge adverb opening the sentence and
   // set off by a comma doubts the clause after it (to its end, or to a contrast).
   {

@@ -323,3 +323,21 @@ TEST_CASE("labels and headings that deny or doubt their items") {
   CHECK(pol("Open questions:\n\n- the NIC firmware\n", "NIC firmware") == "hedged");
   CHECK(pol("## Root cause\n\n- the NIC firmware\n", "NIC firmware") == "affirmed");
 }
+
+TEST_CASE("a hedge set off as a parenthesis doubts the clause it interrupts or ends") {
+  CHECK(pol("The router, I suspect, drops the long requests.", "router") == "hedged");
+  CHECK(pol("The router, I suspect, drops the long requests.", "long request") == "hedged");
+  CHECK(pol("The router drops the long requests, we guess.", "router") == "hedged");
+  CHECK(pol("The sampler is the bottleneck, presumably.", "sampler") == "hedged");
+  CHECK(pol("We kept the sampler, probably the simplest one.", "sampler") == "affirmed");
+  CHECK(pol("The sampler, we found, is the bottleneck.", "sampler") == "affirmed");
+}
+
+TEST_CASE("an expected figure and another's figure are no measurements") {
+  CHECK(pol("Decode latency should be around 9 ms after the fix.", "decode latency") == "hedged");
+  CHECK(pol("We should be careful with the cache.", "cache") == "affirmed");
+  CHECK(pol("The vendor advertises 900 GB/s for the link.", "link") == "hedged");
+  CHECK(pol("The paper reports a 2.1x gain on long prompts.", "long prompt") == "hedged");
+  CHECK(pol("The profiler reports 3 ms of stall per step.", "stall") == "affirmed");
+  CHECK(pol("The warranty claims were paid within a week.", "warranty") == "affirmed");
+}

@@ -205,6 +205,15 @@ TEST_CASE("a bare number after the name of a measure is its value, not a version
   CHECK(find_claims("CUDA 12.4 and Python 3.11 are installed; ROCm 6.1 is not.", st, 10, nullptr).empty());
 }
 
+TEST_CASE("a count of devices written with x is no speedup") {
+  Stemmer st;
+  auto claims = find_claims("The baseline ran on an 8x H100 node; 4x GPUs were idle; the kernel is 3x faster.", st, 10, nullptr);
+  REQUIRE(claims.size() == 3);
+  CHECK(claims[0].unit.empty());
+  CHECK(claims[1].unit.empty());
+  CHECK(claims[2].unit == "x");
+}
+
 TEST_CASE("the dot of an abbreviation or an initial ends no clause") {
   // A negation or a hedge reaches past "Fig. 3", "et al.", "Dr. Lee", "i.e." as past any word.
   CHECK(pol("The allocator in Fig. 3 is not the cause.", "allocator") == "negated");
