@@ -1354,11 +1354,12 @@ std::size_t hedge_over_concession(const Cursor& c, std::size_t L);
 // "That is probably because ...". The adverb doubts the cause or the time the connective opens,
 // not the clause before it. The adverb's position when the connective is at `conn`, or kNoHedge.
 constexpr std::size_t kNoHedge = static_cast<std::size_t>(-1);
+// Adverbs that doubt a clause, a cause or a time they stand beside.
+const std::unordered_set<std::string_view> kHedgeAdverbs = {
+    "probably", "presumably", "possibly", "perhaps", "maybe", "likely", "apparently", "conceivably", "plausibly",
+    "seemingly", "supposedly", "allegedly", "reportedly", "potentially", "arguably", "hypothetically", "tentatively"};
 std::size_t hedge_before_connective(const Cursor& c, std::size_t conn) {
   static const std::unordered_set<std::string_view> kConnectives = {"because", "since", "after", "before", "once", "when"};
-  static const std::unordered_set<std::string_view> kHedgeAdverbs = {
-      "probably", "presumably", "possibly", "perhaps", "maybe", "likely", "apparently", "conceivably", "plausibly",
-      "seemingly", "supposedly", "allegedly", "reportedly", "potentially"};
   if (conn == 0 || !kConnectives.count(c.w(conn))) return kNoHedge;
   std::size_t a = conn - 1;
   if (in(c.w(a), kCopulas) && a > 0) --a;  // "This is probably because", "This probably is because"
@@ -1370,9 +1371,6 @@ std::size_t hedge_before_connective(const Cursor& c, std::size_t conn) {
 // A hedge adverb at k right before a phrase of cause ("presumably due to X", "likely owing to X",
 // "probably from X", "possibly via X"), as hedge_before_connective reads one before "because".
 bool hedge_on_cause_phrase(const Cursor& c, std::size_t k) {
-  static const std::unordered_set<std::string_view> kHedgeAdverbs = {
-      "probably", "presumably", "possibly", "perhaps", "maybe", "likely", "apparently", "conceivably", "plausibly",
-      "seemingly", "supposedly", "allegedly", "reportedly", "potentially"};
   if (!kHedgeAdverbs.count(c.w(k))) return false;
   std::string_view nx = c.w(k + 1);
   if ((nx == "due" || nx == "owing" || nx == "thanks") && c.w(k + 2) == "to") return true;
@@ -1384,9 +1382,7 @@ bool hedge_on_cause_phrase(const Cursor& c, std::size_t k) {
 std::size_t parenthetical_hedge(const Cursor& c, std::size_t k) {
   static const std::unordered_set<std::string_view> kVerbs = {"suspect", "guess", "imagine", "assume", "reckon", "bet", "gather",
                                                               "presume", "suppose", "wager"};
-  static const std::unordered_set<std::string_view> kAdverbs = {"presumably", "probably", "perhaps", "maybe", "possibly",
-                                                                "apparently", "seemingly", "likely", "conceivably", "arguably"};
-  if (kAdverbs.count(c.w(k))) return 1;
+  if (kHedgeAdverbs.count(c.w(k))) return 1;
   if ((c.w(k) == "i" || c.w(k) == "we") && kVerbs.count(c.w(k + 1))) return 2;
   return 0;
 }
@@ -1834,10 +1830,7 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   // "Perhaps, the NIC drops packets", "Conceivably, ...": a hedge adverb opening the sentence and
   // set off by a comma doubts the clause after it (to its end, or to a contrast).
   {
-    static const std::unordered_set<std::string_view> kSentenceHedges = {
-        "perhaps", "possibly", "maybe", "probably", "presumably", "conceivably", "plausibly", "arguably", "seemingly",
-        "apparently", "supposedly", "allegedly", "reportedly", "potentially", "hypothetically", "tentatively"};
-    if (b > 1 && kSentenceHedges.count(c.w(0)) && c.w(1) == ",") {
+    if (b > 1 && kHedgeAdverbs.count(c.w(0)) && c.w(1) == ",") {
       bool reaches = true;
       for (std::size_t m = 2; m < b && reaches; ++m)
         reaches = !c.clause_punct(m) && !(s.tokens[m].kind == Token::Kind::word && in(c.w(m), kTerminators));
