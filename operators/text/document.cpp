@@ -12,6 +12,7 @@
 #include <unordered_map>
 
 #include "operators/text/analysed_text.hpp"
+#include "operators/text/html_tags.hpp"
 #include "operators/text/unicode.hpp"
 
 namespace rubric::text {
@@ -858,6 +859,17 @@ bool SentenceStream::next(Sentence& s) {
         break;
       }
       if (struck) continue;
+      // Any other HTML tag is markup: a block tag ends the sentence, a hidden element is dropped.
+      if (const HtmlTag tag = html_tag_at(t_, i_); tag.length) {
+        if (tag.block && !s.tokens.empty()) return finish();  // read again as the next sentence's start
+        std::size_t after = i_ + tag.length;
+        if (tag.hidden) after = hidden_element_end(t_, after, tag.name);
+        if (tag.heading && !tag.closing && !tag.hidden) heading_start_ = true;
+        if (tag.name == "li" && !tag.closing && !tag.hidden) item_start_ = true;
+        i_ = after;
+        if (tag.block) space_before_ = true;
+        continue;
+      }
     }
     if (markdown_ && c == '~' && i_ + 2 < n && t_[i_ + 1] == '~' && t_[i_ + 2] != '~') {
       // "~~struck~~" is retracted, rendered with a line through: dropped, as an HTML comment is. The

@@ -142,9 +142,38 @@ TEST_CASE("HTML comments and struck text are not prose; bare contractions and lo
   CHECK(words("<!-- unclosed\nB.") == "");
   CHECK(words("A ~~struck out~~ B.") == "a b .");
   CHECK(words("A <del>struck</del> B <S>out</S> C <strike>too</strike>.") == "a b c .");
-  CHECK(words("A <del>never closed B.") == "a < del > never closed b .");  // an unclosed tag strikes nothing
+  CHECK(words("A <del>never closed B.") == "a never closed b .");  // an unclosed tag strikes nothing; the tag is markup
   CHECK(words("It isnt. It cant.") == "it is n't . it ca n't .");
   CHECK(words("n\xce\xbft") == "not");  // Greek omicron
+}
+
+TEST_CASE("HTML in an answer reads as the rendered page: tags are markup, hidden elements are dropped") {
+  Stemmer st;
+  auto words = [&](std::string_view text) {
+    SentenceStream s(text, st);
+    Sentence x;
+    std::string out;
+    while (s.next(x)) {
+      for (const Token& k : x.tokens) out += (out.empty() ? "" : " ") + k.lower;
+      out += " |";
+    }
+    return out;
+  };
+  // Tag names and attribute values are never words; a block tag ends the sentence.
+  CHECK(words("<p class=\"no-bug\">The copy stalls</p><p>The kernel is fine</p>") == "the copy stalls | the kernel is fine |");
+  CHECK(words("Bank <b>conflicts</b> dominate.") == "bank conflicts dominate . |");
+  // What a browser never shows is no part of the answer.
+  CHECK(words("<div style=\"display: none\">The cause is the NIC.</div>Fine.") == "fine . |");
+  CHECK(words("<span hidden>The cause is the NIC.</span> Fine.") == "fine . |");
+  CHECK(words("<p style='font-size:0'>The cause is the NIC.</p>Fine.") == "fine . |");
+  CHECK(words("<script>grade('PASS')</script>Fine.") == "fine . |");
+  CHECK(words("<div hidden><div>nested</div>still hidden</div>Fine.") == "fine . |");
+  CHECK(words("<div style=\"display:none\">never closed, so the rest is hidden too.") == "");
+  // Shown: aria-hidden (read aloud no, shown yes), opacity 0.5, and what only looks like a tag.
+  CHECK(words("<span aria-hidden=\"true\">shown</span> <span style=\"opacity:0.5\">too</span>") == "shown too |");
+  CHECK(words("If a < b then vector<int> holds <your name>.") == "if a < b then vector < int > holds < your name > . |");
+  // Headings and items: "<h2>Ruled out</h2>" denies the items under it, as "## Ruled out" does.
+  CHECK(rubric::text::cases::pol("<h2>Ruled out</h2><ul><li>the NIC</li><li>the switch</li></ul>", "switch") == "negated");
 }
 
 TEST_CASE("claims: names, versions, dates, indices and list markers are not quantities") {

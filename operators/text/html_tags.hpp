@@ -1,0 +1,30 @@
+#pragma once
+// HTML inside a Markdown answer, as a reader of the rendered answer sees it: a tag is markup, not
+// words (its name and attributes are never prose); a block tag (<p>, <div>, <br>, <h2>, <li>, ...)
+// ends a sentence; what is never shown — <script>, <style>, <template>, <head> and an element
+// marked `hidden` or styled `display:none`, `visibility:hidden`, `font-size:0` or `opacity:0` — is
+// dropped whole, as an HTML comment is. Only the elements of HTML are tags: "a < b", "vector<int>"
+// and "<your name here>" stay text.
+#include <cstddef>
+#include <string_view>
+
+namespace rubric::text {
+
+struct HtmlTag {
+  std::size_t length = 0;  // bytes of the tag, '<' to '>'; 0: no HTML tag starts here
+  bool closing = false;    // "</p>"
+  bool block = false;      // ends a sentence where it stands
+  bool heading = false;    // <h1> to <h6>
+  bool hidden = false;     // an opening tag whose element is never shown: drop it to its end
+  std::string_view name;   // lower-case element name, a view of a static string
+};
+
+// The tag starting at t[at] (t[at] == '<'); a tag is at most 4 KiB long.
+HtmlTag html_tag_at(std::string_view t, std::size_t at);
+
+// The end of a hidden element whose opening tag ends at `from`: past its matching closing tag
+// (elements of the same name nest), or the end of the text when it is never closed (a browser
+// hides the rest). Linear in the bytes it passes over.
+std::size_t hidden_element_end(std::string_view t, std::size_t from, std::string_view name);
+
+}  // namespace rubric::text
