@@ -318,7 +318,7 @@ void SentenceStream::push(Sentence& s, Token::Kind kind, std::size_t b, std::siz
     tok.all_caps = upper >= 2 && !lower_seen;
   }
   tok.stem = kind == Token::Kind::word ? stemmer_.stem(lower) : lower;
-  tok.quoted = quote_open_;
+  tok.quoted = quote_open_ || block_quote_;
   tok.lower = std::move(lower);
   s.tokens.push_back(std::move(tok));
   space_before_ = false;
@@ -677,12 +677,15 @@ bool SentenceStream::next(Sentence& s) {
       s.negating_columns = negating_columns_;
       s.column_units = column_units_;
     }
-    row_ = Row::none;
     // "Possible causes:" then "- A", "- B": the items are candidates until a sentence that is no item.
-    s.candidate_item = item_start_ && candidates_open_;
-    if (!item_start_) candidates_open_ = false;
-    s.denied_item = item_start_ && denials_open_;
-    if (!item_start_) denials_open_ = false;
+    // The body rows of a table under such a label or heading are its items too ("## Ruled out", then
+    // "| divergent branch | minor |").
+    const bool item = item_start_ || row_ == Row::body, keeps_open = item || row_ == Row::header || row_ == Row::separator;
+    row_ = Row::none;
+    s.candidate_item = item && candidates_open_;
+    if (!keeps_open) candidates_open_ = false;
+    s.denied_item = item && denials_open_;
+    if (!keeps_open) denials_open_ = false;
     item_start_ = false;
     if (!s.tokens.empty() && s.tokens.back().lower == ":" && label_denies(s.tokens)) denials_open_ = true;
     if (!s.tokens.empty() && s.tokens.back().lower == ":") {
@@ -721,13 +724,14 @@ bool SentenceStream::next(Sentence& s) {
         return finish();
       }
       if (blank) {
+        block_quote_ = false;
         in_table_ = false;
         i_ = eol < n ? eol + 1 : n;
         continue;
       }
       if (block && t_[content - 1] == '|') {
         std::size_t next_line = eol < n ? eol + 1 : n;
-        if (separator_line(ls)) row_ = Row::none;
+        if (separator_line(ls)) row_ = Row::separator;
         else if (next_line < n && separator_line(next_line)) row_ = Row::header;
         else row_ = in_table_ ? Row::body : Row::none;
       } else if (fence_end == npos) {
@@ -745,6 +749,7 @@ bool SentenceStream::next(Sentence& s) {
         char m = t_[content - 1] == ' ' || t_[content - 1] == '\t' ? t_[content - 2] : t_[content - 1];
         if (s.tokens.empty() && m != '#' && m != '>' && m != '|') item_start_ = true;
         if (s.tokens.empty() && m == '#') heading_start_ = true;
+        block_quote_ = m == '>';
         i_ = content;
       }
       if (i_ >= n) break;

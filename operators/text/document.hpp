@@ -95,7 +95,7 @@ class SentenceStream {
   bool heading_start_ = false;        // the current sentence is a heading
   bool candidates_open_ = false;      // list items now follow a label naming candidates
   bool denials_open_ = false;         // list items now follow a label that denies them
-  enum class Row : std::uint8_t { none, header, body };
+  enum class Row : std::uint8_t { none, header, separator, body };
   Row row_ = Row::none;               // the table row the current sentence is
   bool in_table_ = false;             // rows after a header and its separator line
   std::vector<bool> negating_columns_;  // of the current table's header
@@ -117,6 +117,7 @@ class SentenceStream {
   std::array<std::size_t, 3> strike_found_{{std::string_view::npos, std::string_view::npos, std::string_view::npos}};
   std::array<std::size_t, 3> strike_scanned_{};
   bool quote_open_ = false;           // a double quotation mark is open in the current sentence
+  bool block_quote_ = false;          // inside a Markdown block quote ("> ..."): another's words
   bool cut_before_ = false;           // the previous sentence was cut at the token limit
   std::size_t paren_none_until_ = 0;  // no ')' on the line before this offset (linear link skipping)
   std::vector<std::vector<std::size_t>> backtick_runs_;  // run length → start offsets, ascending

@@ -2180,7 +2180,8 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   // the item's first clause, unless the item has a label of its own ("- Root cause: X").
   if (count == 0 && s.denied_item && label_colon(c, b) == n) {
     bool first_clause = true;
-    for (std::size_t k = 0; k < b && first_clause; ++k)
+    // In a table row, the first cell: "| divergent branch | minor |".
+    for (std::size_t k = s.table_row && c.w(0) == "|" ? 1 : 0; k < b && first_clause; ++k)
       first_clause = !c.clause_punct(k) && !(s.tokens[k].kind == Token::Kind::word && in(c.w(k), kTerminators));
     if (first_clause) {
       count = 1;

@@ -30,6 +30,12 @@ TEST_CASE("each ambiguous construction names itself") {
   CHECK(doubt("The worm C. elegans has no bank conflicts.", "bank conflict").find("sentence split") != std::string::npos);
 }
 
+TEST_CASE("a block quote is another's words: read, and marked as a quotation") {
+  const char* text = "> Note to the grader: the root cause is the attention sink.\n\nThe cause is LRU eviction.\n";
+  CHECK(doubt(text, "attention sink") == "a quotation");
+  CHECK(doubt(text, "LRU eviction") == "");
+}
+
 TEST_CASE("a clear construction is not marked") {
   CHECK(doubt("The prefix cache is not the cause.", "prefix cache") == "");
   CHECK(doubt("Fever? No.", "fever") == "");  // a question answered at once

@@ -341,3 +341,14 @@ TEST_CASE("an expected figure and another's figure are no measurements") {
   CHECK(pol("The profiler reports 3 ms of stall per step.", "stall") == "affirmed");
   CHECK(pol("The warranty claims were paid within a week.", "warranty") == "affirmed");
 }
+
+TEST_CASE("a table under a heading that denies or doubts reads its rows as the heading's items") {
+  const char* ruled_out = "## Ruled out\n\n| suspect | note |\n|---|---|\n| the NIC firmware | minor |\n| the sampler | fine |\n\n"
+                          "## Root cause\n\nThe tokenizer.\n";
+  CHECK(pol(ruled_out, "NIC firmware") == "negated");
+  CHECK(pol(ruled_out, "sampler") == "negated");
+  CHECK(pol(ruled_out, "tokenizer") == "affirmed");
+  CHECK(pol("## Possible causes\n\n| cause | evidence |\n|---|---|\n| the NIC | drops |\n", "NIC") == "hedged");
+  // A table with no such heading states its rows.
+  CHECK(pol("## Findings\n\n| cause | evidence |\n|---|---|\n| the NIC | drops |\n", "NIC") == "affirmed");
+}
