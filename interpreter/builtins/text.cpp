@@ -13,6 +13,7 @@
 #include "interpreter/text_match.hpp"
 #include "interpreter/units.hpp"
 #include "operators/text/claims.hpp"
+#include "operators/text/stemmer.hpp"
 #include "operators/text/sections.hpp"
 #include "operators/text/concept.hpp"
 #include "operators/text/document.hpp"
@@ -23,6 +24,19 @@ namespace {
 
 using builtins::want;
 using builtins::want_plain;
+
+// What a claim measures, for comparing it with a measurement: a ratio ("2.1x"), a percentage, an
+// arity ("a 2-way bank conflict"), a count of things (a bare number before a plural noun: "8 GPUs"),
+// a bare number, or a quantity with a unit.
+const char* claim_kind(const text::Claim& c) {
+  if (c.unit == "x") return "ratio";
+  if (c.unit == "%") return "percent";
+  if (c.unit == "way") return "arity";
+  if (!c.unit.empty()) return "quantity";
+  const std::string& n = c.noun;
+  const bool plural = n.size() > 2 && n.back() == 's' && text::inflection_key(n) != n;  // "gpus", "loads"; not "status"
+  return plural ? "count" : "number";
+}
 
 // Patterns are matched by operators/regex: in linear time (RE2) wherever the pattern allows it,
 // else by bounded backtracking (Boost.Regex), never by libstdc++'s recursive matcher, which
@@ -264,7 +278,9 @@ void open_text(Registry& r) {
          "carries the unit (\"45 GB/s\" is 45 GB/s; \"2.3x\" is 2.3; \"87%\" is 0.87; \"16k tokens\" is 16000 tok), so "
          "`any(claims(t), c => c.value within 10% of measured)` compares with a measurement; a claim of another "
          "dimension is no match (not an error); `like` keeps only the claims of its dimension. Names, versions, dates "
-         "and indices (\"Llama-3.1-8B\", \"CUDA 12.4\", \"2024-05-01\", \"Table 2\") are not claims. ambiguous says why the "
+         "and indices (\"Llama-3.1-8B\", \"CUDA 12.4\", \"2024-05-01\", \"Table 2\") are not claims. kind is \"ratio\" "
+         "(2.1x), \"percent\", \"arity\" (a 2-way conflict), \"count\" (a number before a plural noun: 8 GPUs), "
+         "\"number\" (bare) or \"quantity\" (with a unit). ambiguous says why the "
          "polarity could be read otherwise (\"a question\"), \"\" when clear. `any` over claims counts only "
          "a claim the answer states (not a hedged, denied or listed one) unless its predicate reads `polarity`. At most 10,000.",
          fam, [](CallContext& ctx, const std::vector<Value>& a) {
@@ -292,6 +308,7 @@ void open_text(Registry& r) {
              r.fields.emplace_back("sentence", Value::string(text::quote(t, c.sentence_begin, c.sentence_end)));
              r.fields.emplace_back("polarity", Value::string(text::polarity_name(c.polarity)));
              r.fields.emplace_back("noun", Value::string(c.noun));
+             r.fields.emplace_back("kind", Value::string(claim_kind(c)));
              // Why its polarity could be read otherwise ("a question"), "" when clear: `any` over claims
              // marks a verdict resting on it and says so on the claim's own line.
              r.fields.emplace_back("ambiguous", Value::string(c.ambiguous));

@@ -137,12 +137,12 @@ bool label_denies(const std::vector<Token>& tokens, bool colon = true) {
 bool names_candidates(std::string_view w) {
   // Estimates are not measurements: "Estimated bandwidth: 1.9 TB/s" hedges its value; "Unlikely:",
   // "Open questions:", "Unverified:" doubt theirs as "Possible causes:" does.
-  static const std::array<std::string_view, 36> kWords = {
+  static const std::array<std::string_view, 39> kWords = {
       "keywords", "keyword", "tags", "tag", "candidates", "candidate", "suspects", "suspect", "hypotheses",
       "hypothesis", "possibilities", "possibility", "possible", "potential", "suspected", "likely", "probable",
       "plausible", "guess", "estimated", "estimate", "assumed", "predicted", "projected", "presumed", "unlikely",
       "improbable", "questions", "unverified", "unconfirmed", "untested", "speculative", "hunches", "theories",
-      "guesses", "maybe"};
+      "guesses", "maybe", "tentative", "unsure", "uncertain"};
   for (std::string_view x : kWords)
     if (w == x) return true;
   return false;

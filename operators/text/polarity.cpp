@@ -93,6 +93,13 @@ const std::vector<Seq> kPseudo = {
     // Both alternatives, neither denied: "whether or not the cache is warm", "with or without CUDA
     // graphs", "cache warm or not".
     {"or", "not"}, {"or", "without"},
+    // Knowledge denied, not what it is of: "The evictor does not know about attention sinks",
+    // "nobody told the scheduler about the sink block", "We did not realize the cache was cold".
+    {"not", "know", "about"}, {"n't", "know", "about"}, {"not", "know", "that"}, {"n't", "know", "that"},
+    {"not", "aware", "of"}, {"n't", "aware", "of"}, {"not", "aware", "that"}, {"n't", "aware", "that"},
+    {"no", "knowledge", "of"}, {"nobody", "told"}, {"no", "one", "told"}, {"never", "told"}, {"not", "told", "about"},
+    {"n't", "told", "about"}, {"not", "realize"}, {"n't", "realize"}, {"not", "realise"}, {"n't", "realise"},
+    {"not", "account", "for"}, {"n't", "account", "for"}, {"never", "accounted", "for"}, {"not", "accounted", "for"},
     // Praise by a negated comparison: "Couldn't be happier with the upgrade", "could not be better".
     {"n't", "be", "happier"}, {"not", "be", "happier"}, {"n't", "be", "better"}, {"not", "be", "better"},
     {"n't", "be", "more"}, {"not", "be", "more"},
@@ -146,6 +153,9 @@ const std::vector<Seq> kHedges = {
     // A belief the writer has left behind: "Initially I thought X was the cause".
     {"i", "thought"}, {"we", "thought"}, {"initially", "thought"}, {"originally", "thought"}, {"first", "thought"},
     {"had", "thought"}, {"at", "first"}, {"first", "guess"}, {"initial", "guess"}, {"initially", "suspected"},
+    {"initially", "blamed"}, {"originally", "blamed"}, {"first", "blamed"}, {"initially", "believed"},
+    {"originally", "believed"}, {"initially", "assumed"}, {"originally", "assumed"}, {"had", "to", "bet"},
+    {"have", "to", "bet"},
     // Another's word, not the writer's: "allegedly", "reportedly", "is rumoured to", "accused of".
     {"allegedly"}, {"alleged"}, {"alleges"}, {"allege"}, {"alleging"}, {"reportedly"}, {"supposedly"}, {"purportedly"},
     {"purported"}, {"ostensibly"}, {"rumoured"}, {"rumored"}, {"accused", "of"},
@@ -572,6 +582,10 @@ LabelValue value_word(std::string_view w) {
   return it == words.end() ? LabelValue::none : it->second;
 }
 
+// Words that put a count at a time: "0 after the fix", "0 with padding", "0 since the patch".
+const std::unordered_set<std::string_view> kAtATime = {"after", "with", "once", "since", "when", "following", "post", "in",
+                                                       "on", "under", "at"};
+
 // The value starting at token v (up to `end`): a value word, a negation or a negative predicate.
 LabelValue value_at(const Cursor& c, std::size_t v, std::size_t end, std::size_t& trigger_len) {
   trigger_len = 1;
@@ -591,6 +605,11 @@ LabelValue value_at(const Cursor& c, std::size_t v, std::size_t end, std::size_t
     return LabelValue::unsure;
   }
   LabelValue word = value_word(c.w(v));
+  // "Bank conflicts: 0 after the fix, 1,572,864 before": a count at a time, then another count, is
+  // a measurement over time, not an absence.
+  if ((c.w(v) == "0" || c.w(v) == "zero") && kAtATime.count(c.w(v + 1)))
+    for (std::size_t m = v + 2; m < c.s.tokens.size() && !c.clause_punct(m); ++m)
+      if (c.s.tokens[m].kind == Token::Kind::number) return LabelValue::none;
   // "yes", "found": a value when it stands alone or begins a remark ("yes, two on the back").
   if (word != LabelValue::none && (word == LabelValue::no || v + 1 >= end || c.punct(v + 1))) return word;
   return LabelValue::none;
@@ -645,6 +664,7 @@ std::size_t candidate_label(const Cursor& c, std::size_t b) {
   if (colon == n) return n;
   // The label: up to five words before the colon, back to the previous boundary.
   for (std::size_t k = colon, words = 0; k-- > 0 && words < 5;) {
+    if (c.w(k) == "(" || c.w(k) == ")") continue;  // "Root cause (unconfirmed):"
     if (c.punct(k) && c.w(k) != "-") break;
     ++words;
     if (names_candidates(c.s.tokens, k)) return k;
@@ -1830,6 +1850,17 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   // "Perhaps, the NIC drops packets", "Conceivably, ...": a hedge adverb opening the sentence and
   // set off by a comma doubts the clause after it (to its end, or to a contrast).
   {
+    // So does "If I had to bet,", "If I had to guess,": a wager on the clause after it.
+    static const std::vector<Seq> kWagers = {{"if", "i", "had", "to", "bet"}, {"if", "i", "had", "to", "guess"},
+                                             {"if", "we", "had", "to", "bet"}, {"if", "we", "had", "to", "guess"},
+                                             {"if", "i", "were", "to", "guess"}, {"if", "i", "were", "to", "bet"}};
+    for (const Seq& wager : kWagers)
+      if (const std::size_t len = wager.size(); len + 1 < b && c.at(0, wager) && c.w(len) == ",") {
+        j.polarity = Polarity::hedged;
+        j.trigger_begin = 0;
+        j.trigger_end = len;
+        return j;
+      }
     if (b > 1 && kHedgeAdverbs.count(c.w(0)) && c.w(1) == ",") {
       bool reaches = true;
       for (std::size_t m = 2; m < b && reaches; ++m)

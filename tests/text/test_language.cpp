@@ -90,7 +90,25 @@ TEST_CASE("polarity, code_of and claims as values") {
   expect any(claims(answer, like = 1 s), c => c.value == 1.2 ms)
   expect len(claims(answer, like = 1 GB/s)) == 1
   expect claims(answer)[0].polarity == "affirmed"
+  expect map(claims(answer), c => c.kind) == ["ratio", "quantity", "quantity"]
 )") == std::string("PASS"));
+}
+
+TEST_CASE("a plain measured number is compared with ratios and bare numbers, not counts of things or arities") {
+  rubric::test::TempDir dir;
+  dir.write("sub/counts.md", "It runs on 2 GPUs with a 2-way bank conflict and 2 loads per thread.\n");
+  dir.write("sub/speedup.md", "It runs on 8 GPUs; the fix is 2.1x faster.\n");
+  dir.dir("ref");
+  const std::string text = "rubric \"t\" {}\nuse std.text\n"
+                           "criterion counts \"c\" {\n  check answer_claims(text(submission / \"counts.md\"), 2.05)\n}\n"
+                           "criterion speedup \"s\" {\n  check answer_claims(text(submission / \"speedup.md\"), 2.05)\n}\n"
+                           "criterion kinds \"k\" {\n  expect map(claims(text(submission / \"counts.md\")), c => c.kind) == "
+                           "[\"count\", \"arity\", \"count\"]\n}\n";
+  auto report = rubric::test::run_text(text, dir.path + "/sub", dir.path + "/ref");
+  REQUIRE(report.criteria.size() == 3);
+  CHECK(report.criteria[0].verdict == rubric::Verdict::fail);
+  CHECK(report.criteria[1].verdict == rubric::Verdict::pass);
+  CHECK(report.criteria[2].verdict == rubric::Verdict::pass);
 }
 
 TEST_CASE("checks sharing one answer show what each shows alone") {
