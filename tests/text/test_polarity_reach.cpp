@@ -352,3 +352,17 @@ TEST_CASE("a table under a heading that denies or doubts reads its rows as the h
   // A table with no such heading states its rows.
   CHECK(pol("## Findings\n\n| cause | evidence |\n|---|---|\n| the NIC | drops |\n", "NIC") == "affirmed");
 }
+
+TEST_CASE("knowledge denied, beliefs left behind, wagers and doubtful labels") {
+  CHECK(pol("The allocator does not know about pinned buffers, so it frees them early.", "pinned buffer") == "affirmed");
+  CHECK(pol("No one told the router about the drained node.", "drained node") == "affirmed");
+  CHECK(pol("We did not realize the cache was cold.", "cache") == "affirmed");
+  CHECK(pol("We did not see any stalls.", "stall") == "negated");
+  CHECK(pol("I originally blamed the NIC, but the counters proved otherwise.", "NIC") == "hedged");
+  CHECK(pol("If we had to guess, the router.", "router") == "hedged");
+  CHECK(pol("Root cause (tentative): the router.", "router") == "hedged");
+  CHECK(pol("Root cause: the router.", "router") == "affirmed");
+  CHECK(pol("Spills: 0 after the fix, 212 before.", "spill") == "affirmed");
+  CHECK(pol("Spills: 0 after the fix.", "spill") == "negated");
+  CHECK(pol("Spills: 0.", "spill") == "negated");
+}
