@@ -55,10 +55,14 @@ void prose_lines(std::string_view t, F&& visit) {
   }
 }
 
-// The level of an ATX heading line (1 to 6), or 0.
+// The level of an ATX heading line (1 to 6), or of a line opening with an HTML heading tag
+// ("<h2>Fix</h2>"), or 0.
 int heading_level(std::string_view line) {
   std::size_t k = line.find_first_not_of(' ');
   if (k == std::string_view::npos || k > 3) return 0;
+  if (line.size() > k + 3 && line[k] == '<' && (line[k + 1] == 'h' || line[k + 1] == 'H') && line[k + 2] >= '1' &&
+      line[k + 2] <= '6' && (line[k + 3] == '>' || line[k + 3] == ' '))
+    return line[k + 2] - '0';
   std::size_t h = k;
   while (h < line.size() && line[h] == '#') ++h;
   int level = static_cast<int>(h - k);

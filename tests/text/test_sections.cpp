@@ -25,6 +25,14 @@ TEST_CASE("a heading's section runs to the next heading of its level or higher, 
   CHECK_FALSE(section_of("```\n# Root cause\n```\n", "root cause"));  // code holds no heading
 }
 
+TEST_CASE("a line opening with an HTML heading tag is a heading of its level") {
+  const char* t = "<h1>Report</h1>\n<p>Slow.</p>\n<h2>Fix</h2>\n<p>Pad the tile.</p>\n<h2>Numbers</h2>\n<p>2x.</p>\n";
+  REQUIRE(section_of(t, "fix"));
+  CHECK(*section_of(t, "fix") == "<h2>Fix</h2>\n<p>Pad the tile.</p>");
+  CHECK(pol(*section_of(t, "fix"), "tile") == "affirmed");
+  CHECK_FALSE(section_of("<p>Fix the tile.</p>\n", "fix"));
+}
+
 TEST_CASE("a Setext heading, underlined with '===' or '---', is a heading of level 1 or 2") {
   const char* t =
       "Summary\n=======\n\nIt is 2.1x faster.\n\nRoot Cause Analysis\n-------------------\n\nBank conflicts.\n\n"
