@@ -137,12 +137,12 @@ bool label_denies(const std::vector<Token>& tokens, bool colon = true) {
 bool names_candidates(std::string_view w) {
   // Estimates are not measurements: "Estimated bandwidth: 1.9 TB/s" hedges its value; "Unlikely:",
   // "Open questions:", "Unverified:" doubt theirs as "Possible causes:" does.
-  static const std::array<std::string_view, 39> kWords = {
+  static const std::array<std::string_view, 40> kWords = {
       "keywords", "keyword", "tags", "tag", "candidates", "candidate", "suspects", "suspect", "hypotheses",
       "hypothesis", "possibilities", "possibility", "possible", "potential", "suspected", "likely", "probable",
       "plausible", "guess", "estimated", "estimate", "assumed", "predicted", "projected", "presumed", "unlikely",
       "improbable", "questions", "unverified", "unconfirmed", "untested", "speculative", "hunches", "theories",
-      "guesses", "maybe", "tentative", "unsure", "uncertain"};
+      "guesses", "maybe", "tentative", "unsure", "uncertain", "expected"};
   for (std::string_view x : kWords)
     if (w == x) return true;
   return false;
@@ -872,7 +872,7 @@ bool SentenceStream::next(Sentence& s) {
         if (tag.heading && !tag.closing && !tag.hidden) heading_start_ = true;
         if (tag.name == "li" && !tag.closing && !tag.hidden) item_start_ = true;
         i_ = after;
-        if (tag.block) space_before_ = true;
+        if (tag.block || tag.name == "br") space_before_ = true;
         continue;
       }
     }

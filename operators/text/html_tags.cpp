@@ -21,7 +21,7 @@ constexpr std::array<Element, 94> kElements = {{
     {"article", true, false, false}, {"aside", true, false, false}, {"audio", false, true, false},
     {"b", false, false, false}, {"bdi", false, false, false}, {"bdo", false, false, false},
     {"big", false, false, false}, {"blockquote", true, false, false}, {"body", true, false, false},
-    {"br", true, false, true}, {"button", false, false, false}, {"canvas", false, true, false},
+    {"br", false, false, true}, {"button", false, false, false}, {"canvas", false, true, false},
     {"caption", true, false, false}, {"center", true, false, false}, {"cite", false, false, false},
     {"code", false, false, false}, {"col", false, false, true}, {"colgroup", false, false, false},
     {"dd", true, false, false}, {"del", false, false, false}, {"details", true, false, false},

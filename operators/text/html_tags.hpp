@@ -1,7 +1,7 @@
 #pragma once
 // HTML inside a Markdown answer, as a reader of the rendered answer sees it: a tag is markup, not
-// words (its name and attributes are never prose); a block tag (<p>, <div>, <br>, <h2>, <li>, ...)
-// ends a sentence; what is never shown — <script>, <style>, <template>, <head> and an element
+// words (its name and attributes are never prose); a block tag (<p>, <div>, <h2>, <li>, ...) ends a
+// sentence (a <br> breaks a line, as a newline in a paragraph does, and ends none); what is never shown — <script>, <style>, <template>, <head> and an element
 // marked `hidden` or styled `display:none`, `visibility:hidden`, `font-size:0` or `opacity:0` — is
 // dropped whole, as an HTML comment is. Only the elements of HTML are tags: "a < b", "vector<int>"
 // and "<your name here>" stay text.

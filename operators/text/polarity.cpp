@@ -403,6 +403,7 @@ struct Cursor {
     if (!punct(k)) return false;
     std::string_view p = w(k);
     if (in_name(k) || ((p == "(" || p == ")") && enumerator(k)) || s.tokens[k].inner_dot) return false;
+    if (p == "=" && s.tokens[k].in_code) return false;  // an assignment in code: `NCCL_P2P_DISABLE=1`
     return p == "." || p == "?" || p == "!" || p == ";" || p == ":" || p == "(" || p == ")" || p == "--" || p == "|" ||
            p == "..." || p == "-" || p == "\"" || p == "=";
   }
@@ -425,7 +426,15 @@ struct Cursor {
       }
       return false;
     }
-    // A dot glued to both neighbours joins a name: "PU.1", "NF.kB".
+    // A dot glued to both neighbours joins a name: "PU.1", "NF.kB"; so do two glued colons:
+    // "std::vector" ("responsiveness:instead" is a colon missing its space).
+    if (t[k].lower == ":") {
+      std::size_t a = k, z = k;
+      while (a > 0 && t[a - 1].lower == ":" && t[a].glued_prev) --a;
+      while (z + 1 < t.size() && t[z + 1].lower == ":" && t[z + 1].glued_prev) ++z;
+      return z > a && a > 0 && z + 1 < t.size() && t[a].glued_prev && t[z + 1].glued_prev && t[a - 1].kind != Token::Kind::punct &&
+             t[z + 1].kind != Token::Kind::punct;
+    }
     if (t[k].lower == ".")
       return k > 0 && k + 1 < t.size() && t[k].glued_prev && t[k + 1].glued_prev && t[k - 1].kind != Token::Kind::punct &&
              t[k + 1].kind != Token::Kind::punct;
@@ -897,7 +906,14 @@ std::size_t alternative(const Cursor& c, std::size_t L, std::size_t b, std::size
   }
   // Before it: "... or the A", "either A".
   std::size_t k = b;
-  while (k > L && (c.w(k - 1) == "the" || c.w(k - 1) == "a" || c.w(k - 1) == "an")) --k;
+  auto article = [&](std::size_t m) { return c.w(m) == "the" || c.w(m) == "a" || c.w(m) == "an"; };
+  // Past up to two modifiers after the article: "or in the first all-gather".
+  for (std::size_t m = b; m > L + 1 && b - m < 2 && c.s.tokens[m - 1].kind == Token::Kind::word; --m)
+    if (article(m - 2)) {
+      k = m - 1;
+      break;
+    }
+  while (k > L && article(k - 1)) --k;
   // "in the scheduler or in the allocator", "by A or by B": the preposition repeated.
   static const std::unordered_set<std::string_view> kRepeated = {"in", "on", "at", "by", "from", "to", "for", "with", "of",
                                                                  "into", "during", "after", "before", "through", "via"};
@@ -1025,6 +1041,12 @@ bool showing_verb(const Cursor& c, std::size_t k) {
                       w == "found" || w == "meant" || w == "shown";
   return finite && !(k > 0 && (in(c.w(k - 1), kCopulas) || c.w(k - 1) == "to"));
 }
+
+// Nouns that name a role in a diagnosis: "the potential bottleneck is X".
+const std::unordered_set<std::string_view> kRoleNouns = {
+    "bottleneck", "bottlenecks", "cause", "causes", "culprit", "culprits", "source", "sources", "reason", "reasons",
+    "explanation", "explanations", "issue", "issues", "problem", "problems", "suspect", "suspects", "trigger", "driver",
+    "contributor", "contributors", "factor", "factors", "limiter", "origin"};
 
 // Prepositions that open a phrase qualifying a subject ("the stall at 3 ms", "the kernel from Dao").
 const std::unordered_set<std::string_view> kSubjectPrepositions = {
@@ -1613,6 +1635,9 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   }
   std::size_t sep = R;
   if (s.table_row && sep + 1 < n && (c.w(sep) == "?" || c.w(sep) == "." || c.w(sep) == ":") && c.w(sep + 1) == "|") ++sep;  // "| Fever? | no |"
+  // An "=" inside a code span ends no clause (`NCCL_P2P_DISABLE=1` might help), but it still
+  // gives the name before it a value (`bank_conflicts = 0`).
+  if (e < n && c.w(e) == "=" && s.tokens[e].in_code) sep = e;
   if (sep < n && (c.w(sep) == ":" || c.w(sep) == "--" || c.w(sep) == "-" || c.w(sep) == "|" || c.w(sep) == "=")) {
     const std::size_t R = sep;
     std::size_t limit = s.table_row ? 8 : 4;
@@ -1677,6 +1702,18 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       }
     }
   }
+  // "The draft model, or drafter, is not the bottleneck": the mention is the subject's second name.
+  if (E == e && b >= 2 && c.w(b - 1) == "or" && c.w(b - 2) == "," && e < n && c.w(e) == "," && auxiliary_at(e + 1))
+    resume_at(e + 1);
+  // "The kernel keeps a list of offsets and is not the bottleneck": the subject's second predicate
+  // exonerates it ("and", a copula, a negation, an article).
+  if (E == e && opens_clause(c, L, b))
+    for (std::size_t m = e; m + 3 < n && m <= e + 16 && !c.clause_punct(m) && c.w(m) != ","; ++m)
+      if (c.w(m) == "and" && in(c.w(m + 1), kCopulas) && (c.w(m + 2) == "not" || c.w(m + 2) == "n't" || c.w(m + 2) == "never") &&
+          (c.w(m + 3) == "the" || c.w(m + 3) == "a" || c.w(m + 3) == "an")) {
+        resume_at(m + 1);
+        break;
+      }
   // "The stall at 3 ms into the step is not the cause", "The kernel from Dao and Chen is not ...":
   // prepositional phrases on the subject, then its verb. The clause resumes at the verb.
   const bool participle_phrase = e + 1 < n && c.w(e).size() > 4 && c.w(e).substr(c.w(e).size() - 2) == "ed" &&
@@ -1814,6 +1851,21 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
         fronted = c.w(m) == "," && m + 1 < n && s.tokens[m + 1].kind == Token::Kind::word;
       }
       if (fronted) continue;
+    }
+    // "The potential bottleneck is the PCIe switch", "The switch is a potential bottleneck": an
+    // attributive hedge on a role noun, linked to the mention by a copula, doubts the mention as
+    // "the likely bottleneck is X" does.
+    if (q && q >= first_forward && len == 1 && kRoleNouns.count(c.w(k + 1)) &&
+        (c.w(k) == "potential" || c.w(k) == "putative" || c.w(k) == "presumed" || c.w(k) == "presumptive" ||
+         c.w(k) == "suspected")) {
+      bool copula = false;
+      for (std::size_t m = L; m < RR && !copula; ++m) copula = in(c.w(m), kCopulas);
+      if (copula && !denied_after(c, E, RR)) {
+        j.polarity = Polarity::hedged;
+        j.trigger_begin = k;
+        j.trigger_end = k + 1;
+        return j;
+      }
     }
     if (q && q >= first_forward) {  // "presumed X", "evaluate for X", "at risk of X": what follows only
       if (k < b && forward_hedge_reaches(c, k, len, b) && !denied_after(c, E, RR)) {
@@ -2006,7 +2058,16 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     // ("rather than", "instead of") stop at a comma.
     std::size_t words = 0;
     bool comma = false, participle = false;
-    for (std::size_t m = k + len; m < b; ++m) {
+    // "We never, in any of the forty nightly runs, hit the watchdog": an aside set off by commas
+    // right after the negation counts toward neither its reach nor its commas.
+    std::size_t aside_end = k + len;
+    if (c.w(k + len) == ",")
+      for (std::size_t q = k + len + 1; q < b && q <= k + len + 20 && !c.clause_punct(q); ++q)
+        if (c.w(q) == ",") {
+          aside_end = q + 1;
+          break;
+        }
+    for (std::size_t m = aside_end; m < b; ++m) {
       words += s.tokens[m].kind != Token::Kind::punct;
       comma = comma || c.w(m) == ",";
       // "without seeing anyone until I came to the gate": "until" starts what did happen.
@@ -2062,13 +2123,32 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     // "Without padding, every lane hits bank 0": a fronted "without" phrase ends at its comma; so
     // does a contrast set off by commas ("Use bf16, not fp16, for the accumulator").
     const bool fronted_without = c.w(k) == "without" && (k == L || (k > 0 && c.clause_punct(k - 1)));
+    // "The loader does not prefetch and blocks on every batch": after "does/did not <verb>", an
+    // "and" and a finite verb (in -s, or in -ed after "did") start a predicate the negation does
+    // not reach.
+    bool second_verb = false;
+    if ((c.w(k) == "not" || c.w(k) == "n't") && k > 0 && (c.w(k - 1) == "does" || c.w(k - 1) == "did" || c.w(k - 1) == "do"))
+      for (std::size_t m = k + len + 1; m + 1 <= b && m <= k + len + 6 && !second_verb; ++m) {
+        if (c.w(m) != "and" || m + 1 > b) continue;
+        const Token& v = s.tokens[m + 1];
+        const std::string_view x = v.lower;
+        const bool finite = v.kind == Token::Kind::word && !v.capital && x.size() > 3 &&
+                            (c.w(k - 1) == "did" ? x.substr(x.size() - 2) == "ed" : x.back() == 's' && x[x.size() - 2] != 's');
+        // A verb takes an object or a complement: an article, a preposition or an adverb follows it
+        // ("and blocks on every batch"); a plural noun ends the list ("locks and barriers.").
+        const std::string_view after = c.w(m + 2);
+        second_verb = finite && after != "of" && after != "and" && after != "or" &&
+                      (kDeterminers.count(after) || kSubjectPrepositions.count(after) || after == "them" || after == "it" ||
+                       after == "us" || after == "everything" ||
+                       (after.size() > 4 && after.substr(after.size() - 2) == "ly"));
+      }
     const bool set_off = c.w(k) == "not" && k > L && c.w(k - 1) == ",";
     // Cut by the word limit alone, not at a clause's edge: out of reach, and read so in doubt.
     if (words > kPreScope && !participle && !predicate && !nominal_end && !free_relative && !own_phrase &&
         !(comma && contrast) && !new_clause_between(c, k + len, b) && !(comma && (fronted_without || set_off)) &&
         !(comma && (len > 1 || c.w(k).substr(0, 5) == "avoid") && in(c.w(k), kShortScope)))
       far_cut = k, far_words = words;
-    if (words > kPreScope || participle || predicate || nominal_end || free_relative || own_phrase ||
+    if (words > kPreScope || participle || predicate || nominal_end || free_relative || own_phrase || second_verb ||
         new_clause_between(c, k + len, b) || (comma && contrast) || (comma && (fronted_without || set_off)) ||
         (comma && (len > 1 || c.w(k).substr(0, 5) == "avoid") && in(c.w(k), kShortScope))) {
       pre = false;

@@ -88,15 +88,21 @@ std::string inflection_key(std::string_view word) {
   }
   // Past and participle: "-ied" → "-y"; "-ed" and "-ing" after a stem with a vowel ("evicted",
   // "caching"; not "need", "shed", "string"). A gerund's plural too ("settings" → "set").
+  bool cut = false;  // an -ed or -ing was cut
   if (w.size() >= 4 && ends(w, "ied")) {
     w = w.size() >= 5 ? w.substr(0, w.size() - 3) + "y" : w.substr(0, w.size() - 1);
   } else if (w.size() >= 4 && ends(w, "ed") && !ends(w, "eed") && has_vowel(w.substr(0, w.size() - 2))) {
+    cut = true;
     w = verb_base(w.substr(0, w.size() - 2));
     if (w.back() == 'u') w += 'e';  // "queued", "issued", "argued": the base ends in -ue
   } else if (w.size() >= 5 && ends(w, "ing") && has_vowel(w.substr(0, w.size() - 3))) {
+    cut = true;
     w = verb_base(w.substr(0, w.size() - 3));
     if (w.back() == 'u') w += 'e';  // "queuing", "issuing", "continuing"
   }
+  // A base in -ic takes a k before -ed and -ing ("panicked", "mimicking", "trafficked"); "kicked",
+  // "clicked" keep theirs (a one-syllable base in -ick).
+  if (cut && w.size() >= 5 && ends(w, "ick") && measure(std::string_view(w.data(), w.size() - 1)) >= 2) w.pop_back();
   // A base in -ee takes a bare d ("freed", "agreed", "guaranteed"): cut it, and so cut the d of
   // every word in -eed past four letters ("speed", "exceed" become "spee", "excee" whatever follows,
   // so their own inflections still meet); "need", "seed", "feed" stay apart from "nee", "see", "fee".

@@ -33,10 +33,12 @@ TEST_CASE("verbs in -ee and -ue meet their -d and -ing forms; words in -eed keep
            {"queue", "queued"}, {"queue", "queuing"}, {"queue", "queueing"}, {"queues", "queued"}, {"issue", "issued"},
            {"issue", "issuing"}, {"continue", "continued"}, {"argue", "arguing"}, {"value", "valued"}, {"speed", "speeds"},
            {"speed", "speeding"}, {"exceed", "exceeded"}, {"exceed", "exceeds"}, {"need", "needed"}, {"need", "needs"},
-           {"proceed", "proceeding"}, {"seed", "seeded"}})
+           {"proceed", "proceeding"}, {"seed", "seeded"}, {"panic", "panicked"}, {"mimic", "mimicking"},
+           {"traffic", "trafficked"}, {"kick", "kicked"}, {"click", "clicking"}})
     CHECK_MESSAGE(same(a, b), a, " / ", b);
   for (auto [a, b] : std::vector<std::pair<std::string_view, std::string_view>>{
-           {"see", "seed"}, {"fee", "feed"}, {"wee", "weed"}, {"free", "freedom"}, {"issue", "issuer"}, {"queue", "queuer"}})
+           {"see", "seed"}, {"fee", "feed"}, {"wee", "weed"}, {"free", "freedom"}, {"issue", "issuer"}, {"queue", "queuer"},
+           {"kic", "kicked"}})
     CHECK_MESSAGE(!same(a, b), a, " / ", b);
   CHECK(pol("The allocator is reusing freed blocks.", "free") == "affirmed");
   CHECK(pol("Two requests queued behind the long prompt.", "queue") == "affirmed");

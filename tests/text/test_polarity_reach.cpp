@@ -366,3 +366,21 @@ TEST_CASE("knowledge denied, beliefs left behind, wagers and doubtful labels") {
   CHECK(pol("Spills: 0 after the fix.", "spill") == "negated");
   CHECK(pol("Spills: 0.", "spill") == "negated");
 }
+
+TEST_CASE("coordinated predicates, appositive names, asides after a negation and roles doubted by an attribute") {
+  CHECK(pol("The reader does not batch and waits on every request.", "request") == "affirmed");
+  CHECK(pol("The reader does not batch and waits on every request.", "batch") == "negated");
+  CHECK(pol("We did not pin the buffers and copied them twice.", "copied") == "affirmed");
+  CHECK(pol("The scheduler does not use locks and barriers.", "barrier") == "negated");
+  CHECK(pol("The sampler keeps a table of logits and is not the bottleneck.", "sampler") == "negated");
+  CHECK(pol("The speculative model, or drafter, is not the bottleneck.", "drafter") == "negated");
+  CHECK(pol("We never, in any of the thirty soak runs on the staging cluster last week, saw the deadlock.", "deadlock") ==
+        "negated");
+  CHECK(pol("The potential bottleneck is the host-to-device copy.", "host-to-device copy") == "hedged");
+  CHECK(pol("The host-to-device copy is a potential bottleneck.", "host-to-device copy") == "hedged");
+  CHECK(pol("The membrane potential is stable.", "membrane potential") == "affirmed");
+  CHECK(pol("The stall is either in the warm-up or in the first all-gather.", "all-gather") == "hedged");
+  CHECK(pol("Setting `CUDA_LAUNCH_BLOCKING=1` might expose the fault.", "CUDA LAUNCH BLOCKING") == "hedged");
+  CHECK(pol("`spills = 0` in the report.", "spill") == "negated");
+  CHECK(pol("The pool keeps a std::vector<int> of free slots and is not the bottleneck.", "pool") == "negated");
+}

@@ -97,14 +97,19 @@ def key(word):
         else:
             w = w[:-1]
     vowel = lambda x: any(not _consonant(x, i) for i in range(len(x)))
+    cut = False
     if len(w) >= 4 and w.endswith("ied"):
         w = w[:-3] + "y" if len(w) >= 5 else w[:-1]
     elif len(w) >= 4 and w.endswith("ed") and not w.endswith("eed") and vowel(w[:-2]):
+        cut = True
         w = _verb_base(w[:-2])
         w = w + "e" if w.endswith("u") else w
     elif len(w) >= 5 and w.endswith("ing") and vowel(w[:-3]):
+        cut = True
         w = _verb_base(w[:-3])
         w = w + "e" if w.endswith("u") else w
+    if cut and len(w) >= 5 and w.endswith("ick") and _measure(w[:-1]) >= 2:
+        w = w[:-1]
     if len(w) >= 5 and w.endswith("eed"):
         w = w[:-1]
     if w.endswith("e") and len(w) >= 4 and _consonant(w, len(w) - 2):
