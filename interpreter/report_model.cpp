@@ -36,9 +36,16 @@ const char* overall_verdict_name(OverallVerdict v) {
 }
 
 std::string review_reason(const CriterionResult& c) {
+  // A FAIL rests on its failing checks only, and on none of them in doubt when one failed on a
+  // clear reading: whatever the doubtful checks read, the verdict stands.
+  const bool failed = c.verdict == Verdict::fail;
+  if (failed)
+    for (const CheckResult& check : c.checks)
+      if (check.verdict == Verdict::fail && check.review.empty()) return "";
   std::vector<std::string> seen;
   std::string joined;
   for (const CheckResult& check : c.checks) {
+    if (failed && check.verdict != Verdict::fail) continue;
     if (check.review.empty() || std::find(seen.begin(), seen.end(), check.review) != seen.end()) continue;
     seen.push_back(check.review);
     joined += (joined.empty() ? "" : "; ") + check.review;

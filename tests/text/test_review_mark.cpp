@@ -50,6 +50,26 @@ TEST_CASE("affirms, denies and polarity mark a verdict that rests on an ambiguou
   CHECK(rubric::review_reason(clear.criteria[0]).empty());
 }
 
+TEST_CASE("a FAIL is marked only when the checks it rests on are in doubt") {
+  // The doubtful check fails, and so does a clear one: the verdict stands whatever the doubt reads.
+  auto clear_fail = run("Is it the prefix cache? The allocator is fine.",
+                        "expect answer affirms \"prefix cache\"\n  expect answer affirms \"scheduler\"");
+  REQUIRE(clear_fail.criteria.size() == 1);
+  CHECK(clear_fail.criteria[0].verdict == rubric::Verdict::fail);
+  CHECK(clear_fail.criteria[0].checks[0].review == "\"prefix cache\": a question");  // the check keeps its mark
+  CHECK(rubric::review_reason(clear_fail.criteria[0]).empty());
+  // Only the doubtful check fails: the FAIL rests on it.
+  auto doubtful = run("Is it the prefix cache? The allocator is fine.",
+                      "expect answer affirms \"prefix cache\"\n  expect answer affirms \"allocator\"");
+  CHECK(doubtful.criteria[0].verdict == rubric::Verdict::fail);
+  CHECK(rubric::review_reason(doubtful.criteria[0]) == "\"prefix cache\": a question");
+  // A doubtful check that passed beside a clear failure says nothing of the FAIL.
+  auto passed_doubt = run("The fix might not remove the bank conflicts.",
+                          "expect polarity(answer, \"bank conflict\") == \"hedged\"\n  expect answer affirms \"scheduler\"");
+  CHECK(passed_doubt.criteria[0].verdict == rubric::Verdict::fail);
+  CHECK(rubric::review_reason(passed_doubt.criteria[0]).empty());
+}
+
 TEST_CASE("any over claims counts only a claim the answer states") {
   const std::string pred = "expect any(claims(answer), c => c.value within 10% of 6.5)";
   CHECK(only_check(run("The kernel is 6.5x faster.", pred)).verdict == rubric::Verdict::pass);
