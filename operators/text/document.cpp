@@ -120,6 +120,13 @@ bool label_denies(const std::vector<Token>& tokens, bool colon = true) {
                                                           "have", "had", "can", "could", "will", "would", "should", "may", "might", "must"};
   const std::size_t words = tokens.size() - (colon ? 1 : 0);
   if (tokens.size() < 2 || words > 7) return false;
+  // A negation names a category only with a role after it ("Not the cause", "No issues", "Non-causes");
+  // "Not the NIC" and "No spills" deny a thing, they label nothing.
+  static const std::array<std::string_view, 6> kNegators = {"not", "n't", "no", "none", "never", "non"};
+  static const std::array<std::string_view, 22> kRoles = {
+      "cause", "causes", "culprit", "culprits", "problem", "problems", "issue", "issues", "factor", "factors", "reason",
+      "reasons", "suspect", "suspects", "bottleneck", "bottlenecks", "source", "sources", "involved", "relevant",
+      "responsible", "blame"};
   bool denies = false, relative = false;
   for (std::size_t k = 0; k < words; ++k) {
     if (tokens[k].kind != Token::Kind::word) return false;
@@ -127,7 +134,14 @@ bool label_denies(const std::vector<Token>& tokens, bool colon = true) {
     relative = relative || (k > 0 && (w == "that" || w == "which" || w == "what"));
     for (std::string_view v : kVerbs)
       if (w == v && !relative) return false;
-    for (std::string_view d : kDenying) denies = denies || w == d;
+    bool negator = false;
+    for (std::string_view x : kNegators) negator = negator || w == x;
+    if (!negator) {
+      for (std::string_view d : kDenying) denies = denies || w == d;
+      continue;
+    }
+    for (std::size_t m = k + 1; m < words && m <= k + 3; ++m)
+      for (std::string_view r : kRoles) denies = denies || tokens[m].lower == r;
   }
   return denies;
 }

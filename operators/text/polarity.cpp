@@ -68,7 +68,9 @@ const std::vector<std::string_view> kNegativePredicates = {
     "rare", "unused", "unimportant", "irrelevant", "unrelated", "impossible", "minimal", "nonexistent", "harmless",
     "immaterial", "unsupported", "unavailable", "inactive", "missing", "resolved", "gone", "nonexistent", "negative",
     "false", "untrue", "pointless", "useless", "moot", "undetectable", "undetected", "prevented", "averted", "avoided",
-    "prohibited", "forbidden", "banned", "disallowed", "omitted", "unfounded", "baseless", "groundless"};
+    "prohibited", "forbidden", "banned", "disallowed", "omitted", "unfounded", "baseless", "groundless",
+    // A component cleared of blame: "The scheduler is fine", "NIC: OK", "the link is healthy".
+    "fine", "ok", "okay", "healthy", "clean", "exonerated", "benign", "nominal"};
 const std::vector<std::string_view> kPredicateAdverbs = {"very", "completely", "entirely", "largely", "mostly", "turned",
                                                          "switched", "fully", "clearly", "simply", "now", "still", "also",
                                                          "quite", "totally", "practically", "essentially"};
@@ -607,7 +609,7 @@ LabelValue value_at(const Cursor& c, std::size_t v, std::size_t end, std::size_t
     trigger_len = len;
     return LabelValue::no;
   }
-  if (in(c.w(v), kNegativePredicates)) return LabelValue::no;
+  if (in(c.w(v), kNegativePredicates) && !c.s.tokens[v].hyphen_next) return LabelValue::no;  // not "fine-grained"
   if (std::size_t len = c.match(v, kHedges)) {
     trigger_len = len;
     return LabelValue::unsure;
@@ -622,6 +624,12 @@ LabelValue value_at(const Cursor& c, std::size_t v, std::size_t end, std::size_t
   if (word != LabelValue::none && (word == LabelValue::no || v + 1 >= end || c.punct(v + 1))) return word;
   return LabelValue::none;
 }
+
+// Nouns that name a role in a diagnosis: "the potential bottleneck is X".
+const std::unordered_set<std::string_view> kRoleNouns = {
+    "bottleneck", "bottlenecks", "cause", "causes", "culprit", "culprits", "source", "sources", "reason", "reasons",
+    "explanation", "explanations", "issue", "issues", "problem", "problems", "suspect", "suspects", "trigger", "driver",
+    "contributor", "contributors", "factor", "factors", "limiter", "origin"};
 
 // The label word of a list of candidates the mention belongs to ("Possible causes: A, B",
 // "Keywords: A, B", "one of: A, B"), or the sentence's length. The mention must be an item of the
@@ -660,9 +668,23 @@ std::size_t negating_label(const Cursor& c, std::size_t b) {
     }
   }
   if (colon - start > 7) return n;
-  for (std::size_t k = start; k < colon; ++k)
-    if (((c.match(k, kPreNegation) || is_negator(c.w(k))) && !c.pseudo(k)) || c.w(k) == "herring" || c.w(k) == "herrings")
-      return k;
+  // The mention is an item of the label's list, not a word of a clause after it ("Neither bank
+  // conflicts nor spills: the kernel is latency-bound on global loads" states the loads).
+  for (std::size_t k = colon + 1; k < b; ++k)
+    if (in(c.w(k), kAuxiliaries) || c.w(k) == "n't") return n;
+  // A label that denies names a category ("Ruled out:", "Not the cause:", "No issues:", "Red
+  // herrings:"); a negation of a thing ("Not the NIC:", "No spills:") is a statement, not a label.
+  for (std::size_t k = start; k < colon; ++k) {
+    if (c.w(k) == "herring" || c.w(k) == "herrings") return k;
+    if (!((c.match(k, kPreNegation) || is_negator(c.w(k)) || c.w(k) == "non") && !c.pseudo(k))) continue;
+    if (!is_negator(c.w(k)) && c.w(k) != "none" && c.w(k) != "nothing" && c.w(k) != "neither" && c.w(k) != "nor" &&
+        c.w(k) != "non" && c.w(k) != "without")
+      return k;  // a denying word of its own: "ruled out", "excluded", "unrelated"
+    for (std::size_t m = k + 1; m < colon && m <= k + 3; ++m)
+      if (kRoleNouns.count(c.w(m)) || c.w(m) == "involved" || c.w(m) == "relevant" || c.w(m) == "responsible" ||
+          c.w(m) == "blame" || c.w(m) == "guilty")
+        return k;
+  }
   return n;
 }
 
@@ -742,7 +764,7 @@ bool denied_after(const Cursor& c, std::size_t E, std::size_t RR) {
     if (!in(c.w(k), kCopulas)) continue;
     std::size_t p = k + 1;
     while (p < RR && in(c.w(p), kPredicateAdverbs)) ++p;
-    return p < RR && in(c.w(p), kNegativePredicates);
+    return p < RR && in(c.w(p), kNegativePredicates) && !c.s.tokens[p].hyphen_next;
   }
   return false;
 }
@@ -1041,12 +1063,6 @@ bool showing_verb(const Cursor& c, std::size_t k) {
                       w == "found" || w == "meant" || w == "shown";
   return finite && !(k > 0 && (in(c.w(k - 1), kCopulas) || c.w(k - 1) == "to"));
 }
-
-// Nouns that name a role in a diagnosis: "the potential bottleneck is X".
-const std::unordered_set<std::string_view> kRoleNouns = {
-    "bottleneck", "bottlenecks", "cause", "causes", "culprit", "culprits", "source", "sources", "reason", "reasons",
-    "explanation", "explanations", "issue", "issues", "problem", "problems", "suspect", "suspects", "trigger", "driver",
-    "contributor", "contributors", "factor", "factors", "limiter", "origin"};
 
 // Prepositions that open a phrase qualifying a subject ("the stall at 3 ms", "the kernel from Dao").
 const std::unordered_set<std::string_view> kSubjectPrepositions = {
@@ -2240,7 +2256,8 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     if (gap >= 1 && gap <= kPostGap && in(c.w(k - 1), kCopulas)) {
       std::size_t p = k;
       while (p < RR && in(c.w(p), kPredicateAdverbs)) ++p;
-      if (p < RR && in(c.w(p), kNegativePredicates) && !(c.w(p) == "off" && p + 1 < RR && s.tokens[p + 1].kind == Token::Kind::word)) {
+      if (p < RR && in(c.w(p), kNegativePredicates) && !s.tokens[p].hyphen_next &&
+          !(c.w(p) == "off" && p + 1 < RR && s.tokens[p + 1].kind == Token::Kind::word)) {
         ++count;
         tb = p;
         te = p + 1;

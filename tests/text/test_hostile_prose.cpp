@@ -27,9 +27,9 @@ TEST_CASE("what a reader does not see after an end mark does not hide it") {
                              std::string("\x1b"), std::string("\x7f"), std::string("\xe2\x80\x8b") + std::string(1, '\0')}) {
     CAPTURE(hidden.size());
     CHECK(pol("Is it the prefix cache?" + hidden, "prefix cache") == "hedged");
-    CHECK(pol("Is it the prefix cache?" + hidden + " The scheduler is fine.", "scheduler") == "affirmed");
-    CHECK(doubt("Is it the prefix cache?" + hidden + "\nThe scheduler is fine.", "prefix cache") == "a question");
-    CHECK(pol("Is it the prefix cache?\"" + hidden + ") The scheduler is fine.", "prefix cache") == "hedged");
+    CHECK(pol("Is it the prefix cache?" + hidden + " The scheduler is busy.", "scheduler") == "affirmed");
+    CHECK(doubt("Is it the prefix cache?" + hidden + "\nThe scheduler is busy.", "prefix cache") == "a question");
+    CHECK(pol("Is it the prefix cache?\"" + hidden + ") The scheduler is busy.", "prefix cache") == "hedged");
     // '!' and '.' end their sentence alike: the question after them is its own.
     CHECK(sentences("The cache is cold!" + hidden + " Is it the scheduler?").size() == 2);
     CHECK(sentences("The cache is cold." + hidden + " Is it the scheduler?").size() == 2);
@@ -44,20 +44,20 @@ TEST_CASE("what a reader does not see after an end mark does not hide it") {
 
 TEST_CASE("a question mark inside backticks is the sentence's; a code span ends with its paragraph") {
   CHECK(pol("Is it the prefix cache`?`", "prefix cache") == "hedged");
-  CHECK(pol("Is it the prefix cache` ? ` The scheduler is fine.", "scheduler") == "affirmed");
-  CHECK(pol("Is it the prefix cache``?``\n\nThe scheduler is fine.", "prefix cache") == "hedged");
-  CHECK(pol("Is it the `prefix cache?`\nThe scheduler is fine.", "prefix cache") == "hedged");
-  CHECK(pol("Is it the `prefix cache?`\nThe scheduler is fine.", "scheduler") == "affirmed");
+  CHECK(pol("Is it the prefix cache` ? ` The scheduler is busy.", "scheduler") == "affirmed");
+  CHECK(pol("Is it the prefix cache``?``\n\nThe scheduler is busy.", "prefix cache") == "hedged");
+  CHECK(pol("Is it the `prefix cache?`\nThe scheduler is busy.", "prefix cache") == "hedged");
+  CHECK(pol("Is it the `prefix cache?`\nThe scheduler is busy.", "scheduler") == "affirmed");
   CHECK(pol("Is it `--enable-prefix-caching?`", "enable prefix caching") == "hedged");
-  CHECK(pol("It is the prefix cache`.` The scheduler is fine.", "prefix cache") == "affirmed");
+  CHECK(pol("It is the prefix cache`.` The scheduler is busy.", "prefix cache") == "affirmed");
   CHECK(sentences("It is the prefix cache`.` Is it?").size() == 2);
   // A '?' inside code that goes on is code: Rust's `?` operator in a sentence states.
   CHECK(pol("We call `read_config()?` in the prefix cache loader.", "prefix cache") == "affirmed");
   CHECK(pol("Is it `the prefix cache`?", "prefix cache") == "hedged");
   // A span never crosses a blank line: the backticks are literal and the '?' ends the question.
   CHECK(pol("Is it the prefix cache ``` the cause?\n\nThe scheduler ``` is fine.", "prefix cache") == "hedged");
-  CHECK(pol("Is it the prefix cache ` the cause?\n  \t\nThe scheduler ` is fine.", "prefix cache") == "hedged");
-  CHECK(pol("Is it the prefix cache ` the cause?\n\nThe scheduler ` is fine.", "scheduler") == "affirmed");
+  CHECK(pol("Is it the prefix cache ` the cause?\n  \t\nThe scheduler ` is busy.", "prefix cache") == "hedged");
+  CHECK(pol("Is it the prefix cache ` the cause?\n\nThe scheduler ` is busy.", "scheduler") == "affirmed");
   // Within a paragraph a span still runs across a line break.
   CHECK(code_of("We set `max_num\nseqs` here.") == "max_num\nseqs");
   CHECK(code_of("We set `max_num\n\nseqs` here.") == "");
@@ -69,7 +69,7 @@ TEST_CASE("question and exclamation marks of Unicode end a sentence as '?' and '
                            "\xef\xbc\x9f" /* ？ */, "\xe2\x9d\x93" /* ❓ */, "\xef\xb9\x96" /* ﹖ */}) {
     CAPTURE(mark);
     CHECK(pol("Is it the prefix cache" + mark, "prefix cache") == "hedged");
-    CHECK(pol("Is it the prefix cache" + mark + " The scheduler is fine.", "scheduler") == "affirmed");
+    CHECK(pol("Is it the prefix cache" + mark + " The scheduler is busy.", "scheduler") == "affirmed");
     CHECK(doubt("Is it the prefix cache" + mark, "prefix cache") == "a question");
     CHECK(pol("Is it the prefix cache" + mark + " No.", "prefix cache") == "negated");
   }
@@ -110,7 +110,7 @@ TEST_CASE("quotation marks of every kind quote; the phrase alone in them is a qu
 
 TEST_CASE("a comma before a clause with its own subject and verb ends a negation's reach") {
   CHECK(pol("It is not slow, prefix caches are not involved.", "prefix cache") == "negated");
-  CHECK(pol("We did not profile it, schedulers are fine.", "scheduler") == "affirmed");
+  CHECK(pol("We did not profile it, schedulers are busy.", "scheduler") == "affirmed");
   CHECK(pol("The prefix cache is not evicted, the sink blocks are.", "sink block") == "affirmed");
   CHECK(pol("It is not the cache, the scheduler isn't either.", "scheduler") == "negated");
   // A negation that opens the clause still spans its list; a list with no verb after it stays denied.

@@ -8,7 +8,7 @@ namespace {
 
 const char* const kAnswer = R"(# Diagnosis
 
-The slowdown is **not** caused by the prefix cache, and the attention sinks are not involved; the hit rate is fine.
+The slowdown is **not** caused by the prefix cache, and the attention sinks are not involved; the hit rate is high.
 The threads of a warp collide on one bank, so the fix is collision-free indexing. It re-runs prefill for the evicted blocks.
 
 float64 is not needed here. The fix is 3.1x faster and reaches 45 GB/s at 1.2 ms p50.

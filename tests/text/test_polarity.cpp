@@ -21,7 +21,7 @@ TEST_CASE("negation before and after the mention") {
 }
 
 TEST_CASE("scope ends at clauses and contrast") {
-  std::string t = "The slowdown is not caused by the prefix cache, and the attention sinks are not involved; the hit rate is fine";
+  std::string t = "The slowdown is not caused by the prefix cache, and the attention sinks are not involved; the hit rate is high";
   CHECK(pol(t, "prefix cache") == "negated");
   CHECK(pol(t, "attention sink") == "negated");
   CHECK(pol(t, "hit rate") == "affirmed");

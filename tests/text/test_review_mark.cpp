@@ -52,14 +52,14 @@ TEST_CASE("affirms, denies and polarity mark a verdict that rests on an ambiguou
 
 TEST_CASE("a FAIL is marked only when the checks it rests on are in doubt") {
   // The doubtful check fails, and so does a clear one: the verdict stands whatever the doubt reads.
-  auto clear_fail = run("Is it the prefix cache? The allocator is fine.",
+  auto clear_fail = run("Is it the prefix cache? The allocator is busy.",
                         "expect answer affirms \"prefix cache\"\n  expect answer affirms \"scheduler\"");
   REQUIRE(clear_fail.criteria.size() == 1);
   CHECK(clear_fail.criteria[0].verdict == rubric::Verdict::fail);
   CHECK(clear_fail.criteria[0].checks[0].review == "\"prefix cache\": a question");  // the check keeps its mark
   CHECK(rubric::review_reason(clear_fail.criteria[0]).empty());
   // Only the doubtful check fails: the FAIL rests on it.
-  auto doubtful = run("Is it the prefix cache? The allocator is fine.",
+  auto doubtful = run("Is it the prefix cache? The allocator is busy.",
                       "expect answer affirms \"prefix cache\"\n  expect answer affirms \"allocator\"");
   CHECK(doubtful.criteria[0].verdict == rubric::Verdict::fail);
   CHECK(rubric::review_reason(doubtful.criteria[0]) == "\"prefix cache\": a question");
