@@ -90,6 +90,22 @@ std::size_t closing_after(std::string_view t, std::size_t i) {
   return 0;
 }
 
+// A check mark at t[i] ("✅", "✔", "✓", "☑" say yes; "❌", "✗", "✘", "✖", "☒", "❎" say no), with a
+// variation selector after it: (+1 or -1, its length in bytes), or (0, 0).
+std::pair<int, std::size_t> check_mark_at(std::string_view t, std::size_t i) {
+  static const std::array<std::pair<std::string_view, int>, 10> kMarks = {{
+      {"\xE2\x9C\x85", 1}, {"\xE2\x9C\x94", 1}, {"\xE2\x9C\x93", 1}, {"\xE2\x98\x91", 1},
+      {"\xE2\x9D\x8C", -1}, {"\xE2\x9C\x97", -1}, {"\xE2\x9C\x98", -1}, {"\xE2\x9C\x96", -1},
+      {"\xE2\x98\x92", -1}, {"\xE2\x9D\x8E", -1}}};
+  for (const auto& [mark, says] : kMarks)
+    if (t.compare(i, mark.size(), mark) == 0) {
+      std::size_t len = mark.size();
+      if (t.compare(i + len, 3, "\xEF\xB8\x8F") == 0) len += 3;  // U+FE0F, the emoji form
+      return {says, len};
+    }
+  return {0, 0};
+}
+
 const std::array<const char*, 34> kAbbreviations = {
     "e.g", "i.e", "etc", "vs", "cf", "approx", "fig", "figs", "eq", "eqs", "al", "mr", "mrs", "dr", "prof", "resp", "no",
     "nr", "sec", "sect", "ch", "ref", "refs", "viz", "ca", "st", "jr", "ms.", "est", "incl", "tab", "tbl", "pp", "vol"};
@@ -268,6 +284,8 @@ bool SentenceStream::block_start(std::size_t ls, std::size_t& content) const {
   // "• item", "◦ item", "▪ item", "· item": bullets of pasted or rich-text lists.
   for (std::string_view bullet : {"\xE2\x80\xA2", "\xE2\x97\xA6", "\xE2\x96\xAA", "\xE2\x97\x8F", "\xE2\x80\xA3", "\xC2\xB7"})
     if (t_.compare(k, bullet.size(), bullet) == 0 && space_at(k + bullet.size())) return content = k + bullet.size() + 1, true;
+  // "✅ item", "❌ item": a check mark opening a line is a bullet that gives its item a value.
+  if (std::size_t len = check_mark_at(t_, k).second; len && space_at(k + len)) return content = k + len + 1, true;
   if (c == '#') {
     std::size_t h = k;
     while (h < t_.size() && t_[h] == '#' && h - k < 6) ++h;
@@ -698,7 +716,7 @@ bool SentenceStream::next(Sentence& s) {
     row_ = Row::none;
     s.candidate_item = item && candidates_open_;
     if (!keeps_open) candidates_open_ = false;
-    s.denied_item = item && denials_open_;
+    s.denied_item = (item && denials_open_) || std::exchange(crossed_item_, false);
     if (!keeps_open) denials_open_ = false;
     item_start_ = false;
     if (!s.tokens.empty() && s.tokens.back().lower == ":" && label_denies(s.tokens)) denials_open_ = true;
@@ -764,6 +782,9 @@ bool SentenceStream::next(Sentence& s) {
         if (s.tokens.empty() && m != '#' && m != '>' && m != '|') item_start_ = true;
         if (s.tokens.empty() && m == '#') heading_start_ = true;
         block_quote_ = m == '>';
+        std::size_t mark_at = ls;
+        while (mark_at < content && (t_[mark_at] == ' ' || t_[mark_at] == '\t')) ++mark_at;
+        if (s.tokens.empty() && check_mark_at(t_, mark_at).first < 0) crossed_item_ = true;
         i_ = content;
       }
       if (i_ >= n) break;

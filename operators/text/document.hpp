@@ -118,6 +118,7 @@ class SentenceStream {
   std::array<std::size_t, 3> strike_scanned_{};
   bool quote_open_ = false;           // a double quotation mark is open in the current sentence
   bool block_quote_ = false;          // inside a Markdown block quote ("> ..."): another's words
+  bool crossed_item_ = false;         // the current sentence is an item opened by "❌", "✗", ...
   bool cut_before_ = false;           // the previous sentence was cut at the token limit
   std::size_t paren_none_until_ = 0;  // no ')' on the line before this offset (linear link skipping)
   std::vector<std::vector<std::size_t>> backtick_runs_;  // run length → start offsets, ascending
