@@ -116,7 +116,8 @@ void open_text(Registry& r) {
                  out.push_back(Value::list(std::move(groups)));
                }
                ctx.charge_steps(1);
-               if (out.size() > 1'000'000) stop = ctx.error("'find': more than 1000000 matches");
+               // Too many matches in a submission's text is the submission's FAIL, not the rubric's ERROR.
+               if (out.size() > 1'000'000) stop = ctx.error("'find': more than 1000000 matches", owner_of(a[0]));
                return !stop;
              });
              if (stop) return *stop;

@@ -311,6 +311,8 @@ std::size_t SentenceStream::skip_fence(std::size_t ls, std::size_t* code_end) {
   std::size_t width = 0;
   while (k + width < t_.size() && t_[k + width] == f) ++width;
   std::size_t line = t_.find('\n', k);
+  // A backtick fence's info string holds no backtick ("```text`" is an inline span, not a fence).
+  if (f == '`' && t_.substr(k + width, (line == npos ? t_.size() : line) - (k + width)).find('`') != std::string_view::npos) return npos;
   while (line != npos) {
     std::size_t b = line + 1, p = b;
     while (p < t_.size() && t_[p] == ' ' && p - b < 3) ++p;
@@ -761,6 +763,15 @@ bool SentenceStream::next(Sentence& s) {
         i_ = eol < n ? eol + 1 : n;
         continue;
       }
+      // A link reference definition renders as nothing ("[//]: # (a note)"): no words of the answer.
+      if (fence_end == npos && link_definition_at(t_, ls)) {
+        if (!s.tokens.empty()) {
+          i_ = ls;
+          return finish();
+        }
+        i_ = eol < n ? eol + 1 : n;
+        continue;
+      }
       if (block && t_[content - 1] == '|') {
         std::size_t next_line = eol < n ? eol + 1 : n;
         if (separator_line(ls)) row_ = Row::separator;
@@ -877,8 +888,9 @@ bool SentenceStream::next(Sentence& s) {
       continue;
     }
     if (markdown_ && c == '<' && t_.compare(i_, 4, "<!--") == 0) {
-      // An HTML comment is not rendered: its words are no part of the answer's prose.
-      std::size_t close = t_.find("-->", i_ + 4);
+      // An HTML comment is not rendered: its words are no part of the answer's prose. "<!-->" and
+      // "<!--->" are whole (empty) comments.
+      std::size_t close = t_.compare(i_, 5, "<!-->") == 0 ? i_ + 2 : t_.compare(i_, 6, "<!--->") == 0 ? i_ + 3 : t_.find("-->", i_ + 4);
       i_ = close == npos ? n : close + 3;
       continue;
     }
@@ -911,11 +923,12 @@ bool SentenceStream::next(Sentence& s) {
         continue;
       }
     }
-    if (markdown_ && c == '~' && i_ + 2 < n && t_[i_ + 1] == '~' && t_[i_ + 2] != '~') {
+    // (An opening "~~" has no space after it, a closing one none before it: "~~ x ~~" is text.)
+    if (markdown_ && c == '~' && i_ + 2 < n && t_[i_ + 1] == '~' && t_[i_ + 2] != '~' && !is_space(static_cast<unsigned char>(t_[i_ + 2]))) {
       // "~~struck~~" is retracted, rendered with a line through: dropped, as an HTML comment is. The
       // strike ends at its closing "~~" within the paragraph.
       std::size_t close = next_at(tilde_at_, "~~", i_ + 2);
-      if (close != npos && next_at(blank_at_, "\n\n", i_ + 2) > close) {
+      if (close != npos && next_at(blank_at_, "\n\n", i_ + 2) > close && !is_space(static_cast<unsigned char>(t_[close - 1]))) {
         i_ = close + 2;
         continue;
       }

@@ -16,7 +16,7 @@ struct Element {
 };
 
 // The elements of HTML an answer may hold, sorted by name for a binary search.
-constexpr std::array<Element, 94> kElements = {{
+constexpr std::array<Element, 98> kElements = {{
     {"a", false, false, false}, {"abbr", false, false, false}, {"address", true, false, false},
     {"article", true, false, false}, {"aside", true, false, false}, {"audio", false, true, false},
     {"b", false, false, false}, {"bdi", false, false, false}, {"bdo", false, false, false},
@@ -24,31 +24,32 @@ constexpr std::array<Element, 94> kElements = {{
     {"br", false, false, true}, {"button", false, false, false}, {"canvas", false, true, false},
     {"caption", true, false, false}, {"center", true, false, false}, {"cite", false, false, false},
     {"code", false, false, false}, {"col", false, false, true}, {"colgroup", false, false, false},
-    {"dd", true, false, false}, {"del", false, false, false}, {"details", true, false, false},
-    {"dfn", false, false, false}, {"dialog", true, true, false}, {"div", true, false, false},
-    {"dl", true, false, false}, {"dt", true, false, false}, {"em", false, false, false},
-    {"embed", false, false, true}, {"fieldset", true, false, false}, {"figcaption", true, false, false},
-    {"figure", true, false, false}, {"font", false, false, false}, {"footer", true, false, false},
-    {"form", true, false, false}, {"h1", true, false, false}, {"h2", true, false, false},
-    {"h3", true, false, false}, {"h4", true, false, false}, {"h5", true, false, false},
-    {"h6", true, false, false}, {"head", true, true, false}, {"header", true, false, false},
-    {"hr", true, false, true}, {"html", true, false, false}, {"i", false, false, false},
-    {"iframe", true, true, false}, {"img", false, false, true}, {"input", false, false, true},
-    {"ins", false, false, false}, {"kbd", false, false, false}, {"label", false, false, false},
-    {"li", true, false, false}, {"link", false, false, true}, {"main", true, false, false},
-    {"mark", false, false, false}, {"meta", false, false, true}, {"nav", true, false, false},
+    {"datalist", false, true, false}, {"dd", true, false, false}, {"del", false, false, false},
+    {"details", true, false, false}, {"dfn", false, false, false}, {"dialog", true, true, false},
+    {"div", true, false, false}, {"dl", true, false, false}, {"dt", true, false, false},
+    {"em", false, false, false}, {"embed", false, false, true}, {"fieldset", true, false, false},
+    {"figcaption", true, false, false}, {"figure", true, false, false}, {"font", false, false, false},
+    {"footer", true, false, false}, {"form", true, false, false}, {"h1", true, false, false},
+    {"h2", true, false, false}, {"h3", true, false, false}, {"h4", true, false, false},
+    {"h5", true, false, false}, {"h6", true, false, false}, {"head", true, true, false},
+    {"header", true, false, false}, {"hr", true, false, true}, {"html", true, false, false},
+    {"i", false, false, false}, {"iframe", true, true, false}, {"img", false, false, true},
+    {"input", false, false, true}, {"ins", false, false, false}, {"kbd", false, false, false},
+    {"label", false, false, false}, {"li", true, false, false}, {"link", false, false, true},
+    {"main", true, false, false}, {"mark", false, false, false}, {"meta", false, false, true},
+    {"nav", true, false, false}, {"noembed", true, true, false}, {"noframes", true, true, false},
     {"noscript", true, true, false}, {"object", false, true, false}, {"ol", true, false, false},
     {"p", true, false, false}, {"pre", true, false, false}, {"q", false, false, false},
-    {"s", false, false, false}, {"samp", false, false, false}, {"script", true, true, false},
-    {"section", true, false, false}, {"small", false, false, false}, {"span", false, false, false},
-    {"strike", false, false, false}, {"strong", false, false, false}, {"style", true, true, false},
-    {"sub", false, false, false}, {"summary", true, false, false}, {"sup", false, false, false},
-    {"svg", false, false, false}, {"table", true, false, false}, {"tbody", true, false, false},
-    {"td", true, false, false}, {"template", true, true, false}, {"textarea", false, false, false},
-    {"tfoot", true, false, false}, {"th", true, false, false}, {"thead", true, false, false},
-    {"title", true, true, false}, {"tr", true, false, false}, {"tt", false, false, false},
-    {"u", false, false, false}, {"ul", true, false, false}, {"var", false, false, false},
-    {"video", false, true, false},
+    {"rp", false, true, false}, {"s", false, false, false}, {"samp", false, false, false},
+    {"script", true, true, false}, {"section", true, false, false}, {"small", false, false, false},
+    {"span", false, false, false}, {"strike", false, false, false}, {"strong", false, false, false},
+    {"style", true, true, false}, {"sub", false, false, false}, {"summary", true, false, false},
+    {"sup", false, false, false}, {"svg", false, false, false}, {"table", true, false, false},
+    {"tbody", true, false, false}, {"td", true, false, false}, {"template", true, true, false},
+    {"textarea", false, false, false}, {"tfoot", true, false, false}, {"th", true, false, false},
+    {"thead", true, false, false}, {"title", true, true, false}, {"tr", true, false, false},
+    {"tt", false, false, false}, {"u", false, false, false}, {"ul", true, false, false},
+    {"var", false, false, false}, {"video", false, true, false},
 }};
 
 constexpr bool sorted_by_name() {
@@ -67,6 +68,45 @@ bool alpha(char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z'); }
 bool space(char c) { return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\f'; }
 char lower(char c) { return c >= 'A' && c <= 'Z' ? static_cast<char>(c - 'A' + 'a') : c; }
 
+// The CSS of the attributes as a browser reads it: comments dropped ("display:/**/none") and the
+// character references of ':' and ';' decoded ("display&#58;none").
+std::string css_of(const std::string& squeezed) {
+  std::string out;
+  for (std::size_t k = 0; k < squeezed.size();) {
+    if (squeezed.compare(k, 2, "/*") == 0) {
+      const std::size_t e = squeezed.find("*/", k + 2);
+      k = e == std::string::npos ? squeezed.size() : e + 2;
+    } else if (squeezed.compare(k, 5, "&#58;") == 0 || squeezed.compare(k, 6, "&#x3a;") == 0) {
+      out += ':';
+      k += squeezed[k + 2] == 'x' ? 6 : 5;
+    } else if (squeezed.compare(k, 5, "&#59;") == 0 || squeezed.compare(k, 6, "&#x3b;") == 0) {
+      out += ';';
+      k += squeezed[k + 2] == 'x' ? 6 : 5;
+    } else {
+      out += squeezed[k++];
+    }
+  }
+  return out;
+}
+
+// Whether the number at css[p] ("0", "0.0", ".0", "0px", "0em") is zero.
+bool zero_at(const std::string& css, std::size_t p) {
+  bool digit = false;
+  for (; p < css.size() && ((css[p] >= '0' && css[p] <= '9') || css[p] == '.'); ++p) {
+    if (css[p] >= '1' && css[p] <= '9') return false;
+    digit = digit || css[p] == '0';
+  }
+  return digit;
+}
+
+// Whether the number at css[p] is below -999 ("-9999px": moved off the screen).
+bool far_negative_at(const std::string& css, std::size_t p) {
+  if (p >= css.size() || css[p] != '-') return false;
+  std::size_t digits = 0;
+  for (++p; p < css.size() && css[p] >= '0' && css[p] <= '9'; ++p) ++digits;
+  return digits >= 4;
+}
+
 // Whether the attributes (lower-cased, white space removed outside names) hide the element.
 bool hides(const std::string& attrs, const std::string& squeezed) {
   // A `hidden` attribute: the word alone, not "aria-hidden" or a value holding it.
@@ -76,15 +116,25 @@ bool hides(const std::string& attrs, const std::string& squeezed) {
     const bool ends = e >= attrs.size() || space(attrs[e]) || attrs[e] == '=' || attrs[e] == '/';
     if (starts && ends) return true;
   }
-  for (std::string_view rule : {"display:none", "visibility:hidden", "visibility:collapse", "content-visibility:hidden"})
-    if (squeezed.find(rule) != std::string::npos) return true;
-  // A zero size or opacity: "font-size:0", "font-size:0px", "opacity:0" (not "opacity:0.5").
-  for (std::string_view rule : {"font-size:0", "opacity:0", "height:0", "max-height:0"})
-    for (std::size_t p = squeezed.find(rule); p != std::string::npos; p = squeezed.find(rule, p + 1)) {
-      const std::size_t e = p + rule.size();
-      if (p > 0 && squeezed[p - 1] != ';' && squeezed[p - 1] != '"' && squeezed[p - 1] != '\'' && squeezed[p - 1] != '{') continue;
-      if (e >= squeezed.size() || (squeezed[e] != '.' && !(squeezed[e] >= '0' && squeezed[e] <= '9'))) return true;
+  const std::string css = css_of(squeezed);
+  for (std::string_view rule : {"display:none", "visibility:hidden", "visibility:collapse", "content-visibility:hidden",
+                                "color:transparent", "transform:scale(0)", "clip:rect(0", "clip-path:inset(50%", "clip-path:inset(100%",
+                                "clip-path:circle(0"})
+    if (css.find(rule) != std::string::npos) return true;
+  // A property that starts a declaration (after the style's quote, ';' or '{').
+  auto declarations = [&](std::string_view property, auto&& test) {
+    for (std::size_t p = css.find(property); p != std::string::npos; p = css.find(property, p + 1)) {
+      if (p > 0 && css[p - 1] != ';' && css[p - 1] != '"' && css[p - 1] != '\'' && css[p - 1] != '{' && css[p - 1] != '=') continue;
+      if (test(p + property.size())) return true;
     }
+    return false;
+  };
+  // A zero size or opacity: "font-size:0", "opacity:0.0", "height:0px" (not "opacity:0.5").
+  for (std::string_view zero : {"font-size:", "opacity:", "height:", "max-height:", "width:", "max-width:"})
+    if (declarations(zero, [&](std::size_t v) { return zero_at(css, v); })) return true;
+  // Moved off the screen: "left:-9999px", "text-indent:-10000px", "margin-left:-5000px".
+  for (std::string_view offset : {"left:", "top:", "text-indent:", "margin-left:", "margin-top:", "right:"})
+    if (declarations(offset, [&](std::size_t v) { return far_negative_at(css, v); })) return true;
   return false;
 }
 
@@ -129,6 +179,59 @@ HtmlTag html_tag_at(std::string_view t, std::size_t at) {
   tag.heading = name.size() == 2 && name[0] == 'h' && name[1] >= '1' && name[1] <= '6';
   tag.hidden = !tag.closing && !e->empty && (e->hidden || hides(attrs, squeezed)) && !(attrs.size() && attrs.back() == '/');
   return tag;
+}
+
+std::size_t link_definition_at(std::string_view t, std::size_t b) {
+  std::size_t k = b;
+  while (k < t.size() && t[k] == ' ' && k - b < 3) ++k;
+  if (k >= t.size() || t[k] != '[') return 0;
+  const std::size_t close = t.find(']', k + 1);
+  const std::size_t eol = std::min(t.find('\n', k), t.size());
+  if (close == std::string_view::npos || close >= eol || close == k + 1 || close + 1 >= t.size() || t[close + 1] != ':') return 0;
+  std::size_t d = close + 2;
+  while (d < eol && (t[d] == ' ' || t[d] == '\t')) ++d;
+  if (d >= eol) return 0;  // "[label]:" with nothing after it is text
+  return eol - b;
+}
+
+std::string rendered_layout(std::string_view t) {
+  std::string out(t);
+  auto blank_out = [&](std::size_t from, std::size_t to) {
+    for (std::size_t k = from; k < to && k < out.size(); ++k)
+      if (out[k] != '\n') out[k] = ' ';
+  };
+  bool fenced = false;
+  for (std::size_t b = 0; b < t.size();) {
+    std::size_t e = std::min(t.find('\n', b), t.size());
+    const std::size_t lead = t.find_first_not_of(' ', b);
+    if (lead != std::string_view::npos && lead < e && lead - b < 4 && (t.compare(lead, 3, "```") == 0 || t.compare(lead, 3, "~~~") == 0)) {
+      fenced = !fenced;
+    } else if (!fenced) {
+      if (std::size_t len = link_definition_at(t, b)) {
+        blank_out(b, b + len);
+      } else {
+        for (std::size_t p = t.find('<', b); p != std::string_view::npos && p < e; p = t.find('<', p + 1)) {
+          std::size_t to = 0;
+          if (t.compare(p, 5, "<!-->") == 0) to = p + 5;
+          else if (t.compare(p, 6, "<!--->") == 0) to = p + 6;
+          else if (t.compare(p, 4, "<!--") == 0) {
+            const std::size_t c = t.find("-->", p + 4);
+            to = c == std::string_view::npos ? t.size() : c + 3;
+          } else if (const HtmlTag tag = html_tag_at(t, p); tag.length && tag.hidden) {
+            to = hidden_element_end(t, p + tag.length, tag.name);
+          }
+          if (!to) continue;
+          blank_out(p, to);
+          if (to > e) {  // it ran past this line: go on after it
+            e = std::min(t.find('\n', to), t.size());
+            p = to - 1;
+          }
+        }
+      }
+    }
+    b = e + 1;
+  }
+  return out;
 }
 
 std::size_t hidden_element_end(std::string_view t, std::size_t from, std::string_view name) {

@@ -22,6 +22,15 @@ struct HtmlTag {
 // The tag starting at t[at] (t[at] == '<'); a tag is at most 4 KiB long.
 HtmlTag html_tag_at(std::string_view t, std::size_t at);
 
+// A Markdown link reference definition starting the line at t[b] ("[//]: # (note)", "[1]: https://...",
+// up to three spaces before it): it renders as nothing. The length of its line, or 0.
+std::size_t link_definition_at(std::string_view t, std::size_t b);
+
+// The text as a reader of the rendered answer sees its lines: every byte of an HTML comment, a
+// hidden element and a link reference definition made a space (line breaks kept, so offsets and
+// lines stay those of `t`); fenced code is kept as it is. For finding headings and labels.
+std::string rendered_layout(std::string_view t);
+
 // The end of a hidden element whose opening tag ends at `from`: past its matching closing tag
 // (elements of the same name nest), or the end of the text when it is never closed (a browser
 // hides the rest). Linear in the bytes it passes over.

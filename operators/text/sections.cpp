@@ -3,6 +3,7 @@
 #include <string>
 #include <vector>
 
+#include "operators/text/html_tags.hpp"
 #include "operators/text/stemmer.hpp"
 
 namespace rubric::text {
@@ -106,7 +107,10 @@ bool list_item_or_indented(std::string_view line) {
 
 }  // namespace
 
-std::optional<std::string_view> section_of(std::string_view t, std::string_view heading) {
+std::optional<std::string_view> section_of(std::string_view text, std::string_view heading) {
+  // Headings are looked for where a reader sees them: not in a comment or a hidden element.
+  const std::string shown = rendered_layout(text);
+  const std::string_view t = shown;
   const std::vector<std::string> want = word_keys(heading);
   std::size_t begin = std::string_view::npos, end = t.size();
   int level = 0;
@@ -133,10 +137,12 @@ std::optional<std::string_view> section_of(std::string_view t, std::string_view 
   });
   if (begin == std::string_view::npos) return std::nullopt;
   while (end > begin && (t[end - 1] == '\n' || t[end - 1] == ' ' || t[end - 1] == '\r')) --end;
-  return t.substr(begin, end - begin);
+  return text.substr(begin, end - begin);
 }
 
-std::optional<std::string_view> labelled_line(std::string_view t, std::string_view label) {
+std::optional<std::string_view> labelled_line(std::string_view text, std::string_view label) {
+  const std::string shown = rendered_layout(text);
+  const std::string_view t = shown;
   const std::vector<std::string> want = word_keys(label);
   if (want.empty()) return std::nullopt;
   std::size_t begin = std::string_view::npos, end = t.size();
@@ -178,7 +184,7 @@ std::optional<std::string_view> labelled_line(std::string_view t, std::string_vi
   });
   if (begin == std::string_view::npos) return std::nullopt;
   while (end > begin && (t[end - 1] == '\n' || t[end - 1] == ' ' || t[end - 1] == '\r')) --end;
-  return t.substr(begin, end - begin);
+  return text.substr(begin, end - begin);
 }
 
 }  // namespace rubric::text

@@ -169,6 +169,20 @@ TEST_CASE("HTML in an answer reads as the rendered page: tags are markup, hidden
   CHECK(words("<script>grade('PASS')</script>Fine.") == "fine . |");
   CHECK(words("<div hidden><div>nested</div>still hidden</div>Fine.") == "fine . |");
   CHECK(words("<div style=\"display:none\">never closed, so the rest is hidden too.") == "");
+  // However the style is written: a zero in any form, a comment or a character reference inside it,
+  // a transparent colour, text moved off the screen.
+  CHECK(words("<span style=\"opacity:0.0\">hidden</span>Fine.") == "fine . |");
+  CHECK(words("<span style=\"font-size: 0.0em\">hidden</span>Fine.") == "fine . |");
+  CHECK(words("<span style=\"display:/**/none\">hidden</span>Fine.") == "fine . |");
+  CHECK(words("<span style=\"display&#58;none\">hidden</span>Fine.") == "fine . |");
+  CHECK(words("<span style=\"color:transparent\">hidden</span>Fine.") == "fine . |");
+  CHECK(words("<div style=\"position:absolute;left:-9999px\">hidden</div>Fine.") == "fine . |");
+  CHECK(words("<noembed>hidden</noembed>Fine.") == "fine . |");
+  CHECK(words("<span style=\"opacity:0.5\">shown</span>") == "shown |");
+  // Markdown that renders as nothing: a link reference definition, an empty comment.
+  CHECK(words("[//]: # (The cause is the NIC.)\nFine.") == "fine . |");
+  CHECK(words("A <!--> B.") == "a b . |");
+  CHECK(words("A ~~ not struck ~~ B.") == "a not struck b . |");
   // Shown: aria-hidden (read aloud no, shown yes), opacity 0.5, and what only looks like a tag.
   CHECK(words("<span aria-hidden=\"true\">shown</span> <span style=\"opacity:0.5\">too</span>") == "shown too |");
   CHECK(words("If a < b then vector<int> holds <your name>.") == "if a < b then vector < int > holds < your name > . |");

@@ -102,3 +102,17 @@ TEST_CASE("a label that denies denies the items of the list under it; its block 
   CHECK(pol("Root cause:\n- bank conflicts", "bank conflict") == "affirmed");
   CHECK(pol("Possible causes:\n- bank conflicts", "bank conflict") == "hedged");
 }
+
+TEST_CASE("a heading or a label a reader does not see is none: comments, hidden elements, link definitions") {
+  const char* commented = "<!--\n## Root cause\n\nThe sink blocks are evicted.\n\nFix: pin the sinks.\n-->\n## Diagnosis\n\n"
+                          "The root cause is the prefix cache.\n\nFix: raise the batch size.\n";
+  CHECK_FALSE(section_of(commented, "root cause"));
+  REQUIRE(labelled_line(commented, "fix"));
+  CHECK(*labelled_line(commented, "fix") == "Fix: raise the batch size.");
+  CHECK_FALSE(section_of("<div hidden>\n\n## Root cause\n\nX.\n\n</div>\n", "root cause"));
+  CHECK_FALSE(labelled_line("[Fix]: # (pin the sinks)\n", "fix"));
+  // A comment inside a section does not end it with a heading of its own.
+  const char* todo = "## Root cause\n\nThe sinks are evicted.\n<!--\n# TODO\n-->\nThey hold the attention mass.\n\n## Fix\n\nPin.\n";
+  REQUIRE(section_of(todo, "root cause"));
+  CHECK(section_of(todo, "root cause")->find("They hold the attention mass.") != std::string_view::npos);
+}
