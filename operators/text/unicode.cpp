@@ -113,6 +113,12 @@ Glyph glyph_at(std::string_view t, std::size_t i) {
     g.punct = p;
     return g;
   };
+  // What renders as nothing, in ranges: the bidirectional embeddings, overrides and isolates
+  // (U+202A-202E, U+2066-2069), the deprecated format characters (U+206A-206F), every variation
+  // selector (U+FE00-FE0F, U+E0100-E01EF) and the tag characters (U+E0000-E007F).
+  if ((cp >= 0x202A && cp <= 0x202E) || (cp >= 0x2066 && cp <= 0x206F) || (cp >= 0xFE00 && cp <= 0xFE0F) ||
+      (cp >= 0xE0000 && cp <= 0xE007F) || (cp >= 0xE0100 && cp <= 0xE01EF))
+    return as(C::invisible);
   switch (cp) {
     // No-break, figure, thin, narrow and other fixed-width spaces; line and paragraph separators.
     case 0x00A0: case 0x1680: case 0x2000: case 0x2001: case 0x2002: case 0x2003: case 0x2004: case 0x2005:
@@ -122,7 +128,9 @@ Glyph glyph_at(std::string_view t, std::size_t i) {
     // Zero-width space, non-joiner, joiner, word joiner, invisible operators, BOM, soft hyphen,
     // direction marks, emoji variation selectors ("✔️" is "✔").
     case 0x00AD: case 0x180E: case 0x200B: case 0x200C: case 0x200D: case 0x2060: case 0x2061: case 0x2062:
-    case 0x2063: case 0x2064: case 0xFEFF: case 0x200E: case 0x200F: case 0xFE0E: case 0xFE0F:
+    case 0x2063: case 0x2064: case 0xFEFF: case 0x200E: case 0x200F:
+    // The combining grapheme joiner, the Arabic letter mark, the Hangul and Khmer fillers.
+    case 0x034F: case 0x061C: case 0x115F: case 0x1160: case 0x3164: case 0xFFA0: case 0x17B4: case 0x17B5:
       return as(C::invisible);
     // Hyphens: joined to words on both sides they join them ("bank‐conflict"); the en dash too.
     case 0x2010: case 0x2011: case 0x2012: case 0x2212: case 0xFE63: case 0xFF0D: case 0x2043:

@@ -42,6 +42,18 @@ TEST_CASE("what a reader does not see after an end mark does not hide it") {
   CHECK(sentences(std::string("Is it\0 the cache?", 17)) == std::vector<std::string>{"Is it the cache?"});
 }
 
+TEST_CASE("characters that render as nothing do not hide a negation inside a word") {
+  // Bidirectional isolates and embeddings, the combining grapheme joiner, variation selectors,
+  // tag characters, the Arabic letter mark, Hangul fillers.
+  for (std::string hidden : {std::string("\xe2\x81\xa6"), std::string("\xe2\x80\xaa"), std::string("\xcd\x8f"),
+                             std::string("\xef\xb8\x80"), std::string("\xf3\xa0\x80\xa0"), std::string("\xd8\x9c"),
+                             std::string("\xe3\x85\xa4"), std::string("\xf3\xa0\x84\x80")}) {
+    CAPTURE(hidden.size());
+    CHECK(pol("Bank conflicts are n" + hidden + "ot the cause.", "bank conflict") == "negated");
+    CHECK(pol("Occupancy is too l" + hidden + "ow.", "low") == "affirmed");
+  }
+}
+
 TEST_CASE("a question mark inside backticks is the sentence's; a code span ends with its paragraph") {
   CHECK(pol("Is it the prefix cache`?`", "prefix cache") == "hedged");
   CHECK(pol("Is it the prefix cache` ? ` The scheduler is busy.", "scheduler") == "affirmed");
