@@ -23,7 +23,7 @@ struct UnitWord {
 // Unit words by their lower-case spelling → the unit table's spelling.
 const std::unordered_map<std::string, UnitWord>& unit_words() {
   static const std::unordered_map<std::string, UnitWord> m = {
-      {"x", {"x", false}}, {"times", {"x", false}}, {"%", {"%", false}}, {"percent", {"%", false}}, {"way", {"way", false}},
+      {"x", {"x", false}}, {"times", {"x", false}}, {"fold", {"x", false}}, {"%", {"%", false}}, {"percent", {"%", false}}, {"way", {"way", false}},
       {"ns", {"ns", false}}, {"nanoseconds", {"ns", false}}, {"nanosecond", {"ns", false}},
       {"us", {"us", false}}, {"\xc2\xb5s", {"us", false}}, {"\xce\xbcs", {"us", false}}, {"microseconds", {"us", false}},
       {"microsecond", {"us", false}}, {"ms", {"ms", false}}, {"milliseconds", {"ms", false}}, {"millisecond", {"ms", false}},

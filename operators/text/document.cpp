@@ -128,10 +128,10 @@ namespace {
 // the label's colon (a heading has none). A verb makes it a clause ("It is not the cache:"), but
 // for one in a relative clause on the label's noun ("that are not", "which is not").
 bool label_denies(const std::vector<Token>& tokens, bool colon = true) {
-  static const std::array<std::string_view, 23> kDenying = {
+  static const std::array<std::string_view, 27> kDenying = {
       "not", "n't", "no", "none", "never", "nothing", "ruled", "excluded", "eliminated", "rejected", "dismissed", "unrelated",
       "irrelevant", "innocent", "absent", "negative", "non", "herring", "herrings", "discarded", "disproven", "disproved",
-      "refuted"};
+      "refuted", "myth", "myths", "misconception", "misconceptions"};
   static const std::array<std::string_view, 21> kVerbs = {"is", "are", "was", "were", "be", "been", "am", "do", "does", "did", "has",
                                                           "have", "had", "can", "could", "will", "would", "should", "may", "might", "must"};
   const std::size_t words = tokens.size() - (colon ? 1 : 0);

@@ -164,7 +164,7 @@ Glyph glyph_at(std::string_view t, std::size_t i) {
     case 0xFB03: g.fold = "ffi"; return g;
     case 0xFB04: g.fold = "ffl"; return g;
     case 0xFB05: case 0xFB06: g.fold = "st"; return g;
-    case 0x00D7: g.fold = "x"; return g;  // "3.1× faster" reads as "3.1x"
+    case 0x00D7: case 0x2715: case 0x2A09: case 0x2A2F: g.fold = "x"; return g;  // "3.1× faster", "3.1✕", "3.1⨉" read as "3.1x"
     case 0x00B5: g.fold = "\xce\xbc"; return g;  // micro sign → Greek mu
     default: break;
   }

@@ -148,3 +148,22 @@ TEST_CASE("a reading that turns on two negations cancelling, or a negation past 
   CHECK(doubt("Not in the long and slow and careful run did we see the prefix cache.", "prefix cache") ==
         "the negation 'not' is 12 words from the phrase");
 }
+
+TEST_CASE("emphasis by a negation affirms; a denied denial states; a myth is declared false") {
+  CHECK(pol("There is no denying that the random seed is the cause.", "random seed") == "affirmed");
+  CHECK(pol("The random seed is not innocent.", "random seed") == "affirmed");
+  CHECK(pol("It cannot be anything but the random seed.", "random seed") == "affirmed");
+  CHECK(pol("Nothing short of the seed explains the drift.", "seed") == "affirmed");
+  CHECK(pol("The seed cannot be ignored: it is the cause.", "seed") == "affirmed");
+  CHECK(pol("Never underestimate the seed here.", "seed") == "affirmed");
+  CHECK(pol("Myth: the kernel is latency bound. Fact: a 32-way bank conflict.", "latency bound") == "negated");
+  CHECK(pol("Myth: the kernel is latency bound. Fact: a 32-way bank conflict.", "bank conflict") == "affirmed");
+  // A figure after a comma is no item of a denied list: the overclaim is still a claim.
+  CHECK(pol("Zero bank conflicts, 3.1x faster.", "faster") == "affirmed");
+  CHECK(pol("Zero bank conflicts, spills or stalls.", "stall") == "negated");
+  // A component cleared of blame is denied; evidence that came back clean is stated.
+  CHECK(pol("The scheduler is fine; the allocator is the problem.", "scheduler") == "negated");
+  CHECK(pol("- NIC: OK (x16 Gen5)", "NIC") == "negated");
+  CHECK(pol("The switch counters were clean.", "switch counter") == "affirmed");
+  CHECK(pol("The lock is fine-grained.", "lock") == "affirmed");
+}
