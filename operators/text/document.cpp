@@ -488,6 +488,13 @@ void SentenceStream::word(Sentence& s) {
       i_ = se;
       return;
     }
+    // The apostrophe misplaced: "was'nt", "does'nt", "is'nt" read as "wasn't".
+    if (suffix == "nt" && w.size() >= 2) {
+      push(s, Token::Kind::word, b, e, w);
+      push(s, Token::Kind::word, i_, se, "n't");
+      i_ = se;
+      return;
+    }
     if (suffix == "s" || suffix == "re" || suffix == "ve" || suffix == "ll" || suffix == "d" || suffix == "m") {
       push(s, Token::Kind::word, b, e, w);
       push(s, Token::Kind::word, i_, se, "'" + suffix);
@@ -615,7 +622,9 @@ void SentenceStream::answer_of_question(Sentence& s) {
   std::size_t e = p;
   std::string w = word_at(p, e);
   if (w.empty() || (e < t_.size() && (word_byte(t_, e) || t_[e] == '\'' || t_[e] == '-'))) return;
-  static const std::array<const char*, 9> kNo = {"no", "nope", "nah", "never", "none", "nothing", "neither", "nonexistent", "negative"};
+  static const std::array<const char*, 14> kNo = {"no",     "nope",       "nah",      "never",     "none",
+                                                  "nothing", "neither", "nonexistent", "negative", "ruled",
+                                                  "excluded", "irrelevant", "fine",  "innocent"};
   static const std::array<const char*, 9> kYes = {"yes", "yep", "yeah", "indeed", "absolutely", "definitely", "certainly", "confirmed", "correct"};
   static const std::array<const char*, 9> kUnsure = {"maybe", "perhaps", "possibly", "probably", "unclear", "unknown", "partly", "partially", "unsure"};
   Sentence::Answer a = Sentence::Answer::none;

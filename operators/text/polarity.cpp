@@ -162,6 +162,11 @@ const std::vector<Seq> kHedges = {
     {"i", "thought"}, {"we", "thought"}, {"initially", "thought"}, {"originally", "thought"}, {"first", "thought"},
     {"had", "thought"}, {"at", "first"}, {"first", "guess"}, {"initial", "guess"}, {"initially", "suspected"},
     {"initially", "blamed"}, {"originally", "blamed"}, {"first", "blamed"}, {"initially", "believed"},
+    {"initially", "looked"}, {"originally", "looked"}, {"initially", "seemed"}, {"originally", "seemed"},
+    {"looked", "suspicious"}, {"seemed", "suspicious"}, {"looks", "suspicious"}, {"seems", "suspicious"},
+    // Another's blame, which the answer need not share: "Everyone blames the allocator".
+    {"everyone", "blames"}, {"people", "blame"}, {"often", "blamed"}, {"usually", "blamed"}, {"commonly", "blamed"},
+    {"tempting", "to", "blame"},
     {"originally", "believed"}, {"initially", "assumed"}, {"originally", "assumed"}, {"had", "to", "bet"},
     {"have", "to", "bet"},
     // Another's word, not the writer's: "allegedly", "reportedly", "is rumoured to", "accused of".
@@ -599,15 +604,30 @@ LabelValue value_word(std::string_view w) {
   return it == words.end() ? LabelValue::none : it->second;
 }
 
+// Nouns that name a role in a diagnosis: "the potential bottleneck is X".
+const std::unordered_set<std::string_view> kRoleNouns = {
+    "bottleneck", "bottlenecks", "cause", "causes", "culprit", "culprits", "source", "sources", "reason", "reasons",
+    "explanation", "explanations", "issue", "issues", "problem", "problems", "suspect", "suspects", "trigger", "driver",
+    "contributor", "contributors", "factor", "factors", "limiter", "origin"};
+
 // Words that put a count at a time: "0 after the fix", "0 with padding", "0 since the patch".
-const std::unordered_set<std::string_view> kAtATime = {"after", "with", "once", "since", "when", "following", "post", "in",
-                                                       "on", "under", "at"};
+const std::unordered_set<std::string_view> kAtATime = {"after", "with", "once", "since", "when", "following", "post"};
 
 // The value starting at token v (up to `end`): a value word, a negation or a negative predicate.
 LabelValue value_at(const Cursor& c, std::size_t v, std::size_t end, std::size_t& trigger_len) {
   trigger_len = 1;
   if (v >= end) return LabelValue::none;
   if (c.pseudo(v)) return LabelValue::none;
+  // "mem leak in allocator — NOT fragmentation": a negation of another thing after a dash is a
+  // contrast, not the label's value ("Rain — not a factor", "X — not the cause" are values).
+  if (v > 0 && (c.w(v - 1) == "--" || c.w(v - 1) == "-") && (c.w(v) == "not" || c.w(v) == "never") && v + 1 < end) {
+    std::size_t n = v + 1;
+    if (c.w(n) == "the" || c.w(n) == "a" || c.w(n) == "an") ++n;
+    const std::string_view x = c.w(n);
+    const bool role = kRoleNouns.count(x) || x == "involved" || x == "relevant" || x == "needed" || x == "present" ||
+                      x == "used" || x == "seen" || x == "found" || x == "significant" || x == "responsible";
+    if (n < end && c.s.tokens[n].kind == Token::Kind::word && !role) return LabelValue::none;
+  }
   if (std::size_t len = c.match(v, kPreNegation); len && !(c.w(v) == "zero" && !zero_determiner(c, v) && v + 1 < end)) {
     trigger_len = len;
     return LabelValue::no;
@@ -631,12 +651,6 @@ LabelValue value_at(const Cursor& c, std::size_t v, std::size_t end, std::size_t
   if (word != LabelValue::none && (word == LabelValue::no || v + 1 >= end || c.punct(v + 1))) return word;
   return LabelValue::none;
 }
-
-// Nouns that name a role in a diagnosis: "the potential bottleneck is X".
-const std::unordered_set<std::string_view> kRoleNouns = {
-    "bottleneck", "bottlenecks", "cause", "causes", "culprit", "culprits", "source", "sources", "reason", "reasons",
-    "explanation", "explanations", "issue", "issues", "problem", "problems", "suspect", "suspects", "trigger", "driver",
-    "contributor", "contributors", "factor", "factors", "limiter", "origin"};
 
 // The label word of a list of candidates the mention belongs to ("Possible causes: A, B",
 // "Keywords: A, B", "one of: A, B"), or the sentence's length. The mention must be an item of the
@@ -1849,6 +1863,17 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     // A hedge noun with its content after the mention speaks of that content: "investigate the
     // possibility that X", "raises the hypothesis of Y" leave the words before them stated.
     if (k >= E && len == 1 && (c.w(k + 1) == "that" || c.w(k + 1) == "of") && kHedgeNouns.count(c.w(k))) continue;
+    // "This confirms our hypothesis that X", "which validated the suspicion": a doubt confirmed.
+    if (len == 1 && (kHedgeNouns.count(c.w(k)) || c.w(k) == "theory" || c.w(k) == "guess")) {
+      bool confirmed = false;
+      for (std::size_t m = k; m-- > 0 && k - m <= 3 && !confirmed;) {
+        static const std::unordered_set<std::string_view> kConfirming = {"confirms", "confirmed", "confirm", "validates",
+                                                                         "validated", "proves", "proved", "verifies",
+                                                                         "verified", "vindicates", "vindicated"};
+        confirmed = kConfirming.count(c.w(m)) > 0;
+      }
+      if (confirmed) continue;
+    }
     if (hedge_is_term(c, k)) continue;
     // "We could detect three sites": "could" with a verb of finding after a person is an ability
     // exercised, not a possibility.

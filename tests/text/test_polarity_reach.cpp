@@ -384,3 +384,18 @@ TEST_CASE("coordinated predicates, appositive names, asides after a negation and
   CHECK(pol("`spills = 0` in the report.", "spill") == "negated");
   CHECK(pol("The pool keeps a std::vector<int> of free slots and is not the bottleneck.", "pool") == "negated");
 }
+
+TEST_CASE("terse and conversational answers: answers to questions, contrasts after a dash, blame that is not the writer's") {
+  CHECK(pol("Spills? Ruled out. Bank conflicts? Confirmed.", "spill") == "negated");
+  CHECK(pol("Spills? Ruled out. Bank conflicts? Confirmed.", "bank conflict") == "affirmed");
+  CHECK(pol("NIC? Fine.", "NIC") == "negated");
+  CHECK(pol("leak in the allocator — NOT fragmentation", "leak") == "affirmed");
+  CHECK(pol("leak in the allocator — NOT fragmentation", "fragmentation") == "negated");
+  CHECK(pol("Fragmentation — not a factor.", "fragmentation") == "negated");
+  CHECK(pol("It was'nt the tokenizer.", "tokenizer") == "negated");
+  CHECK(pol("While the router initially looked suspicious, the culprit is the allocator.", "router") == "hedged");
+  CHECK(pol("Everyone blames the tokenizer, but the sampler starves long requests.", "tokenizer") == "hedged");
+  CHECK(pol("This confirms our hypothesis that the pool fragments.", "pool") == "affirmed");
+  CHECK(pol("Our hypothesis is that the pool fragments.", "pool") == "hedged");
+  CHECK(pol("ECC errors: 0 on all 8 GPUs.", "ECC error") == "negated");
+}
