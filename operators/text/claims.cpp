@@ -299,7 +299,10 @@ std::vector<Claim> find_claims(AnalysedText& analysed, std::size_t limit, std::s
         }
       }
       if (e < T.size() && (T[e].kind == Token::Kind::word || T[e].lower == "%")) {
-        auto it = units.find(T[e].lower);
+        // "40 per cent" (British) is "40 percent".
+        const bool per_cent = T[e].lower == "per" && e + 1 < T.size() && T[e + 1].lower == "cent";
+        auto it = units.find(per_cent ? std::string("percent") : T[e].lower);
+        if (per_cent) ++e;
         // "32-way" is a unit only when hyphenated to the number.
         if (it != units.end() && (std::string(it->second.canonical) != "way" || T[e - 1].hyphen_next)) {
           unit = it->second.canonical;

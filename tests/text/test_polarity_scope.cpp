@@ -205,6 +205,15 @@ TEST_CASE("a bare number after the name of a measure is its value, not a version
   CHECK(find_claims("CUDA 12.4 and Python 3.11 are installed; ROCm 6.1 is not.", st, 10, nullptr).empty());
 }
 
+TEST_CASE("per cent is percent") {
+  Stemmer st;
+  auto claims = find_claims("Utilisation never exceeded 40 per cent; the hit rate is 87 percent.", st, 10, nullptr);
+  REQUIRE(claims.size() == 2);
+  CHECK(claims[0].unit == "%");
+  CHECK(claims[0].text == "40 per cent");
+  CHECK(claims[1].unit == "%");
+}
+
 TEST_CASE("a count of devices written with x is no speedup") {
   Stemmer st;
   auto claims = find_claims("The baseline ran on an 8x H100 node; 4x GPUs were idle; the kernel is 3x faster.", st, 10, nullptr);
