@@ -17,6 +17,7 @@
 #include "operators/text/sections.hpp"
 #include "operators/text/concept.hpp"
 #include "operators/text/document.hpp"
+#include "operators/text/html_tags.hpp"
 
 namespace rubric {
 
@@ -261,6 +262,16 @@ void open_text(Registry& r) {
            charge_text(ctx, a[0].as_string().size());
            auto part = text::labelled_line(a[0].as_string(), a[1].as_string());
            Value v = Value::string(part ? std::string(*part) : std::string());
+           if (a[0].from_submission()) v.mark_from_submission();
+           return v;
+         });
+  r.add("visible_text", {P("t")}, false,
+         "t as a reader of the rendered Markdown sees its words: HTML comments, hidden elements, link reference "
+         "definitions and HTML tags made spaces (line breaks and code kept), so counting its words counts what is shown.",
+         fam, [](CallContext& ctx, const std::vector<Value>& a) {
+           if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
+           charge_text(ctx, a[0].as_string().size());
+           Value v = Value::string(text::rendered_layout(a[0].as_string(), true));
            if (a[0].from_submission()) v.mark_from_submission();
            return v;
          });

@@ -194,7 +194,7 @@ std::size_t link_definition_at(std::string_view t, std::size_t b) {
   return eol - b;
 }
 
-std::string rendered_layout(std::string_view t) {
+std::string rendered_layout(std::string_view t, bool tags_too) {
   std::string out(t);
   auto blank_out = [&](std::size_t from, std::size_t to) {
     for (std::size_t k = from; k < to && k < out.size(); ++k)
@@ -219,6 +219,8 @@ std::string rendered_layout(std::string_view t) {
             to = c == std::string_view::npos ? t.size() : c + 3;
           } else if (const HtmlTag tag = html_tag_at(t, p); tag.length && tag.hidden) {
             to = hidden_element_end(t, p + tag.length, tag.name);
+          } else if (tags_too && tag.length) {
+            to = p + tag.length;
           }
           if (!to) continue;
           blank_out(p, to);

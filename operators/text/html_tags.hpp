@@ -29,7 +29,9 @@ std::size_t link_definition_at(std::string_view t, std::size_t b);
 // The text as a reader of the rendered answer sees its lines: every byte of an HTML comment, a
 // hidden element and a link reference definition made a space (line breaks kept, so offsets and
 // lines stay those of `t`); fenced code is kept as it is. For finding headings and labels.
-std::string rendered_layout(std::string_view t);
+// With `tags_too`, every other HTML tag is made spaces as well (what is left is the words a reader
+// sees, for counting them).
+std::string rendered_layout(std::string_view t, bool tags_too = false);
 
 // The end of a hidden element whose opening tag ends at `from`: past its matching closing tag
 // (elements of the same name nest), or the end of the text when it is never closed (a browser

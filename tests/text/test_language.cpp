@@ -94,6 +94,22 @@ TEST_CASE("polarity, code_of and claims as values") {
 )") == std::string("PASS"));
 }
 
+TEST_CASE("word_count counts the words a reader sees, not hidden padding") {
+  rubric::test::TempDir dir;
+  std::string padded = "The allocator leaks.\n<!-- ";
+  for (int i = 0; i < 500; ++i) padded += "pad ";
+  padded += "-->\n<div hidden>more pad</div>\n[//]: # (pad pad pad)\n<p>Two more.</p>\n";
+  dir.write("sub/answer.md", padded);
+  dir.dir("ref");
+  const std::string text = "rubric \"t\" {}\nuse std.text\n"
+                           "criterion n \"n\" {\n  expect word_count(text(submission / \"answer.md\")) == 5\n}\n"
+                           "criterion l \"l\" {\n  check answer_length(text(submission / \"answer.md\"), min = 20)\n}\n";
+  auto report = rubric::test::run_text(text, dir.path + "/sub", dir.path + "/ref");
+  REQUIRE(report.criteria.size() == 2);
+  CHECK(report.criteria[0].verdict == rubric::Verdict::pass);
+  CHECK(report.criteria[1].verdict == rubric::Verdict::fail);  // 5 words shown, however many hidden
+}
+
 TEST_CASE("a plain measured number is compared with ratios and bare numbers, not counts of things or arities") {
   rubric::test::TempDir dir;
   dir.write("sub/counts.md", "It runs on 2 GPUs with a 2-way bank conflict and 2 loads per thread.\n");
