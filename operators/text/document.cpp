@@ -10,6 +10,7 @@
 #include <string_view>
 #include <utility>
 #include <unordered_map>
+#include <unordered_set>
 
 #include "operators/text/analysed_text.hpp"
 #include "operators/text/html_tags.hpp"
@@ -106,7 +107,7 @@ std::pair<int, std::size_t> check_mark_at(std::string_view t, std::size_t i) {
   return {0, 0};
 }
 
-const std::array<const char*, 34> kAbbreviations = {
+const std::unordered_set<std::string_view> kAbbreviations = {
     "e.g", "i.e", "etc", "vs", "cf", "approx", "fig", "figs", "eq", "eqs", "al", "mr", "mrs", "dr", "prof", "resp", "no",
     "nr", "sec", "sect", "ch", "ref", "refs", "viz", "ca", "st", "jr", "ms.", "est", "incl", "tab", "tbl", "pp", "vol"};
 
@@ -190,7 +191,10 @@ bool names_candidates(const std::vector<Token>& tokens, std::size_t k) {
 }
 
 SentenceStream::SentenceStream(std::string_view text, Stemmer& stemmer, bool markdown)
-    : t_(text), stemmer_(stemmer), markdown_(markdown) {
+    : rendered_(markdown ? characters_as_rendered(text) : std::string()),
+      t_(rendered_.empty() ? text : std::string_view(rendered_)),
+      stemmer_(stemmer),
+      markdown_(markdown) {
   if (!markdown_) return;
   // Inline code spans close with a run of the same number of backticks: index the runs once so
   // finding a closer is a forward walk, never a rescan (an unclosed run must not make this quadratic).
@@ -1002,8 +1006,7 @@ bool SentenceStream::next(Sentence& s) {
       bool inner_dot = false;
       if (ends && c == '.' && k - i_ == 1 && !s.tokens.empty() && s.tokens.back().kind == Token::Kind::word) {
         const std::string& prev = s.tokens.back().lower;
-        for (const char* a : kAbbreviations)
-          if (prev == a) ends = false;
+        if (kAbbreviations.count(prev)) ends = false;
         // "etc.", "et al." and "resp." often close a sentence: before a capital they do.
         if ((prev == "etc" || prev == "al" || prev == "resp") && after + 1 < n && t_[after] == ' ' && t_[after + 1] >= 'A' &&
             t_[after + 1] <= 'Z')

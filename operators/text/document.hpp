@@ -85,6 +85,7 @@ class SentenceStream {
   void closing_quote(Sentence& s, std::size_t len);
   std::size_t closing_backticks(std::size_t from, std::size_t run);
 
+  std::string rendered_;  // the text with its characters as rendered (html_tags.hpp), when that changes it
   std::string_view t_;
   Stemmer& stemmer_;
   bool markdown_;

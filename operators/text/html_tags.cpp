@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <array>
 #include <string>
+#include <utility>
 
 namespace rubric::text {
 
@@ -232,6 +233,106 @@ std::string rendered_layout(std::string_view t, bool tags_too) {
       }
     }
     b = e + 1;
+  }
+  return out;
+}
+
+namespace {
+
+void append_utf8(std::string& out, char32_t cp) {
+  if (cp < 0x80) {
+    out += static_cast<char>(cp);
+  } else if (cp < 0x800) {
+    out += static_cast<char>(0xC0 | (cp >> 6));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else if (cp < 0x10000) {
+    out += static_cast<char>(0xE0 | (cp >> 12));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  } else {
+    out += static_cast<char>(0xF0 | (cp >> 18));
+    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
+    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
+    out += static_cast<char>(0x80 | (cp & 0x3F));
+  }
+}
+
+// The character of the reference at t[i] ('&') and the reference's length, or length 0.
+std::pair<std::string, std::size_t> reference_at(std::string_view t, std::size_t i) {
+  static const std::array<std::pair<std::string_view, std::string_view>, 14> kNamed = {{
+      {"&nbsp;", "\xC2\xA0"}, {"&shy;", "\xC2\xAD"}, {"&zwj;", "\xE2\x80\x8D"}, {"&zwnj;", "\xE2\x80\x8C"},
+      {"&ndash;", "\xE2\x80\x93"}, {"&mdash;", "\xE2\x80\x94"}, {"&rsquo;", "\xE2\x80\x99"},
+      {"&lsquo;", "\xE2\x80\x98"}, {"&apos;", "'"}, {"&quot;", "\""}, {"&times;", "\xC3\x97"},
+      {"&hellip;", "\xE2\x80\xA6"}, {"&ldquo;", "\xE2\x80\x9C"}, {"&rdquo;", "\xE2\x80\x9D"}}};
+  if (i + 3 < t.size() && t[i + 1] == '#') {
+    std::size_t k = i + 2;
+    const bool hex = k < t.size() && (t[k] == 'x' || t[k] == 'X');
+    k += hex;
+    char32_t cp = 0;
+    const std::size_t digits_at = k;
+    while (k < t.size() && k - digits_at < 7) {
+      const char c = t[k];
+      int d = c >= '0' && c <= '9' ? c - '0' : hex && c >= 'a' && c <= 'f' ? c - 'a' + 10 : hex && c >= 'A' && c <= 'F' ? c - 'A' + 10 : -1;
+      if (d < 0) break;
+      cp = cp * (hex ? 16 : 10) + static_cast<char32_t>(d);
+      ++k;
+    }
+    if (k == digits_at || k >= t.size() || t[k] != ';' || cp == 0 || cp > 0x10FFFF || (cp >= 0xD800 && cp <= 0xDFFF)) return {{}, 0};
+    if (cp == '<' || cp == '>' || cp == '&' || cp == '`' || cp == '*' || cp == '_' || cp == '~' || cp == '[' || cp == ']' ||
+        cp == '#' || cp == '|')
+      return {{}, 0};  // markup: shown as the character, never read as markup
+    std::string out;
+    append_utf8(out, cp);
+    return {out, k + 1 - i};
+  }
+  for (const auto& [name, text] : kNamed)
+    if (t.compare(i, name.size(), name) == 0) return {std::string(text), name.size()};
+  return {{}, 0};
+}
+
+bool letter(char c) { return alpha(c) || (c >= '0' && c <= '9') || static_cast<unsigned char>(c) >= 0x80; }
+
+}  // namespace
+
+std::string characters_as_rendered(std::string_view t) {
+  std::string out;
+  auto copy_once = [&]() {
+    if (out.empty()) out.assign(t);
+  };
+  for (std::size_t i = t.find_first_of("&<"); i != std::string_view::npos; i = t.find_first_of("&<", i + 1)) {
+    if (t[i] == '&') {
+      auto [ch, len] = reference_at(t, i);
+      if (!len || ch.size() > len) continue;
+      copy_once();
+      out.replace(i, ch.size(), ch);
+      for (std::size_t k = i + ch.size(); k < i + len; ++k) out[k] = '\x7f';
+      i += len - 1;
+      continue;
+    }
+    // "<": a comment or an inline tag glued between two letters vanishes; a hidden element is passed
+    // over whole (the tokeniser drops it), so its closing tag is never taken for a glued one.
+    // A run of such markup back to back counts as one: "n<span></span>ot".
+    std::size_t end = i;
+    bool glue = true;
+    while (end < t.size() && t[end] == '<') {
+      std::size_t next = 0;
+      if (t.compare(end, 4, "<!--") == 0) {
+        const std::size_t c = t.find("-->", end + 4);
+        next = c == std::string_view::npos ? t.size() : c + 3;
+      } else if (const HtmlTag tag = html_tag_at(t, end); tag.length) {
+        next = tag.hidden ? hidden_element_end(t, end + tag.length, tag.name) : end + tag.length;
+        glue = glue && !tag.hidden && !tag.block;
+      }
+      if (!next) break;
+      end = next;
+    }
+    if (end == i) continue;
+    if (glue && i > 0 && letter(t[i - 1]) && end < t.size() && letter(t[end])) {
+      copy_once();
+      for (std::size_t k = i; k < end; ++k) out[k] = '\x7f';
+    }
+    if (end >= t.size()) break;
+    i = end - 1;
   }
   return out;
 }

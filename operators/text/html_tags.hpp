@@ -33,6 +33,14 @@ std::size_t link_definition_at(std::string_view t, std::size_t b);
 // sees, for counting them).
 std::string rendered_layout(std::string_view t, bool tags_too = false);
 
+// The characters of a Markdown answer as they render, in place: an HTML character reference becomes
+// its character ("&#110;ot" reads "not", "&nbsp;" a no-break space), and a comment or an empty inline
+// tag glued between two letters vanishes ("n<!-- -->ot", "n<span></span>ot"); each keeps its length,
+// the rest of its bytes made DEL (which every reader of prose passes over), so offsets into the
+// text stay valid. A reference that would make markup ("&lt;", "&#60;", "&amp;") stays as written.
+// Empty when the text holds nothing to change (the common case: no copy is made).
+std::string characters_as_rendered(std::string_view t);
+
 // The end of a hidden element whose opening tag ends at `from`: past its matching closing tag
 // (elements of the same name nest), or the end of the text when it is never closed (a browser
 // hides the rest). Linear in the bytes it passes over.

@@ -502,7 +502,8 @@ struct Cursor {
   bool boundary(std::size_t k) const {
     if (k >= s.tokens.size()) return false;
     const Token& t = s.tokens[k];
-    if ((t.lower == "," || t.kind == Token::Kind::word) && in_negation_aside(k)) return false;
+    // (Only a comma or a terminator could end the clause there: the aside test is for them alone.)
+    if ((t.lower == "," || (t.kind == Token::Kind::word && in(t.lower, kTerminators))) && in_negation_aside(k)) return false;
     if (t.kind == Token::Kind::punct && w(k) == "," && aside_adverb(k + 1)) return false;
     if (t.kind == Token::Kind::punct) return clause_punct(k) || clause_comma(k);
     if (t.kind != Token::Kind::word) return false;

@@ -54,6 +54,20 @@ TEST_CASE("characters that render as nothing do not hide a negation inside a wor
   }
 }
 
+TEST_CASE("a word split by markup or written with character references reads as it renders") {
+  for (std::string not_ : {std::string("&#110;ot"), std::string("&#x6E;ot"), std::string("n<!-- -->ot"), std::string("n<span></span>ot"),
+                           std::string("n<b>o</b>t")}) {
+    CAPTURE(not_);
+    CHECK(pol("Bank conflicts are " + not_ + " the cause.", "bank conflict") == "negated");
+  }
+  CHECK(pol("Bank conflicts are&nbsp;not the cause.", "bank conflict") == "negated");
+  CHECK(pol("Occupancy is too l&#111;w.", "low") == "affirmed");
+  // A reference that would make markup is shown, never read as markup.
+  CHECK(pol("The tag &lt;div hidden&gt; holds the NIC.", "NIC") == "affirmed");
+  // A hidden element's own closing tag is no glue: what it hides stays hidden.
+  CHECK(pol("<span style=\"display:none\">The NIC is the cause</span>Fine.", "NIC") == "absent");
+}
+
 TEST_CASE("a question mark inside backticks is the sentence's; a code span ends with its paragraph") {
   CHECK(pol("Is it the prefix cache`?`", "prefix cache") == "hedged");
   CHECK(pol("Is it the prefix cache` ? ` The scheduler is busy.", "scheduler") == "affirmed");
