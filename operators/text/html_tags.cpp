@@ -225,10 +225,9 @@ std::string rendered_layout(std::string_view t, bool tags_too) {
           }
           if (!to) continue;
           blank_out(p, to);
-          if (to > e) {  // it ran past this line: go on after it
-            e = std::min(t.find('\n', to), t.size());
-            p = to - 1;
-          }
+          // Go on after it (past this line when it ran over the line's end).
+          if (to > e) e = std::min(t.find('\n', to), t.size());
+          p = to - 1;
         }
       }
     }

@@ -61,7 +61,10 @@ std::vector<std::string> adversarial() {
           rep("<strike>x", 100000), rep("~~x", 300000), rep("~~x\n\n", 100000) + "~~",
           // Deep Markdown nesting, tables, comments and punctuation runs, each a MiB or so.
           rep(">", 1 << 20), rep("> > > > x.\n", 100000), rep("- ", 500000), rep("| a |\n", 200000),
-          rep("<!-- ", 200000), rep("!?", 500000), rep("a.", 500000), rep("Bank.conflict.", 80000)};
+          rep("<!-- ", 200000), rep("!?", 500000), rep("a.", 500000), rep("Bank.conflict.", 80000),
+          // HTML as rendered: hidden elements never closed, glued tags, character references, link definitions.
+          rep("<div hidden>", 80000), rep("a<span hidden>x</span>b", 40000), rep("n<b>o</b>t ", 90000),
+          rep("&#110;ot ", 110000), rep("[x]: # (y)\n", 90000), rep("<h2>", 200000)};
 }
 
 // CPU time of the whole process: the engine may finish work on a thread of its own.
