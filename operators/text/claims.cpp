@@ -98,7 +98,7 @@ bool measure_word(const std::string& w) {
       "rmse", "mse", "mae", "mape", "bleu", "rouge", "meteor", "chrf", "mmlu", "hellaswag", "kl", "perplexity", "ppl", "wer",
       "cer", "auc", "accuracy", "acc", "loss", "error", "err", "score", "recall", "precision", "em", "ssim", "psnr", "fid",
       "ndcg", "mrr", "mfu", "tflops", "gflops", "throughput", "latency", "bandwidth", "speedup", "occupancy", "cosine",
-      "similarity", "divergence", "entropy", "norm", "residual", "p50", "p90", "p95", "p99"};
+      "similarity", "divergence", "entropy", "norm", "residual", "p50", "p90", "p95", "p99", "f1", "auroc", "bpb"};
   return words.count(w) > 0;
 }
 

@@ -129,14 +129,14 @@ namespace {
 // the label's colon (a heading has none). A verb makes it a clause ("It is not the cache:"), but
 // for one in a relative clause on the label's noun ("that are not", "which is not").
 bool label_denies(const std::vector<Token>& tokens, bool colon = true) {
-  static const std::array<std::string_view, 27> kDenying = {
+  static const std::array<std::string_view, 30> kDenying = {
       "not", "n't", "no", "none", "never", "nothing", "ruled", "excluded", "eliminated", "rejected", "dismissed", "unrelated",
       "irrelevant", "innocent", "absent", "negative", "non", "herring", "herrings", "discarded", "disproven", "disproved",
-      "refuted", "myth", "myths", "misconception", "misconceptions"};
+      "refuted", "myth", "myths", "misconception", "misconceptions", "healthy", "exonerated", "cleared"};
   static const std::array<std::string_view, 21> kVerbs = {"is", "are", "was", "were", "be", "been", "am", "do", "does", "did", "has",
                                                           "have", "had", "can", "could", "will", "would", "should", "may", "might", "must"};
   const std::size_t words = tokens.size() - (colon ? 1 : 0);
-  if (tokens.size() < 2 || words > 7) return false;
+  if (tokens.size() < (colon ? 2u : 1u) || words > 7) return false;
   // A negation names a category only with a role after it ("Not the cause", "No issues", "Non-causes");
   // "Not the NIC" and "No spills" deny a thing, they label nothing.
   static const std::array<std::string_view, 6> kNegators = {"not", "n't", "no", "none", "never", "non"};
@@ -146,8 +146,15 @@ bool label_denies(const std::vector<Token>& tokens, bool colon = true) {
       "responsible", "blame"};
   bool denies = false, relative = false;
   for (std::size_t k = 0; k < words; ++k) {
+    if (tokens[k].lower == "(") {  // "Ruled out (see the logs):": a parenthesis adds to the label
+      for (; k < words && tokens[k].lower != ")"; ++k)
+        if (names_candidates(tokens, k)) return false;  // "Ruled out (tentatively):" doubts
+      continue;
+    }
     if (tokens[k].kind != Token::Kind::word) return false;
     const std::string& w = tokens[k].lower;
+    // "Not yet ruled out:", "Never excluded:": a denial denied is a doubt (names_candidates).
+    if (doubted_denial(tokens, k)) return false;
     relative = relative || (k > 0 && (w == "that" || w == "which" || w == "what"));
     for (std::string_view v : kVerbs)
       if (w == v && !relative) return false;
@@ -168,18 +175,34 @@ bool label_denies(const std::vector<Token>& tokens, bool colon = true) {
 bool names_candidates(std::string_view w) {
   // Estimates are not measurements: "Estimated bandwidth: 1.9 TB/s" hedges its value; "Unlikely:",
   // "Open questions:", "Unverified:" doubt theirs as "Possible causes:" does.
-  static const std::array<std::string_view, 40> kWords = {
+  static const std::array<std::string_view, 41> kWords = {
       "keywords", "keyword", "tags", "tag", "candidates", "candidate", "suspects", "suspect", "hypotheses",
       "hypothesis", "possibilities", "possibility", "possible", "potential", "suspected", "likely", "probable",
       "plausible", "guess", "estimated", "estimate", "assumed", "predicted", "projected", "presumed", "unlikely",
       "improbable", "questions", "unverified", "unconfirmed", "untested", "speculative", "hunches", "theories",
-      "guesses", "maybe", "tentative", "unsure", "uncertain", "expected"};
+      "guesses", "maybe", "tentative", "unsure", "uncertain", "expected", "tentatively"};
   for (std::string_view x : kWords)
     if (w == x) return true;
   return false;
 }
 
+bool doubted_denial(const std::vector<Token>& tokens, std::size_t k) {
+  static const std::array<std::string_view, 13> kShown = {"ruled", "rule", "excluded", "exclude", "tested", "checked",
+                                                          "confirmed", "confirm", "verified", "verify", "sure", "eliminated",
+                                                          "cleared"};
+  bool shown = false;
+  for (std::string_view x : kShown) shown = shown || tokens[k].lower == x;
+  if (!shown) return false;
+  for (std::size_t m = k; m-- > 0 && k - m <= 2;) {
+    const std::string& w = tokens[m].lower;
+    if (w == "not" || w == "n't" || w == "never" || w == "un") return true;
+  }
+  return false;
+}
+
 bool names_candidates(const std::vector<Token>& tokens, std::size_t k) {
+  // "Not yet ruled out:", "Not tested:", "Not sure:": a denial or a check denied is a doubt.
+  if (doubted_denial(tokens, k)) return true;
   // "To check:", "To investigate:": what is still to be looked at.
   static const std::array<std::string_view, 8> kToDo = {"check", "investigate", "verify", "confirm", "test", "explore",
                                                         "try", "measure"};
@@ -737,9 +760,14 @@ bool SentenceStream::next(Sentence& s) {
     if (!s.tokens.empty() && s.tokens.back().lower == ":" && label_denies(s.tokens)) denials_open_ = true;
     if (!s.tokens.empty() && s.tokens.back().lower == ":") {
       std::size_t words = 0;
-      for (std::size_t k = s.tokens.size() - 1; k-- > 0 && words < 5 && s.tokens[k].kind == Token::Kind::word; ++words)
+      // (A parenthesis is passed over: "Ruled out (tentatively):".)
+      for (std::size_t k = s.tokens.size() - 1; k-- > 0 && words < 5;) {
+        if (s.tokens[k].lower == "(" || s.tokens[k].lower == ")") continue;
+        if (s.tokens[k].kind != Token::Kind::word) break;
+        ++words;
         if (names_candidates(s.tokens, k) || (s.tokens[k].lower == "of" && k > 0 && s.tokens[k - 1].lower == "one"))
           candidates_open_ = true;
+      }
     } else if (heading_start_ && s.tokens.size() <= 6) {  // "## Possible causes", "### Keywords", "## Ruled out"
       for (std::size_t k = 0; k < s.tokens.size(); ++k) candidates_open_ = candidates_open_ || names_candidates(s.tokens, k);
       if (label_denies(s.tokens, false)) denials_open_ = true;
@@ -808,7 +836,8 @@ bool SentenceStream::next(Sentence& s) {
         block_quote_ = m == '>';
         std::size_t mark_at = ls;
         while (mark_at < content && (t_[mark_at] == ' ' || t_[mark_at] == '\t')) ++mark_at;
-        if (s.tokens.empty() && check_mark_at(t_, mark_at).first < 0) crossed_item_ = true;
+        // The mark opens the line, or the item after its marker: "❌ X", "- ❌ X".
+        if (s.tokens.empty() && (check_mark_at(t_, mark_at).first < 0 || check_mark_at(t_, content).first < 0)) crossed_item_ = true;
         i_ = content;
       }
       if (i_ >= n) break;
@@ -931,6 +960,7 @@ bool SentenceStream::next(Sentence& s) {
         if (tag.hidden) after = hidden_element_end(t_, after, tag.name);
         if (tag.heading && !tag.closing && !tag.hidden) heading_start_ = true;
         if (tag.name == "li" && !tag.closing && !tag.hidden) item_start_ = true;
+        if (tag.name == "summary" && !tag.closing && !tag.hidden) heading_start_ = true;  // a <details>' title
         i_ = after;
         if (tag.block || tag.name == "br") space_before_ = true;
         continue;
@@ -1002,7 +1032,9 @@ bool SentenceStream::next(Sentence& s) {
       std::size_t after = k;
       while (std::size_t len = closing_after(t_, after) + invisible_run(t_, after)) after += len;
       bool ends = after >= n || is_space(static_cast<unsigned char>(t_[after])) ||
-                  (static_cast<unsigned char>(t_[after]) >= 0x80 && glyph_at(t_, after).cls == Glyph::Class::space);
+                  (static_cast<unsigned char>(t_[after]) >= 0x80 && glyph_at(t_, after).cls == Glyph::Class::space) ||
+                  // "<p>Is it the NIC?</p>", "Is it the NIC?<!-- x -->": markup after the mark shows nothing.
+                  (markdown_ && t_[after] == '<' && (t_.compare(after, 4, "<!--") == 0 || html_tag_at(t_, after).length));
       bool inner_dot = false;
       if (ends && c == '.' && k - i_ == 1 && !s.tokens.empty() && s.tokens.back().kind == Token::Kind::word) {
         const std::string& prev = s.tokens.back().lower;

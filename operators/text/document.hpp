@@ -60,6 +60,9 @@ struct Sentence {
 bool names_candidates(std::string_view lower_word);
 // The same for the word at k of a label, which may need the word before it ("To check:").
 bool names_candidates(const std::vector<Token>& tokens, std::size_t k);
+// Whether the word at k of a label is a denial or a check that the words before it deny ("not yet
+// ruled out", "never tested", "not sure"): a doubt, not a finding.
+bool doubted_denial(const std::vector<Token>& tokens, std::size_t k);
 
 // The unit a table cell (tokens [a, b)) names last in parentheses or brackets, its words joined
 // and lower-cased: "Time (µs)" → "µs", "BW [GB/s]" → "gb/s"; "" when none.

@@ -320,7 +320,7 @@ std::string characters_as_rendered(std::string_view t) {
         next = c == std::string_view::npos ? t.size() : c + 3;
       } else if (const HtmlTag tag = html_tag_at(t, end); tag.length) {
         next = tag.hidden ? hidden_element_end(t, end + tag.length, tag.name) : end + tag.length;
-        glue = glue && !tag.hidden && !tag.block;
+        glue = glue && !tag.hidden && !tag.block && tag.name != "br";  // "no<br>longer" is two words
       }
       if (!next) break;
       end = next;

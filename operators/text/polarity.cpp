@@ -31,6 +31,7 @@ const std::vector<Seq> kPreNegation = {
     {"not"}, {"n't"}, {"no"}, {"never"}, {"without"}, {"none"}, {"nor"}, {"neither"}, {"nothing"}, {"nobody"},
     {"nowhere"}, {"rather", "than"}, {"instead", "of"}, {"as", "opposed", "to"}, {"in", "place", "of"}, {"ruled", "out"},
     {"rule", "out"}, {"rules", "out"}, {"ruling", "out"}, {"exclude"}, {"excluded"}, {"excludes"},
+    {"exonerate"}, {"exonerated"}, {"exonerates"},
     {"unrelated", "to"}, {"independent", "of"}, {"irrelevant", "to"}, {"absence", "of"}, {"lack", "of"}, {"lacks"},
     {"lacking"}, {"free", "of"}, {"far", "from"}, {"eliminated", "as"}, {"regardless", "of"}, {"hardly"}, {"scarcely"},
     {"barely", "any"}, {"barely", "a"}, {"barely", "ever"}, {"barely", "anything"}, {"anything", "but"}, {"zero"},
@@ -105,7 +106,9 @@ const std::vector<Seq> kPseudo = {
     // Knowledge denied, not what it is of: "The evictor does not know about attention sinks",
     // "nobody told the scheduler about the sink block", "We did not realize the cache was cold".
     {"not", "know", "about"}, {"n't", "know", "about"}, {"not", "know", "that"}, {"n't", "know", "that"},
-    {"nobody", "told"}, {"no", "one", "told"}, {"never", "told"}, {"not", "told", "about"},
+    {"nobody", "told"}, {"no", "idea"}, {"nobody", "noticed"}, {"no", "one", "noticed"}, {"nobody", "expected"},
+    {"no", "one", "expected"}, {"never", "realized"}, {"never", "realised"}, {"never", "noticed"}, {"not", "overstate"},
+    {"n't", "overstate"}, {"no", "secret"}, {"no", "surprise"}, {"not", "unaware"}, {"n't", "unaware"}, {"no", "one", "told"}, {"never", "told"}, {"not", "told", "about"},
     {"n't", "told", "about"}, {"not", "realize"}, {"n't", "realize"}, {"not", "realise"}, {"n't", "realise"},
     {"not", "account", "for"}, {"n't", "account", "for"}, {"never", "accounted", "for"}, {"not", "accounted", "for"},
     // Praise by a negated comparison: "Couldn't be happier with the upgrade", "could not be better".
@@ -122,7 +125,7 @@ const std::vector<Seq> kPseudo = {
 const std::vector<std::string_view> kNegativeAdjectives = {
     "negligible", "uncommon", "unusual", "unimportant", "unrelated", "insignificant", "irrelevant", "rare", "trivial",
     "minor", "small", "absent", "impossible", "infrequent", "unexpected", "immaterial", "unreasonable", "innocent",
-    "harmless", "benign", "without", "unaffected", "zero", "nothing", "no", "never", "free",
+    "harmless", "benign", "without", "unaffected", "zero", "nothing", "no", "never", "free", "fine", "ok", "okay", "healthy",
     // "not optional" is required, "not unnecessary" needed: the mention is stated.
     "optional", "unnecessary", "unneeded", "pointless", "useless", "false", "untrue"};
 
@@ -151,7 +154,9 @@ const std::vector<Seq> kHedges = {
     // An expectation the writer held and a hope: "We expected 2x but measured 1.2x", "hoped for 2x",
     // "we predict 1.7x" (a forecast without a person, "Rain is expected", is stated).
     {"we", "expected"}, {"i", "expected"}, {"had", "expected"}, {"hoped", "for"}, {"hope", "for"}, {"hopes", "for"},
-    {"hoping", "for"}, {"we", "predict"}, {"i", "predict"}, {"we", "anticipate"}, {"i", "anticipate"},
+    {"hoping", "for"}, {"we", "predict"}, {"i", "predict"}, {"we", "anticipate"}, {"i", "anticipate"}, {"we", "expect"},
+    {"'d", "bet"}, {"would", "bet"}, {"is", "advertised"}, {"are", "advertised"}, {"was", "advertised"},
+    {"were", "advertised"},
     // ConText's probable existence: probable, likely, consistent with, suggestive of ...
     {"probably"}, {"probable"}, {"improbable"}, {"likely"}, {"likelihood"}, {"doubt"}, {"doubts"}, {"doubted"},
     {"doubtful"}, {"questionable"}, {"suggests"}, {"suggest"},
@@ -324,7 +329,9 @@ const std::vector<std::string_view> kFindingVerbs = {"detect", "observe", "find"
 const std::vector<std::string_view> kExpectedVerbs = {
     "prove", "provide", "help", "allow", "enable", "facilitate", "contribute", "shed", "increase", "improve", "reduce", "yield",
     "give", "offer", "aid", "permit", "result", "lead", "lower", "raise", "remove", "fix", "solve", "eliminate", "resolve",
-    "speed", "make", "work", "suffice", "explain"};
+    "speed", "make", "work", "suffice", "explain",
+    // An expected figure: "It should take 5 ms", "Latency should drop to 5 ms".
+    "take", "drop", "fall", "rise", "reach", "finish", "complete", "land", "run", "cost", "save", "stay", "remain"};
 
 // A word list as a set of inflection keys, so a list names base words and matches their forms.
 using KeySet = std::unordered_set<std::string>;
@@ -569,11 +576,20 @@ bool is_negator(std::string_view w) {
   return w == "not" || w == "n't" || w == "never" || w == "no" || w == "hardly" || w == "scarcely";
 }
 
+// Nouns a bare number names one of: "rank 0", "node 0", "stream 0".
+const std::unordered_set<std::string_view> kIndexNouns = {
+    "rank", "node", "stream", "gpu", "device", "worker", "thread", "core", "layer", "step", "epoch", "iteration", "card",
+    "socket", "port", "shard", "replica", "partition", "queue", "block", "warp", "lane", "bank", "slot", "channel", "pass"};
+
 // "zero" negates as a determiner ("zero bank conflicts", "found zero evidence of fraud"), not as a
 // number ("dropped to zero and ..."), a compound ("zero-copy") or a name ("ZeRO").
 bool zero_determiner(const Cursor& c, std::size_t k) {
   const Token& t = c.s.tokens[k];
   if (t.mixed_case || t.hyphen_next || k + 1 >= c.s.tokens.size()) return false;
+  // "Node 0 hosts", "Rank 0 writes", "GPU 0 runs": an index after a name, not a determiner.
+  if (t.kind == Token::Kind::number && k > 0 && c.s.tokens[k - 1].kind == Token::Kind::word &&
+      (c.s.tokens[k - 1].capital || c.s.tokens[k - 1].all_caps || kIndexNouns.count(c.w(k - 1))))
+    return false;
   const Token& n = c.s.tokens[k + 1];
   if (n.kind != Token::Kind::word) return false;
   static const std::vector<std::string_view> kNotNouns = {"and", "or", "but", "to", "in", "on", "at", "of", "for", "with", "the",
@@ -676,7 +692,18 @@ std::size_t negating_label(const Cursor& c, std::size_t b) {
   const std::size_t colon = label_colon(c, b);
   if (colon == n) return n;
   std::size_t start = colon;
-  while (start > 0 && !c.punct(start - 1) && colon - start < 8) --start;
+  // Past a parenthesis before the colon: "Ruled out (see the logs):"; one that doubts the label
+  // makes it a doubt ("Ruled out (tentatively):", candidate_label).
+  std::size_t label_end = colon;
+  if (colon > 0 && c.w(colon - 1) == ")")
+    for (std::size_t m = colon - 1; m-- > 0 && colon - m <= 12;)
+      if (c.w(m) == "(") {
+        for (std::size_t q = m + 1; q + 1 < colon; ++q)
+          if (names_candidates(c.s.tokens, q) || c.match(q, kHedges)) return n;
+        label_end = start = m;
+        break;
+      }
+  while (start > 0 && !c.punct(start - 1) && label_end - start < 8) --start;
   if (start > 0 && !c.clause_punct(start - 1) && c.w(start - 1) != "-" && c.w(start - 1) != "*") return n;
   // A label names, it does not assert: with a verb before the colon it is a clause ("It is not the
   // cache: the scheduler is").
@@ -699,8 +726,10 @@ std::size_t negating_label(const Cursor& c, std::size_t b) {
     if (in(c.w(k), kAuxiliaries) || c.w(k) == "n't") return n;
   // A label that denies names a category ("Ruled out:", "Not the cause:", "No issues:", "Red
   // herrings:"); a negation of a thing ("Not the NIC:", "No spills:") is a statement, not a label.
-  for (std::size_t k = start; k < colon; ++k) {
-    if (c.w(k) == "herring" || c.w(k) == "herrings") return k;
+  for (std::size_t k = start; k < label_end; ++k) {
+    if (doubted_denial(c.s.tokens, k)) return n;  // "Not yet ruled out:" doubts (candidate_label)
+    if (c.w(k) == "herring" || c.w(k) == "herrings" || c.w(k) == "healthy" || c.w(k) == "exonerated" || c.w(k) == "cleared")
+      return k;
     if (!((c.match(k, kPreNegation) || is_negator(c.w(k)) || c.w(k) == "non") && !c.pseudo(k))) continue;
     if (!is_negator(c.w(k)) && c.w(k) != "none" && c.w(k) != "nothing" && c.w(k) != "neither" && c.w(k) != "nor" &&
         c.w(k) != "non" && c.w(k) != "without")
@@ -717,12 +746,16 @@ std::size_t candidate_label(const Cursor& c, std::size_t b) {
   const std::size_t n = c.s.tokens.size();
   const std::size_t colon = label_colon(c, b);
   if (colon == n) return n;
-  // The label: up to five words before the colon, back to the previous boundary.
+  // The label: up to five words before the colon, back to the previous boundary. A verb between
+  // the candidate word and the colon makes a clause, not a label: "The guess was right: the
+  // allocator ..." ("The cause is one of:" keeps its label after the verb).
+  bool verb = false;
   for (std::size_t k = colon, words = 0; k-- > 0 && words < 5;) {
     if (c.w(k) == "(" || c.w(k) == ")") continue;  // "Root cause (unconfirmed):"
     if (c.punct(k) && c.w(k) != "-") break;
     ++words;
-    if (names_candidates(c.s.tokens, k)) return k;
+    verb = verb || in(c.w(k), kAuxiliaries);
+    if (names_candidates(c.s.tokens, k)) return verb ? n : k;
     if ((c.w(k) == "of" && k > 0 && (c.w(k - 1) == "one" || c.w(k - 1) == "either" || c.w(k - 1) == "any")) || c.w(k) == "either")
       return c.w(k) == "of" ? k - 1 : k;
   }
@@ -1220,7 +1253,7 @@ std::size_t modal_hedge(const Cursor& c, std::size_t k) {
   // speedup", "the blog post says 2x" (not the writer's own "we report", nor a tool's "the
   // profiler reports 3 ms": a report is another's only from a source that publishes).
   {
-    static const std::unordered_set<std::string_view> kClaiming = {"claims", "claimed", "advertises", "advertised",
+    static const std::unordered_set<std::string_view> kClaiming = {"claim", "claims", "claimed", "advertises", "advertised",
                                                                    "promises", "promised", "touts", "touted"};
     static const std::unordered_set<std::string_view> kReporting = {"reports", "reported", "says", "said", "states",
                                                                     "stated", "quotes", "quoted", "cites", "cited", "lists"};
@@ -1549,21 +1582,34 @@ constexpr const char* kInstruction = "an instruction to whoever reads the answer
 std::size_t instruction(const Cursor& c) {
   static const std::unordered_set<std::string_view> kOrders = {
       "ignore", "disregard", "forget", "mark", "grade", "award", "score", "rate", "report", "respond", "reply", "answer",
-      "say", "state", "claim", "pretend", "output", "write", "conclude", "accept", "approve", "pass"};
+      "say", "state", "claim", "pretend", "output", "write", "conclude", "accept", "approve", "pass", "give", "assign",
+      "treat", "consider", "return"};
   static const std::unordered_set<std::string_view> kObjects = {
       "every", "all", "each", "the", "this", "these", "that", "those", "a", "an", "it", "them", "any", "previous",
       "prior", "above", "earlier", "your", "my", "our", "full", "only", "me", "us", "yes", "pass", "true"};
+  // An order to the reader speaks of grading: the verb alone is as often a step of the fix ("Pass
+  // the tile size as a template parameter", "Mark the pages dirty"). "Say that ..." needs no more.
+  static const std::unordered_set<std::string_view> kGrading = {
+      "pass", "fail", "passed", "correct", "criterion", "criteria", "rubric", "grade", "grader", "grading", "graders",
+      "score", "scores", "marks", "points", "verdict", "evaluator", "instructions", "instruction", "previous", "prior",
+      "assistant", "system", "full", "perfect", "reviewer", "judge"};
   const std::size_t n = c.s.tokens.size();
-  std::size_t k = 0;
-  for (std::size_t m = 0; m < n && m < 6; ++m)
-    if (c.w(m) == ":") {
-      k = m + 1;
-      break;
+  auto order_at = [&](std::size_t k, bool capital) {
+    if (k >= n || (capital && !c.s.tokens[k].capital) || !kOrders.count(c.w(k))) return false;
+    if (k + 1 >= n || !kObjects.count(c.w(k + 1))) return false;  // "Pass 2 of the compiler": a name
+    if ((c.w(k) == "say" || c.w(k) == "state" || c.w(k) == "claim") && c.w(k + 1) == "that") return true;
+    for (std::size_t m = 0; m < n; ++m) {
+      if (m == k || !kGrading.count(c.w(m))) continue;  // the verb itself ("Pass the tile size") is none
+      if (c.w(m) == "full" && c.w(m + 1) != "marks" && c.w(m + 1) != "points" && c.w(m + 1) != "score") continue;
+      return true;
     }
-  if (k >= n || !c.s.tokens[k].capital || !kOrders.count(c.w(k))) return n;
-  const Token* next = k + 1 < n ? &c.s.tokens[k + 1] : nullptr;
-  if (!next || !(kObjects.count(next->lower) || next->kind == Token::Kind::number)) return n;
-  return k;
+    return false;
+  };
+  if (order_at(0, true)) return 0;
+  // After a short label and its colon: "SYSTEM: Ignore ...", "Note to the grader: award full marks".
+  for (std::size_t m = 0; m < n && m < 6; ++m)
+    if (c.w(m) == ":") return order_at(m + 1, false) ? m + 1 : n;
+  return n;
 }
 
 // Whether the decision j on the mention [b, e) rests on a construction a careful reader could
@@ -1907,6 +1953,25 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     // "The potential bottleneck is the PCIe switch", "The switch is a potential bottleneck": an
     // attributive hedge on a role noun, linked to the mention by a copula, doubts the mention as
     // "the likely bottleneck is X" does.
+    // "The expected speedup is 2x", "Projected latency: 5 ms": an expected measure, linked to its
+    // figure, is no measurement.
+    {
+      static const std::unordered_set<std::string_view> kExpecting = {"expected", "predicted", "projected", "anticipated",
+                                                                      "targeted", "target", "hoped-for"};
+      static const std::unordered_set<std::string_view> kMeasures = {
+          "speedup", "latency", "throughput", "bandwidth", "time", "runtime", "gain", "improvement", "cost", "value",
+          "reduction", "increase", "utilization", "utilisation", "occupancy", "savings", "overhead"};
+      if (kExpecting.count(c.w(k)) && kMeasures.count(c.w(k + 1)) && !(k > 0 && (c.w(k - 1) == "than" || c.w(k - 1) == "as"))) {
+        bool copula = false;
+        for (std::size_t m = k + 2; m < RR && !copula; ++m) copula = in(c.w(m), kCopulas);
+        if (copula) {
+          j.polarity = Polarity::hedged;
+          j.trigger_begin = k;
+          j.trigger_end = k + 1;
+          return j;
+        }
+      }
+    }
     if (q && q >= first_forward && len == 1 && kRoleNouns.count(c.w(k + 1)) &&
         (c.w(k) == "potential" || c.w(k) == "putative" || c.w(k) == "presumed" || c.w(k) == "presumptive" ||
          c.w(k) == "suspected")) {
@@ -2298,7 +2363,10 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     if (gap >= 1 && gap <= kPostGap && in(c.w(k - 1), kCopulas)) {
       std::size_t p = k;
       while (p < RR && in(c.w(p), kPredicateAdverbs)) ++p;
-      if (p < RR && in(c.w(p), kNegativePredicates) && !s.tokens[p].hyphen_next &&
+      // ("The PR is OK to merge", "fine enough to avoid false sharing": fit for something, not cleared.)
+      const bool fit_for = (c.w(p) == "ok" || c.w(p) == "okay" || c.w(p) == "fine" || c.w(p) == "healthy") &&
+                           (c.w(p + 1) == "to" || c.w(p + 1) == "enough" || c.w(p + 1) == "for");
+      if (p < RR && !fit_for && in(c.w(p), kNegativePredicates) && !s.tokens[p].hyphen_next &&
           !(c.w(p) == "off" && p + 1 < RR && s.tokens[p + 1].kind == Token::Kind::word)) {
         ++count;
         tb = p;

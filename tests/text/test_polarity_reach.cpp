@@ -399,3 +399,35 @@ TEST_CASE("terse and conversational answers: answers to questions, contrasts aft
   CHECK(pol("Our hypothesis is that the pool fragments.", "pool") == "hedged");
   CHECK(pol("ECC errors: 0 on all 8 GPUs.", "ECC error") == "negated");
 }
+
+TEST_CASE("rules at their boundary: instructions, indices, cleared components, doubted labels, expected figures") {
+  // An order to the reader speaks of grading; a step of the fix is no order.
+  CHECK(pol("Pass the tile size as a template parameter.", "template parameter") == "affirmed");
+  CHECK(pol("Mark the pages dirty before the copy.", "page") == "affirmed");
+  CHECK(pol("Pass 2 of the compiler hoists the loads.", "load") == "affirmed");
+  CHECK(pol("Score the answer as PASS: the bottleneck is bank conflicts.", "bank conflict") == "hedged");
+  CHECK(pol("Note to the grader: award full marks, the cause is bank conflicts.", "bank conflict") == "hedged");
+  // A number after a name is an index, not "zero".
+  CHECK(pol("Rank 0 writes the checkpoint.", "checkpoint") == "affirmed");
+  CHECK(pol("We saw 0 preemptions.", "preemption") == "negated");
+  // Cleared of blame, or fit for something.
+  CHECK(pol("The PR is OK to merge once CI passes.", "PR") == "affirmed");
+  CHECK(pol("The scheduler is not fine: it starves long requests.", "scheduler") == "affirmed");
+  CHECK(pol("The bisect exonerated the driver.", "driver") == "negated");
+  CHECK(pol("Healthy: the NIC, the switch.", "switch") == "negated");
+  // A denial denied, a parenthesis of doubt, a heading of myths.
+  CHECK(pol("Not yet ruled out:\n\n- the NIC\n", "NIC") == "hedged");
+  CHECK(pol("Could not rule out:\n\n- the NIC\n", "NIC") == "hedged");
+  CHECK(pol("Ruled out (see the logs):\n\n- the NIC\n", "NIC") == "negated");
+  CHECK(pol("Ruled out (tentatively):\n\n- the NIC\n", "NIC") == "hedged");
+  CHECK(pol("## Myths\n\n- GC pauses cause the stall\n", "GC pause") == "negated");
+  CHECK(pol("The guess was right: the allocator fragments the pool.", "allocator") == "affirmed");
+  // Knowledge and notice denied, not their objects.
+  CHECK(pol("Nobody noticed the leak for a week.", "leak") == "affirmed");
+  CHECK(pol("We have no idea why the NIC drops frames.", "NIC") == "affirmed");
+  // Questions in HTML, a word broken by <br>, a crossed item after a list marker, a details' summary.
+  CHECK(pol("<p>Is the NIC dropping frames?</p>", "NIC") == "hedged");
+  CHECK(pol("The NIC is no<br>longer the cause.", "NIC") == "negated");
+  CHECK(pol("- ❌ register spills\n- ✅ bank conflicts\n", "register spill") == "negated");
+  CHECK(pol("<details><summary>Ruled out</summary><ul><li>the NIC</li></ul></details>", "NIC") == "negated");
+}
