@@ -155,7 +155,7 @@ bool label_denies(const std::vector<Token>& tokens, bool colon = true) {
     const std::string& w = tokens[k].lower;
     // "Not yet ruled out:", "Never excluded:": a denial denied is a doubt (names_candidates).
     if (doubted_denial(tokens, k)) return false;
-    relative = relative || (k > 0 && (w == "that" || w == "which" || w == "what"));
+    relative = relative || (k > 0 && (w == "that" || w == "which")) || w == "what";  // "## What it is not"
     for (std::string_view v : kVerbs)
       if (w == v && !relative) return false;
     bool negator = false;
@@ -166,6 +166,8 @@ bool label_denies(const std::vector<Token>& tokens, bool colon = true) {
     }
     for (std::size_t m = k + 1; m < words && m <= k + 3; ++m)
       for (std::string_view r : kRoles) denies = denies || tokens[m].lower == r;
+    // "What it is not", "What it isn't": the negation ends a label that names what the items are not.
+    denies = denies || (relative && k + 1 == words);
   }
   return denies;
 }
@@ -973,6 +975,17 @@ bool SentenceStream::next(Sentence& s) {
       std::size_t close = next_at(tilde_at_, "~~", i_ + 2);
       if (close != npos && next_at(blank_at_, "\n\n", i_ + 2) > close && !is_space(static_cast<unsigned char>(t_[close - 1]))) {
         i_ = close + 2;
+        continue;
+      }
+    }
+    if (markdown_ && c == '!' && i_ + 1 < n && t_[i_ + 1] == '[') {
+      // An image: its alt text is shown only when the image is not ("![the cause is X](x.png)").
+      const std::size_t eol = std::min(t_.find('\n', i_), n);
+      const std::size_t close = t_.find("](", i_ + 2);
+      const std::size_t end = close == npos ? npos : t_.find(')', close + 2);
+      if (close != npos && close < eol && end != npos && end < eol) {
+        i_ = end + 1;
+        space_before_ = true;
         continue;
       }
     }

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <array>
+#include <cstdlib>
 #include <string>
 #include <utility>
 
@@ -133,6 +134,18 @@ bool hides(const std::string& attrs, const std::string& squeezed) {
   // A zero size or opacity: "font-size:0", "opacity:0.0", "height:0px" (not "opacity:0.5").
   for (std::string_view zero : {"font-size:", "opacity:", "height:", "max-height:", "width:", "max-width:"})
     if (declarations(zero, [&](std::size_t v) { return zero_at(css, v); })) return true;
+  // Type too small to read: under 2px, 0.2em or 20% ("font-size:0.1px").
+  if (declarations("font-size:", [&](std::size_t v) {
+        char* end = nullptr;
+        const double size = std::strtod(css.c_str() + v, &end);
+        if (end == css.c_str() + v) return false;
+        const std::string unit(end, std::min<std::size_t>(3, css.size() - static_cast<std::size_t>(end - css.c_str())));
+        if (unit.rfind("px", 0) == 0 || unit.rfind("pt", 0) == 0) return size < 2;
+        if (unit.rfind("em", 0) == 0 || unit.rfind("rem", 0) == 0) return size < 0.2;
+        if (unit.rfind("%", 0) == 0) return size < 20;
+        return false;
+      }))
+    return true;
   // Moved off the screen: "left:-9999px", "text-indent:-10000px", "margin-left:-5000px".
   for (std::string_view offset : {"left:", "top:", "text-indent:", "margin-left:", "margin-top:", "right:"})
     if (declarations(offset, [&](std::size_t v) { return far_negative_at(css, v); })) return true;

@@ -474,6 +474,8 @@ struct Cursor {
     if (nx == "and" || nx == "or" || nx == "nor") return in(w(k + 2), kClauseStarters) && !(w(k + 2) == "that" && that_before(k));
     // ", in contrast to Y", ", by contrast": what follows is set against the clause.
     if ((nx == "in" || nx == "by") && w(k + 2) == "contrast") return true;
+    // ", do not unroll", ", don't bail": a negated order spliced on is a clause of its own.
+    if (nx == "do" && (w(k + 2) == "not" || w(k + 2) == "n't")) return true;
     return in(nx, kClauseStarters);
   }
   // A "that" earlier in the sentence, whose clause a ", and that ..." continues ("One possibility
@@ -877,7 +879,9 @@ std::size_t telegraphic_negation(const Cursor& c, std::size_t e, std::size_t R) 
   static const std::unordered_set<std::string_view> kStates = {
       "present", "evident", "apparent", "visible", "palpable", "detectable", "identifiable", "appreciable", "audible"};
   static const std::unordered_set<std::string_view> kNotParticiples = {"even", "often", "then", "when", "open", "seven", "ten"};
-  static const std::unordered_set<std::string_view> kAbsent = {"absent", "negative", "nil", "free", "undetectable", "undetected"};
+  static const std::unordered_set<std::string_view> kAbsent = {"absent", "negative", "nil", "free", "undetectable", "undetected",
+                                                               // "NIC fine.", "IB OK: 180 GB/s": cleared, in a note
+                                                               "fine", "ok", "okay", "healthy"};
   static const std::unordered_set<std::string_view> kAfter = {"on", "in", "at", "bilaterally", "throughout", "today", "since",
                                                               "for", "from", "and", "so", "to", "date"};
   if (e >= R || e >= n) return n;
@@ -886,9 +890,15 @@ std::size_t telegraphic_negation(const Cursor& c, std::size_t e, std::size_t R) 
     auto ends = [&](std::string_view suffix) { return p.size() > suffix.size() + 1 && p.substr(p.size() - suffix.size()) == suffix; };
     if (kStates.count(p) || ((ends("ed") || ends("en")) && !kNotParticiples.count(p))) return e;
   }
-  if (!kAbsent.count(c.w(e))) return n;
+  if (!kAbsent.count(c.w(e)) || c.s.tokens[e].hyphen_next) return n;
+  // "fine" and "OK" clear the mention before them only in a note: not "fine-grained", "OK to merge".
+  if ((c.w(e) == "fine" || c.w(e) == "ok" || c.w(e) == "okay" || c.w(e) == "healthy") &&
+      (c.w(e + 1) == "to" || c.w(e + 1) == "enough" || c.w(e + 1) == "for"))
+    return n;
   // "Memory free: 3 GB" is a label; "GPU free for other jobs" is available, "pain free for 3 weeks" absent.
-  if (e + 1 < n && (c.w(e + 1) == ":" || c.w(e + 1) == "=")) return n;
+  // ("IB/NIC fine: 180 GB/s" clears the NIC and gives the evidence.)
+  const bool cleared = c.w(e) == "fine" || c.w(e) == "ok" || c.w(e) == "okay" || c.w(e) == "healthy";
+  if (e + 1 < n && (c.w(e + 1) == ":" || c.w(e + 1) == "=") && !cleared) return n;
   if (c.w(e) == "free" && c.w(e + 1) == "for") {
     static const std::unordered_set<std::string_view> kSpans = {"a", "an", "over", "several", "many", "two", "three", "four",
                                                                 "five", "six", "ten", "months", "years", "weeks", "days"};
@@ -1721,6 +1731,14 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     }
   }
   std::size_t sep = R;
+  // Past a parenthesis right after the label: "NCCL bug (2.18.3): ruled out", "| NCCL bug (2.18.3) | ruled out |".
+  if (R == e && R < n && c.w(R) == "(")
+    for (std::size_t m = R + 1; m < n && m <= R + 10; ++m)
+      if (c.w(m) == ")") {
+        if (m + 1 < n && (c.w(m + 1) == ":" || c.w(m + 1) == "|" || c.w(m + 1) == "--" || c.w(m + 1) == "-" || c.w(m + 1) == "="))
+          sep = m + 1;
+        break;
+      }
   if (s.table_row && sep + 1 < n && (c.w(sep) == "?" || c.w(sep) == "." || c.w(sep) == ":") && c.w(sep + 1) == "|") ++sep;  // "| Fever? | no |"
   // An "=" inside a code span ends no clause (`NCCL_P2P_DISABLE=1` might help), but it still
   // gives the name before it a value (`bank_conflicts = 0`).
@@ -1745,6 +1763,16 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
         bool aside = (c.w(R) == "--" || c.w(R) == "-") && ve < n && c.w(ve) == c.w(R);
         std::size_t len = 1;
         LabelValue value = aside ? LabelValue::none : value_at(c, v, ve, len);
+        // A cell that ends with its verdict: "| still NaN, ruled out |".
+        if (value == LabelValue::none && s.table_row && c.w(R) == "|") {
+          std::size_t cell_end = ve;
+          while (cell_end < n && c.w(cell_end) != "|") ++cell_end;
+          for (std::size_t m = cell_end; m-- > v;)
+            if (c.w(m) == ",") {
+              if ((value = value_at(c, m + 1, cell_end, len)) != LabelValue::none) v = m + 1;
+              break;
+            }
+        }
         if (value != LabelValue::none) {
           if (s.table_row && c.w(R) == "|") {
             std::size_t column = 0;
@@ -2260,6 +2288,22 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
                        (after.size() > 4 && after.substr(after.size() - 2) == "ly"));
       }
     const bool set_off = c.w(k) == "not" && k > L && c.w(k - 1) == ",";
+    // "When the chunk does not fit, schedule a partial chunk": a negation inside a subordinate clause
+    // that opens the sentence ends at the comma that closes that clause.
+    bool subordinate = false;
+    if (comma) {
+      static const std::unordered_set<std::string_view> kSubordinators = {
+          "when", "if", "unless", "once", "because", "since", "although", "though", "while", "whenever", "after", "before",
+          "until", "as", "where", "wherever"};
+      std::size_t start = k;
+      while (start > 0 && !c.clause_punct(start - 1)) --start;
+      // The comma closes the clause: after the last one before the mention, no list goes on.
+      std::size_t last = b;
+      while (last > k && c.w(last - 1) != ",") --last;
+      bool list = false;
+      for (std::size_t m = last; m < b && !list; ++m) list = c.w(m) == "and" || c.w(m) == "or" || c.w(m) == "nor";
+      subordinate = kSubordinators.count(c.w(start)) > 0 && start < k && !list;
+    }
     // "Zero bank conflicts, 3.1x faster": a figure after a comma is no item of the denied list.
     bool figure_after_comma = false;
     for (std::size_t m = k + len; m + 1 < b && !figure_after_comma; ++m)
@@ -2270,6 +2314,7 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
         !(comma && (len > 1 || c.w(k).substr(0, 5) == "avoid") && in(c.w(k), kShortScope)))
       far_cut = k, far_words = words;
     if (words > kPreScope || participle || predicate || nominal_end || free_relative || own_phrase || second_verb || figure_after_comma ||
+        subordinate ||
         new_clause_between(c, k + len, b) || (comma && contrast) || (comma && (fronted_without || set_off)) ||
         (comma && (len > 1 || c.w(k).substr(0, 5) == "avoid") && in(c.w(k), kShortScope))) {
       pre = false;

@@ -179,6 +179,10 @@ TEST_CASE("HTML in an answer reads as the rendered page: tags are markup, hidden
   CHECK(words("<div style=\"position:absolute;left:-9999px\">hidden</div>Fine.") == "fine . |");
   CHECK(words("<noembed>hidden</noembed>Fine.") == "fine . |");
   CHECK(words("<span style=\"opacity:0.5\">shown</span>") == "shown |");
+  CHECK(words("<span style=\"font-size:0.1px\">hidden</span>Fine.") == "fine . |");
+  CHECK(words("<span style=\"font-size:12px\">shown</span>") == "shown |");
+  // An image's alt text is shown only when the image is not.
+  CHECK(words("![The cause is the NIC](x.png) Fine.") == "fine . |");
   // Markdown that renders as nothing: a link reference definition, an empty comment.
   CHECK(words("[//]: # (The cause is the NIC.)\nFine.") == "fine . |");
   CHECK(words("A <!--> B.") == "a b . |");

@@ -431,3 +431,19 @@ TEST_CASE("rules at their boundary: instructions, indices, cleared components, d
   CHECK(pol("- ❌ register spills\n- ✅ bank conflicts\n", "register spill") == "negated");
   CHECK(pol("<details><summary>Ruled out</summary><ul><li>the NIC</li></ul></details>", "NIC") == "negated");
 }
+
+TEST_CASE("whole answers: notes that clear, labels with a parenthesis, verdicts that end a cell, headings in other words") {
+  CHECK(pol("IB/NIC fine: nccl-tests gives 180 GB/s busbw.", "NIC") == "negated");
+  CHECK(pol("NIC OK.", "NIC") == "negated");
+  CHECK(pol("NCCL bug (2.18.3): ruled out.", "NCCL bug") == "negated");
+  const char* table = "| suspect | test | verdict |\n|---|---|---|\n| NCCL bug (2.18.3) | same hang with 2.19.3 | ruled out |\n"
+                      "| fully masked rows | rerun with causal=False | still NaN, ruled out |\n";
+  CHECK(pol(table, "NCCL bug") == "negated");
+  CHECK(pol(table, "fully masked row") == "negated");
+  CHECK(pol("## What it is not\n\n- the KV-cache pressure\n", "KV-cache pressure") == "negated");
+  // A negated order spliced on, and a negation in a leading subordinate clause, stay in their clause.
+  CHECK(pol("Pad the tile to 33 columns, do not unroll.", "column") == "affirmed");
+  CHECK(pol("When the chunk does not fit, schedule a partial chunk.", "partial chunk") == "affirmed");
+  CHECK(pol("When the budget does not fit, schedule a partial chunk.", "budget") == "negated");
+  CHECK(pol("If neither the NIC, the switch nor the cable fails, the job runs.", "cable") == "negated");
+}
