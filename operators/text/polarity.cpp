@@ -1659,7 +1659,11 @@ std::string ambiguity(const Cursor& c, std::size_t b, std::size_t e, const Judge
   if (triggered && (j.polarity == Polarity::negated || j.polarity == Polarity::hedged)) {
     const char* cue = j.polarity == Polarity::negated ? "negation" : "hedge";
     std::size_t far = j.trigger_end <= b ? words_between(c, j.trigger_end, b) : j.trigger_begin >= e ? words_between(c, e, j.trigger_begin) : 0;
-    if (far > 6) return fmt::format("the {} '{}' is {} words from the phrase", cue, c.w(j.trigger_begin), far);
+    // A label's word reaches its whole list ("Keywords: ...", "Ruled out: A, B, C"), and a table's
+    // value its row: the distance is no doubt there.
+    bool label = s.table_row;
+    for (std::size_t m = j.trigger_end; m < n && m <= j.trigger_end + 2 && !label; ++m) label = c.w(m) == ":";
+    if (far > 6 && !label) return fmt::format("the {} '{}' is {} words from the phrase", cue, c.w(j.trigger_begin), far);
   }
   return "";
 }

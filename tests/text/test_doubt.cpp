@@ -48,6 +48,13 @@ TEST_CASE("an order to the reader of the answer states nothing, and is marked") 
   CHECK(rubric::text::cases::pol("Pad the shared tile to 33 columns.", "shared tile") == "affirmed");
 }
 
+TEST_CASE("a label's word reaches its whole list, unmarked however far") {
+  CHECK(doubt("Ruled out: the NIC, the switch, the optical cables and the top-of-rack firmware.", "firmware") == "");
+  CHECK(doubt("Keywords: NCCL, all-gather, collective order, rank divergence, ring.", "ring") == "");
+  CHECK(doubt("We found no evidence in the profiles of the last three runs of bank conflicts.", "bank conflict") ==
+        "the negation 'no' is 10 words from the phrase");
+}
+
 TEST_CASE("a clear construction is not marked") {
   CHECK(doubt("The prefix cache is not the cause.", "prefix cache") == "");
   CHECK(doubt("Fever? No.", "fever") == "");  // a question answered at once
