@@ -380,6 +380,21 @@ std::vector<Claim> find_claims(AnalysedText& analysed, std::size_t limit, std::s
           if (b < k) q.unit = header_unit(cell_unit(text, T, a, b));
         }
       }
+      // "2.4 × 10^-3", "2.4 x 10^-3": a number times a power of ten, not a ratio and a number.
+      // (The power is one token, read as its value: its written text says it was "10^...".)
+      if (q.unit == "x" && q.end < T.size() && T[q.end].kind == Token::Kind::number && text.compare(T[q.end].begin, 2, "10") == 0) {
+        Quantity p = read(q.end);
+        const std::string_view written = text.substr(T[q.end].begin, T[p.end - 1].end - T[q.end].begin);
+        const bool power = written.find('^') != std::string_view::npos || written.find("\xe2\x81") != std::string_view::npos ||
+                           written.find("\xc2\xb9") != std::string_view::npos || written.find("\xc2\xb2") != std::string_view::npos ||
+                           written.find("\xc2\xb3") != std::string_view::npos;
+        if (power && !p.model_name) {
+          q.value *= p.value;
+          q.unit = p.unit;
+          q.noun = p.noun;
+          q.end = p.end;
+        }
+      }
       // "an 8x A100 node", "4x H100s", "2x GPUs": a count of devices, not a speedup.
       if (q.unit == "x" && q.end < T.size() && T[q.end].kind == Token::Kind::word) {
         const Token& d = T[q.end];

@@ -205,6 +205,16 @@ TEST_CASE("a bare number after the name of a measure is its value, not a version
   CHECK(find_claims("CUDA 12.4 and Python 3.11 are installed; ROCm 6.1 is not.", st, 10, nullptr).empty());
 }
 
+TEST_CASE("a number times a power of ten is one number, not a speedup") {
+  Stemmer st;
+  auto claims = find_claims("The max abs error is 2.4 × 10^-3; with fp32 it is 3.1 x 10^-5 and the kernel is 1.3x faster.", st, 10, nullptr);
+  REQUIRE(claims.size() == 3);
+  CHECK(claims[0].value == doctest::Approx(2.4e-3));
+  CHECK(claims[0].unit.empty());
+  CHECK(claims[1].value == doctest::Approx(3.1e-5));
+  CHECK(claims[2].unit == "x");
+}
+
 TEST_CASE("per cent is percent") {
   Stemmer st;
   auto claims = find_claims("Utilisation never exceeded 40 per cent; the hit rate is 87 percent.", st, 10, nullptr);
