@@ -5,6 +5,7 @@
 #include <cstdlib>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace rubric::text {
 
@@ -306,14 +307,86 @@ bool letter(char c) { return alpha(c) || (c >= '0' && c <= '9') || static_cast<u
 
 }  // namespace
 
+namespace {
+
+std::string lower_copy(std::string_view x) {
+  std::string out(x);
+  for (char& ch : out) ch = lower(ch);
+  return out;
+}
+
+// The class names a style sheet of the text hides ("<style>.n{display:none}</style>"): rules whose
+// selector is a class, alone or after an element name ("span.n"), and whose declarations hide.
+std::vector<std::string> hidden_classes(std::string_view t) {
+  std::vector<std::string> names;
+  for (std::size_t p = t.find("<style"); p != std::string_view::npos && names.size() < 64; p = t.find("<style", p + 6)) {
+    const std::size_t open = t.find('>', p);
+    const std::size_t close = open == std::string_view::npos ? open : t.find("</style", open);
+    if (close == std::string_view::npos) break;
+    const std::string css = lower_copy(t.substr(open + 1, close - open - 1));
+    for (std::size_t r = 0; r < css.size();) {
+      const std::size_t brace = css.find('{', r), end = brace == std::string::npos ? brace : css.find('}', brace);
+      if (end == std::string::npos) break;
+      std::string body;
+      for (std::size_t k = brace + 1; k < end; ++k)
+        if (!space(css[k])) body += css[k];
+      if (hides(" style=\"" + body + "\"", "style=\"" + body + "\"")) {
+        std::string selectors = css.substr(r, brace - r);
+        for (std::size_t a = 0; a <= selectors.size();) {
+          std::size_t comma = selectors.find(',', a);
+          if (comma == std::string::npos) comma = selectors.size();
+          std::string sel;
+          for (std::size_t k = a; k < comma; ++k)
+            if (!space(selectors[k])) sel += selectors[k];
+          const std::size_t dot = sel.find('.');
+          bool plain = dot != std::string::npos && dot + 1 < sel.size();
+          for (std::size_t k = dot + 1; plain && k < sel.size(); ++k) plain = alpha(sel[k]) || (sel[k] >= '0' && sel[k] <= '9') || sel[k] == '-' || sel[k] == '_';
+          // At most 64 distinct names: a style sheet of thousands of rules costs no more per class.
+          if (plain && names.size() < 64 && std::find(names.begin(), names.end(), sel.substr(dot + 1)) == names.end())
+            names.push_back(sel.substr(dot + 1));
+          a = comma + 1;
+        }
+      }
+      r = end + 1;
+    }
+    p = close;
+  }
+  return names;
+}
+
+}  // namespace
+
 std::string characters_as_rendered(std::string_view t) {
   std::string out;
   auto copy_once = [&]() {
     if (out.empty()) out.assign(t);
   };
-  for (std::size_t i = t.find_first_of("&<"); i != std::string_view::npos; i = t.find_first_of("&<", i + 1)) {
-    if (t[i] == '&') {
-      auto [ch, len] = reference_at(t, i);
+  // An element of a class the text's style sheet hides is hidden as if it said so: its `class="..."`
+  // is rewritten in place as `hidden` and spaces.
+  if (t.find("<style") != std::string_view::npos)
+    if (const std::vector<std::string> hidden = hidden_classes(t); !hidden.empty())
+      for (std::size_t p = t.find("class="); p != std::string_view::npos; p = t.find("class=", p + 6)) {
+        if (p == 0 || !space(t[p - 1]) || p + 6 >= t.size() || (t[p + 6] != '"' && t[p + 6] != '\'')) continue;
+        const std::size_t close = t.find(t[p + 6], p + 7);
+        if (close == std::string_view::npos || close - p > 512) continue;
+        const std::string value = lower_copy(t.substr(p + 7, close - p - 7));
+        bool hit = false;
+        for (std::size_t a = 0; a < value.size() && !hit;) {
+          std::size_t b = value.find(' ', a);
+          if (b == std::string::npos) b = value.size();
+          for (const std::string& name : hidden) hit = hit || value.compare(a, b - a, name) == 0 && b - a == name.size();
+          a = b + 1;
+        }
+        if (!hit) continue;
+        copy_once();
+        out.replace(p, 6, "hidden");
+        for (std::size_t k = p + 6; k <= close; ++k) out[k] = ' ';
+      }
+  // The rest reads the text as rewritten so far (in place: a view of it stays valid).
+  const std::string_view src = out.empty() ? t : std::string_view(out);
+  for (std::size_t i = src.find_first_of("&<"); i != std::string_view::npos; i = src.find_first_of("&<", i + 1)) {
+    if (src[i] == '&') {
+      auto [ch, len] = reference_at(src, i);
       if (!len || ch.size() > len) continue;
       copy_once();
       out.replace(i, ch.size(), ch);
@@ -326,24 +399,24 @@ std::string characters_as_rendered(std::string_view t) {
     // A run of such markup back to back counts as one: "n<span></span>ot".
     std::size_t end = i;
     bool glue = true;
-    while (end < t.size() && t[end] == '<') {
+    while (end < src.size() && src[end] == '<') {
       std::size_t next = 0;
-      if (t.compare(end, 4, "<!--") == 0) {
-        const std::size_t c = t.find("-->", end + 4);
-        next = c == std::string_view::npos ? t.size() : c + 3;
-      } else if (const HtmlTag tag = html_tag_at(t, end); tag.length) {
-        next = tag.hidden ? hidden_element_end(t, end + tag.length, tag.name) : end + tag.length;
+      if (src.compare(end, 4, "<!--") == 0) {
+        const std::size_t c = src.find("-->", end + 4);
+        next = c == std::string_view::npos ? src.size() : c + 3;
+      } else if (const HtmlTag tag = html_tag_at(src, end); tag.length) {
+        next = tag.hidden ? hidden_element_end(src, end + tag.length, tag.name) : end + tag.length;
         glue = glue && !tag.hidden && !tag.block && tag.name != "br";  // "no<br>longer" is two words
       }
       if (!next) break;
       end = next;
     }
     if (end == i) continue;
-    if (glue && i > 0 && letter(t[i - 1]) && end < t.size() && letter(t[end])) {
+    if (glue && i > 0 && letter(src[i - 1]) && end < src.size() && letter(src[end])) {
       copy_once();
       for (std::size_t k = i; k < end; ++k) out[k] = '\x7f';
     }
-    if (end >= t.size()) break;
+    if (end >= src.size()) break;
     i = end - 1;
   }
   return out;

@@ -64,7 +64,8 @@ std::vector<std::string> adversarial() {
           rep("<!-- ", 200000), rep("!?", 500000), rep("a.", 500000), rep("Bank.conflict.", 80000),
           // HTML as rendered: hidden elements never closed, glued tags, character references, link definitions.
           rep("<div hidden>", 80000), rep("a<span hidden>x</span>b", 40000), rep("n<b>o</b>t ", 90000),
-          rep("&#110;ot ", 110000), rep("[x]: # (y)\n", 90000), rep("<h2>", 200000)};
+          rep("&#110;ot ", 110000), rep("[x]: # (y)\n", 90000), rep("<h2>", 200000),
+          "<style>" + rep(".a{display:none}", 30000) + "</style>" + rep("<i class=\"a b\">x</i>", 30000)};
 }
 
 // CPU time of the whole process: the engine may finish work on a thread of its own.

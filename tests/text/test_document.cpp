@@ -181,6 +181,10 @@ TEST_CASE("HTML in an answer reads as the rendered page: tags are markup, hidden
   CHECK(words("<span style=\"opacity:0.5\">shown</span>") == "shown |");
   CHECK(words("<span style=\"font-size:0.1px\">hidden</span>Fine.") == "fine . |");
   CHECK(words("<span style=\"font-size:12px\">shown</span>") == "shown |");
+  // A class the text's own style sheet hides.
+  CHECK(words("<style>.n { display: none }</style><span class=\"n\">The NIC is the cause.</span> Fine.") == "fine . |");
+  CHECK(words("<style>span.x, .y{font-size:0}</style><p class=\"a y\">hidden</p><p class=\"a\">Shown.</p>") == "shown . |");
+  CHECK(words("<style>.n{color:red}</style><span class=\"n\">Shown.</span>") == "shown . |");
   // An image's alt text is shown only when the image is not.
   CHECK(words("![The cause is the NIC](x.png) Fine.") == "fine . |");
   // Markdown that renders as nothing: a link reference definition, an empty comment.
