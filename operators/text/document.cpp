@@ -957,7 +957,14 @@ bool SentenceStream::next(Sentence& s) {
       if (struck) continue;
       // Any other HTML tag is markup: a block tag ends the sentence, a hidden element is dropped.
       if (const HtmlTag tag = html_tag_at(t_, i_); tag.length) {
-        if (tag.block && !s.tokens.empty()) return finish();  // read again as the next sentence's start
+        // Two line breaks in a row part paragraphs: "<br><br>" ends the sentence as a block tag does.
+        bool breaks = false;
+        if (tag.name == "br" && !tag.closing) {
+          std::size_t after = i_ + tag.length;
+          while (after < n && is_space(static_cast<unsigned char>(t_[after]))) ++after;
+          breaks = after < n && t_[after] == '<' && html_tag_at(t_, after).name == "br";
+        }
+        if ((tag.block || breaks) && !s.tokens.empty()) return finish();  // read again as the next sentence's start
         std::size_t after = i_ + tag.length;
         if (tag.hidden) after = hidden_element_end(t_, after, tag.name);
         if (tag.heading && !tag.closing && !tag.hidden) heading_start_ = true;

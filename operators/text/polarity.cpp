@@ -1134,7 +1134,8 @@ bool showing_verb(const Cursor& c, std::size_t k) {
 
 // Prepositions that open a phrase qualifying a subject ("the stall at 3 ms", "the kernel from Dao").
 const std::unordered_set<std::string_view> kSubjectPrepositions = {
-    "of", "in", "at", "from", "on", "for", "with", "by", "into", "under", "over", "between", "across", "inside", "near", "behind"};
+    "of", "in", "at", "from", "on", "for", "with", "by", "into", "under", "over", "between", "across", "inside", "near", "behind",
+    "after", "before", "during"};
 
 // Words that open a noun phrase: after one, an adjective qualifies what follows ("a potential
 // cause"); after a noun, a word forms a compound with it ("membrane potential").
@@ -1284,7 +1285,7 @@ std::size_t modal_hedge(const Cursor& c, std::size_t k) {
     }
     // With what is claimed after the verb: "the 4x the vendor promised." ends a relative clause.
     const bool object = k + 1 < c.s.tokens.size() && !c.punct(k + 1);
-    if (!own && kClaiming.count(x) &&
+    if (!own && kClaiming.count(x) && !(k == 0 && c.s.tokens[k].capital) &&  // "Claim 3 of the patent": a name
         ((object && (source || claimant)) || figure_at(k + 1) || (kBeforeFigure.count(c.w(k + 1)) && figure_at(k + 2))))
       return 1;
     if (!own && kReporting.count(x) && source && object) return 1;
@@ -1912,6 +1913,25 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       return j;
     }
     const Seq* q = c.match_seq(k, hedges);
+    // "The expected speedup is 2x", "Projected latency: 5 ms": an expected measure, linked to its
+    // figure, is no measurement.
+    {
+      static const std::unordered_set<std::string_view> kExpecting = {"expected", "predicted", "projected", "anticipated",
+                                                                      "targeted", "target", "hoped-for"};
+      static const std::unordered_set<std::string_view> kMeasures = {
+          "speedup", "latency", "throughput", "bandwidth", "time", "runtime", "gain", "improvement", "cost", "value",
+          "reduction", "increase", "utilization", "utilisation", "occupancy", "savings", "overhead"};
+      if (kExpecting.count(c.w(k)) && kMeasures.count(c.w(k + 1)) && !(k > 0 && (c.w(k - 1) == "than" || c.w(k - 1) == "as"))) {
+        bool copula = false;
+        for (std::size_t m = k + 2; m < RR && !copula; ++m) copula = in(c.w(m), kCopulas);
+        if (copula) {
+          j.polarity = Polarity::hedged;
+          j.trigger_begin = k;
+          j.trigger_end = k + 1;
+          return j;
+        }
+      }
+    }
     std::size_t len = q ? q->size() : modal_hedge(c, k);
     if (!len) continue;
     if (k >= E && cause_hedge != kNoHedge && cause_hedge <= k) continue;
@@ -1985,25 +2005,6 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     // "The potential bottleneck is the PCIe switch", "The switch is a potential bottleneck": an
     // attributive hedge on a role noun, linked to the mention by a copula, doubts the mention as
     // "the likely bottleneck is X" does.
-    // "The expected speedup is 2x", "Projected latency: 5 ms": an expected measure, linked to its
-    // figure, is no measurement.
-    {
-      static const std::unordered_set<std::string_view> kExpecting = {"expected", "predicted", "projected", "anticipated",
-                                                                      "targeted", "target", "hoped-for"};
-      static const std::unordered_set<std::string_view> kMeasures = {
-          "speedup", "latency", "throughput", "bandwidth", "time", "runtime", "gain", "improvement", "cost", "value",
-          "reduction", "increase", "utilization", "utilisation", "occupancy", "savings", "overhead"};
-      if (kExpecting.count(c.w(k)) && kMeasures.count(c.w(k + 1)) && !(k > 0 && (c.w(k - 1) == "than" || c.w(k - 1) == "as"))) {
-        bool copula = false;
-        for (std::size_t m = k + 2; m < RR && !copula; ++m) copula = in(c.w(m), kCopulas);
-        if (copula) {
-          j.polarity = Polarity::hedged;
-          j.trigger_begin = k;
-          j.trigger_end = k + 1;
-          return j;
-        }
-      }
-    }
     if (q && q >= first_forward && len == 1 && kRoleNouns.count(c.w(k + 1)) &&
         (c.w(k) == "potential" || c.w(k) == "putative" || c.w(k) == "presumed" || c.w(k) == "presumptive" ||
          c.w(k) == "suspected")) {

@@ -3,6 +3,7 @@
 // reporting forms that hedge only in some uses. Each family has cases that must and must not change.
 #include <doctest/doctest.h>
 
+#include "operators/text/claims.hpp"
 #include "operators/text/concept.hpp"
 #include "tests/text/polarity_cases.hpp"
 
@@ -446,4 +447,16 @@ TEST_CASE("whole answers: notes that clear, labels with a parenthesis, verdicts 
   CHECK(pol("When the chunk does not fit, schedule a partial chunk.", "partial chunk") == "affirmed");
   CHECK(pol("When the budget does not fit, schedule a partial chunk.", "budget") == "negated");
   CHECK(pol("If neither the NIC, the switch nor the cable fails, the job runs.", "cable") == "negated");
+}
+
+TEST_CASE("expected figures, names that look like orders, time phrases on a subject, paragraph breaks in HTML") {
+  Stemmer st;
+  auto expected = find_claims("Expected speedup was 2x; we got 2.4x.", st, 10, nullptr);
+  REQUIRE(expected.size() == 2);
+  CHECK(expected[0].polarity == Polarity::hedged);
+  CHECK(expected[1].polarity == Polarity::affirmed);
+  CHECK(pol("Claim 3 of the patent covers the fused kernel.", "fused kernel") == "affirmed");
+  CHECK(pol("The stall after the loader is not the bottleneck.", "stall") == "negated");
+  CHECK(pol("The NIC is not the cause<br><br>The switch drops frames.", "switch") == "affirmed");
+  CHECK(pol("The NIC is<br>not the cause.", "NIC") == "negated");
 }
