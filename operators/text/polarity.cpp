@@ -1834,6 +1834,20 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
         resume_at(m + 1);
         break;
       }
+  // "The kernel that the loader launches is not the bottleneck": a relative clause on the subject,
+  // with no negation of its own, then the subject's verb and its negation.
+  // (The subject opens with an article: "He said that there were no traces" is a complement.)
+  static const std::unordered_set<std::string_view> kArticles = {"the", "a", "an", "this", "these", "those", "our", "its",
+                                                                 "their", "my", "your"};
+  if (E == e && e < n && (c.w(e) == "that" || c.w(e) == "which" || c.w(e) == "who") && opens_clause(c, L, b) &&
+      kArticles.count(c.w(L)) && c.w(e + 1) != "there")
+    for (std::size_t m = e + 2; m + 1 < n && m <= e + 8; ++m) {
+      if (c.punct(m) || is_negator(c.w(m))) break;
+      if (in(c.w(m), kAuxiliaries)) {
+        if (is_negator(c.w(m + 1)) || c.w(m + 1) == "n't") resume_at(m);
+        break;
+      }
+    }
   // "The stall at 3 ms into the step is not the cause", "The kernel from Dao and Chen is not ...":
   // prepositional phrases on the subject, then its verb. The clause resumes at the verb.
   const bool participle_phrase = e + 1 < n && c.w(e).size() > 4 && c.w(e).substr(c.w(e).size() - 2) == "ed" &&

@@ -460,3 +460,10 @@ TEST_CASE("expected figures, names that look like orders, time phrases on a subj
   CHECK(pol("The NIC is not the cause<br><br>The switch drops frames.", "switch") == "affirmed");
   CHECK(pol("The NIC is<br>not the cause.", "NIC") == "negated");
 }
+
+TEST_CASE("a relative clause on the subject, then the subject's negation") {
+  CHECK(pol("The kernel that the loader launches is not the bottleneck.", "kernel") == "negated");
+  CHECK(pol("The kernel which the loader launches is not the bottleneck.", "kernel") == "negated");
+  CHECK(pol("The kernel that the loader launches runs fast.", "kernel") == "affirmed");
+  CHECK(pol("He said that there were no traces upon the ground.", "said") == "affirmed");
+}
