@@ -932,10 +932,8 @@ bool SentenceStream::next(Sentence& s) {
       continue;
     }
     if (markdown_ && c == '<' && t_.compare(i_, 4, "<!--") == 0) {
-      // An HTML comment is not rendered: its words are no part of the answer's prose. "<!-->" and
-      // "<!--->" are whole (empty) comments.
-      std::size_t close = t_.compare(i_, 5, "<!-->") == 0 ? i_ + 2 : t_.compare(i_, 6, "<!--->") == 0 ? i_ + 3 : t_.find("-->", i_ + 4);
-      i_ = close == npos ? n : close + 3;
+      // An HTML comment is not rendered: its words are no part of the answer's prose.
+      i_ = comment_end(t_, i_);
       continue;
     }
     if (markdown_ && c == '<' && i_ + 2 < n) {
@@ -1176,9 +1174,7 @@ std::string quote(std::string_view text, std::size_t begin, std::size_t end, std
     }
     // An HTML comment is not rendered, nor quoted.
     if (c == '<' && text.compare(i, 4, "<!--") == 0) {
-      std::size_t close = text.find("-->", i + 4);
-      i = close == std::string_view::npos || close + 3 > end ? end : close + 3;
-      --i;
+      i = std::min(comment_end(text, i), end) - 1;
       continue;
     }
     std::size_t len = 1;

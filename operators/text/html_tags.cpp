@@ -196,6 +196,13 @@ HtmlTag html_tag_at(std::string_view t, std::size_t at) {
   return tag;
 }
 
+std::size_t comment_end(std::string_view t, std::size_t at) {
+  if (t.compare(at, 5, "<!-->") == 0) return at + 5;
+  if (t.compare(at, 6, "<!--->") == 0) return at + 6;
+  const std::size_t close = t.find("-->", at + 4);
+  return close == std::string_view::npos ? t.size() : close + 3;
+}
+
 std::size_t link_definition_at(std::string_view t, std::size_t b) {
   std::size_t k = b;
   while (k < t.size() && t[k] == ' ' && k - b < 3) ++k;
@@ -227,12 +234,8 @@ std::string rendered_layout(std::string_view t, bool tags_too) {
       } else {
         for (std::size_t p = t.find('<', b); p != std::string_view::npos && p < e; p = t.find('<', p + 1)) {
           std::size_t to = 0;
-          if (t.compare(p, 5, "<!-->") == 0) to = p + 5;
-          else if (t.compare(p, 6, "<!--->") == 0) to = p + 6;
-          else if (t.compare(p, 4, "<!--") == 0) {
-            const std::size_t c = t.find("-->", p + 4);
-            to = c == std::string_view::npos ? t.size() : c + 3;
-          } else if (const HtmlTag tag = html_tag_at(t, p); tag.length && tag.hidden) {
+          if (t.compare(p, 4, "<!--") == 0) to = comment_end(t, p);
+          else if (const HtmlTag tag = html_tag_at(t, p); tag.length && tag.hidden) {
             to = hidden_element_end(t, p + tag.length, tag.name);
           } else if (tags_too && tag.length) {
             to = p + tag.length;
@@ -374,7 +377,7 @@ std::string characters_as_rendered(std::string_view t) {
         for (std::size_t a = 0; a < value.size() && !hit;) {
           std::size_t b = value.find(' ', a);
           if (b == std::string::npos) b = value.size();
-          for (const std::string& name : hidden) hit = hit || value.compare(a, b - a, name) == 0 && b - a == name.size();
+          for (const std::string& name : hidden) hit = hit || std::string_view(value).substr(a, b - a) == name;
           a = b + 1;
         }
         if (!hit) continue;
@@ -402,8 +405,7 @@ std::string characters_as_rendered(std::string_view t) {
     while (end < src.size() && src[end] == '<') {
       std::size_t next = 0;
       if (src.compare(end, 4, "<!--") == 0) {
-        const std::size_t c = src.find("-->", end + 4);
-        next = c == std::string_view::npos ? src.size() : c + 3;
+        next = comment_end(src, end);
       } else if (const HtmlTag tag = html_tag_at(src, end); tag.length) {
         next = tag.hidden ? hidden_element_end(src, end + tag.length, tag.name) : end + tag.length;
         glue = glue && !tag.hidden && !tag.block && tag.name != "br";  // "no<br>longer" is two words

@@ -22,6 +22,10 @@ struct HtmlTag {
 // The tag starting at t[at] (t[at] == '<'); a tag is at most 4 KiB long.
 HtmlTag html_tag_at(std::string_view t, std::size_t at);
 
+// The end of the HTML comment that starts at t[at] ("<!--"): past its "-->", or the end of the text
+// when it is never closed; "<!-->" and "<!--->" are whole, empty comments.
+std::size_t comment_end(std::string_view t, std::size_t at);
+
 // A Markdown link reference definition starting the line at t[b] ("[//]: # (note)", "[1]: https://...",
 // up to three spaces before it): it renders as nothing. The length of its line, or 0.
 std::size_t link_definition_at(std::string_view t, std::size_t b);

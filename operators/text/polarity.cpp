@@ -874,6 +874,13 @@ bool negated_probability(const Cursor& c, std::size_t L, std::size_t k, std::siz
 // Note style, with no verb: "Pneumothorax not seen.", "Mass not identified on this study", "Bowel
 // sounds absent.", "Ketones negative.", "Pain free since surgery." The trigger's position right
 // after the mention at e, or the sentence's length.
+// "fine", "OK", "healthy": a component cleared of blame ("The scheduler is fine", "NIC OK") ...
+bool clearing_word(std::string_view w) { return w == "fine" || w == "ok" || w == "okay" || w == "healthy"; }
+// ... unless the word says what the thing is fit for: "OK to merge", "fine enough to avoid false sharing".
+bool fit_for(const Cursor& c, std::size_t p) {
+  return clearing_word(c.w(p)) && (c.w(p + 1) == "to" || c.w(p + 1) == "enough" || c.w(p + 1) == "for");
+}
+
 std::size_t telegraphic_negation(const Cursor& c, std::size_t e, std::size_t R) {
   const std::size_t n = c.s.tokens.size();
   static const std::unordered_set<std::string_view> kStates = {
@@ -891,14 +898,10 @@ std::size_t telegraphic_negation(const Cursor& c, std::size_t e, std::size_t R) 
     if (kStates.count(p) || ((ends("ed") || ends("en")) && !kNotParticiples.count(p))) return e;
   }
   if (!kAbsent.count(c.w(e)) || c.s.tokens[e].hyphen_next) return n;
-  // "fine" and "OK" clear the mention before them only in a note: not "fine-grained", "OK to merge".
-  if ((c.w(e) == "fine" || c.w(e) == "ok" || c.w(e) == "okay" || c.w(e) == "healthy") &&
-      (c.w(e + 1) == "to" || c.w(e + 1) == "enough" || c.w(e + 1) == "for"))
-    return n;
+  if (fit_for(c, e)) return n;  // cleared in a note only: not "fine-grained" (above), nor "OK to merge"
   // "Memory free: 3 GB" is a label; "GPU free for other jobs" is available, "pain free for 3 weeks" absent.
   // ("IB/NIC fine: 180 GB/s" clears the NIC and gives the evidence.)
-  const bool cleared = c.w(e) == "fine" || c.w(e) == "ok" || c.w(e) == "okay" || c.w(e) == "healthy";
-  if (e + 1 < n && (c.w(e + 1) == ":" || c.w(e + 1) == "=") && !cleared) return n;
+  if (e + 1 < n && (c.w(e + 1) == ":" || c.w(e + 1) == "=") && !clearing_word(c.w(e))) return n;
   if (c.w(e) == "free" && c.w(e + 1) == "for") {
     static const std::unordered_set<std::string_view> kSpans = {"a", "an", "over", "several", "many", "two", "three", "four",
                                                                 "five", "six", "ten", "months", "years", "weeks", "days"};
@@ -2427,10 +2430,7 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     if (gap >= 1 && gap <= kPostGap && in(c.w(k - 1), kCopulas)) {
       std::size_t p = k;
       while (p < RR && in(c.w(p), kPredicateAdverbs)) ++p;
-      // ("The PR is OK to merge", "fine enough to avoid false sharing": fit for something, not cleared.)
-      const bool fit_for = (c.w(p) == "ok" || c.w(p) == "okay" || c.w(p) == "fine" || c.w(p) == "healthy") &&
-                           (c.w(p + 1) == "to" || c.w(p + 1) == "enough" || c.w(p + 1) == "for");
-      if (p < RR && !fit_for && in(c.w(p), kNegativePredicates) && !s.tokens[p].hyphen_next &&
+      if (p < RR && !fit_for(c, p) && in(c.w(p), kNegativePredicates) && !s.tokens[p].hyphen_next &&
           !(c.w(p) == "off" && p + 1 < RR && s.tokens[p + 1].kind == Token::Kind::word)) {
         ++count;
         tb = p;
