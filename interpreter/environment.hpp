@@ -34,6 +34,11 @@ class Environment {
     Value value;
     std::shared_ptr<LazyCell> lazy;        // set for lazy lets and params
     const ModuleRuntime* alias = nullptr;  // set for `use x as alias`
+    // Set for a lambda's parameter bound to a table's row (Evaluator::call_on_row): `value` is
+    // null and the row's record is made only where the parameter is used whole.
+    const RecordTable* table = nullptr;
+    std::size_t row = 0;
+    Value bound() const { return table ? table->record(row) : value; }
   };
 
   Environment(std::shared_ptr<Environment> parent, ModuleRuntime* module) : parent_(std::move(parent)), module_(module) {}
@@ -41,6 +46,22 @@ class Environment {
   void define(const std::string& name, Value v) { add(name, Slot{std::move(v), nullptr, nullptr}); }
   void define_lazy(const std::string& name, std::shared_ptr<LazyCell> cell) { add(name, Slot{Value(), std::move(cell), nullptr}); }
   void define_alias(const std::string& name, const ModuleRuntime* m) { add(name, Slot{Value(), nullptr, m}); }
+  void define_row(const std::string& name, const RecordTable* t, std::size_t row) {
+    add(name, Slot{Value(), nullptr, nullptr, t, row});
+  }
+  // The scope of one parameter bound to a row (define_row), bound to another row of a table.
+  void rebind_row(const RecordTable* t, std::size_t row) {
+    slots_.back().second.table = t;
+    slots_.back().second.row = row;
+  }
+  // A scope that outlives its call keeps its rows as records (the table may go before it does).
+  void settle_rows() {
+    for (auto& s : slots_)
+      if (s.second.table) {
+        s.second.value = s.second.bound();
+        s.second.table = nullptr;
+      }
+  }
 
   // This scope only; the latest definition wins (a later `let` shadows an earlier one).
   const Slot* find_local(const std::string& name) const {

@@ -81,6 +81,8 @@ class Evaluator {
                    const ast::Expr* site, const EnvPtr& env);
   // call_value with one positional argument (map, filter, count... over a list's items).
   Value call_on(const Value& fn, const Value& arg, const EnvPtr& env);
+  // call_on with a table's row: a lambda's parameter reads the row's fields in place.
+  Value call_on_row(const Value& fn, const RecordTable& t, std::size_t row, const EnvPtr& env);
 
   const Registry& registry() const { return registry_; }
   SourceLocation location_of(const ast::Expr& e, const EnvPtr& env) const;
@@ -153,6 +155,8 @@ class Evaluator {
   // 200,000 items then allocates none.
   std::vector<EnvPtr> spare_scopes_;
   EnvPtr lambda_scope(const EnvPtr& closure);
+  EnvPtr row_scope_;  // call_on_row's last scope, for the next row of the same lambda
+  const ast::Lambda* row_lambda_ = nullptr;
   void release_lambda_scope(EnvPtr scope);
   Value call_lambda(const Function& f, const Value* args, std::size_t count, const ast::Expr* site, const EnvPtr& env);
 

@@ -553,6 +553,10 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
                 }
                 return lookup(n.name.name, e, slot->alias->globals);
               }
+              // A row of a table: the field is read in place (no record is made); a missing key
+              // takes the path below, which says what a record's would.
+              if (slot->table)
+                if (const Value* v = slot->table->find(slot->row, n.name.name)) return *v;
               break;
             }
           }
@@ -578,20 +582,21 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
             if (!idx.is(ValueKind::number) || !idx.as_quantity().dim.dimensionless() || idx.as_number() != std::floor(idx.as_number()))
               return error_at(e, env, fmt::format("a list index must be a whole number, got {}", idx.repr(5)),
                               idx.from_submission() ? Blame::submission : Blame::rubric);
-            const List& l = obj.as_list();
+            const std::size_t size = obj.list_size();  // a table's records are not all made for one
             double i = idx.as_number();
-            double k = i < 0 ? i + static_cast<double>(l.size()) : i;
-            if (k < 0 || k >= static_cast<double>(l.size())) {
+            double k = i < 0 ? i + static_cast<double>(size) : i;
+            if (k < 0 || k >= static_cast<double>(size)) {
               // Past the end of a list made from the submission (files it lacks, rows it did not
               // write, a filter of its data) is the submission's failure; of the rubric's own list, its error.
-              const std::string n_items = fmt::format("{} item{}", l.size(), l.size() == 1 ? "" : "s");
-              std::string why = l.empty() && !obj.list_none().empty() ? obj.list_none()
+              const std::string n_items = fmt::format("{} item{}", size, size == 1 ? "" : "s");
+              std::string why = size == 0 && !obj.list_none().empty() ? obj.list_none()
                                 : !obj.list_what().empty()            ? fmt::format("{} in {}", n_items, obj.list_what())
                                                                       : fmt::format("the list has {}", n_items);
               return error_at(e, env, fmt::format("index {} out of range: {}", format_number(i), why),
                               obj.from_submission() ? Blame::submission : Blame::rubric);
             }
-            Value item = l[static_cast<std::size_t>(k)];
+            const TableView view = obj.table_view();
+            Value item = view ? view.table->record(view.row(static_cast<std::size_t>(k))) : obj.as_list()[static_cast<std::size_t>(k)];
             if (obj.from_submission() && !item.is_error()) item.mark_from_submission();
             return item;
           }

@@ -18,6 +18,7 @@ void collect(const Value& v, int depth, int& budget, std::vector<const tensor::T
   if (v.is(ValueKind::tensor)) {
     if (const auto& t = v.as_tensor(); t && t->mapped_file()) out.push_back(t.get());
   } else if (v.is(ValueKind::list)) {
+    if (v.table_view()) return;  // records read from a file: no tensor among them
     for (const Value& x : v.as_list()) {
       if (budget <= 0) return;
       collect(x, depth + 1, budget, out);

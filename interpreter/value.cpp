@@ -173,7 +173,7 @@ bool any_item_error(const List& items) {
 Value Value::list(List items) {
   Value v;
   const bool held = any_item_error(items);
-  v.payload_ = std::make_shared<const ListPayload>(ListPayload{std::move(items), {}, {}, held});
+  v.payload_ = std::make_shared<const ListPayload>(std::move(items), std::string(), std::string(), held);
   return v;
 }
 Value Value::record(Record r) {
@@ -234,13 +234,77 @@ Value Value::undecided(std::string message, Verdict verdict, Blame blame, Source
 bool Value::as_bool() const { return std::get<bool>(payload_); }
 const Quantity& Value::as_quantity() const { return std::get<Quantity>(payload_); }
 const std::string& Value::as_string() const { return *std::get<std::shared_ptr<const std::string>>(payload_); }
-const List& Value::as_list() const { return std::get<std::shared_ptr<const ListPayload>>(payload_)->items; }
+const List& Value::as_list() const {
+  const ListPayload& p = *std::get<std::shared_ptr<const ListPayload>>(payload_);
+  if (p.table)
+    std::call_once(p.items_made, [&p] {
+      TableView view{p.table.get(), p.selection.get()};
+      p.items.reserve(view.size());
+      for (std::size_t i = 0; i < view.size(); ++i) p.items.push_back(p.table->record(view.row(i)));
+    });
+  return p.items;
+}
+std::size_t Value::list_size() const {
+  const ListPayload& p = *std::get<std::shared_ptr<const ListPayload>>(payload_);
+  if (!p.table) return p.items.size();
+  return p.selection ? p.selection->size() : p.table->rows();
+}
+TableView Value::table_view() const {
+  const auto* p = std::get_if<std::shared_ptr<const ListPayload>>(&payload_);
+  if (!p || !(*p)->table) return {};
+  return {(*p)->table.get(), (*p)->selection.get()};
+}
+Value Value::table(std::shared_ptr<const RecordTable> t, std::string what, std::string none) {
+  Value v;
+  auto p = std::make_shared<ListPayload>(List{}, std::move(what), std::move(none), false);
+  p->table = std::move(t);
+  v.payload_ = std::shared_ptr<const ListPayload>(std::move(p));
+  return v;
+}
+Value Value::table_rows(const Value& table_list, std::vector<std::uint32_t> selection) {
+  const ListPayload& of = *std::get<std::shared_ptr<const ListPayload>>(table_list.payload_);
+  Value v;
+  auto p = std::make_shared<ListPayload>(List{}, std::string(), std::string(), false);
+  p->table = of.table;
+  p->selection = std::make_shared<const std::vector<std::uint32_t>>(std::move(selection));
+  v.payload_ = std::shared_ptr<const ListPayload>(std::move(p));
+  return v;
+}
+Value Value::described(std::string what, std::string none) const {
+  const ListPayload& of = *std::get<std::shared_ptr<const ListPayload>>(payload_);
+  Value v = *this;  // keeps its marks
+  auto p = std::make_shared<ListPayload>(of.table ? List{} : of.items, std::move(what), std::move(none), of.holds_error);
+  p->table = of.table;
+  p->selection = of.selection;
+  v.payload_ = std::shared_ptr<const ListPayload>(std::move(p));
+  return v;
+}
+
+const Value* RecordTable::find(std::size_t row, const std::string& key) const {
+  const std::size_t n = key.size();
+  for (std::size_t k = 0; k < keys.size(); ++k) {
+    const std::string& name = keys[k];
+    if (name.size() == n && (n == 0 || (name[0] == key[0] && same_bytes(name.data() + 1, key.data() + 1, n - 1))))
+      return &columns[k][row];
+  }
+  return nullptr;
+}
+
+Value RecordTable::record(std::size_t row) const {
+  Record r;
+  r.origin = RecordOrigin(origin, row);
+  r.fields.reserve(keys.size());
+  for (std::size_t k = 0; k < keys.size(); ++k) r.fields.emplace_back(keys[k], columns[k][row]);
+  Value v = Value::record(std::move(r));
+  if (from_submission) v.mark_from_submission();
+  return v;
+}
 const std::string& Value::list_what() const { return std::get<std::shared_ptr<const ListPayload>>(payload_)->what; }
 const std::string& Value::list_none() const { return std::get<std::shared_ptr<const ListPayload>>(payload_)->none; }
 Value Value::list(List items, std::string what, std::string none) {
   Value v;
   const bool held = any_item_error(items);
-  v.payload_ = std::make_shared<const ListPayload>(ListPayload{std::move(items), std::move(what), std::move(none), held});
+  v.payload_ = std::make_shared<const ListPayload>(std::move(items), std::move(what), std::move(none), held);
   return v;
 }
 

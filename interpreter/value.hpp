@@ -6,6 +6,7 @@
 #include <functional>
 #include <future>
 #include <memory>
+#include <mutex>
 #include <optional>
 #include <string>
 #include <string_view>
@@ -99,6 +100,31 @@ struct Record {
   std::string missing_key(const std::string& key) const;
 };
 
+// A list of records of one shape read from a file, held column by column: a file of 200,000
+// requests is seven columns, not 200,000 records. A lambda reading a row's fields reads the
+// columns (Evaluator::call_on_row); the records are made only where something needs them whole.
+struct RecordTable {
+  std::vector<std::string> keys;                    // in file order
+  std::vector<List> columns;                        // columns[key][row]
+  std::shared_ptr<const std::string> origin;        // the list's: row i is "ORIGIN[i]"
+  bool from_submission = false;                     // the records are marked as the file's values are
+  std::size_t rows() const { return columns.empty() ? row_count : columns[0].size(); }
+  std::size_t row_count = 0;                        // when there are no keys (rows of `{}`)
+  // The field of a row, as Record::find finds it (the first key equal), or null.
+  const Value* find(std::size_t row, const std::string& key) const;
+  // The row as the record the file's reader would have made.
+  Value record(std::size_t row) const;
+};
+
+// The rows of a table a list holds (Value::table_view): all of them, or a selection in order.
+struct TableView {
+  const RecordTable* table = nullptr;
+  const std::vector<std::uint32_t>* selection = nullptr;  // null: every row
+  explicit operator bool() const { return table != nullptr; }
+  std::size_t size() const { return selection ? selection->size() : table->rows(); }
+  std::size_t row(std::size_t i) const { return selection ? (*selection)[i] : i; }
+};
+
 // A path confined to a root: `submission / "out" / "y.npy"`.
 struct PathValue {
   std::string root;      // "submission", "reference", ...
@@ -174,6 +200,12 @@ class Value {
   // A list that says what it lists, for "index past the end" messages: `none` when it is empty
   // ("no file matches *.json in submission/"), `what` otherwise ("the files matching *.json in submission/").
   static Value list(List items, std::string what, std::string none);
+  // A list of a table's records (all rows, or the rows `selection` names, in order), made one by
+  // one only when the list is used as items (as_list).
+  static Value table(std::shared_ptr<const RecordTable> t, std::string what, std::string none);
+  static Value table_rows(const Value& table_list, std::vector<std::uint32_t> selection);
+  // The same list described anew (see list(items, what, none)), its items not copied.
+  Value described(std::string what, std::string none) const;
   static Value record(Record r);
   static Value path(PathValue p);
   static Value tensor(std::shared_ptr<const tensor::Tensor> t);
@@ -224,6 +256,10 @@ class Value {
   double as_number() const { return as_quantity().value; }
   const std::string& as_string() const;
   const List& as_list() const;
+  // The number of items of a list, without making a table's records.
+  std::size_t list_size() const;
+  // The table a list of records holds its items in, if it does (see RecordTable).
+  TableView table_view() const;
   // What a list lists and what its emptiness means (both empty unless given; see list()).
   const std::string& list_what() const;
   // A list keeps an item that could not be computed in its slot (a list literal, `map`), as a
@@ -260,9 +296,14 @@ class Value {
 };
 
 struct ListPayload {
-  List items;
+  ListPayload(List i, std::string w, std::string n, bool held)
+      : items(std::move(i)), what(std::move(w)), none(std::move(n)), holds_error(held) {}
+  mutable List items;      // a table's are made on first use (items_made)
   std::string what, none;  // see Value::list
   bool holds_error = false;  // an item is an error, or a list that holds one
+  std::shared_ptr<const RecordTable> table;  // set: the items are rows of this table
+  std::shared_ptr<const std::vector<std::uint32_t>> selection;  // which rows (null: all)
+  mutable std::once_flag items_made;
 };
 
 // Whether a value holds what the candidate wrote: read from (or a path under) `submission`, or
@@ -302,6 +343,15 @@ class CallContext {
   virtual Value call(const Value& function, const std::vector<Value>& args) = 0;
   // call with one argument, an item of a list (map, filter, count...): no argument list is built.
   virtual Value call_on(const Value& function, const Value& arg) { return call(function, std::vector<Value>{arg}); }
+  // call_on with row `row` of a table (TableView): a lambda reads the row's fields without its record being made.
+  virtual Value call_on_row(const Value& function, const RecordTable& t, std::size_t row) {
+    return call_on(function, t.record(row));
+  }
+  // call_on with item `i` of a list, a table's row read in place.
+  Value call_on_item(const Value& function, const Value& list, std::size_t i) {
+    if (TableView view = list.table_view()) return call_on_row(function, *view.table, view.row(i));
+    return call_on(function, list.as_list()[i]);
+  }
   // A cache shared by all calls of one check run (e.g. parsed JSON by path), keyed by string.
   virtual std::shared_ptr<const void> cached(const std::string& key) const = 0;
   virtual void store(const std::string& key, std::shared_ptr<const void> value) = 0;

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <string_view>
 #include <unordered_map>
 #include <vector>
@@ -76,7 +77,9 @@ namespace {
 
 // Builds the language's values as the fast reader hands them over, each list and record with the
 // origin convert_json gives it. Equal short strings share one value: a file of 200,000 records
-// naming three models holds three strings.
+// naming three models holds three strings. A list whose items are all records of the same keys in
+// the same order is kept as a table, column by column (RecordTable): its records are made only if
+// something needs them whole, and are then what this builder would have made.
 class ValueBuilder final : public json::Builder {
  public:
   ValueBuilder(const std::string& origin, bool from_submission) : origin_(origin), from_submission_(from_submission) {}
@@ -104,19 +107,55 @@ class ValueBuilder final : public json::Builder {
     Frame f = std::move(open_.back());
     open_.pop_back();
     const std::string& origin = *f.list_origin;
-    place(Value::list(std::move(f.items), origin, fmt::format("{} is an empty list", origin)));
+    if (f.table) {
+      place(Value::table(std::move(f.table), origin, fmt::format("{} is an empty list", origin)));
+    } else {
+      place(Value::list(std::move(f.items), origin, fmt::format("{} is an empty list", origin)));
+    }
   }
   void begin_object(std::size_t size) override {
     Frame f;
     f.object = true;
-    // An item of a list shares the list's origin.
-    if (!open_.empty() && !open_.back().object) f.record.origin = RecordOrigin(open_.back().list_origin, open_.back().items.size());
-    else f.record.origin = child_origin();
-    f.record.fields.reserve(size);
+    if (!open_.empty() && !open_.back().object) {
+      Frame& list = open_.back();
+      // An item of a list shares the list's origin; the first record of an empty list starts a table.
+      if (list.items.empty() && !list.table && list.tabular) {
+        list.table = std::make_shared<RecordTable>();
+        list.table->origin = list.list_origin;
+        list.table->from_submission = from_submission_;
+      }
+      f.row = list.table != nullptr;
+      f.record.origin = RecordOrigin(list.list_origin, list.table ? list.table->row_count : list.items.size());
+    } else {
+      f.record.origin = child_origin();
+    }
+    if (!f.row) f.record.fields.reserve(size);
     open_.push_back(std::move(f));
   }
-  void key(std::string_view k) override { open_.back().record.fields.emplace_back(std::string(k), Value()); }
+  void key(std::string_view k) override {
+    Frame& top = open_.back();
+    if (top.row) {
+      RecordTable& t = *open_[open_.size() - 2].table;
+      if (t.row_count == 0 && top.filled == t.keys.size()) {  // the first row names the columns
+        t.keys.emplace_back(k);
+        t.columns.emplace_back().reserve(open_[open_.size() - 2].items.capacity());
+        return;
+      }
+      if (top.filled < t.keys.size() && t.keys[top.filled] == k) return;
+      demote(open_.size() - 2);
+    }
+    top.record.fields.emplace_back(std::string(k), Value());
+  }
   void end_object() override {
+    if (open_.back().row) {
+      RecordTable& t = *open_[open_.size() - 2].table;
+      if (open_.back().filled == t.keys.size()) {
+        ++t.row_count;
+        open_.pop_back();
+        return;
+      }
+      demote(open_.size() - 2);
+    }
     Record r = std::move(open_.back().record);
     open_.pop_back();
     place(Value::record(std::move(r)));
@@ -131,14 +170,38 @@ class ValueBuilder final : public json::Builder {
     std::shared_ptr<const std::string> list_origin;  // an array's (an object's is its record's)
     List items;
     Record record;
+    // An array: its records so far, as a table, while every item is a record of the first's keys.
+    std::shared_ptr<RecordTable> table;
+    bool tabular = true;  // false once an item broke the shape
+    // An object that is a row of its array's table: how many of its fields are in the columns.
+    bool row = false;
+    std::size_t filled = 0;
   };
+
+  // The array open at `at` gives up its table: its rows become the records they stand for, and a
+  // row being read (the frame above it) becomes a record with the fields it has so far.
+  void demote(std::size_t at) {
+    Frame& list = open_[at];
+    std::shared_ptr<RecordTable> t = std::move(list.table);
+    list.tabular = false;
+    const std::size_t rows = t->row_count;
+    list.items.reserve(std::max(list.items.capacity(), rows + 1));
+    for (std::size_t i = 0; i < rows; ++i) list.items.push_back(t->record(i));
+    if (at + 1 < open_.size() && open_[at + 1].row) {
+      Frame& row = open_[at + 1];
+      row.row = false;
+      row.record.origin = RecordOrigin(list.list_origin, rows);
+      for (std::size_t k = 0; k < row.filled; ++k) row.record.fields.emplace_back(t->keys[k], t->columns[k][rows]);
+    }
+  }
 
   // The origin of a list or record starting now: "FILE", "FILE[3]", "FILE[3].key".
   std::string child_origin() const {
     if (open_.empty()) return origin_;
     const Frame& top = open_.back();
+    if (top.row) return top.record.origin.str() + "." + open_[open_.size() - 2].table->keys[top.filled];
     if (top.object) return top.record.origin.str() + "." + top.record.fields.back().first;
-    return fmt::format("{}[{}]", *top.list_origin, top.items.size());
+    return fmt::format("{}[{}]", *top.list_origin, top.table ? top.table->row_count : top.items.size());
   }
 
   void place(Value v) {
@@ -148,8 +211,15 @@ class ValueBuilder final : public json::Builder {
       return;
     }
     Frame& top = open_.back();
-    if (top.object) top.record.fields.back().second = std::move(v);
-    else top.items.push_back(std::move(v));
+    if (top.row) {
+      open_[open_.size() - 2].table->columns[top.filled++].push_back(std::move(v));
+    } else if (top.object) {
+      top.record.fields.back().second = std::move(v);
+    } else {
+      if (top.table) demote(open_.size() - 1);  // an item that is no record of the table's shape
+      top.tabular = false;
+      top.items.push_back(std::move(v));
+    }
   }
 
   const std::string& origin_;

@@ -15,9 +15,9 @@ namespace {
 
 using builtins::want;
 
-// Calls `f` on an item and requires a bool; returns the bool or sets `err`.
-std::optional<bool> predicate(CallContext& ctx, const Value& f, const Value& item, Value& err) {
-  Value r = ctx.call_on(f, item);
+// Calls `f` on item `i` of `xs` and requires a bool; returns the bool or sets `err`.
+std::optional<bool> predicate(CallContext& ctx, const Value& f, const Value& xs, std::size_t i, Value& err) {
+  Value r = ctx.call_on_item(f, xs, i);
   if (r.is_error()) {
     err = r;
     return std::nullopt;
@@ -40,8 +40,9 @@ Value quantify(CallContext& ctx, const std::vector<Value>& a, bool want_all) {
   if (has_pred && !a[1].is(ValueKind::function)) return ctx.bad_argument(2, "a function", a[1]);
   const Connective connective = want_all ? Connective::all : Connective::any;
   std::optional<Value> pending;  // the strongest undecided item so far
-  for (const Value& item : a[0].as_list()) {
-    Value b = has_pred ? ctx.call_on(a[1], item) : item;
+  const std::size_t n = a[0].list_size();
+  for (std::size_t i = 0; i < n; ++i) {
+    Value b = has_pred ? ctx.call_on_item(a[1], a[0], i) : a[0].as_list()[i];
     if (!b.is_error() && !b.is(ValueKind::boolean)) {
       b = has_pred ? ctx.error(fmt::format("the predicate given to '{}' returned a {} ({}), not a bool", ctx.function_name(),
                                            b.kind_name(), b.repr(5)),
@@ -88,7 +89,7 @@ void open_lists(Registry& r) {
   r.add("len", {P("x")}, false, "The length of a list, string (bytes), record (fields) or samples (count).", fam,
          [](CallContext& ctx, const std::vector<Value>& a) {
            switch (a[0].kind()) {
-             case ValueKind::list: return Value::number(static_cast<double>(a[0].as_list().size()));
+             case ValueKind::list: return Value::number(static_cast<double>(a[0].list_size()));
              case ValueKind::string: return Value::number(static_cast<double>(a[0].as_string().size()));
              case ValueKind::record: return Value::number(static_cast<double>(a[0].as_record().fields.size()));
              case ValueKind::samples: {
@@ -129,13 +130,17 @@ void open_lists(Registry& r) {
          [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::list, "a list")) return *e;
            double n = 0;
-           for (const Value& item : a[0].as_list()) {
+           const std::size_t size = a[0].list_size();
+           for (std::size_t i = 0; i < size; ++i) {
              if (a[1].is(ValueKind::function)) {
                Value err;
-               auto r = predicate(ctx, a[1], item, err);
+               auto r = predicate(ctx, a[1], a[0], i, err);
                if (!r) return err;
                n += *r ? 1 : 0;
-             } else if (a[1].is_null()) {
+               continue;
+             }
+             const Value& item = a[0].as_list()[i];
+             if (a[1].is_null()) {
                n += item.is(ValueKind::boolean) && item.as_bool() ? 1 : 0;
              } else if (structurally_equal(item, a[1])) {
                n += 1;
@@ -155,8 +160,9 @@ void open_lists(Registry& r) {
       if (auto e = want(ctx, a, 0, ValueKind::list, "a list")) return *e;
       if (auto e = want(ctx, a, 1, ValueKind::function, "a function")) return *e;
       List out;
-      out.reserve(a[0].as_list().size());
-      for (const Value& item : a[0].as_list()) out.push_back(ctx.call_on(a[1], item));
+      const std::size_t n = a[0].list_size();
+      out.reserve(n);
+      for (std::size_t i = 0; i < n; ++i) out.push_back(ctx.call_on_item(a[1], a[0], i));
       return Value::list(std::move(out));
     };
     r.add(std::move(b));
@@ -165,12 +171,23 @@ void open_lists(Registry& r) {
          [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::list, "a list")) return *e;
            if (auto e = want(ctx, a, 1, ValueKind::function, "a function")) return *e;
+           const std::size_t n = a[0].list_size();
+           if (TableView view = a[0].table_view()) {  // the rows kept, no record made
+             std::vector<std::uint32_t> rows;
+             for (std::size_t i = 0; i < n; ++i) {
+               Value err;
+               auto r = predicate(ctx, a[1], a[0], i, err);
+               if (!r) return err;
+               if (*r) rows.push_back(static_cast<std::uint32_t>(view.row(i)));
+             }
+             return Value::table_rows(a[0], std::move(rows));
+           }
            List out;
-           for (const Value& item : a[0].as_list()) {
+           for (std::size_t i = 0; i < n; ++i) {
              Value err;
-             auto r = predicate(ctx, a[1], item, err);
+             auto r = predicate(ctx, a[1], a[0], i, err);
              if (!r) return err;
-             if (*r) out.push_back(item);
+             if (*r) out.push_back(a[0].as_list()[i]);
            }
            return Value::list(std::move(out));
          });
