@@ -2,6 +2,7 @@
 // results.jsonl on disk: read back what an earlier (possibly killed) run left, append finished
 // lines durably, and rewrite the file atomically. A kill at any moment leaves every finished line
 // and a file that parses line by line; a torn last line is dropped on the next load.
+#include <chrono>
 #include <condition_variable>
 #include <cstdint>
 #include <functional>
@@ -63,8 +64,9 @@ LoadedResults load_results(const std::string& path);
 
 
 // Appends lines to results.jsonl, each written whole with one write(2). A background thread makes
-// them durable (fdatasync) as they come, so grading never waits for the disk; sync() waits until
-// every line appended so far is on disk. (The thread touches nothing a forked process uses.)
+// them durable (fdatasync) as they come, the lines of kGroupCommit together, so grading never
+// waits for the disk; sync() waits until every line appended so far is on disk. (The thread
+// touches nothing a forked process uses.)
 class ResultsAppender {
  public:
   // Cuts the file to `valid_bytes` first (a torn tail), creating it when missing.
@@ -86,6 +88,8 @@ class ResultsAppender {
   std::mutex mutex_;
   std::condition_variable changed_;
   std::uint64_t durable_ = 0;  // bytes known to be on disk
+  int waiting_ = 0;            // callers of sync() waiting: no group commit delay then
+  static constexpr std::chrono::milliseconds kGroupCommit{20};
   bool stopping_ = false;
   std::string sync_error_;     // the syncer's failure, reported by the next append or sync
   std::thread syncer_;

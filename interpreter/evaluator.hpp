@@ -154,9 +154,10 @@ class Evaluator {
   // Lambda scopes no closure kept once their call returned, emptied for the next call: a map over
   // 200,000 items then allocates none.
   std::vector<EnvPtr> spare_scopes_;
-  EnvPtr lambda_scope(const EnvPtr& closure);
-  EnvPtr row_scope_;  // call_on_row's last scope, for the next row of the same lambda
+  // call_on_row's last scope, bound to the next row when the same lambda is called again.
+  EnvPtr row_scope_;
   const ast::Lambda* row_lambda_ = nullptr;
+  EnvPtr lambda_scope(const EnvPtr& closure);
   void release_lambda_scope(EnvPtr scope);
   Value call_lambda(const Function& f, const Value* args, std::size_t count, const ast::Expr* site, const EnvPtr& env);
 

@@ -154,7 +154,7 @@ const std::vector<Seq> kHedges = {
     // An expectation the writer held and a hope: "We expected 2x but measured 1.2x", "hoped for 2x",
     // "we predict 1.7x" (a forecast without a person, "Rain is expected", is stated).
     {"we", "expected"}, {"i", "expected"}, {"had", "expected"}, {"hoped", "for"}, {"hope", "for"}, {"hopes", "for"},
-    {"hoping", "for"}, {"we", "predict"}, {"i", "predict"}, {"we", "anticipate"}, {"i", "anticipate"}, {"we", "expect"},
+    {"hoping", "for"}, {"we", "predict"}, {"i", "predict"}, {"we", "anticipate"}, {"i", "anticipate"}, {"we", "expect"}, {"i", "expect"},
     {"'d", "bet"}, {"would", "bet"}, {"is", "advertised"}, {"are", "advertised"}, {"was", "advertised"},
     {"were", "advertised"},
     // ConText's probable existence: probable, likely, consistent with, suggestive of ...

@@ -58,6 +58,19 @@ inline Report run_text(const std::string& text, const std::string& submission, c
   return e.check(submission, reference);
 }
 
+// Runs one criterion whose expects must all pass, the roots `sub` and `ref` under `t`; returns the
+// failing checks, one a line: text, verdict, explanation and first line of evidence.
+inline std::string failures(const std::string& body, const TempDir& t) {
+  Report r = run_text("rubric \"b\" {}\ncriterion c \"c\" {\n" + body + "\n}\n", t.path + "/sub", t.path + "/ref");
+  if (r.criteria.empty()) return r.title;
+  std::string out;
+  for (const auto& c : r.criteria[0].checks)
+    if (c.verdict != Verdict::pass)
+      out += c.source_text + " [" + verdict_name(c.verdict) + "] " + c.explanation + " " +
+             (c.evidence.empty() ? std::string() : c.evidence[0]) + "\n";
+  return out;
+}
+
 inline const CriterionResult* find_criterion(const std::vector<CriterionResult>& cs, const std::string& id) {
   for (const auto& c : cs) {
     if (c.id == id) return &c;

@@ -6,20 +6,10 @@
 #include "interpreter/builtins/registry.hpp"
 
 using namespace rubric;
+using rubric::test::failures;
 
 namespace {
 
-// Runs one criterion whose expects must all pass; returns the failing checks' texts.
-std::string failures(const std::string& body, const rubric::test::TempDir& t) {
-  Report r = rubric::test::run_text("rubric \"b\" {}\ncriterion c \"c\" {\n" + body + "\n}\n", t.path + "/sub", t.path + "/ref");
-  if (r.criteria.empty()) return r.title;
-  std::string out;
-  for (const auto& c : r.criteria[0].checks)
-    if (c.verdict != Verdict::pass)
-      out += fmt::format("{} [{}] {} {}\n", c.source_text, verdict_name(c.verdict), c.explanation,
-                         c.evidence.empty() ? "" : c.evidence[0]);
-  return out;
-}
 
 }  // namespace
 

@@ -8,6 +8,7 @@
 #include "operators/json/json_reader.hpp"
 
 using namespace rubric;
+using rubric::test::failures;
 
 namespace {
 
@@ -43,16 +44,6 @@ void same_as_plain_reader(const std::string& text, bool expect_table) {
   }
 }
 
-std::string failures(const std::string& body, const rubric::test::TempDir& t) {
-  Report r = rubric::test::run_text("rubric \"b\" {}\ncriterion c \"c\" {\n" + body + "\n}\n", t.path + "/sub", t.path + "/ref");
-  if (r.criteria.empty()) return r.title;
-  std::string out;
-  for (const auto& c : r.criteria[0].checks)
-    if (c.verdict != Verdict::pass)
-      out += fmt::format("{} [{}] {} {}\n", c.source_text, verdict_name(c.verdict), c.explanation,
-                         c.evidence.empty() ? "" : c.evidence[0]);
-  return out;
-}
 
 // Padding past 64 bytes: shorter documents are read by the plain reader.
 const std::string kPad = R"(, "padding": "................................................................")";

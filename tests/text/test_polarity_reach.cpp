@@ -341,6 +341,9 @@ TEST_CASE("an expected figure and another's figure are no measurements") {
   CHECK(pol("The paper reports a 2.1x gain on long prompts.", "long prompt") == "hedged");
   CHECK(pol("The profiler reports 3 ms of stall per step.", "stall") == "affirmed");
   CHECK(pol("The warranty claims were paid within a week.", "warranty") == "affirmed");
+  // An expectation the writer holds, whoever the writer is.
+  CHECK(pol("I expect the fused kernel will remove the stall.", "stall") == "hedged");
+  CHECK(pol("We expect the fused kernel will remove the stall.", "stall") == "hedged");
 }
 
 TEST_CASE("a table under a heading that denies or doubts reads its rows as the heading's items") {
