@@ -1,10 +1,10 @@
 #pragma once
 // A contiguous tensor's elements, stripe by stripe, as a pass over a whole file reads them. A tensor
-// in a mapped file is copied out of the file with pread() into a reused buffer, as `cat` reads:
-// on the benchmark machine (a virtual machine) first touching the pages of a fresh mapping cost
-// 2.4–6× what copying the same bytes out of the page cache did, and the reused buffer stays in
-// cache for whatever reads the stripe next (the comparison, then the digest). A tensor in memory
-// is read in place.
+// in a mapped file is read through the mapping, or copied out of the file with pread() into a
+// reused buffer, as `cat` reads, whichever this machine does faster (timed once a process): on
+// one virtual machine first touching the pages of a fresh mapping cost 2.4–6× what copying the
+// same bytes out of the page cache did, on another 0.7×. A copy stays in cache for whatever reads
+// the stripe next (the comparison, then the digest). A tensor in memory is read in place.
 #include <cstddef>
 #include <cstdint>
 #include <memory>
@@ -12,6 +12,11 @@
 #include "operators/tensor/tensor.hpp"
 
 namespace rubric::tensor {
+
+// How a pass reads a tensor's mapped file: as this machine does faster (timed once a process), or
+// one way always (tests run every pass both ways).
+enum class FileReading { timed, copy, map };
+void set_file_reading(FileReading how);
 
 class StripeReader {
  public:

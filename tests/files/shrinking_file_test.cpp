@@ -14,6 +14,7 @@
 #include "helpers.hpp"
 #include "interpreter/builtins/registry.hpp"
 #include "operators/files/bus_guard.hpp"
+#include "operators/tensor/stripe_reader.hpp"
 #include "operators/numerics/compare.hpp"
 #include "operators/numerics/compare_axis.hpp"
 #include "operators/numerics/logits.hpp"
@@ -84,8 +85,11 @@ TEST_CASE("every pass over a mapped tensor whose file shrank reports the file, n
       {"save_npy", [&](auto& x, auto&) { rt::save_npy(t.path + "/copy.npy", x); }},
       {"save_raw", [&](auto& x, auto&) { rt::save_raw(t.path + "/copy.bin", x); }},
   };
+  for (const auto how : {rt::FileReading::copy, rt::FileReading::map})
   for (const auto& [name, pass] : passes) {
     CAPTURE(name);
+    CAPTURE(how == rt::FileReading::copy ? "copied" : "mapped");
+    rt::set_file_reading(how);
     rt::save_npy(a, ramp(1));
     rt::save_npy(b, ramp(1));
     const rt::Tensor x = rt::load_npy(a), y = rt::load_npy(b);
@@ -98,6 +102,7 @@ TEST_CASE("every pass over a mapped tensor whose file shrank reports the file, n
     CHECK_FALSE(rt::intact(x));
     CHECK(rt::intact(y));
   }
+  rt::set_file_reading(rt::FileReading::timed);
 }
 
 TEST_CASE("a comparison of two shrunk files names the reference first; a load after the shrink says so") {

@@ -292,7 +292,11 @@ TEST_CASE("a striped pass over two .npy files gives the figures of the same tens
     return std::string(std::istreambuf_iterator<char>(in), {});
   };
   const std::string a_file = file_bytes("a.npy"), b_file = file_bytes("b.npy");
+  // Both ways of reading a file: out of it into the pass's buffers, and through its mapping.
+  for (const auto how : {rubric::tensor::FileReading::copy, rubric::tensor::FileReading::map})
   for (const Tolerance& tol : {Tolerance{1e-3, 1e-3, 0}, Tolerance{0, 0, 2}}) {
+    CAPTURE(how == rubric::tensor::FileReading::copy ? "copied" : "mapped");
+    rubric::tensor::set_file_reading(how);
     const CompareStats memory = compare(ma, mb, tol, 1);
     for (unsigned workers : {1u, 2u, 3u}) {
       CAPTURE(workers);
@@ -325,13 +329,17 @@ TEST_CASE("a striped pass over two .npy files gives the figures of the same tens
       CHECK(unfed.sum_sq_a == memory.sum_sq_a);
     }
   }
+  rubric::tensor::set_file_reading(rubric::tensor::FileReading::map);
+  CHECK_FALSE(rubric::tensor::StripeReader(fa, 65536, 2).copies());
   // Read out of the file (the pass does so when the mapping would read slowly): the file's bytes.
+  rubric::tensor::set_file_reading(rubric::tensor::FileReading::copy);
   rubric::tensor::StripeReader reader(fa, 65536, 2);
   REQUIRE(reader.copies());
   const std::byte* first = reader.read(0, 65536, 0);
   const std::byte* last = reader.read(196608, n, 1);
   CHECK(std::string(reinterpret_cast<const char*>(first), 65536 * 4) == a_file.substr(128, 65536 * 4));
   CHECK(std::string(reinterpret_cast<const char*>(last), (n - 196608) * 4) == a_file.substr(128 + 196608 * 4));
+  rubric::tensor::set_file_reading(rubric::tensor::FileReading::timed);
 }
 
 TEST_CASE("the shown figures of an f32 pass equal those of the full pass, NaNs and infinities included") {
