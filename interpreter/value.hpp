@@ -104,12 +104,12 @@ struct Record {
 // requests is seven columns, not 200,000 records. A lambda reading a row's fields reads the
 // columns (Evaluator::call_on_row); the records are made only where something needs them whole.
 struct RecordTable {
-  std::vector<std::string> keys;                    // in file order
-  std::vector<List> columns;                        // columns[key][row]
-  std::shared_ptr<const std::string> origin;        // the list's: row i is "ORIGIN[i]"
-  bool from_submission = false;                     // the records are marked as the file's values are
-  std::size_t rows() const { return columns.empty() ? row_count : columns[0].size(); }
-  std::size_t row_count = 0;                        // when there are no keys (rows of `{}`)
+  std::vector<std::string> keys;              // in file order
+  std::vector<List> columns;                  // columns[key][row]
+  std::size_t row_count = 0;                  // rows of `{}` have no columns
+  std::shared_ptr<const std::string> origin;  // the list's: row i is "ORIGIN[i]"
+  bool from_submission = false;               // the records are marked as the file's values are
+  std::size_t rows() const { return row_count; }
   // The field of a row, as Record::find finds it (the first key equal), or null.
   const Value* find(std::size_t row, const std::string& key) const;
   // The row as the record the file's reader would have made.
