@@ -42,9 +42,7 @@ bool copying_is_cheaper(int fd, const std::byte* mapped, std::size_t offset, std
   constexpr std::size_t kRegion = 16u << 20, kChunk = 128u << 10;
   if (const int found = g_timed.load(); found >= 0) return found == 1;
   if (bytes < 8 * kRegion) return true;  // too small to time, and to matter: copied
-  // A reader made while another thread times copies: it starts at once instead of waiting.
-  std::unique_lock<std::mutex> lock(g_timing, std::try_to_lock);
-  if (!lock.owns_lock()) return true;
+  std::lock_guard<std::mutex> lock(g_timing);  // a second reader waits: both read the chosen way
   if (const int found = g_timed.load(); found >= 0) return found == 1;
   std::byte* chunk = static_cast<std::byte*>(::operator new(kChunk, kLine));
   std::memset(chunk, 0, kChunk);
