@@ -138,7 +138,10 @@ class ValueBuilder final : public json::Builder {
       RecordTable& t = *open_[open_.size() - 2].table;
       if (t.row_count == 0 && top.filled == t.keys.size()) {  // the first row names the columns
         t.keys.emplace_back(k);
-        t.columns.emplace_back().reserve(open_[open_.size() - 2].items.capacity());
+        // Room for every row, unless the first row's keys times the array's length pass what the
+        // reader would read at all (a hostile file's one wide record before a long array).
+        const std::size_t rows = open_[open_.size() - 2].items.capacity();
+        t.columns.emplace_back().reserve(t.keys.size() * rows <= kReservedValues ? rows : 0);
         return;
       }
       if (top.filled < t.keys.size() && t.keys[top.filled] == k) return;
@@ -164,6 +167,7 @@ class ValueBuilder final : public json::Builder {
  private:
   static constexpr std::size_t kSharedStringBytes = 32;
   static constexpr std::size_t kSharedStrings = 4096;
+  static constexpr std::size_t kReservedValues = 8'000'000;  // json()'s value limit (docs/inputs.md)
 
   struct Frame {
     bool object = false;

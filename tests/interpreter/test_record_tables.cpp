@@ -2,6 +2,9 @@
 // with it must give what the records themselves would.
 #include <doctest/doctest.h>
 #include <fmt/format.h>
+#include <sys/resource.h>
+
+#include <algorithm>
 
 #include "helpers.hpp"
 #include "interpreter/builtins/json_value.hpp"
@@ -109,4 +112,24 @@ TEST_CASE("checks over a table: fields in place, records whole where needed, mes
   CHECK(bad.find("[ERROR]") != std::string::npos);
   bad = failures("expect count(json(submission / \"r.json\").rows, r => r.ms) == 0", t);
   CHECK(bad.find("returned a number") != std::string::npos);
+}
+
+TEST_CASE("a wide first record before a long array reserves no more than the reader would read") {
+  // 5,000 keys, then 2,000,000 numbers: room for every key in every row would be hundreds of GB.
+  rubric::test::TempDir t;
+  t.dir("ref");
+  std::string text = "[{";
+  for (int k = 0; k < 5000; ++k) text += fmt::format("{}\"k{}\": 0", k ? ", " : "", k);
+  text += "}";
+  for (int i = 0; i < 2'000'000; ++i) text += ", 0";
+  t.write("sub/wide.json", text + "]");
+  // Under an address-space limit, as a grading machine may set one: reserving that room fails.
+  rlimit before{};
+  REQUIRE(::getrlimit(RLIMIT_AS, &before) == 0);
+  rlimit capped = before;
+  capped.rlim_cur = std::min<rlim_t>(before.rlim_max, rlim_t{16} << 30);
+  REQUIRE(::setrlimit(RLIMIT_AS, &capped) == 0);
+  const std::string failed = failures("expect len(json(submission / \"wide.json\")) == 2000001\n expect json(submission / \"wide.json\")[0].k4999 == 0", t);
+  ::setrlimit(RLIMIT_AS, &before);
+  CHECK(failed == "");
 }
