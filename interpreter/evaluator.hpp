@@ -171,6 +171,9 @@ class Evaluator {
   }
   void count_submission_item() { ++submission_items_; }
   void count_step();
+  // The steps and depth checks of `levels` nested evaluations a shortcut skipped (a row's field
+  // read in place): step budgets and depth limits run out where evaluating would have.
+  void charge_nested_evals(int levels);
   void charge_steps(std::uint64_t steps);  // work inside a builtin (CallContext::charge_steps)
   Value interpolate(const ast::StringLit& s, const ast::Expr& at, const EnvPtr& env);
   std::optional<Value> try_binary_hooks(ast::BinaryOp op, const Value& a, const Value& b, const ast::Expr& at, const EnvPtr& env);

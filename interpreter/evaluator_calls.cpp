@@ -639,13 +639,12 @@ Value Evaluator::call_on_row(const Value& fn, const RecordTable& t, std::size_t 
     return call_on(fn, t.record(row), env);
   CallDepth depth(call_depth_, limits_.call_depth);
   const Function& f = fn.as_function();
-  // `r => r.key`, the commonest lambda over a table, reads the column without a scope; the two
-  // steps evaluating it would take are counted all the same.
+  // `r => r.key`, the commonest lambda over a table, reads the column without a scope; the steps
+  // and depth of evaluating it are charged all the same.
   if (const auto* field = std::get_if<ast::Field>(&f.lambda->body->node))
     if (const auto* name = std::get_if<ast::Name>(&field->object->node); name && name->name == f.lambda->params[0].name)
       if (const Value* v = t.find(row, field->name.name)) {
-        count_step();
-        count_step();
+        charge_nested_evals(2);
         return *v;
       }
   // The scope of the previous row's call is bound to this row when it is the same lambda's and

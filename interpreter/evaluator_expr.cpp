@@ -58,6 +58,14 @@ void Evaluator::count_step() {
   if (++steps_ > limits_.steps) throw step_budget_exceeded(limits_.steps, submission_items_);
 }
 
+void Evaluator::charge_nested_evals(int levels) {
+  for (int i = 1; i <= levels; ++i) {
+    count_step();
+    if (expr_depth_ + i > limits_.expr_depth)
+      throw LimitExceeded(fmt::format("expression depth limit exceeded ({} levels)", limits_.expr_depth));
+  }
+}
+
 void Evaluator::charge_steps(std::uint64_t steps) {
   if (settings_.options.stop && settings_.options.stop->requested()) throw LimitExceeded(settings_.options.stop->reason());
   steps_ = steps > limits_.steps - std::min(steps_, limits_.steps) ? limits_.steps + 1 : steps_ + steps;
@@ -556,7 +564,10 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
               // A row of a table: the field is read in place (no record is made); a missing key
               // takes the path below, which says what a record's would.
               if (slot->table)
-                if (const Value* v = slot->table->find(slot->row, n.name.name)) return *v;
+                if (const Value* v = slot->table->find(slot->row, n.name.name)) {
+                  charge_nested_evals(1);  // what evaluating the name would have cost
+                  return *v;
+                }
               break;
             }
           }

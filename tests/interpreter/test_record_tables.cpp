@@ -133,3 +133,40 @@ TEST_CASE("a wide first record before a long array reserves no more than the rea
   ::setrlimit(RLIMIT_AS, &before);
   CHECK(failed == "");
 }
+
+TEST_CASE("reading a row's fields in place costs the steps and depth that evaluating them would") {
+  // One file is a table; the other is the same rows with one more key in its last record, so it
+  // stays a list of records. Whatever runs out of budget or depth must run out alike over both.
+  rubric::test::TempDir t;
+  const std::string sub = t.dir("sub"), ref = t.dir("ref");
+  std::string table = "[", plain = "[";
+  for (int i = 0; i < 20000; ++i) {
+    const std::string row = fmt::format("{}{{\"a\": {}, \"b\": 2", i ? ", " : "", i % 5);
+    table += row + "}";
+    plain += row + (i == 19999 ? ", \"c\": 0}" : "}");
+  }
+  t.write("sub/table.json", table + "]");
+  t.write("sub/plain.json", plain + "]");
+  auto outcome = [&](const std::string& file, const std::string& check, std::uint64_t budget) {
+    EngineOptions o;
+    o.step_budget = budget;
+    Report r = rubric::test::run_text("rubric \"b\" {}\nlet rows = json(submission / \"" + file + "\")\n" + check, sub, ref, o);
+    REQUIRE(r.criteria.size() == 1);
+    return fmt::format("{} {}", verdict_name(r.criteria[0].verdict), r.criteria[0].checks.back().explanation);
+  };
+  for (const char* lambda : {"r => r.a", "r => r.a + r.b", "r => { let x = r.a; x > 1 }"})
+    for (std::uint64_t budget : {50000, 90000, 150000}) {
+      CAPTURE(lambda);
+      CAPTURE(budget);
+      const std::string check = fmt::format("criterion c \"c\" {{ expect len(map(rows, {})) == 20000 }}\n", lambda);
+      CHECK(outcome("table.json", check, budget) == outcome("plain.json", check, budget));
+    }
+  // A lambda nested just inside the expression depth limit (3000 levels) by a recursion.
+  for (int inner = 25; inner <= 40; ++inner) {
+    CAPTURE(inner);
+    const std::string minus(static_cast<std::size_t>(inner), '-');
+    const std::string check = "def f(n) = if n <= 0 then count(rows, r => " + minus + "r.a != 9) else " + std::string(50, '-') +
+                              "f(n - 1)\ncriterion c \"c\" { expect f(57) > 0 }\n";
+    CHECK(outcome("table.json", check, 20'000'000) == outcome("plain.json", check, 20'000'000));
+  }
+}
