@@ -642,7 +642,7 @@ Value Evaluator::call_on_row(const Value& fn, const RecordTable& t, std::size_t 
   // `r => r.key`, the commonest lambda over a table, reads the column without a scope; the steps
   // and depth of evaluating it are charged all the same.
   if (const auto* field = std::get_if<ast::Field>(&f.lambda->body->node))
-    if (const auto* name = std::get_if<ast::Name>(&field->object->node); name && name->name == f.lambda->params[0].name)
+    if (const auto* name = std::get_if<ast::Name>(&field->object->node); name && same_key(name->name, f.lambda->params[0].name))
       if (const Value* v = t.find(row, field->name.name)) {
         charge_nested_evals(2);
         return *v;

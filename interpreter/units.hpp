@@ -18,8 +18,14 @@ struct Dimension {
   bool dimensionless() const;
   Dimension operator*(const Dimension& o) const;
   Dimension operator/(const Dimension& o) const;
-  bool operator==(const Dimension& o) const { return exp == o.exp; }
-  bool operator!=(const Dimension& o) const { return exp != o.exp; }
+  // Compared exponent by exponent: std::array's == called memcmp for five bytes, once per
+  // comparison of two numbers.
+  bool operator==(const Dimension& o) const {
+    for (std::size_t i = 0; i < exp.size(); ++i)
+      if (exp[i] != o.exp[i]) return false;
+    return true;
+  }
+  bool operator!=(const Dimension& o) const { return !(*this == o); }
 
   static Dimension of(Base b, int power = 1);
 };

@@ -33,26 +33,9 @@ const char* kind_name(ValueKind k) {
   return "?";
 }
 
-namespace {
-
-// Keys are short: a loop compares them faster than a call to memcmp.
-bool same_bytes(const char* a, const char* b, std::size_t n) {
-  if (n > 24) return std::memcmp(a, b, n) == 0;
-  for (std::size_t i = 0; i < n; ++i)
-    if (a[i] != b[i]) return false;
-  return true;
-}
-
-}  // namespace
-
 const Value* Record::find(const std::string& key) const {
-  // Length and first byte first: keys of one length rarely share their first byte
-  // (prompt_tokens, output_tokens), and then no memcmp is called.
-  const std::size_t n = key.size();
-  for (const auto& f : fields) {
-    const std::string& k = f.first;
-    if (k.size() == n && (n == 0 || (k[0] == key[0] && same_bytes(k.data() + 1, key.data() + 1, n - 1)))) return &f.second;
-  }
+  for (const auto& f : fields)
+    if (same_key(f.first, key)) return &f.second;
   return nullptr;
 }
 
@@ -281,12 +264,8 @@ Value Value::described(std::string what, std::string none) const {
 }
 
 const Value* RecordTable::find(std::size_t row, const std::string& key) const {
-  const std::size_t n = key.size();
-  for (std::size_t k = 0; k < keys.size(); ++k) {
-    const std::string& name = keys[k];
-    if (name.size() == n && (n == 0 || (name[0] == key[0] && same_bytes(name.data() + 1, key.data() + 1, n - 1))))
-      return &columns[k][row];
-  }
+  for (std::size_t k = 0; k < keys.size(); ++k)
+    if (same_key(keys[k], key)) return &columns[k][row];
   return nullptr;
 }
 

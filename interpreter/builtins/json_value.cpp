@@ -144,7 +144,7 @@ class ValueBuilder final : public json::Builder {
         t.columns.emplace_back().reserve(t.keys.size() * rows <= kReservedValues ? rows : 0);
         return;
       }
-      if (top.filled < t.keys.size() && t.keys[top.filled] == k) return;
+      if (top.filled < t.keys.size() && same_key(t.keys[top.filled], k)) return;
       demote(open_.size() - 2);
     }
     top.record.fields.emplace_back(std::string(k), Value());
