@@ -69,16 +69,9 @@ class Environment {
       auto it = index_.find(name);
       return it == index_.end() ? nullptr : &slots_[it->second].second;
     }
-    // Compared byte by byte, without a call to memcmp: a lambda's scope is searched for a name once
-    // per item of a list, and names are short.
-    const std::size_t n = name.size();
-    for (auto it = slots_.rbegin(); it != slots_.rend(); ++it) {
-      const std::string& k = it->first;
-      if (k.size() != n) continue;
-      std::size_t i = 0;
-      while (i < n && k[i] == name[i]) ++i;
-      if (i == n) return &it->second;
-    }
+    // Compared inline (same_key): a lambda's scope is searched for a name once per item of a list.
+    for (auto it = slots_.rbegin(); it != slots_.rend(); ++it)
+      if (same_key(it->first, name)) return &it->second;
     return nullptr;
   }
   const std::shared_ptr<Environment>& parent() const { return parent_; }
