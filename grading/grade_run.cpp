@@ -282,6 +282,9 @@ int grade(const GradeSettings& s) {
   OutFolderLock out_lock(s.out_dir);
   const std::string results_path = (fs::path(s.out_dir) / "results.jsonl").string();
   const std::string summary_path = (fs::path(s.out_dir) / "summary.json").string();
+  // A run killed while it replaced one of these left its temporary file; the lock makes it stale.
+  remove_stale_temporaries(results_path);
+  remove_stale_temporaries(summary_path);
 
   // What earlier runs left, by normalized submission path.
   LoadedResults loaded = load_results(results_path);

@@ -5,9 +5,9 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
-#include <string_view>
 #include <filesystem>
 #include <stdexcept>
+#include <string_view>
 #include <utility>
 
 #include <fcntl.h>
@@ -190,6 +190,20 @@ void ResultsAppender::sync() {
   changed_.wait(lock, [&] { return durable_ >= size_; });
   --waiting_;
   if (!sync_error_.empty()) throw std::runtime_error(sync_error_);
+}
+
+void remove_stale_temporaries(const std::string& path) {
+  namespace fs = std::filesystem;
+  const fs::path target(path);
+  const std::string prefix = target.filename().string() + ".tmp.";
+  std::error_code ec;
+  for (fs::directory_iterator it(target.parent_path().empty() ? "." : target.parent_path(), ec), end; !ec && it != end;
+       it.increment(ec)) {
+    const std::string name = it->path().filename().string();
+    if (name.size() > prefix.size() && name.compare(0, prefix.size(), prefix) == 0 &&
+        name.find_first_not_of("0123456789", prefix.size()) == std::string::npos && it->is_regular_file(ec))
+      fs::remove(it->path(), ec);
+  }
 }
 
 void write_file_atomically(const std::string& path, const std::string& content) {

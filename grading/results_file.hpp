@@ -95,6 +95,10 @@ class ResultsAppender {
   std::thread syncer_;
 };
 
+// Removes the temporary files ("PATH.tmp.PID") that writers of `path` killed before their rename
+// left; the caller holds the folder's lock, so no live writer owns one.
+void remove_stale_temporaries(const std::string& path);
+
 // Writes `content` to `path` through a temporary file in the same folder, fsync and rename, so a
 // reader sees the old file or the new one, never a mix.
 void write_file_atomically(const std::string& path, const std::string& content);

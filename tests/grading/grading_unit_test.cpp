@@ -119,6 +119,20 @@ TEST_CASE("results file: a later line for a submission replaces the earlier; rew
   CHECK(!fs::exists(t.path / ("results.jsonl.tmp." + std::to_string(::getpid()))));
 }
 
+TEST_CASE("results file: temporary files a killed rewrite left are removed, nothing else") {
+  TempDir t;
+  const fs::path p = t.path / "results.jsonl";
+  write(p, line("a", "PASS") + "\n");
+  for (const char* name : {"results.jsonl.tmp.4242", "results.jsonl.tmp.7", "results.jsonl.tmp.notes", "results.jsonl.tmp.",
+                           "summary.json.tmp.4242", "other.tmp.4242"})
+    write(t.path / name, "x");
+  remove_stale_temporaries(p.string());
+  CHECK(!fs::exists(t.path / "results.jsonl.tmp.4242"));
+  CHECK(!fs::exists(t.path / "results.jsonl.tmp.7"));
+  for (const char* kept : {"results.jsonl", "results.jsonl.tmp.notes", "results.jsonl.tmp.", "summary.json.tmp.4242", "other.tmp.4242"})
+    CHECK(fs::exists(t.path / kept));
+}
+
 TEST_CASE("results file: a missing file is empty, an unparsable middle line is skipped") {
   TempDir t;
   CHECK(load_results((t.path / "none.jsonl").string()).latest.empty());
