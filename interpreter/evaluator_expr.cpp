@@ -51,6 +51,18 @@ LimitExceeded step_budget_exceeded(std::uint64_t steps, std::uint64_t submission
   return LimitExceeded(fmt::format("step budget exceeded ({} evaluation steps per criterion)", steps));
 }
 
+// One level of expression nesting, counted against the depth limit while it lives.
+struct DepthGuard {
+  int& depth;
+  DepthGuard(int& d, int limit, const char* what) : depth(d) {
+    if (++depth > limit) {
+      --depth;
+      throw LimitExceeded(fmt::format("{} limit exceeded ({} levels)", what, limit));
+    }
+  }
+  ~DepthGuard() { --depth; }
+};
+
 }  // namespace
 
 void Evaluator::count_step() {
@@ -59,11 +71,10 @@ void Evaluator::count_step() {
 }
 
 void Evaluator::charge_nested_evals(int levels) {
-  for (int i = 1; i <= levels; ++i) {
-    count_step();
-    if (expr_depth_ + i > limits_.expr_depth)
-      throw LimitExceeded(fmt::format("expression depth limit exceeded ({} levels)", limits_.expr_depth));
-  }
+  if (levels <= 0) return;
+  count_step();
+  DepthGuard guard(expr_depth_, limits_.expr_depth, "expression depth");  // as eval() enters a level
+  charge_nested_evals(levels - 1);
 }
 
 void Evaluator::charge_steps(std::uint64_t steps) {
@@ -361,21 +372,6 @@ Value Evaluator::interpolate(const ast::StringLit& s, const ast::Expr&, const En
   }
   return Value::string(std::move(out));
 }
-
-namespace {
-
-struct DepthGuard {
-  int& depth;
-  DepthGuard(int& d, int limit, const char* what) : depth(d) {
-    if (++depth > limit) {
-      --depth;
-      throw LimitExceeded(fmt::format("{} limit exceeded ({} levels)", what, limit));
-    }
-  }
-  ~DepthGuard() { --depth; }
-};
-
-}  // namespace
 
 EnvPtr Evaluator::bind_block_lets(const ast::BlockExpr& b, const EnvPtr& env) {
   auto scope = std::make_shared<Environment>(env, env ? env->module() : nullptr);

@@ -219,47 +219,53 @@ const Quantity& Value::as_quantity() const { return std::get<Quantity>(payload_)
 const std::string& Value::as_string() const { return *std::get<std::shared_ptr<const std::string>>(payload_); }
 const List& Value::as_list() const {
   const ListPayload& p = *std::get<std::shared_ptr<const ListPayload>>(payload_);
-  if (p.table)
-    std::call_once(p.items_made, [&p] {
-      TableView view{p.table.get(), p.selection.get()};
+  if (const TableView view = table_view())
+    std::call_once(p.items_made, [&p, view] {
       p.items.reserve(view.size());
-      for (std::size_t i = 0; i < view.size(); ++i) p.items.push_back(p.table->record(view.row(i)));
+      for (std::size_t i = 0; i < view.size(); ++i) p.items.push_back(view.table->record(view.row(i)));
     });
   return p.items;
 }
 std::size_t Value::list_size() const {
-  const ListPayload& p = *std::get<std::shared_ptr<const ListPayload>>(payload_);
-  if (!p.table) return p.items.size();
-  return p.selection ? p.selection->size() : p.table->rows();
+  if (const TableView view = table_view()) return view.size();
+  return as_list().size();
 }
 TableView Value::table_view() const {
   const auto* p = std::get_if<std::shared_ptr<const ListPayload>>(&payload_);
   if (!p || !(*p)->table) return {};
   return {(*p)->table.get(), (*p)->selection.get()};
 }
-Value Value::table(std::shared_ptr<const RecordTable> t, std::string what, std::string none) {
-  Value v;
+
+namespace {
+
+// The payload of a list of a table's rows (`selection`, or all when null).
+std::shared_ptr<const ListPayload> table_payload(std::shared_ptr<const RecordTable> t,
+                                                 std::shared_ptr<const std::vector<std::uint32_t>> selection,
+                                                 std::string what, std::string none) {
   auto p = std::make_shared<ListPayload>(List{}, std::move(what), std::move(none), false);
   p->table = std::move(t);
-  v.payload_ = std::shared_ptr<const ListPayload>(std::move(p));
+  p->selection = std::move(selection);
+  return p;
+}
+
+}  // namespace
+
+Value Value::table(std::shared_ptr<const RecordTable> t, std::string what, std::string none) {
+  Value v;
+  v.payload_ = table_payload(std::move(t), nullptr, std::move(what), std::move(none));
   return v;
 }
 Value Value::table_rows(const Value& table_list, std::vector<std::uint32_t> selection) {
-  const ListPayload& of = *std::get<std::shared_ptr<const ListPayload>>(table_list.payload_);
   Value v;
-  auto p = std::make_shared<ListPayload>(List{}, std::string(), std::string(), false);
-  p->table = of.table;
-  p->selection = std::make_shared<const std::vector<std::uint32_t>>(std::move(selection));
-  v.payload_ = std::shared_ptr<const ListPayload>(std::move(p));
+  v.payload_ = table_payload(std::get<std::shared_ptr<const ListPayload>>(table_list.payload_)->table,
+                             std::make_shared<const std::vector<std::uint32_t>>(std::move(selection)), {}, {});
   return v;
 }
 Value Value::described(std::string what, std::string none) const {
   const ListPayload& of = *std::get<std::shared_ptr<const ListPayload>>(payload_);
   Value v = *this;  // keeps its marks
-  auto p = std::make_shared<ListPayload>(of.table ? List{} : of.items, std::move(what), std::move(none), of.holds_error);
-  p->table = of.table;
-  p->selection = of.selection;
-  v.payload_ = std::shared_ptr<const ListPayload>(std::move(p));
+  v.payload_ = of.table ? table_payload(of.table, of.selection, std::move(what), std::move(none))
+                        : std::make_shared<const ListPayload>(of.items, std::move(what), std::move(none), of.holds_error);
   return v;
 }
 

@@ -119,7 +119,6 @@ struct RecordTable {
   std::size_t row_count = 0;                  // rows of `{}` have no columns
   std::shared_ptr<const std::string> origin;  // the list's: row i is "ORIGIN[i]"
   bool from_submission = false;               // the records are marked as the file's values are
-  std::size_t rows() const { return row_count; }
   // The field of a row, as Record::find finds it (the first key equal), or null.
   const Value* find(std::size_t row, const std::string& key) const;
   // The row as the record the file's reader would have made.
@@ -131,7 +130,7 @@ struct TableView {
   const RecordTable* table = nullptr;
   const std::vector<std::uint32_t>* selection = nullptr;  // null: every row
   explicit operator bool() const { return table != nullptr; }
-  std::size_t size() const { return selection ? selection->size() : table->rows(); }
+  std::size_t size() const { return selection ? selection->size() : table->row_count; }
   std::size_t row(std::size_t i) const { return selection ? (*selection)[i] : i; }
 };
 

@@ -135,7 +135,7 @@ class ValueBuilder final : public json::Builder {
   void key(std::string_view k) override {
     Frame& top = open_.back();
     if (top.row) {
-      RecordTable& t = *open_[open_.size() - 2].table;
+      RecordTable& t = row_table();
       if (t.row_count == 0 && top.filled == t.keys.size()) {  // the first row names the columns
         t.keys.emplace_back(k);
         // Room for every row, unless the first row's keys times the array's length pass what the
@@ -151,7 +151,7 @@ class ValueBuilder final : public json::Builder {
   }
   void end_object() override {
     if (open_.back().row) {
-      RecordTable& t = *open_[open_.size() - 2].table;
+      RecordTable& t = row_table();
       if (open_.back().filled == t.keys.size()) {
         ++t.row_count;
         open_.pop_back();
@@ -182,6 +182,9 @@ class ValueBuilder final : public json::Builder {
     std::size_t filled = 0;
   };
 
+  // The table of the array whose row is the innermost open frame.
+  RecordTable& row_table() const { return *open_[open_.size() - 2].table; }
+
   // The array open at `at` gives up its table: its rows become the records they stand for, and a
   // row being read (the frame above it) becomes a record with the fields it has so far.
   void demote(std::size_t at) {
@@ -203,7 +206,7 @@ class ValueBuilder final : public json::Builder {
   std::string child_origin() const {
     if (open_.empty()) return origin_;
     const Frame& top = open_.back();
-    if (top.row) return top.record.origin.str() + "." + open_[open_.size() - 2].table->keys[top.filled];
+    if (top.row) return top.record.origin.str() + "." + row_table().keys[top.filled];
     if (top.object) return top.record.origin.str() + "." + top.record.fields.back().first;
     return fmt::format("{}[{}]", *top.list_origin, top.table ? top.table->row_count : top.items.size());
   }
@@ -216,7 +219,7 @@ class ValueBuilder final : public json::Builder {
     }
     Frame& top = open_.back();
     if (top.row) {
-      open_[open_.size() - 2].table->columns[top.filled++].push_back(std::move(v));
+      row_table().columns[top.filled++].push_back(std::move(v));
     } else if (top.object) {
       top.record.fields.back().second = std::move(v);
     } else {

@@ -171,24 +171,19 @@ void open_lists(Registry& r) {
          [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::list, "a list")) return *e;
            if (auto e = want(ctx, a, 1, ValueKind::function, "a function")) return *e;
-           const std::size_t n = a[0].list_size();
-           if (TableView view = a[0].table_view()) {  // the rows kept, no record made
-             std::vector<std::uint32_t> rows;
-             for (std::size_t i = 0; i < n; ++i) {
-               Value err;
-               auto r = predicate(ctx, a[1], a[0], i, err);
-               if (!r) return err;
-               if (*r) rows.push_back(static_cast<std::uint32_t>(view.row(i)));
-             }
-             return Value::table_rows(a[0], std::move(rows));
-           }
-           List out;
-           for (std::size_t i = 0; i < n; ++i) {
+           std::vector<std::uint32_t> kept;  // positions of the items that satisfy it
+           for (std::size_t i = 0, n = a[0].list_size(); i < n; ++i) {
              Value err;
              auto r = predicate(ctx, a[1], a[0], i, err);
              if (!r) return err;
-             if (*r) out.push_back(a[0].as_list()[i]);
+             if (*r) kept.push_back(static_cast<std::uint32_t>(i));
            }
+           if (const TableView view = a[0].table_view()) {  // the table's rows, no record made
+             for (std::uint32_t& k : kept) k = static_cast<std::uint32_t>(view.row(k));
+             return Value::table_rows(a[0], std::move(kept));
+           }
+           List out;
+           for (std::uint32_t k : kept) out.push_back(a[0].as_list()[k]);
            return Value::list(std::move(out));
          });
   r.add("range", {P("a"), P("b", Value()), P("step", Value::number(1))}, false,
