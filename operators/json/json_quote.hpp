@@ -12,6 +12,9 @@ namespace rubric::json {
 // reports' printers use it too (operators/text/utf8.hpp).
 std::size_t utf8_sequence_length(std::string_view text, std::size_t i);
 
+// Appends code point `cp` (at most U+10FFFF, no surrogate) to `out` as UTF-8.
+void append_utf8(std::string& out, char32_t cp);
+
 // `s` as a quoted JSON string; invalid UTF-8 bytes become U+FFFD, control characters escaped.
 std::string json_quote(std::string_view s);
 

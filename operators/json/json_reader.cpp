@@ -17,6 +17,7 @@
 #include "operators/error.hpp"
 #include "operators/files/byte_order_mark.hpp"
 #include "operators/files/safe_open.hpp"
+#include "operators/json/json_quote.hpp"
 
 namespace rubric::json {
 namespace {
@@ -173,13 +174,6 @@ class Reader {
     return v;
   }
 
-  static void put_utf8(std::string& out, unsigned cp) {
-    if (cp < 0x80) { out += char(cp); }
-    else if (cp < 0x800) { out += char(0xC0 | (cp >> 6)); out += char(0x80 | (cp & 0x3F)); }
-    else if (cp < 0x10000) { out += char(0xE0 | (cp >> 12)); out += char(0x80 | ((cp >> 6) & 0x3F)); out += char(0x80 | (cp & 0x3F)); }
-    else { out += char(0xF0 | (cp >> 18)); out += char(0x80 | ((cp >> 12) & 0x3F)); out += char(0x80 | ((cp >> 6) & 0x3F)); out += char(0x80 | (cp & 0x3F)); }
-  }
-
   std::string string() {
     ++pos_;  // opening quote
     std::string out;
@@ -216,7 +210,7 @@ class Reader {
           } else if (cp >= 0xDC00 && cp <= 0xDFFF) {
             fail("lone low surrogate in \\u escape");
           }
-          put_utf8(out, cp);
+          append_utf8(out, cp);
           break;
         }
         default: --pos_; fail(fmt::format("invalid escape '\\{}'", printable(e)));

@@ -11,6 +11,8 @@ namespace rubric::text {
 
 // Length of the valid UTF-8 sequence at text[i], or 0: the one JSON output keeps (json_quote.hpp).
 using json::utf8_sequence_length;
+// Appends a code point as UTF-8 (json_quote.hpp).
+using json::append_utf8;
 
 // The code point of the valid sequence of `length` bytes at text[i].
 char32_t utf8_code_point(std::string_view text, std::size_t i, std::size_t length);
