@@ -111,13 +111,6 @@ const std::unordered_set<std::string_view> kAbbreviations = {
     "e.g", "i.e", "etc", "vs", "cf", "approx", "fig", "figs", "eq", "eqs", "al", "mr", "mrs", "dr", "prof", "resp", "no",
     "nr", "sec", "sect", "ch", "ref", "refs", "viz", "ca", "st", "jr", "ms.", "est", "incl", "tab", "tbl", "pp", "vol"};
 
-std::string lower_ascii(std::string_view s) {
-  std::string out(s);
-  for (char& c : out)
-    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
-  return out;
-}
-
 }  // namespace
 
 namespace {

@@ -7,6 +7,9 @@
 #include <utility>
 #include <vector>
 
+#include "operators/text/unicode.hpp"
+#include "operators/text/utf8.hpp"
+
 namespace rubric::text {
 
 namespace {
@@ -255,24 +258,6 @@ std::string rendered_layout(std::string_view t, bool tags_too) {
 
 namespace {
 
-void append_utf8(std::string& out, char32_t cp) {
-  if (cp < 0x80) {
-    out += static_cast<char>(cp);
-  } else if (cp < 0x800) {
-    out += static_cast<char>(0xC0 | (cp >> 6));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else if (cp < 0x10000) {
-    out += static_cast<char>(0xE0 | (cp >> 12));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  } else {
-    out += static_cast<char>(0xF0 | (cp >> 18));
-    out += static_cast<char>(0x80 | ((cp >> 12) & 0x3F));
-    out += static_cast<char>(0x80 | ((cp >> 6) & 0x3F));
-    out += static_cast<char>(0x80 | (cp & 0x3F));
-  }
-}
-
 // The character of the reference at t[i] ('&') and the reference's length, or length 0.
 std::pair<std::string, std::size_t> reference_at(std::string_view t, std::size_t i) {
   static const std::array<std::pair<std::string_view, std::string_view>, 14> kNamed = {{
@@ -312,11 +297,6 @@ bool letter(char c) { return alpha(c) || (c >= '0' && c <= '9') || static_cast<u
 
 namespace {
 
-std::string lower_copy(std::string_view x) {
-  std::string out(x);
-  for (char& ch : out) ch = lower(ch);
-  return out;
-}
 
 // The class names a style sheet of the text hides ("<style>.n{display:none}</style>"): rules whose
 // selector is a class, alone or after an element name ("span.n"), and whose declarations hide.
@@ -326,7 +306,7 @@ std::vector<std::string> hidden_classes(std::string_view t) {
     const std::size_t open = t.find('>', p);
     const std::size_t close = open == std::string_view::npos ? open : t.find("</style", open);
     if (close == std::string_view::npos) break;
-    const std::string css = lower_copy(t.substr(open + 1, close - open - 1));
+    const std::string css = lower_ascii(t.substr(open + 1, close - open - 1));
     for (std::size_t r = 0; r < css.size();) {
       const std::size_t brace = css.find('{', r), end = brace == std::string::npos ? brace : css.find('}', brace);
       if (end == std::string::npos) break;
@@ -372,7 +352,7 @@ std::string characters_as_rendered(std::string_view t) {
         if (p == 0 || !space(t[p - 1]) || p + 6 >= t.size() || (t[p + 6] != '"' && t[p + 6] != '\'')) continue;
         const std::size_t close = t.find(t[p + 6], p + 7);
         if (close == std::string_view::npos || close - p > 512) continue;
-        const std::string value = lower_copy(t.substr(p + 7, close - p - 7));
+        const std::string value = lower_ascii(t.substr(p + 7, close - p - 7));
         bool hit = false;
         for (std::size_t a = 0; a < value.size() && !hit;) {
           std::size_t b = value.find(' ', a);

@@ -204,4 +204,11 @@ Glyph glyph_at(std::string_view t, std::size_t i) {
   return g;
 }
 
+std::string lower_ascii(std::string_view s) {
+  std::string out(s);
+  for (char& c : out)
+    if (c >= 'A' && c <= 'Z') c = static_cast<char>(c - 'A' + 'a');
+  return out;
+}
+
 }  // namespace rubric::text

@@ -10,6 +10,7 @@
 // page leaves undefined is a letter of one byte, never a reason to fail or to cut a character in two.
 #include <cstddef>
 #include <cstdint>
+#include <string>
 #include <string_view>
 
 namespace rubric::text {
@@ -32,5 +33,9 @@ std::size_t char_length(std::string_view t, std::size_t i);
 
 // The start of the character containing byte i (i itself when it starts one).
 std::size_t char_start(std::string_view t, std::size_t i);
+
+// `s` with its ASCII letters lower-cased and every other byte as it is (tag names, CSS, words
+// compared with an ASCII vocabulary).
+std::string lower_ascii(std::string_view s);
 
 }  // namespace rubric::text
