@@ -39,6 +39,14 @@ const char* claim_kind(const text::Claim& c) {
   return plural ? "count" : "number";
 }
 
+// A string made from the text `t` (a part of it, what of it is shown, how it reads): the
+// submission's when `t` is.
+Value text_from(const Value& t, std::string s) {
+  Value v = Value::string(std::move(s));
+  if (t.from_submission()) v.mark_from_submission();
+  return v;
+}
+
 // Patterns are matched by operators/regex: in linear time (RE2) wherever the pattern allows it,
 // else by bounded backtracking (Boost.Regex), never by libstdc++'s recursive matcher, which
 // overflowed the stack on a few megabytes of submission text.
@@ -197,9 +205,7 @@ void open_text(Registry& r) {
              ctx.note_evidence(fmt::format("polarity of {}: {}", label, text::explain(a[0].as_string(), found[0])));
              ctx.note_review(fmt::format("{}: {}", label, found[0].ambiguous->ambiguous));
            }
-           Value v = Value::string(text::polarity_name(found[0].polarity));
-           if (a[0].from_submission()) v.mark_from_submission();
-           return v;
+           return text_from(a[0], text::polarity_name(found[0].polarity));
          });
   r.add("concept", {P("x"), P("mode", Value::string("one")), P("name", Value::string(""))}, false,
          "A concept from a phrase, a list of phrases (mode \"any\" or \"all\") or another concept, named for evidence. "
@@ -248,9 +254,7 @@ void open_text(Registry& r) {
            if (auto e = want(ctx, a, 1, ValueKind::string, "a string (the heading's words)")) return *e;
            charge_text(ctx, a[0].as_string().size());
            auto part = text::section_of(a[0].as_string(), a[1].as_string());
-           Value v = Value::string(part ? std::string(*part) : std::string());
-           if (a[0].from_submission()) v.mark_from_submission();
-           return v;
+           return text_from(a[0], part ? std::string(*part) : std::string());
          });
   r.add("labelled", {P("t"), P("label")}, false,
          "The first line of a Markdown text that opens with `label` and a colon (\"Root cause: ...\", \"- **Fix**: ...\"), "
@@ -261,9 +265,7 @@ void open_text(Registry& r) {
            if (auto e = want(ctx, a, 1, ValueKind::string, "a string (the label's words)")) return *e;
            charge_text(ctx, a[0].as_string().size());
            auto part = text::labelled_line(a[0].as_string(), a[1].as_string());
-           Value v = Value::string(part ? std::string(*part) : std::string());
-           if (a[0].from_submission()) v.mark_from_submission();
-           return v;
+           return text_from(a[0], part ? std::string(*part) : std::string());
          });
   r.add("visible_text", {P("t")}, false,
          "t as a reader of the rendered Markdown sees its words: HTML comments, hidden elements, link reference "
@@ -271,9 +273,7 @@ void open_text(Registry& r) {
          fam, [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
            charge_text(ctx, a[0].as_string().size());
-           Value v = Value::string(text::rendered_layout(a[0].as_string(), true));
-           if (a[0].from_submission()) v.mark_from_submission();
-           return v;
+           return text_from(a[0], text::rendered_layout(a[0].as_string(), true));
          });
   r.add("code_of", {P("t")}, false,
          "The code of a Markdown text: its fenced blocks and `inline spans`, one per line. Prose operators read inline spans as "
@@ -281,9 +281,7 @@ void open_text(Registry& r) {
          fam, [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
            charge_text(ctx, a[0].as_string().size());
-           Value v = Value::string(text::code_of(*analysed_text(ctx, a[0])));
-           if (a[0].from_submission()) v.mark_from_submission();
-           return v;
+           return text_from(a[0], text::code_of(*analysed_text(ctx, a[0])));
          });
   r.add("claims", {P("t"), P("like", Value())}, false,
          "The quantitative claims in the prose of t, in order: records {value, unit, text, sentence, polarity, noun}. value "
