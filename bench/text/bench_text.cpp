@@ -91,6 +91,13 @@ void report_accuracy(const std::string& path, const std::vector<Example>& corpus
     fmt::print("  {:<9} {:>8.1f}% {:>8.1f}% {:>6.3f} {:>6}\n", l, 100.0 * p, 100.0 * r, p + r > 0 ? 2 * p * r / (p + r) : 0.0,
                actual);
   }
+  // Which way the misses go (a stated word read as denied, a hedged one as denied, ...): figures only,
+  // so a held-out corpus can be characterised without reading its sentences.
+  std::string misread;
+  for (const auto& t : labels)
+    for (const auto& p : labels)
+      if (t != p && confusion[t][p]) misread += fmt::format("{}{} as {} {}", misread.empty() ? "" : ", ", t, p, confusion[t][p]);
+  if (!misread.empty()) fmt::print("  read otherwise: {}\n", misread);
   const int unmarked = static_cast<int>(corpus.size()) - marked;
   fmt::print("  marked for review: {} of {} ({:.1f}%), wrong {:.1f}% of marked, {:.1f}% of unmarked\n", marked, corpus.size(),
              corpus.empty() ? 0.0 : 100.0 * marked / corpus.size(), marked ? 100.0 * marked_wrong / marked : 0.0,
