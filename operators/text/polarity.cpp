@@ -1660,6 +1660,14 @@ std::string ambiguity(const Cursor& c, std::size_t b, std::size_t e, const Judge
       if ((is_negator(c.w(k)) || c.match(k, kPreNegation)) && !c.pseudo(k)) return "a hedge and a negation in one clause";
     }
   }
+  // A negation that a modal carries: "Adding salt would not help" denies as a grader reads it, but
+  // annotators of speculation read "would" / "should" / "could" there as a hedge.
+  if (j.polarity == Polarity::negated && triggered && j.trigger_begin > 0) {
+    std::string_view m = c.w(j.trigger_begin - 1);
+    if (m == "would" || m == "should" || m == "could")
+      return fmt::format("a negation a modal carries ('{}{}{}')", m, s.tokens[j.trigger_begin].glued_prev ? "" : " ",
+                         c.w(j.trigger_begin));
+  }
   if (triggered && (j.polarity == Polarity::negated || j.polarity == Polarity::hedged)) {
     const char* cue = j.polarity == Polarity::negated ? "negation" : "hedge";
     std::size_t far = j.trigger_end <= b ? words_between(c, j.trigger_end, b) : j.trigger_begin >= e ? words_between(c, e, j.trigger_begin) : 0;

@@ -26,6 +26,10 @@ TEST_CASE("each ambiguous construction names itself") {
   CHECK(doubt("He wrote \"the prefix cache is the cause\" in the log.", "prefix cache") == "a quotation");
   CHECK(doubt("The cause is the prefix cache or a bank conflict.", "prefix cache") == "an alternative ('A or B')");
   CHECK(doubt("The prefix cache might not be the cause.", "prefix cache") == "a hedge and a negation in one clause");
+  // Denied, as a grader reads it, but a modal carries the negation: speculation to annotators.
+  CHECK(doubt("Adding salt would not help.", "salt") == "a negation a modal carries ('would not')");
+  CHECK(doubt("I wouldn't recommend the blender.", "blender") == "a negation a modal carries ('wouldn't')");
+  CHECK(doubt("The blender does not work.", "blender") == "");
   CHECK(doubt("We found no evidence in the profiles of the last three runs of bank conflicts.", "bank conflict") ==
         "the negation 'no' is 10 words from the phrase");
   CHECK(doubt("The worm C. elegans has no bank conflicts.", "bank conflict").find("sentence split") != std::string::npos);
