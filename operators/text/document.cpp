@@ -40,16 +40,42 @@ bool word_byte(std::string_view t, std::size_t i) {
 // An ASCII control character other than white space (NUL, ESC, DEL, ...): nothing a reader sees.
 bool is_control(unsigned char c) { return (c < 0x20 && !is_space(c)) || c == 0x7F; }
 
-// Invisible characters (zero-width spaces and joiners, soft hyphens, ASCII controls) at i: their
-// total length.
-std::size_t invisible_run(std::string_view t, std::size_t i) {
+// A terminal escape sequence at i (ECMA-48: CSI "ESC [ ... m", OSC "ESC ] ... BEL", or ESC and one
+// byte): its length, or 0. A terminal shows none of it, so "are \x1b[0mnot the cause" reads "are not".
+std::size_t escape_sequence(std::string_view t, std::size_t i) {
+  if (i >= t.size() || t[i] != '\x1b' || i + 1 >= t.size()) return 0;
+  std::size_t k = i + 2;
+  if (t[i + 1] == '[') {
+    while (k < t.size() && static_cast<unsigned char>(t[k]) >= 0x20 && static_cast<unsigned char>(t[k]) <= 0x3F) ++k;
+    return k < t.size() && static_cast<unsigned char>(t[k]) >= 0x40 && static_cast<unsigned char>(t[k]) <= 0x7E ? k + 1 - i : 0;
+  }
+  if (t[i + 1] == ']') {  // ended by BEL or by ESC backslash
+    for (; k < t.size() && k - i < 4096; ++k) {
+      if (t[k] == '\a') return k + 1 - i;
+      if (t[k] == '\x1b' && k + 1 < t.size() && t[k + 1] == '\\') return k + 2 - i;
+    }
+    return 0;
+  }
+  const unsigned char b = static_cast<unsigned char>(t[i + 1]);
+  return b >= 0x30 && b <= 0x7E ? 2 : 0;  // Fp, Fe and Fs: "ESC 7", "ESC M", "ESC c"
+}
+
+// ASCII controls and terminal escape sequences at i: their total length.
+std::size_t control_run(std::string_view t, std::size_t i) {
   std::size_t k = i;
-  while (k < t.size() && is_control(static_cast<unsigned char>(t[k]))) ++k;
+  while (k < t.size() && is_control(static_cast<unsigned char>(t[k]))) k += std::max<std::size_t>(1, escape_sequence(t, k));
+  return k - i;
+}
+
+// Invisible characters (zero-width spaces and joiners, soft hyphens, ASCII controls, terminal
+// escape sequences) at i: their total length.
+std::size_t invisible_run(std::string_view t, std::size_t i) {
+  std::size_t k = i + control_run(t, i);
   while (k < t.size() && static_cast<unsigned char>(t[k]) >= 0x80) {
     Glyph g = glyph_at(t, k);
     if (g.cls != Glyph::Class::invisible) break;
     k += g.len;
-    while (k < t.size() && is_control(static_cast<unsigned char>(t[k]))) ++k;
+    k += control_run(t, k);
   }
   return k - i;
 }
@@ -924,6 +950,10 @@ bool SentenceStream::next(Sentence& s) {
       }
       continue;
     }
+    if (std::size_t esc = escape_sequence(t_, i_)) {  // a terminal's colour code shows nothing
+      i_ += esc;
+      continue;
+    }
     if (markdown_ && c == '<' && t_.compare(i_, 4, "<!--") == 0) {
       // An HTML comment is not rendered: its words are no part of the answer's prose.
       i_ = comment_end(t_, i_);
@@ -1188,6 +1218,7 @@ std::string quote(std::string_view text, std::size_t begin, std::size_t end, std
       sp = !out.empty();
       continue;
     } else if (is_control(c)) {
+      if (std::size_t esc = escape_sequence(text, i)) i = std::min(i + esc, end) - 1;  // a colour code shows nothing
       continue;
     }
     if (out.size() + len + (sp ? 1 : 0) > max) {

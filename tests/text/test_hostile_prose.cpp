@@ -54,6 +54,18 @@ TEST_CASE("characters that render as nothing do not hide a negation inside a wor
   }
 }
 
+TEST_CASE("a terminal's escape sequences show nothing: the words around them read as a terminal shows them") {
+  // Colour codes (CSI), a window title (OSC, ended by BEL or by ESC backslash), a two-byte escape.
+  for (std::string esc : {std::string("\x1b[0m"), std::string("\x1b[31;1m"), std::string("\x1b]0;title\x07"),
+                          std::string("\x1b]8;;http://x\x1b\\"), std::string("\x1b" "c")}) {
+    CAPTURE(esc.size());
+    CHECK(pol("Bank conflicts are " + esc + "not the cause.", "bank conflict") == "negated");
+    CHECK(pol("Bank conflicts are n" + esc + "ot the cause.", "bank conflict") == "negated");
+    CHECK(pol("The cause is " + esc + "bank conflicts" + esc + ".", "bank conflict") == "affirmed");
+    CHECK(sentences("Is it the " + esc + "cache?") == std::vector<std::string>{"Is it the cache?"});
+  }
+}
+
 TEST_CASE("a word split by markup or written with character references reads as it renders") {
   for (std::string not_ : {std::string("&#110;ot"), std::string("&#x6E;ot"), std::string("n<!-- -->ot"), std::string("n<span></span>ot"),
                            std::string("n<b>o</b>t")}) {
