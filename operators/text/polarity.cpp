@@ -817,6 +817,44 @@ bool forward_hedge_reaches(const Cursor& c, std::size_t k, std::size_t len, std:
   return true;
 }
 
+// A count of none after the mention's verb, at k: "are 0", "were zero", "stays at 0", "is at 0",
+// "remained at zero in every run". Not a setting ("The stride is 0"), a value with its unit ("is 0
+// ms"), nor one count of several over time ("were 0 after the fix, 1.5M before").
+bool zero_count(const Cursor& c, std::size_t k, std::size_t RR) {
+  static const std::unordered_set<std::string_view> kStaying = {"stay", "stays", "stayed", "remain", "remains", "remained"};
+  static const std::unordered_set<std::string_view> kAfterCount = {
+      "in", "on", "across", "for", "throughout", "during", "under", "over", "everywhere", "now", "again", "both", "all",
+      "after", "with", "once", "since", "when", "following", "post"};
+  // Values, not counts: "the gradients are zero" states the gradients.
+  static const std::unordered_set<std::string_view> kValueNouns = {
+      "gradient", "gradients", "grads", "weight", "weights", "output", "outputs", "value", "values", "element", "elements",
+      "scale", "scales", "logit", "logits", "activation", "activations", "entry", "entries", "input", "inputs", "bias",
+      "biases", "offset", "offsets", "index", "indices", "coefficient", "coefficients", "residual", "residuals",
+      "probability", "probabilities", "bit", "bits", "byte", "bytes", "pixel", "pixels", "row", "rows", "column", "columns"};
+  std::size_t v = k;
+  if (k < 2) return false;
+  std::size_t subject = k - 1;  // the word before the verb: the subject's last word, or the mention's
+  while (subject > 0 && c.punct(subject - 1)) --subject;
+  if (subject > 0 && kValueNouns.count(c.w(subject - 1))) return false;
+  std::string_view verb = c.w(k - 1);
+  const bool at = c.w(v) == "at";
+  if (at) {
+    if (!(in(verb, kCopulas) || kStaying.count(verb))) return false;
+    ++v;
+  } else if (!(verb == "are" || verb == "were" || verb == "'re" || kStaying.count(verb))) {
+    return false;
+  }
+  if (v >= RR || (c.w(v) != "0" && c.w(v) != "zero") || c.s.tokens[v].hyphen_next) return false;
+  const std::size_t after = v + 1;
+  if (after < RR && !c.punct(after) && !kAfterCount.count(c.w(after))) return false;
+  for (std::size_t m = after; m < c.s.tokens.size() && !c.clause_punct(m); ++m)
+    if (c.s.tokens[m].kind == Token::Kind::number) return false;  // another count beside it
+  if (after < c.s.tokens.size() && c.w(after) == "," )
+    for (std::size_t m = after + 1; m < c.s.tokens.size() && m <= after + 2; ++m)
+      if (c.s.tokens[m].kind == Token::Kind::number) return false;  // "0 after the fix, 1.5M before"
+  return true;
+}
+
 // A copula and a denying predicate right after the mention ("Rumours of layoffs are unfounded",
 // "the risk of deadlock is negligible"): the negation, not a forward hedge before it, decides.
 bool denied_after(const Cursor& c, std::size_t E, std::size_t RR) {
@@ -1580,6 +1618,39 @@ namespace {
 
 Judgement judge(const Sentence& s, std::size_t b, std::size_t e);
 
+// The noun a parenthesis holding the mention [b, e) names again ("The prefix cache (radix cache)",
+// "TCP sockets (NET/Socket)"), or the sentence's length: a parenthesis of at most five words, all
+// of a name (no negation, hedge, value, number or verb), right after a word.
+std::size_t alias_head(const Cursor& c, std::size_t b, std::size_t e) {
+  static const std::unordered_set<std::string_view> kNotNames = {"see", "e.g", "i.e", "cf", "it", "them", "they", "we",
+                                                                  "i", "he", "she", "this", "that", "which", "who"};
+  const std::size_t n = c.s.tokens.size();
+  auto name_word = [&](std::size_t k) {
+    const Token& t = c.s.tokens[k];
+    if (t.kind == Token::Kind::punct) return t.lower == "/" || t.lower == "-";
+    if (t.kind != Token::Kind::word && t.kind != Token::Kind::code) return false;
+    return !is_negator(t.lower) && value_word(t.lower) == LabelValue::none && !c.match(k, kHedges) &&
+           !c.match(k, kPreNegation) && !in(t.lower, kTerminators) && t.lower != "or" && t.lower != "and" &&
+           !in(t.lower, kAuxiliaries) && t.lower != "n't" && !kNotNames.count(t.lower) &&
+           !(t.lower.size() > 4 && t.lower.compare(t.lower.size() - 2, 2, "ed") == 0);  // "(padding fixed them)"
+  };
+  std::size_t open = b;
+  while (open > 0 && b - open <= 5 && c.w(open - 1) != "(") {
+    if (!name_word(open - 1)) return n;
+    --open;
+  }
+  if (open == 0 || c.w(open - 1) != "(") return n;
+  --open;
+  std::size_t close = e;
+  while (close < n && close - b <= 5 && c.w(close) != ")") {
+    if (!name_word(close)) return n;
+    ++close;
+  }
+  if (close >= n || c.w(close) != ")" || close - open - 1 > 5) return n;
+  if (open == 0 || c.s.tokens[open - 1].kind != Token::Kind::word || in(c.w(open - 1), kAuxiliaries)) return n;
+  return open - 1;
+}
+
 std::size_t words_between(const Cursor& c, std::size_t from, std::size_t to) {
   std::size_t words = 0;
   for (std::size_t m = from; m < to; ++m) words += c.s.tokens[m].kind != Token::Kind::punct;
@@ -1720,6 +1791,12 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     j.trigger_begin = k;
     j.trigger_end = k + 1;
     return j;
+  }
+  // "The prefix cache (radix cache) is not the cause": a name in parentheses after a noun is
+  // another name for it, and reads as that noun does.
+  if (std::size_t head = alias_head(c, b, e); head != n) {
+    Judgement h = judge(s, head, head + 1);
+    if (!(h.trigger_begin <= head && head < h.trigger_end)) return h;  // "unbound (free) E2F": the word's own sense
   }
   // The clause around the mention, at most kClauseReach tokens either side: the work per mention
   // is bounded whatever the sentence (scopes are 12 words; a hedge 40 tokens away is another clause
@@ -1878,7 +1955,12 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   }
   // So is a parenthesis right after the mention, a reference or a gloss: "The GATA site (AGATAA)
   // does not bind TFIID", "The stall (Fig. 3) is not caused by the cache".
-  if (R == e && R < n && c.w(R) == "(") {
+  // The rest of the subject's noun may come first: "The throttling counter (38% of periods) is unrelated".
+  bool noun_to_paren = R >= e && R - e <= 3;
+  for (std::size_t m = e; m < R && noun_to_paren; ++m)
+    noun_to_paren = s.tokens[m].kind == Token::Kind::word && !in(c.w(m), kAuxiliaries) && !is_negator(c.w(m)) &&
+                    c.w(m) != "that" && c.w(m) != "which" && c.w(m) != "who";
+  if (noun_to_paren && R < n && c.w(R) == "(") {
     std::size_t close = R + 1;
     while (close < n && close - R <= 12 && c.w(close) != ")" && c.w(close) != "(") ++close;
     if (close < n && c.w(close) == ")" && close + 1 < n && s.tokens[close + 1].kind == Token::Kind::word) {
@@ -2445,6 +2527,15 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
         te = p + 1;
         break;
       }
+    }
+    // "Bank conflicts are 0 after the fix", "nr_throttled stays at 0", "Spills remain at zero": a
+    // count of none. Counts only: a plural copula, a verb of staying or "at" ("The stride is 0" is a
+    // setting), and nothing after the 0 but the clause's end, a time or a place ("0 ms" is a value).
+    if (gap >= 1 && gap <= kPostGap && zero_count(c, k, RR)) {
+      ++count;
+      tb = k;
+      te = k + 1;
+      break;
     }
     // "X has resolved", "X disappeared": X is gone (a verb with no object after it).
     if (gap <= 2 && (gap == 0 || in(c.w(k - 1), kAuxiliaries))) {

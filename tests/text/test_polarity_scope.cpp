@@ -359,3 +359,29 @@ TEST_CASE("a hedge or a negation in another phrase of the clause") {
   CHECK(pol("The regression is unrelated to last week's config change.", "config change") == "negated");
   CHECK(pol("The gene was not expressed, thereby suggesting a latent form.", "latent form") == "hedged");
 }
+
+TEST_CASE("a count of zero after its verb is none; a value of zero is a value") {
+  CHECK(pol("Bank conflicts are 0 after the fix.", "bank conflict") == "negated");
+  CHECK(pol("Bank conflicts stay at 0.", "bank conflict") == "negated");
+  CHECK(pol("Register spills remain at zero in every run.", "spill") == "negated");
+  CHECK(pol("The container is not throttled: nr_throttled stays at 0 in cpu.stat.", "nr_throttled") == "negated");
+  CHECK(pol("Preemptions were 0 after the fix, 12 before.", "preemption") == "affirmed");  // one count of several
+  CHECK(pol("Bank conflicts were 0 before and 1.5M after.", "bank conflict") == "affirmed");
+  CHECK(pol("The stride is 0.", "stride") == "affirmed");                         // a setting
+  CHECK(pol("Latency is 0 ms.", "latency") == "affirmed");                        // a value with its unit
+  CHECK(pol("The gradients are zero after step 100.", "gradient") == "affirmed");  // values, not a count
+  CHECK(pol("The values are 0 and 1.", "value") == "affirmed");
+}
+
+TEST_CASE("a parenthesis names the noun before it again, or is an aside before the verb") {
+  CHECK(pol("The prefix cache (radix cache) is not the cause.", "radix cache") == "negated");
+  CHECK(pol("The prefix cache (radix cache) is not the cause.", "prefix cache") == "negated");
+  CHECK(pol("Ruled out: NCCL falling back to TCP sockets (NET/Socket).", "NET/Socket") == "negated");
+  CHECK(pol("The cause is the prefix cache (radix cache).", "radix cache") == "affirmed");
+  CHECK(pol("The disk (not the controller) failed.", "controller") == "negated");  // a negation: no second name
+  CHECK(pol("The disk (not the controller) failed.", "disk") == "affirmed");
+  CHECK(pol("The cause (probably the cache) is cold data.", "cache") == "hedged");
+  // The rest of the subject's noun, then an aside in parentheses, then the verb.
+  CHECK(pol("The throttling counter (38% of periods) is unrelated.", "throttling") == "negated");
+  CHECK(pol("The throttling counter (38% of periods) is the cause.", "throttling") == "affirmed");
+}
