@@ -40,6 +40,15 @@ bool word_byte(std::string_view t, std::size_t i) {
 // An ASCII control character other than white space (NUL, ESC, DEL, ...): nothing a reader sees.
 bool is_control(unsigned char c) { return (c < 0x20 && !is_space(c)) || c == 0x7F; }
 
+// Words that open sentences far more often than they follow an initial: after "plan A." or
+// "Appendix C." they say the dot ended a sentence ("E. C. Lai", "John F. Kennedy" go on).
+const std::unordered_set<std::string> kSentenceOpeners = {
+    "the", "a", "an", "this", "that", "these", "those", "it", "its", "we", "i", "he", "she", "they", "there", "in",
+    "on", "at", "for", "but", "however", "so", "then", "our", "my", "your", "their", "his", "her", "if", "when", "with",
+    "after", "before", "both", "each", "all", "no", "not", "neither", "only", "also", "as", "to", "by", "from", "one",
+    "two", "next", "finally", "first", "second", "here", "what", "why", "how", "is", "was", "are", "were", "do", "does",
+    "did", "and", "or", "yes", "thus", "hence", "therefore", "since", "because", "while", "although"};
+
 // A terminal escape sequence at i (ECMA-48: CSI "ESC [ ... m", OSC "ESC ] ... BEL", or ESC and one
 // byte): its length, or 0. A terminal shows none of it, so "are \x1b[0mnot the cause" reads "are not".
 std::size_t escape_sequence(std::string_view t, std::size_t i) {
@@ -1089,8 +1098,21 @@ bool SentenceStream::next(Sentence& s) {
             s.tokens[s.tokens.size() - 2].lower == ".")
           ends = false;
         // An initial: a capital letter alone before the dot and a word after it ("C. elegans", "E. C. Lai").
-        if (prev.size() == 1 && s.tokens.back().capital && after + 1 < n && t_[after] == ' ' && word_byte(t_, after + 1))
-          ends = false;
+        // A letter that labels a thing ("plan A.", "vitamin D.", "Appendix C. The ...") is no initial:
+        // after a word in lower case, or before a word that opens sentences, the dot ends one.
+        if (prev.size() == 1 && s.tokens.back().capital && after + 1 < n && t_[after] == ' ' && word_byte(t_, after + 1)) {
+          const bool lower_next = t_[after + 1] >= 'a' && t_[after + 1] <= 'z';
+          const std::size_t m = s.tokens.size();
+          // (Not a word that introduces a name: "the paper by E. C. Lai", "the method of T. J. Dettmers".)
+          static const std::unordered_set<std::string_view> kBeforeNames = {
+              "by", "of", "from", "to", "with", "and", "or", "for", "at", "in", "on", "via", "per", "cf", "see", "like", "than", "as"};
+          const bool after_lower_word = m >= 2 && s.tokens[m - 2].kind == Token::Kind::word && !s.tokens[m - 2].capital &&
+                                        !kBeforeNames.count(s.tokens[m - 2].lower);
+          std::size_t we = after + 1;
+          while (we < n && word_byte(t_, we)) ++we;
+          const bool opener = kSentenceOpeners.count(lower_ascii(t_.substr(after + 1, we - after - 1))) > 0;
+          if (lower_next || (!after_lower_word && !opener)) ends = false;
+        }
         // A short capitalised word, then a number: a reference ("Tab. 2", "Abb. 4", "Lemma. 3" is rare).
         if (prev.size() <= 4 && s.tokens.back().capital && !s.tokens.back().all_caps && after + 1 < n && t_[after] == ' ' &&
             is_digit(t_[after + 1]))

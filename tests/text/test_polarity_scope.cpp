@@ -385,3 +385,13 @@ TEST_CASE("a parenthesis names the noun before it again, or is an aside before t
   CHECK(pol("The throttling counter (38% of periods) is unrelated.", "throttling") == "negated");
   CHECK(pol("The throttling counter (38% of periods) is the cause.", "throttling") == "affirmed");
 }
+
+TEST_CASE("a capital letter that labels a thing ends its sentence; an initial does not") {
+  CHECK(sentences("We did not use plan A. Plan B worked.").size() == 2);
+  CHECK(pol("We did not use plan A. Plan B worked well.", "plan B") == "affirmed");
+  CHECK(pol("Patients lacked vitamin D. The vitamin levels rose later.", "vitamin level") == "affirmed");
+  CHECK(sentences("The table is in Appendix C. The results hold.").size() == 2);
+  CHECK(sentences("The worm C. elegans has no spills.").size() == 1);
+  CHECK(sentences("The paper by E. C. Lai says so.").size() == 1);
+  CHECK(sentences("John F. Kennedy signed it.").size() == 1);
+}
