@@ -75,8 +75,15 @@ ConceptPtr make_phrase(std::string_view text, Stemmer& stemmer) {
   Sentence s;
   std::vector<Token> toks;
   while (stream.next(s))
-    for (auto& t : s.tokens)
-      if (t.kind != Token::Kind::punct || (t.lower != "." && t.lower != "?" && t.lower != "!")) toks.push_back(t);
+    for (std::size_t k = 0; k < s.tokens.size(); ++k) {
+      Token& t = s.tokens[k];
+      // A dot inside the phrase is kept ("C. elegans", "Dr. Jones", "U.S. office": the text has it
+      // too), and may be left out (below); one that ends it is not.
+      const bool mark = t.kind == Token::Kind::punct && (t.lower == "." || t.lower == "?" || t.lower == "!");
+      if (mark && k + 1 == s.tokens.size()) continue;
+      if (mark) t.inner_dot = true;
+      toks.push_back(t);
+    }
   bool words = false;
   for (const auto& t : toks) words = words || t.kind != Token::Kind::punct;
   if (!words) throw OperatorError(fmt::format("the phrase \"{}\" has no words to match", text));
@@ -95,6 +102,7 @@ ConceptPtr make_phrase(std::string_view text, Stemmer& stemmer) {
       auto split = alt;
       split.push_back(toks[k].stem);
       next.push_back({std::move(split), false});
+      if (toks[k].inner_dot && alts.size() < 16) next.push_back({alt, false});  // "C elegans" written without it
       if (toks[k].hyphen_next && k + 1 < toks.size() && alts.size() < 16) {
         auto joined = alt;
         joined.push_back(stemmer.stem(toks[k].lower + toks[k + 1].lower));
@@ -217,6 +225,8 @@ std::vector<Finding> analyse(AnalysedText& text, const std::vector<ConceptPtr>& 
     const Sentence& s = *sp;
     std::size_t p = k;
     for (const std::string& stem : alt) {
+      // An abbreviation's dot the phrase leaves out: "C elegans" names "C. elegans".
+      if (p > k && p < s.tokens.size() && s.tokens[p].inner_dot && stem != ".") ++p;
       if (p >= s.tokens.size()) return std::string::npos;
       const Token& t = s.tokens[p];
       if (t.kind == Token::Kind::code) return std::string::npos;

@@ -1113,6 +1113,12 @@ bool SentenceStream::next(Sentence& s) {
           const bool opener = kSentenceOpeners.count(lower_ascii(t_.substr(after + 1, we - after - 1))) > 0;
           if (lower_next || (!after_lower_word && !opener)) ends = false;
         }
+        // Letters joined by dots ("U.S.", "a.m.", "p.m."), then a word in lower case: an abbreviation.
+        if (prev.size() >= 3 && prev.size() <= 7 && after + 1 < n && t_[after] == ' ' && t_[after + 1] >= 'a' && t_[after + 1] <= 'z') {
+          bool dotted = true;
+          for (std::size_t m = 0; m < prev.size() && dotted; ++m) dotted = (m % 2 == 1) == (prev[m] == '.');
+          if (dotted) ends = false;
+        }
         // A short capitalised word, then a number: a reference ("Tab. 2", "Abb. 4", "Lemma. 3" is rare).
         if (prev.size() <= 4 && s.tokens.back().capital && !s.tokens.back().all_caps && after + 1 < n && t_[after] == ' ' &&
             is_digit(t_[after + 1]))

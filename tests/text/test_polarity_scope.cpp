@@ -395,3 +395,13 @@ TEST_CASE("a capital letter that labels a thing ends its sentence; an initial do
   CHECK(sentences("The paper by E. C. Lai says so.").size() == 1);
   CHECK(sentences("John F. Kennedy signed it.").size() == 1);
 }
+
+TEST_CASE("a phrase with an abbreviation's dot names it, written with the dot or without") {
+  CHECK(pol("The worm C. elegans has 302 neurons.", "C. elegans") == "affirmed");
+  CHECK(pol("The worm C. elegans has 302 neurons.", "C elegans") == "affirmed");
+  CHECK(pol("No E. coli was found in the sample.", "E. coli") == "negated");
+  CHECK(pol("Dr. Jones signed the report.", "Dr. Jones") == "affirmed");
+  CHECK(pol("The U.S. office handles billing.", "U.S. office") == "affirmed");
+  CHECK(sentences("The U.S. office handles billing.").size() == 1);
+  CHECK(pol("The St. Louis site went down.", "St. Louis") == "affirmed");
+}
