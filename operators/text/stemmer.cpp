@@ -1,5 +1,6 @@
 #include "operators/text/stemmer.hpp"
 
+#include <unordered_map>
 #include <unordered_set>
 
 namespace rubric::text {
@@ -55,6 +56,29 @@ bool singular_in_s(std::string_view w) {
   return kWords.count(w) > 0 || ends(w, "ss") || ends(w, "ous") || ends(w, "sis") || ends(w, "itis") || ends(w, "xis");
 }
 
+// Nouns in -ing that are no form of a verb their stem names: "evening" is not "even", "ceiling"
+// not "ceil", "meaning" not "mean" (an average).
+bool noun_in_ing(std::string_view w) {
+  static const std::unordered_set<std::string_view> kWords = {
+      "evening", "morning", "ceiling", "meaning", "bedding", "pudding", "wedding", "herring", "during", "sibling",
+      "darling", "awning", "lightning", "shilling", "farthing", "viking"};
+  return kWords.count(w) > 0;
+}
+
+// Plurals that no suffix rule reaches: "matrices" is "matrix", "halves" is "half".
+const std::unordered_map<std::string_view, std::string_view>& irregular_plurals() {
+  static const std::unordered_map<std::string_view, std::string_view> kWords = {
+      {"matrices", "matrix"}, {"indices", "index"}, {"vertices", "vertex"}, {"appendices", "appendix"},
+      {"halves", "half"}, {"shelves", "shelf"}, {"knives", "knife"},
+      {"wives", "wife"}, {"selves", "self"}, {"wolves", "wolf"}, {"loaves", "loaf"}, {"thieves", "thief"},
+      {"children", "child"}, {"men", "man"}, {"women", "woman"}, {"mice", "mouse"}, {"feet", "foot"},
+      {"teeth", "tooth"}, {"geese", "goose"}, {"axes", "axis"},
+      {"crises", "crisis"}, {"hypotheses", "hypothesis"}, {"theses", "thesis"},
+      {"criteria", "criterion"}, {"phenomena", "phenomenon"}, {"nuclei", "nucleus"}, {"stimuli", "stimulus"},
+      {"radii", "radius"}, {"loci", "locus"}};
+  return kWords;
+}
+
 // What is left of a word once -ed or -ing is cut, put back into its base's shape: a doubled
 // consonant undone ("stopp" → "stop", "padd" → "pad"; not "spill"), a silent e restored after
 // "at", "bl", "iz" and a short syllable ("hop" → "hope": "hoping" is "hope", "hopping" "hop").
@@ -80,9 +104,12 @@ std::string inflection_key(std::string_view word) {
   else if (ends(w, "s'")) w.pop_back();
   if (w.size() <= 2) return w;
 
-  // Plural and third person: "-ies" → "-y", "-oes" → "-o", else the s alone ("caches" → "cache").
+  if (auto it = irregular_plurals().find(w); it != irregular_plurals().end()) w = std::string(it->second);
+  // Plural and third person: "-ies" → "-y", "-oes" → "-o", "-ses" of a singular in s → it ("buses",
+  // "gases"), else the s alone ("caches" → "cache").
   if (w.size() >= 4 && ends(w, "s") && !singular_in_s(w)) {
     if (ends(w, "ies")) w = w.size() >= 5 ? w.substr(0, w.size() - 3) + "y" : w.substr(0, w.size() - 1);
+    else if (ends(w, "ses") && w.size() >= 5 && singular_in_s(std::string_view(w.data(), w.size() - 2))) w.resize(w.size() - 2);
     else if (ends(w, "oes") && w.size() >= 5) w.resize(w.size() - 2);
     else w.pop_back();
   }
@@ -95,7 +122,7 @@ std::string inflection_key(std::string_view word) {
     cut = true;
     w = verb_base(w.substr(0, w.size() - 2));
     if (w.back() == 'u') w += 'e';  // "queued", "issued", "argued": the base ends in -ue
-  } else if (w.size() >= 5 && ends(w, "ing") && has_vowel(w.substr(0, w.size() - 3))) {
+  } else if (w.size() >= 5 && ends(w, "ing") && has_vowel(w.substr(0, w.size() - 3)) && !noun_in_ing(w)) {
     cut = true;
     w = verb_base(w.substr(0, w.size() - 3));
     if (w.back() == 'u') w += 'e';  // "queuing", "issuing", "continuing"

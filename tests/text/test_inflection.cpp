@@ -45,6 +45,24 @@ TEST_CASE("verbs in -ee and -ue meet their -d and -ing forms; words in -eed keep
   CHECK(pol("The loader issued one read per shard.", "issue") == "affirmed");
 }
 
+TEST_CASE("plurals of singulars in s and irregular plurals share the singular's key") {
+  for (auto [a, b] : std::vector<std::pair<std::string_view, std::string_view>>{
+           {"bus", "buses"}, {"gas", "gases"}, {"lens", "lenses"}, {"alias", "aliases"}, {"matrix", "matrices"},
+           {"index", "indices"}, {"vertex", "vertices"}, {"half", "halves"}, {"child", "children"},
+           {"hypothesis", "hypotheses"}, {"criterion", "criteria"}})
+    CHECK_MESSAGE(same(a, b), a, " / ", b);
+  CHECK(!same("us", "uses"));
+}
+
+TEST_CASE("nouns in -ing that are no verb's form keep their own key") {
+  for (auto [a, b] : std::vector<std::pair<std::string_view, std::string_view>>{
+           {"even", "evening"}, {"ceil", "ceiling"}, {"mean", "meaning"}, {"bed", "bedding"}, {"morn", "morning"}})
+    CHECK_MESSAGE(!same(a, b), a, " / ", b);
+  CHECK(same("ceiling", "ceilings"));
+  CHECK(pol("The mean latency is 4 ms.", "meaning") == "absent");
+  CHECK(pol("We use ceil() here; the ceiling is fine.", "ceil") == "affirmed");
+}
+
 TEST_CASE("derivations and lookalikes keep their own key") {
   for (auto [a, b] : std::vector<std::pair<std::string_view, std::string_view>>{
            {"token", "tokenizer"}, {"normal", "normalization"}, {"compute", "computer"}, {"evict", "eviction"},

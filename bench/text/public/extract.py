@@ -77,6 +77,10 @@ def _verb_base(r):
     return r
 
 
+NOUN_IN_ING = set("""evening morning ceiling meaning bedding pudding wedding herring during sibling darling awning lightning shilling farthing viking""".split())  # stemmer.cpp, noun_in_ing
+IRREGULAR_PLURALS = {"matrices": "matrix", "indices": "index", "vertices": "vertex", "appendices": "appendix", "halves": "half", "shelves": "shelf", "knives": "knife", "wives": "wife", "selves": "self", "wolves": "wolf", "loaves": "loaf", "thieves": "thief", "children": "child", "men": "man", "women": "woman", "mice": "mouse", "feet": "foot", "teeth": "tooth", "geese": "goose", "axes": "axis", "crises": "crisis", "hypotheses": "hypothesis", "theses": "thesis", "criteria": "criterion", "phenomena": "phenomenon", "nuclei": "nucleus", "stimuli": "stimulus", "radii": "radius", "loci": "locus"}  # stemmer.cpp, irregular_plurals
+
+
 def key(word):
     """The tool's inflection key of a word (operators/text/stemmer.cpp, inflection_key), so that a phrase is
     taken only when no other word of its sentence shares its key ("bind" beside "binding")."""
@@ -89,9 +93,13 @@ def key(word):
         w = w[:-1]
     if len(w) <= 2:
         return w
-    if len(w) >= 4 and w.endswith("s") and not (w in SINGULAR_IN_S or w.endswith(("ss", "ous", "sis", "itis", "xis"))):
+    w = IRREGULAR_PLURALS.get(w, w)
+    singular_in_s = lambda x: x in SINGULAR_IN_S or x.endswith(("ss", "ous", "sis", "itis", "xis"))
+    if len(w) >= 4 and w.endswith("s") and not singular_in_s(w):
         if w.endswith("ies"):
             w = w[:-3] + "y" if len(w) >= 5 else w[:-1]
+        elif w.endswith("ses") and len(w) >= 5 and singular_in_s(w[:-2]):
+            w = w[:-2]
         elif w.endswith("oes") and len(w) >= 5:
             w = w[:-2]
         else:
@@ -104,7 +112,7 @@ def key(word):
         cut = True
         w = _verb_base(w[:-2])
         w = w + "e" if w.endswith("u") else w
-    elif len(w) >= 5 and w.endswith("ing") and vowel(w[:-3]):
+    elif len(w) >= 5 and w.endswith("ing") and vowel(w[:-3]) and w not in NOUN_IN_ING:
         cut = True
         w = _verb_base(w[:-3])
         w = w + "e" if w.endswith("u") else w
