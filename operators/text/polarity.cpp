@@ -106,6 +106,7 @@ const std::vector<Seq> kPseudo = {
     // Knowledge denied, not what it is of: "The evictor does not know about attention sinks",
     // "nobody told the scheduler about the sink block", "We did not realize the cache was cold".
     {"not", "know", "about"}, {"n't", "know", "about"}, {"not", "know", "that"}, {"n't", "know", "that"},
+    {"not", "known", "to", "the"}, {"n't", "known", "to", "the"},  // "The flaw was not known to the vendor"
     {"nobody", "told"}, {"no", "idea"}, {"nobody", "noticed"}, {"no", "one", "noticed"}, {"nobody", "expected"},
     {"no", "one", "expected"}, {"never", "realized"}, {"never", "realised"}, {"never", "noticed"}, {"not", "overstate"},
     {"n't", "overstate"}, {"no", "secret"}, {"no", "surprise"}, {"not", "unaware"}, {"n't", "unaware"}, {"no", "one", "told"}, {"never", "told"}, {"not", "told", "about"},
@@ -785,6 +786,20 @@ bool hedge_on_relation(const Cursor& c, std::size_t k, std::size_t len, std::siz
   return false;
 }
 
+// A hedge at [k, k+len) inside an aside opened by ", as" and closed by a comma or the sentence's
+// end within two words: ", as first assumed,", ", as we suspected,", ", as widely believed".
+bool as_aside(const Cursor& c, std::size_t k, std::size_t len) {
+  std::size_t as = k;
+  while (as > 0 && k - as <= 3 && c.w(as - 1) != "as") {
+    if (c.punct(as - 1)) return false;
+    --as;
+  }
+  if (as < 2 || c.w(as - 1) != "as" || c.w(as - 2) != ",") return false;
+  for (std::size_t m = k + len; m < c.s.tokens.size() && m <= k + len + 2; ++m)
+    if (c.punct(m)) return c.w(m) == "," || c.w(m) == "." || c.w(m) == ";";
+  return k + len >= c.s.tokens.size();
+}
+
 // "declined to comment" refuses; "declined to 3 ms", "declined to a record low" fall: the word
 // after "to" must be a word that can be a verb, not a number, an article or a quantity.
 bool verb_after_to(const Cursor& c, std::size_t k) {
@@ -1193,7 +1208,14 @@ bool hedge_is_term(const Cursor& c, std::size_t k) {
   std::string_view w = c.w(k), prev = k > 0 ? c.w(k - 1) : std::string_view(), next = c.w(k + 1);
   if (w == "speculative")
     return k + 1 < c.s.tokens.size() && c.s.tokens[k + 1].kind == Token::Kind::word && !in(next, kAuxiliaries) &&
-           !in(next, kTerminators) && next != "that" && next != "and" && next != "or" && next != "to";
+           !in(next, kTerminators) && next != "that" && next != "and" && next != "or" && next != "to" && next != "at" &&
+           next != "in" && next != "for" && next != "about" && next != "of" && next != "here" && next != "now";
+  // "could not possibly come from X": emphasis on the negation, no doubt.
+  if (w == "possibly" && (prev == "not" || prev == "n't") && k >= 2 &&
+      (c.w(k - 2) == "could" || c.w(k - 2) == "can" || c.w(k - 2) == "ca" || c.w(k - 2) == "would"))
+    return true;
+  // "The flaw was not known to the vendor": someone's knowledge denied, not the flaw in doubt.
+  if ((w == "not" || w == "n't") && next == "known" && c.w(k + 2) == "to" && c.w(k + 3) == "the") return true;
   if (w == "likelihood") return prev == "maximum" || prev == "log" || prev == "marginal";
   // An extent, not a doubt: "the highest possible occupancy", "the maximum possible", "every
   // possible tile size", "as fast as possible", "where possible".
@@ -1835,12 +1857,16 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   if (s.table_row && sep + 1 < n && (c.w(sep) == "?" || c.w(sep) == "." || c.w(sep) == ":") && c.w(sep + 1) == "|") ++sep;  // "| Fever? | no |"
   // An "=" inside a code span ends no clause (`NCCL_P2P_DISABLE=1` might help), but it still
   // gives the name before it a value (`bank_conflicts = 0`).
-  if (e < n && c.w(e) == "=" && s.tokens[e].in_code) sep = e;
+  const bool code_label = e < n && c.w(e) == "=" && s.tokens[e].in_code && s.tokens[b].in_code;
+  if (code_label) sep = e;
   if (sep < n && (c.w(sep) == ":" || c.w(sep) == "--" || c.w(sep) == "-" || c.w(sep) == "|" || c.w(sep) == "=")) {
     const std::size_t R = sep;
     std::size_t limit = s.table_row ? 8 : 4;
     std::size_t before = 0, after = 0;
-    for (std::size_t k = L; k < b; ++k) before += !c.punct(k);
+    // A name in a code span is labelled by its span alone: "The log shows `spills = 0`".
+    for (std::size_t k = code_label ? b : L; code_label && k > L && s.tokens[k - 1].in_code; --k) ++before;
+    if (!code_label)
+      for (std::size_t k = L; k < b; ++k) before += !c.punct(k);
     for (std::size_t k = e; k < R; ++k) after += !c.punct(k);
     // "The cause is bank conflicts — not the prefix cache": a verb before the mention makes the words
     // before the dash a clause that states it, and what follows the dash a contrast, not its value.
@@ -2078,9 +2104,20 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
                                                                          "verified", "vindicates", "vindicated"};
         confirmed = kConfirming.count(c.w(m)) > 0;
       }
+      // And in the passive: "The hypothesis that the NIC drops packets was confirmed by the counters".
+      for (std::size_t m = k + 2; m < n && m <= k + 24 && !confirmed; ++m) {
+        if (c.w(m) == ";" || c.w(m) == ":" || c.w(m) == "but" || c.w(m) == "?") break;
+        static const std::unordered_set<std::string_view> kConfirmedPassive = {
+            "confirmed", "verified", "validated", "proven", "proved", "vindicated", "corroborated"};
+        confirmed = kConfirmedPassive.count(c.w(m)) && in(c.w(m - 1), kCopulas) && !is_negator(c.w(m - 2)) &&
+                    c.w(m - 2) != "n't";
+      }
       if (confirmed) continue;
     }
     if (hedge_is_term(c, k)) continue;
+    // "not because of alcohol, as first assumed, but ...": an aside that says who held a belief
+    // speaks of the belief, not of the clause it interrupts.
+    if (as_aside(c, k, len)) continue;
     // "We could detect three sites": "could" with a verb of finding after a person is an ability
     // exercised, not a possibility.
     if (c.w(k) == "could" && len == 1 && k > 0 && (c.w(k - 1) == "we" || c.w(k - 1) == "i" || c.w(k - 1) == "they") &&
@@ -2418,7 +2455,7 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     }
     // "Zero bank conflicts, 3.1x faster": a figure after a comma is no item of the denied list.
     bool figure_after_comma = false;
-    for (std::size_t m = k + len; m + 1 < b && !figure_after_comma; ++m)
+    for (std::size_t m = k + len; m + 1 <= b && !figure_after_comma; ++m)
       figure_after_comma = c.w(m) == "," && s.tokens[m + 1].kind == Token::Kind::number;
     // Cut by the word limit alone, not at a clause's edge: out of reach, and read so in doubt.
     if (words > kPreScope && !participle && !predicate && !nominal_end && !free_relative && !own_phrase &&

@@ -405,3 +405,18 @@ TEST_CASE("a phrase with an abbreviation's dot names it, written with the dot or
   CHECK(sentences("The U.S. office handles billing.").size() == 1);
   CHECK(pol("The St. Louis site went down.", "St. Louis") == "affirmed");
 }
+
+TEST_CASE("rule families from a round of fresh sentences: terms, asides, confirmations, code labels") {
+  CHECK(pol("This root cause is speculative at best.", "root cause") == "hedged");
+  CHECK(pol("Speculative decoding raised the acceptance rate.", "acceptance rate") == "affirmed");
+  CHECK(pol("The crash was not because of alcohol, as first assumed, but because of fatigue.", "alcohol") == "negated");
+  CHECK(pol("Zero bank conflicts, 3.1x faster.", "3.1x") == "affirmed");
+  CHECK(pol("The hypothesis that the NIC drops packets was confirmed by the counters.", "NIC") == "affirmed");
+  CHECK(pol("The hypothesis that the NIC drops packets was never confirmed.", "NIC") == "hedged");
+  CHECK(pol("The vulnerability was not known to the vendor.", "vulnerability") == "affirmed");
+  CHECK(pol("The mechanism is not known.", "mechanism") == "hedged");
+  CHECK(pol("The stall could not possibly come from the cache.", "cache") == "negated");
+  CHECK(pol("The build log shows `spills = 0` for the kernel.", "spill") == "negated");
+  CHECK(pol("The Nsight counter reads `bank_conflicts = 0` after padding.", "bank_conflicts") == "negated");
+  CHECK(pol("The Nsight counter reads `bank_conflicts = 4096` before padding.", "bank_conflicts") == "affirmed");
+}
