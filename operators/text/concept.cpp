@@ -103,18 +103,6 @@ ConceptPtr make_phrase(std::string_view text, Stemmer& stemmer) {
       split.push_back(toks[k].stem);
       next.push_back({std::move(split), false});
       if (toks[k].inner_dot && alts.size() < 16) next.push_back({alt, false});  // "C elegans" written without it
-      // An identifier's words, as a code span gives them: "bank_conflicts" names `bank_conflicts = 0`.
-      const std::string& w = toks[k].lower;
-      if (toks[k].kind == Token::Kind::word && w.find('_') != std::string::npos && alts.size() < 16) {
-        auto parts = alt;
-        std::size_t from = 0;
-        for (std::size_t u = w.find('_'); from <= w.size(); u = w.find('_', from)) {
-          if (u == std::string::npos) u = w.size();
-          if (u > from) parts.push_back(stemmer.stem(w.substr(from, u - from)));
-          from = u + 1;
-        }
-        if (parts.size() > alt.size() + 1) next.push_back({std::move(parts), false});
-      }
       if (toks[k].hyphen_next && k + 1 < toks.size() && alts.size() < 16) {
         auto joined = alt;
         joined.push_back(stemmer.stem(toks[k].lower + toks[k + 1].lower));

@@ -70,6 +70,8 @@ const std::vector<std::string_view> kNegativePredicates = {
     "immaterial", "unsupported", "unavailable", "inactive", "missing", "resolved", "gone", "nonexistent", "negative",
     "false", "untrue", "pointless", "useless", "moot", "undetectable", "undetected", "prevented", "averted", "avoided",
     "prohibited", "forbidden", "banned", "disallowed", "omitted", "unfounded", "baseless", "groundless",
+    // A hypothesis shown false: "The bank-conflict theory was debunked".
+    "debunked", "disproven", "disproved", "refuted", "discredited",
     // A component cleared of blame: "The scheduler is fine", "NIC: OK", "the link is healthy".
     "fine", "ok", "okay", "healthy", "exonerated", "benign"};
 const std::vector<std::string_view> kPredicateAdverbs = {"very", "completely", "entirely", "largely", "mostly", "turned",
@@ -322,6 +324,9 @@ const std::vector<std::string_view> kGoneVerbs = {"resolve", "disappear", "vanis
 // Verbs of comparing: "Compare fp16 vs fp32", "benchmarks A versus B" make "versus" a comparison.
 const std::vector<std::string_view> kComparingVerbs = {"compare", "benchmark", "measure", "test", "evaluate", "contrast", "plot"};
 // Verbs of finding: "we could detect", "we could reproduce" is an ability exercised.
+// Verbs of searching: "We looked for X; there were none" (searched_none).
+const std::vector<std::string_view> kSearchingVerbs = {"look", "check", "search", "test", "screen", "scan",
+                                                       "probe", "grep", "hunt", "inspect", "monitor", "watch"};
 const std::vector<std::string_view> kFindingVerbs = {"detect", "observe", "find", "see", "show", "demonstrate", "identify",
                                                      "measure", "reproduce", "isolate", "recover", "obtain", "purify",
                                                      "visualize", "localize", "map", "trace", "establish"};
@@ -339,7 +344,8 @@ using KeySet = std::unordered_set<std::string>;
 const KeySet& keys_of(const std::vector<std::string_view>& words) {
   static const std::unordered_map<const void*, KeySet> sets = [] {
     std::unordered_map<const void*, KeySet> m;
-    for (const auto* xs : {&kDenyingVerbs, &kEndingVerbs, &kGoneVerbs, &kExpectedVerbs, &kFindingVerbs, &kComparingVerbs}) {
+    for (const auto* xs : {&kDenyingVerbs, &kEndingVerbs, &kGoneVerbs, &kExpectedVerbs, &kFindingVerbs, &kComparingVerbs,
+                           &kSearchingVerbs}) {
       KeySet keys;
       for (std::string_view w : *xs) keys.insert(inflection_key(w));
       m.emplace(xs, std::move(keys));
@@ -1060,6 +1066,12 @@ std::size_t alternative(const Cursor& c, std::size_t L, std::size_t b, std::size
       break;
     }
   while (k > L && article(k - 1)) --k;
+  // Past a word of degree right after "or": "a bank conflict or low occupancy", "or excessive
+  // register pressure" (a name's own words, "or TNF alpha", stay as they are).
+  static const std::unordered_set<std::string_view> kDegree = {
+      "low", "high", "poor", "excessive", "insufficient", "slow", "bad", "heavy", "limited", "reduced", "increased",
+      "too", "extra", "missing", "wrong", "stale", "uncoalesced", "unaligned", "misaligned"};
+  if (k == b && b > L + 1 && kDegree.count(c.w(b - 1)) && c.w(b - 2) == "or") k = b - 1;
   // "in the scheduler or in the allocator", "by A or by B": the preposition repeated.
   static const std::unordered_set<std::string_view> kRepeated = {"in", "on", "at", "by", "from", "to", "for", "with", "of",
                                                                  "into", "during", "after", "before", "through", "via"};
@@ -1640,6 +1652,35 @@ namespace {
 
 Judgement judge(const Sentence& s, std::size_t b, std::size_t e);
 
+// The "none" or "nothing" that answers a search for the mention [b, e): "We looked for X; there
+// were none", "checked for X and found none", "searched the logs for X: nothing". The search
+// verb, then "for", within four words before the mention; the answer within ten words after it,
+// in the next clause and before any other clause's verb. The answer's position, or the length.
+std::size_t searched_none(const Cursor& c, std::size_t b, std::size_t e) {
+  const std::size_t n = c.s.tokens.size();
+  bool searched = false;
+  for (std::size_t m = b; m-- > 0 && b - m <= 4 && !searched;) {
+    if (c.clause_punct(m)) break;
+    if (c.w(m) == "for" && m > 0 && key_in(c.s.tokens[m - 1].stem, kSearchingVerbs)) searched = true;
+    if (c.w(m) == "for" && m > 2 && key_in(c.s.tokens[m - 3].stem, kSearchingVerbs) && c.w(m - 2) == "the") searched = true;
+  }
+  if (!searched) return n;
+  for (std::size_t m = e; m < n && m <= e + 10; ++m) {
+    const std::string_view x = c.w(m);
+    if (x == "none" || x == "nothing") {
+      // "there were none", "found none", ": none", "none were found": the answer, not "none of the ranks".
+      const std::string_view before = m > 0 ? c.w(m - 1) : "", after = c.w(m + 1);
+      if (after == "of") return n;
+      if (before == "were" || before == "was" || before == "found" || before == "saw" || before == "showed" ||
+          before == ";" || before == ":" || before == "," || before == "--")
+        return m;
+      return n;
+    }
+    if (x == "but" || x == "however" || x == "?" || x == "which") return n;
+  }
+  return n;
+}
+
 // The noun a parenthesis holding the mention [b, e) names again ("The prefix cache (radix cache)",
 // "TCP sockets (NET/Socket)"), or the sentence's length: a parenthesis of at most five words, all
 // of a name (no negation, hedge, value, number or verb), right after a word.
@@ -1816,6 +1857,14 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   }
   // "The prefix cache (radix cache) is not the cause": a name in parentheses after a noun is
   // another name for it, and reads as that noun does.
+  // "We looked for bank conflicts; there were none", "checked for spills and found none": what was
+  // searched for and not found is denied.
+  if (std::size_t k = searched_none(c, b, e); k != n) {
+    j.polarity = Polarity::negated;
+    j.trigger_begin = k;
+    j.trigger_end = k + 1;
+    return j;
+  }
   if (std::size_t head = alias_head(c, b, e); head != n) {
     Judgement h = judge(s, head, head + 1);
     if (!(h.trigger_begin <= head && head < h.trigger_end)) return h;  // "unbound (free) E2F": the word's own sense

@@ -417,6 +417,18 @@ TEST_CASE("rule families from a round of fresh sentences: terms, asides, confirm
   CHECK(pol("The mechanism is not known.", "mechanism") == "hedged");
   CHECK(pol("The stall could not possibly come from the cache.", "cache") == "negated");
   CHECK(pol("The build log shows `spills = 0` for the kernel.", "spill") == "negated");
-  CHECK(pol("The Nsight counter reads `bank_conflicts = 0` after padding.", "bank_conflicts") == "negated");
-  CHECK(pol("The Nsight counter reads `bank_conflicts = 4096` before padding.", "bank_conflicts") == "affirmed");
+  // (An identifier's phrase matches it in prose; in a code span its words are read: "bank conflicts".)
+  CHECK(pol("The Nsight counter reads `bank_conflicts = 0` after padding.", "bank conflicts") == "negated");
+  CHECK(pol("The Nsight counter reads `bank_conflicts = 4096` before padding.", "bank conflicts") == "affirmed");
+}
+
+TEST_CASE("what was searched for and not found is denied; a theory debunked denies; a degree after 'or' is an alternative's") {
+  CHECK(pol("We looked for bank conflicts; there were none.", "bank conflict") == "negated");
+  CHECK(pol("We checked for bank conflicts and found none.", "bank conflict") == "negated");
+  CHECK(pol("We searched the SASS for spills: nothing.", "spill") == "negated");
+  CHECK(pol("We looked for bank conflicts and found 4096 of them.", "bank conflict") == "affirmed");
+  CHECK(pol("The bank conflict theory was debunked.", "bank conflict") == "negated");
+  CHECK(pol("The stall comes from a bank conflict or low occupancy.", "occupancy") == "hedged");
+  CHECK(pol("The stall comes from a bank conflict or low occupancy.", "bank conflict") == "hedged");
+  CHECK(pol("Stimulation by phorbol esters or TNF alpha induces differentiation.", "alpha") == "affirmed");
 }
