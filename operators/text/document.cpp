@@ -741,6 +741,7 @@ bool SentenceStream::next(Sentence& s) {
   s.candidate_item = false;
   s.denied_item = false;
   s.uncertain_split = std::exchange(cut_before_, false);
+  s.heading = false;
   quote_open_ = false;
   s.begin = s.end = i_;
   space_before_ = true;
@@ -802,6 +803,7 @@ bool SentenceStream::next(Sentence& s) {
       for (std::size_t k = 0; k < s.tokens.size(); ++k) candidates_open_ = candidates_open_ || names_candidates(s.tokens, k);
       if (label_denies(s.tokens, false)) denials_open_ = true;
     }
+    s.heading = heading_start_;
     heading_start_ = false;
     return true;
   };

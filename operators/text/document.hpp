@@ -49,6 +49,8 @@ struct Sentence {
   // Where the sentence ends or begins was a guess: cut at the token limit, or a dot after an
   // abbreviation or an initial read as no end ("C. elegans").
   bool uncertain_split = false;
+  // A Markdown or HTML heading ("## Bank conflicts"), one line.
+  bool heading = false;
   std::vector<bool> negating_columns;
   // Per column, the unit its header names in parentheses or brackets ("Time (µs)", "BW [GB/s]"),
   // lower-cased and joined ("µs", "gb/s"); "" where none. Body rows only, shared by the table's rows.

@@ -1652,6 +1652,37 @@ namespace {
 
 Judgement judge(const Sentence& s, std::size_t b, std::size_t e);
 
+// A heading that names a topic: at most eight words, no verb that shows (an auxiliary, a word in
+// -ed, a determiner opening an object), no label, negation or hedge (those are read as they are:
+// "## Ruled out", "## Possible causes", "## Root cause: X").
+bool topic_heading(const Cursor& c) {
+  if (!c.s.heading) return false;
+  static const std::unordered_set<std::string_view> kDeterminers = {"the", "a", "an", "this", "these", "those", "our",
+                                                                    "its", "their", "my", "every", "each"};
+  static const std::unordered_set<std::string_view> kPrepositions = {
+      "in", "on", "at", "of", "for", "with", "from", "to", "by", "under", "over", "during", "after", "before",
+      "across", "into", "inside", "behind", "and", "or", "vs", "versus", "about", "between"};
+  std::size_t words = 0;
+  for (std::size_t k = 0; k < c.s.tokens.size(); ++k) {
+    const Token& t = c.s.tokens[k];
+    const std::string_view x = t.lower;
+    if (t.kind == Token::Kind::punct) {
+      if (x == ":" || x == "=" || x == "--" || x == "-" || x == "|" || x == "?" || x == "!") return false;
+      continue;
+    }
+    if (t.kind != Token::Kind::word) continue;
+    ++words;
+    if (in(x, kAuxiliaries) || x == "n't" || is_negator(x) || c.match(k, kPreNegation) || c.match(k, kHedges) ||
+        c.match(k, kPostPredicate) || in(x, kNegativePredicates) || names_candidates(c.s.tokens, k))
+      return false;
+    if (k > 0 && x.size() > 4 && x.substr(x.size() - 2) == "ed") return false;
+    if (k > 0 && kDeterminers.count(x) && c.s.tokens[k - 1].kind == Token::Kind::word &&
+        !kPrepositions.count(c.w(k - 1)))
+      return false;
+  }
+  return words > 0 && words <= 8;
+}
+
 // The "none" or "nothing" that answers a search for the mention [b, e): "We looked for X; there
 // were none", "checked for X and found none", "searched the logs for X: nothing". The search
 // verb, then "for", within four words before the mention; the answer within ten words after it,
@@ -1767,6 +1798,8 @@ std::string ambiguity(const Cursor& c, std::size_t b, std::size_t e, const Judge
   const std::size_t n = s.tokens.size();
   if (s.question && s.answer == Sentence::Answer::none) return "a question";
   if (s.uncertain_split) return "a sentence split that was a guess (an abbreviation, an initial or a cut run-on)";
+  if (j.polarity == Polarity::hedged && j.trigger_end == j.trigger_begin && topic_heading(c))
+    return "a heading, which names a topic and states nothing of it";
   // Inside quotation marks with other words: reported speech, or words spoken of; quotation marks
   // around the mention alone only name it (the "prefix cache"), unless a word before them speaks of
   // words (the word "prefix cache", called "X", the log reads "X").
@@ -1857,6 +1890,13 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   }
   // "The prefix cache (radix cache) is not the cause": a name in parentheses after a noun is
   // another name for it, and reads as that noun does.
+  // "## Bank conflicts": a heading of a few words with no verb names a topic and states nothing of
+  // it, as a keyword list does (its section says what it is).
+  if (topic_heading(c)) {
+    j.polarity = Polarity::hedged;
+    j.trigger_begin = j.trigger_end = 0;
+    return j;
+  }
   // "We looked for bank conflicts; there were none", "checked for spills and found none": what was
   // searched for and not found is denied.
   if (std::size_t k = searched_none(c, b, e); k != n) {

@@ -87,3 +87,17 @@ TEST_CASE("a sentence cut at the token limit is read in doubt, both halves") {
   REQUIRE(claims.size() == 1);
   CHECK(claims[0].ambiguous == "a question");
 }
+
+TEST_CASE("a heading with no verb names a topic: hedged and marked, unless the section states it") {
+  using rubric::text::cases::pol;
+  CHECK(pol("# Bank conflicts\n\nThe real cause is low occupancy.\n", "bank conflict") == "hedged");
+  CHECK(doubt("# Bank conflicts\n\nThe real cause is low occupancy.\n", "bank conflict") ==
+        "a heading, which names a topic and states nothing of it");
+  CHECK(pol("## Bank conflicts\n\nBank conflicts serialise the stores.\n", "bank conflict") == "affirmed");
+  CHECK(doubt("## Bank conflicts\n\nBank conflicts serialise the stores.\n", "bank conflict") == "");
+  CHECK(pol("## Bank conflicts in the transpose kernel\n\nSee below.\n", "bank conflict") == "hedged");
+  CHECK(pol("## Root cause: bank conflicts\n\nSee below.\n", "bank conflict") == "affirmed");
+  CHECK(pol("## Bank conflicts cause the stall\n", "bank conflict") == "affirmed");
+  CHECK(pol("## Bank conflicts are not the cause\n", "bank conflict") == "negated");
+  CHECK(pol("## Ruled out\n\n- bank conflicts\n", "bank conflict") == "negated");
+}
