@@ -572,7 +572,15 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
           if (obj.is(ValueKind::record)) {
             const Record& r = obj.as_record();
             note_read(r);
-            if (const Value* v = r.find(n.name.name)) return *v;
+            if (const Value* v = r.find(n.name.name)) {
+              // A claim's polarity read from an ambiguous construction marks what it decides, as
+              // `polarity(...)` does: "claim 10x: a question".
+              if (n.name.name == "polarity")
+                if (const Value* amb = r.find("ambiguous"); amb && amb->is(ValueKind::string) && !amb->as_string().empty())
+                  if (const Value* text = r.find("text"); text && text->is(ValueKind::string))
+                    note_review(fmt::format("claim {}: {}", text->as_string(), amb->as_string()));
+              return *v;
+            }
             return error_at(e, env,
                             r.missing_key(n.name.name),
                             blame_for_origin(r.origin));

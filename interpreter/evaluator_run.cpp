@@ -35,6 +35,9 @@ struct CriterionRun {
   explicit CriterionRun(CriterionResult& r) : result(r) {}
   CriterionResult& result;
   std::vector<std::string> labels;
+  // Doubtful readings that chose what a `for` runs over ("claim 10x: a question", read by a
+  // filter on polarity): every check of the loop rests on them.
+  std::vector<std::string> loop_reviews;
   std::optional<double> score;
   // Checks past the listing limits are counted, not stored: a loop over millions of items must not
   // fill memory or the report. The counts still decide the criterion's verdict.
@@ -170,6 +173,7 @@ struct StatementRunner {
             auto t0 = Clock::now();
             ev.take_read_evidence();
             ev.take_reviews();
+            for (const auto& reason : run.loop_reviews) ev.note_review(reason);
             CheckOutcome o = ev.decide(*n.condition, env);
             std::string abnormal;
             for (auto& line : ev.take_read_evidence(&abnormal)) o.evidence.push_back(std::move(line));
@@ -204,12 +208,20 @@ struct StatementRunner {
                                ev.error_at(*n.value, env, "'score' needs a number, got NaN (not a number)", candidate_blame(v)));
             run.score = std::clamp(v.as_number(), 0.0, 1.0);
           } else if constexpr (std::is_same_v<T, ast::ForStmt>) {
+            ev.take_reviews();
             Value items = ev.eval(*n.iterable, env);
+            const std::string chosen_in_doubt = ev.take_reviews();
             if (items.is_error()) return add_error(run, *n.iterable, env, items);
             if (!items.is(ValueKind::list))
               return add_error(run, *n.iterable, env,
                                ev.error_at(*n.iterable, env, fmt::format("'for' needs a list, got a {} ({})", items.kind_name(), items.repr(5)),
                                            candidate_blame(items)));
+            if (!chosen_in_doubt.empty()) run.loop_reviews.push_back(chosen_in_doubt);
+            struct PopReview {
+              std::vector<std::string>& v;
+              bool pushed;
+              ~PopReview() { if (pushed) v.pop_back(); }
+            } pop{run.loop_reviews, !chosen_in_doubt.empty()};
             for (Value item : items.as_list()) {
               if (items.from_submission() && !item.is_error()) item.mark_from_submission();
               if (carries_submission_data(item)) ev.count_submission_item();

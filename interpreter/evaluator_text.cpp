@@ -180,15 +180,21 @@ std::optional<CheckOutcome> Evaluator::decide_over_claims(const ast::Expr& e, co
   };
   std::vector<Decided> decided;
   std::vector<ReviewedPart> claims_read;
+  // A predicate that reads a claim's polarity notes the doubt of that reading (evaluator_expr.cpp):
+  // it is the claim's own, kept only where the claim decides (deciding_reasons, below).
+  const std::string outer_reviews = take_reviews();
+  std::vector<std::string> read_in_doubt(items.size());
   for (std::size_t i = 0; i < items.size(); ++i) {
     auto scope = std::make_shared<Environment>(f.closure, f.closure->module());
     scope->define(param, items[i]);
     CheckOutcome r = decide(*f.lambda->body, scope);
+    read_in_doubt[i] = take_reviews();
     std::string text = field_text(items[i], "text");
     std::string sentence = field_text(items[i], "sentence");
     if (!r.decided) {
       if (r.verdict == Verdict::error || r.verdict == Verdict::fail) {
         r.evidence.insert(r.evidence.begin(), fmt::format("claim {} in \"{}\"", text, text::quote(sentence, 0, sentence.size(), 120)));
+        if (!outer_reviews.empty()) note_review(outer_reviews);
         return r;  // an error, or the submission's data failing, settles it
       }
       if (!pending) pending = r;
@@ -207,6 +213,7 @@ std::optional<CheckOutcome> Evaluator::decide_over_claims(const ast::Expr& e, co
     claims_read.push_back({ok, {}});
     if (std::string amb = claim_ambiguity(items[i]); !amb.empty() && honour_polarity && !want_all && r.verdict == Verdict::pass)
       claims_read.back().reasons.push_back(fmt::format("claim {}: {}", text, amb));
+    if (!read_in_doubt[i].empty()) claims_read.back().reasons.push_back(read_in_doubt[i]);
     (ok ? matched : unmatched).push_back(text);
     decided.push_back({std::move(text), std::move(sentence), std::move(polarity), std::move(r.explanation), claim_ambiguity(items[i]), ok});
   }
@@ -238,6 +245,7 @@ std::optional<CheckOutcome> Evaluator::decide_over_claims(const ast::Expr& e, co
   bool passed = want_all ? unmatched.empty() : !matched.empty();
   // The mark names the first claims it rests on and counts the rest: an answer of 10,000 doubtful
   // claims gives a line, not 10,000.
+  if (!outer_reviews.empty()) note_review(outer_reviews);
   std::vector<std::string> reasons = deciding_reasons(claims_read, !want_all);
   for (std::size_t i = 0; i < reasons.size() && i < kClaimsShown; ++i) note_review(reasons[i]);
   if (reasons.size() > kClaimsShown) note_review(fmt::format("... and {} more claims read in doubt", reasons.size() - kClaimsShown));

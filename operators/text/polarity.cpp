@@ -2544,7 +2544,10 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     }
     // "Zero bank conflicts, 3.1x faster": a figure after a comma is no item of the denied list.
     bool figure_after_comma = false;
-    for (std::size_t m = k + len; m + 1 <= b && !figure_after_comma; ++m)
+    // The figure may be the mention itself, after a negation that opens a list ("zero", "no"), not
+    // one whose aside a comma closes ("It is not, in the long run, 10x faster").
+    const bool list_opener = c.w(k) == "zero" || c.w(k) == "no" || c.w(k) == "0";
+    for (std::size_t m = k + len; m + 1 < b + (list_opener ? 1 : 0) && !figure_after_comma; ++m)
       figure_after_comma = c.w(m) == "," && s.tokens[m + 1].kind == Token::Kind::number;
     // Cut by the word limit alone, not at a clause's edge: out of reach, and read so in doubt.
     if (words > kPreScope && !participle && !predicate && !nominal_end && !free_relative && !own_phrase &&

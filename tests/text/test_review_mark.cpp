@@ -196,3 +196,30 @@ TEST_CASE("a claim's doubt is its own field, shown on its line; many doubtful cl
   CHECK(k.review.find("... and 9992 more claims read in doubt") != std::string::npos);
   CHECK(rubric::review_reason(many.criteria[0]).size() < 1024);
 }
+
+TEST_CASE("a claim's polarity read in doubt marks what it decides: a filter before a loop, a predicate of any") {
+  // A loop over the claims a filter on polarity chose: every check of the loop rests on the choice.
+  const std::string loop =
+      "  for c in filter(claims(answer), c => c.unit == \"x\" and c.polarity != \"negated\") {\n"
+      "    expect c.value within 10% of 2.4\n  }";
+  auto asked = run("The kernel is 2.4x faster. Is it 10x faster?", loop);
+  REQUIRE(asked.criteria[0].checks.size() == 2);
+  CHECK(asked.criteria[0].verdict == rubric::Verdict::fail);
+  CHECK(rubric::review_reason(asked.criteria[0]) == "claim 10x: a question");
+  auto far = run("The kernel is 2.4x faster. It is not, in the long run of the benchmark on the big machine with the new "
+                 "driver and the old one, 10x faster.",
+                 loop);
+  CHECK(far.criteria[0].verdict == rubric::Verdict::pass);
+  CHECK(rubric::review_reason(far.criteria[0]).find("claim 10x: the negation 'not' is") == 0);
+  auto clear = run("The kernel is 2.4x faster. It is not 10x faster.", loop);
+  CHECK(rubric::review_reason(clear.criteria[0]).empty());
+  // `any` whose predicate reads the polarity: a claim that matches clearly settles it, unmarked.
+  auto settled = run("The kernel is 2.4x faster. Is it 10x faster?",
+                     "  expect any(claims(answer), c => c.polarity == \"affirmed\" and c.value within 10% of 2.4)");
+  CHECK(only_check(settled).verdict == rubric::Verdict::pass);
+  CHECK(only_check(settled).review.empty());
+  auto rests = run("The kernel is 2.4x faster. Is it 10x faster?",
+                   "  expect any(claims(answer), c => c.polarity == \"hedged\" and c.value within 10% of 10)");
+  CHECK(only_check(rests).verdict == rubric::Verdict::pass);
+  CHECK(only_check(rests).review == "claim 10x: a question");
+}
