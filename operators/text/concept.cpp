@@ -318,6 +318,11 @@ std::vector<Finding> analyse(AnalysedText& text, const std::vector<ConceptPtr>& 
             o.polarity = combine(x.polarity, y.polarity);
             if (o.polarity != x.polarity) o.judgement = y.judgement;
             if (o.judgement.ambiguous.empty()) o.judgement.ambiguous = x.judgement.ambiguous.empty() ? y.judgement.ambiguous : x.judgement.ambiguous;
+            // A side hedged on a clear reading settles it: however the other side were read, the
+            // pair is hedged ("We could try to pad the tile to 33 columns").
+            const bool settled = (x.polarity == Polarity::hedged && x.judgement.ambiguous.empty()) ||
+                                 (y.polarity == Polarity::hedged && y.judgement.ambiguous.empty());
+            if (settled) o.judgement = x.polarity == Polarity::hedged && x.judgement.ambiguous.empty() ? x.judgement : y.judgement;
             o.judgement.polarity = o.polarity;
             record(st, o);
           }

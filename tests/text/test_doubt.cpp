@@ -101,3 +101,16 @@ TEST_CASE("a heading with no verb names a topic: hedged and marked, unless the s
   CHECK(pol("## Bank conflicts are not the cause\n", "bank conflict") == "negated");
   CHECK(pol("## Ruled out\n\n- bank conflicts\n", "bank conflict") == "negated");
 }
+
+TEST_CASE("a near pair hedged on a clear reading of one side is clear, however far the other side is") {
+  Stemmer st;
+  auto fix = make_near(make_phrase("pad", st), make_phrase("column", st), 6);
+  auto f = analyse("We could try to pad the tile to 33 columns.", {fix}, st)[0];
+  CHECK(f.polarity == Polarity::hedged);
+  CHECK(!f.ambiguous);
+  // Asked, both sides are in doubt: still marked.
+  auto q = analyse("Could we pad the tile to 33 columns?", {fix}, st)[0];
+  CHECK(q.polarity == Polarity::hedged);
+  REQUIRE(q.ambiguous);
+  CHECK(q.ambiguous->ambiguous == "a question");
+}
