@@ -144,6 +144,26 @@ class ModuleChecker {
     }
   }
 
+  // `polarity(t, "x") == "affirmd"`, `c.polarity != "stated"`: a polarity is one of four words, and a
+  // literal that is none of them can never equal it, so every answer would get the same verdict.
+  void polarity_literal(const ast::Expr& side, const ast::Expr& other) {
+    bool call = false, field = false;  // `polarity(...)`, or a field that may be a claim's (a warning: other records may have one)
+    if (const auto* c = std::get_if<ast::Call>(&side.node))
+      if (const auto* name = std::get_if<ast::Name>(&c->callee->node)) call = name->name == "polarity";
+    if (const auto* f = std::get_if<ast::Field>(&side.node)) field = f->name.name == "polarity";
+    const bool reads_polarity = call || field;
+    const auto* s = std::get_if<ast::StringLit>(&other.node);
+    if (!reads_polarity || !s || s->parts.size() != 1 || !std::holds_alternative<std::string>(s->parts[0])) return;
+    const std::string& lit = std::get<std::string>(s->parts[0]);
+    static const std::vector<std::string> kPolarities = {"affirmed", "negated", "hedged", "absent"};
+    if (std::find(kPolarities.begin(), kPolarities.end(), lit) != kPolarities.end()) return;
+    std::vector<std::string> notes = {"a polarity is \"affirmed\", \"negated\", \"hedged\" or \"absent\" (docs/text.md)"};
+    if (auto best = nearest_name(lit, kPolarities); !best.empty()) notes.push_back(fmt::format("did you mean \"{}\"?", best));
+    std::string msg = fmt::format("\"{}\" is no polarity, so this comparison has the same value for every answer", lit);
+    if (call) error(other.range, std::move(msg), std::move(notes));
+    else out_.diagnostics.push_back(Diagnostic{Severity::warning, m_.file->source, other.range, std::move(msg), std::move(notes)});
+  }
+
   void module_holds_criteria(SourceRange r) { error(r, fmt::format("module '{}' holds a criterion; only rubric files (with a header) may", m_.name)); }
 
   void check_clashes() {
@@ -566,6 +586,8 @@ class ModuleChecker {
       case BinaryOp::eq:
       case BinaryOp::ne:
         if (a.kind == K::number && b.kind == K::number) need_same(e, a, b, "comparison");
+        polarity_literal(*n.lhs, *n.rhs);
+        polarity_literal(*n.rhs, *n.lhs);
         return of(K::boolean);
       case BinaryOp::lt:
       case BinaryOp::le:

@@ -23,6 +23,11 @@ namespace rubric {
 
 namespace {
 
+// A heading or a label to look for needs a word: "" or ":" would match no line.
+bool has_word(const std::string& s) {
+  return std::any_of(s.begin(), s.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || (ch & 0x80); });
+}
+
 using builtins::want;
 using builtins::want_plain;
 
@@ -252,6 +257,8 @@ void open_text(Registry& r) {
          fam, [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
            if (auto e = want(ctx, a, 1, ValueKind::string, "a string (the heading's words)")) return *e;
+           if (!has_word(a[1].as_string()))
+             return ctx.error(fmt::format("bad argument #2 to 'section' (the heading's words, got \"{}\": it would match nothing)", a[1].as_string()));
            charge_text(ctx, a[0].as_string().size());
            auto part = text::section_of(a[0].as_string(), a[1].as_string());
            return text_from(a[0], part ? std::string(*part) : std::string());
@@ -263,6 +270,8 @@ void open_text(Registry& r) {
          fam, [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
            if (auto e = want(ctx, a, 1, ValueKind::string, "a string (the label's words)")) return *e;
+           if (!has_word(a[1].as_string()))
+             return ctx.error(fmt::format("bad argument #2 to 'labelled' (the label's words, got \"{}\": it would match nothing)", a[1].as_string()));
            charge_text(ctx, a[0].as_string().size());
            auto part = text::labelled_line(a[0].as_string(), a[1].as_string());
            return text_from(a[0], part ? std::string(*part) : std::string());

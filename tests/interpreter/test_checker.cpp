@@ -236,3 +236,20 @@ criterion a "x" { expect all([1, 2], x => { let base = x * 2; base > 0 }) }
 )");
   CHECK(shadow.empty());
 }
+
+TEST_CASE("a polarity compared with a word that is no polarity") {
+  std::string out = lint(R"(rubric "t" {}
+let answer = "The cause is the cache."
+criterion a "x" {
+  expect polarity(answer, "cache") == "affirmd"
+  expect "stated" != polarity(answer, "cache")
+  expect polarity(answer, "cache") == "affirmed"
+  expect any(claims(answer), c => c.polarity == "denied")
+}
+)");
+  CHECK(has(out, "test.rubric:4:39: error: \"affirmd\" is no polarity"));
+  CHECK(has(out, "did you mean \"affirmed\"?"));
+  CHECK(has(out, "test.rubric:5:10: error: \"stated\" is no polarity"));
+  CHECK(!has(out, ":6:"));
+  CHECK(has(out, "test.rubric:7:49: warning: \"denied\" is no polarity"));  // a field: other records may have one
+}

@@ -223,3 +223,11 @@ TEST_CASE("a claim's polarity read in doubt marks what it decides: a filter befo
   CHECK(only_check(rests).verdict == rubric::Verdict::pass);
   CHECK(only_check(rests).review == "claim 10x: a question");
 }
+
+TEST_CASE("section and labelled need a heading or label with words") {
+  auto r = run("Root cause: bank conflicts.", "  expect labelled(answer, \"\") affirms \"bank conflict\"");
+  CHECK(only_check(r).verdict == rubric::Verdict::error);
+  CHECK(only_check(r).explanation.find("bad argument #2 to 'labelled'") != std::string::npos);
+  auto s = run("## Fix\n\nPad the tile.", "  expect section(answer, \" : \") affirms \"pad\"");
+  CHECK(only_check(s).verdict == rubric::Verdict::error);
+}
