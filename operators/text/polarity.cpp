@@ -2720,8 +2720,12 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       bool denying = v < n && (key_in(s.tokens[v].stem, kDenyingVerbs) || (s.tokens[v].stem == kShow && c.w(v + 1) == "up"));
       // "The stall warning did not activate.": a verb with nothing after it in its clause denies
       // that X happened — unless the verb is one of ending ("the pain did not stop" states it).
+      // Nothing after it but when: "The crash did not recur after the rollback", "has not recurred since".
+      static const std::unordered_set<std::string_view> kWhen = {"since", "after", "again", "until", "yet", "anymore",
+                                                                 "today", "overnight", "afterwards", "afterward"};
+      const bool only_when = v + 1 < n && kWhen.count(c.w(v + 1)) > 0;
       denying = denying || (v < n && s.tokens[v].kind == Token::Kind::word && !key_in(s.tokens[v].stem, kEndingVerbs) &&
-                            (v + 1 >= n || (c.punct(v + 1) && c.w(v + 1) != "-")));
+                            (v + 1 >= n || (c.punct(v + 1) && c.w(v + 1) != "-") || only_when));
       if (copula || denying) {
         ++count;
         tb = k;

@@ -432,3 +432,10 @@ TEST_CASE("what was searched for and not found is denied; a theory debunked deni
   CHECK(pol("The stall comes from a bank conflict or low occupancy.", "bank conflict") == "hedged");
   CHECK(pol("Stimulation by phorbol esters or TNF alpha induces differentiation.", "alpha") == "affirmed");
 }
+
+TEST_CASE("a verb denied with only a time after it denies its subject") {
+  CHECK(pol("The crash did not recur after the rollback.", "crash") == "negated");
+  CHECK(pol("The crash has not recurred since.", "crash") == "negated");
+  CHECK(pol("The pain did not stop after the dose.", "pain") == "affirmed");  // a verb of ending
+  CHECK(pol("The prefix cache does not evict the sink blocks.", "prefix cache") == "affirmed");
+}
