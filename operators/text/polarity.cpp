@@ -1948,7 +1948,12 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   // gives the name before it a value (`bank_conflicts = 0`).
   const bool code_label = e < n && c.w(e) == "=" && s.tokens[e].in_code && s.tokens[b].in_code;
   if (code_label) sep = e;
-  if (sep < n && (c.w(sep) == ":" || c.w(sep) == "--" || c.w(sep) == "-" || c.w(sep) == "|" || c.w(sep) == "=")) {
+  // "| GC pauses | p99 pause 1.2 ms | ruled out |": a row's verdict judges what the row names, not
+  // the figures measured beside it; a number past the first cell keeps its own cell's reading.
+  std::size_t cells_before = 0;
+  for (std::size_t k = 0; s.table_row && k < b; ++k) cells_before += c.w(k) == "|" && k > 0;
+  const bool measured_in_row = s.table_row && cells_before > 0 && s.tokens[b].kind == Token::Kind::number;
+  if (sep < n && !measured_in_row && (c.w(sep) == ":" || c.w(sep) == "--" || c.w(sep) == "-" || c.w(sep) == "|" || c.w(sep) == "=")) {
     const std::size_t R = sep;
     std::size_t limit = s.table_row ? 8 : 4;
     std::size_t before = 0, after = 0;

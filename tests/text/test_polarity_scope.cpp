@@ -439,3 +439,10 @@ TEST_CASE("a verb denied with only a time after it denies its subject") {
   CHECK(pol("The pain did not stop after the dose.", "pain") == "affirmed");  // a verb of ending
   CHECK(pol("The prefix cache does not evict the sink blocks.", "prefix cache") == "affirmed");
 }
+
+TEST_CASE("a table row's verdict judges what the row names, not the figures measured beside it") {
+  const std::string table = "| Cause | Evidence | Verdict |\n|---|---|---|\n| GC pauses | p99 pause 1.2 ms | ruled out |\n";
+  CHECK(pol(table, "GC pauses") == "negated");
+  CHECK(pol(table, "1.2 ms") == "affirmed");
+  CHECK(pol("| Counter | Value |\n|---|---|\n| Bank conflicts | 0 |\n", "bank conflicts") == "negated");
+}
