@@ -171,7 +171,16 @@ std::string marked_section(const json::Array& criteria) {
 
 // A link to a submission's folder that can only be a path: a name like `javascript:x` or
 // `https://...` is made relative ("./javascript:x"), so no submission name becomes another scheme.
-std::string local_href(const std::string& path) { return path.empty() || path[0] == '/' || path[0] == '.' ? path : "./" + path; }
+// A submission's folder as a relative link, percent-encoded (RFC 3986): a name holding a quote, a
+// '#', a space or a terminal's escape bytes links to itself and shows nothing raw.
+std::string local_href(const std::string& path) {
+  std::string out = path.empty() || path[0] == '/' || path[0] == '.' ? "" : "./";
+  for (unsigned char ch : path) {
+    if (std::isalnum(ch) || ch == '-' || ch == '.' || ch == '_' || ch == '~' || ch == '/') out += static_cast<char>(ch);
+    else out += fmt::format("%{:02X}", ch);
+  }
+  return out;
+}
 
 }  // namespace
 

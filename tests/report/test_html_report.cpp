@@ -141,3 +141,16 @@ TEST_CASE("the corpus page counts and lists the verdicts marked for review, and 
   CHECK(plain.find("marked for review") == std::string::npos);
   CHECK(plain.find("Marked for review") == std::string::npos);
 }
+
+TEST_CASE("the corpus page links a submission's folder percent-encoded, whatever bytes its name holds") {
+  const json::Value summary = json::parse(R"({"schema": 1, "submissions": 1, "graded": 1, "reused": 0,
+    "verdicts": {"PASS": 1, "FAIL": 0, "INCOMPLETE": 0, "ERROR": 0}, "criteria": [], "errors": [],
+    "provenance": {"tool_version": "0.1.0", "rubric": {"file": "kv.rubric", "sha256": "ab"}}})", "summary.json");
+  std::string html;
+  const std::string name = "evil/x\x1b[2J\x1b[32mPASS 100%\"#";
+  report::write_corpus_html(summary, [&](const std::function<bool(const report::CorpusRow&)>& visit) {
+    visit(report::CorpusRow{name, "PASS", 1.0, ""});
+  }, [&](std::string_view part) { html += part; });
+  CHECK(html.find('\x1b') == std::string::npos);
+  CHECK(html.find("href=\"./evil/x%1B%5B2J%1B%5B32mPASS%20100%25%22%23\"") != std::string::npos);
+}
