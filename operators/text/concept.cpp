@@ -405,7 +405,11 @@ std::vector<Finding> analyse(AnalysedText& text, const std::vector<ConceptPtr>& 
 }
 
 std::string explain(std::string_view text, const Finding& f) {
-  if (!f.deciding) return "not mentioned";
+  if (!f.deciding) {
+    // An `all` with some members mentioned and others not is absent as a whole, not unmentioned.
+    const bool some = std::any_of(f.parts.begin(), f.parts.end(), [](const auto& p) { return p.second != Polarity::absent; });
+    return some ? "not every member mentioned" : "not mentioned";
+  }
   const Mention& m = *f.deciding;
   const char* verb = m.polarity == Polarity::negated ? "denied" : m.polarity == Polarity::hedged ? "hedged" : "stated";
   std::string sentence;

@@ -114,3 +114,14 @@ TEST_CASE("a near pair hedged on a clear reading of one side is clear, however f
   REQUIRE(q.ambiguous);
   CHECK(q.ambiguous->ambiguous == "a question");
 }
+
+TEST_CASE("an all concept with some members mentioned says so, not that nothing was") {
+  Stemmer st;
+  auto both = make_all({make_phrase("attention sink", st), make_phrase("pin", st)}, "cause_and_fix");
+  const std::string text = "The attention sinks are evicted first.";
+  auto f = analyse(text, {both}, st)[0];
+  CHECK(f.polarity == Polarity::absent);
+  CHECK(explain(text, f) == "not every member mentioned");
+  auto none = analyse("The scheduler is busy.", {both}, st)[0];
+  CHECK(explain("The scheduler is busy.", none) == "not mentioned");
+}
