@@ -172,6 +172,13 @@ TEST_CASE("HTML in an answer reads as the rendered page: tags are markup, hidden
   // However the style is written: a zero in any form, a comment or a character reference inside it,
   // a transparent colour, text moved off the screen.
   CHECK(words("<span style=\"opacity:0.0\">hidden</span>Fine.") == "fine . |");
+  // White type on the white page, with no background of its own.
+  CHECK(words("<span style=\"color:white\">hidden</span>Fine.") == "fine . |");
+  CHECK(words("<span style=\"color: #FFF\">hidden</span>Fine.") == "fine . |");
+  CHECK(words("<font color=\"#ffffff\">hidden</font>Fine.") == "fine . |");
+  CHECK(words("<span style=\"color:white;background:black\">shown</span>") == "shown |");
+  CHECK(words("<span style=\"background-color:white\">shown</span>") == "shown |");
+  CHECK(words("<span style=\"color:whitesmoke\">shown</span>") == "shown |");
   CHECK(words("<span style=\"font-size: 0.0em\">hidden</span>Fine.") == "fine . |");
   CHECK(words("<span style=\"display:/**/none\">hidden</span>Fine.") == "fine . |");
   CHECK(words("<span style=\"display&#58;none\">hidden</span>Fine.") == "fine . |");
