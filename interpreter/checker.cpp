@@ -630,7 +630,20 @@ class ModuleChecker {
       if (f && f->kind == NameKind::builtin && nm->name == "polarity" && n.args.size() > 1) phrases(*n.args[1]);
     }
     std::vector<StaticType> arg_types;
-    for (const auto& a : n.args) arg_types.push_back(expr(*a, scope));
+    for (std::size_t i = 0; i < n.args.size(); ++i) {
+      // `any(claims(t), c => c.valu > 2)`: a lambda over a list of known records types its parameter
+      // as the list's items, so a key they lack is found here, not on the answers that have claims.
+      const auto* lambda = std::get_if<ast::Lambda>(&n.args[i]->node);
+      if (i == 1 && lambda && lambda->params.size() == 1 && !arg_types.empty() && arg_types[0].kind == K::list &&
+          arg_types[0].item && arg_types[0].item->kind == K::record && arg_types[0].item->fields && list_builtin(n, scope)) {
+        Scope inner{&scope, {}};
+        inner.names[lambda->params[0].name] = Local{NameKind::local, *arg_types[0].item, nullptr};
+        expr(*lambda->body, inner);
+        arg_types.push_back(of(K::function));
+        continue;
+      }
+      arg_types.push_back(expr(*n.args[i], scope));
+    }
     for (const auto& a : n.named) expr(*a.value, scope);
     const ast::Def* def = nullptr;
     const Module* owner = nullptr;
@@ -702,6 +715,8 @@ class ModuleChecker {
       }
       if (!fits) error(e.range, first_problem);
       if (reg_.keeps_unit(name) && !arg_types.empty()) return unit_of_first(arg_types.front());
+      if (name == "claims") return claims_type();
+      if ((name == "filter" || name == "sort") && !arg_types.empty() && arg_types[0].kind == K::list) return arg_types[0];
       if (name == "error") {
         StaticType t = of(K::unknown);
         t.never = true;
@@ -709,6 +724,28 @@ class ModuleChecker {
       }
     }
     return of(K::unknown);
+  }
+
+  // Whether the call is to a builtin that calls its second argument on each item of its first.
+  bool list_builtin(const ast::Call& n, const Scope& scope) {
+    const auto* nm = std::get_if<ast::Name>(&n.callee->node);
+    if (!nm) return false;
+    static const std::set<std::string> kOverItems = {"any", "all", "filter", "map", "count", "sort", "find_first"};
+    auto f = resolve(nm->name, scope);
+    return f && f->kind == NameKind::builtin && kOverItems.count(nm->name);
+  }
+
+  // What `claims(t)` returns: a list of records whose keys are fixed (interpreter/builtins/text.cpp).
+  static StaticType claims_type() {
+    auto fields = std::make_shared<std::map<std::string, StaticType>>();
+    for (const char* k : {"value", "unit", "text", "sentence", "polarity", "noun", "kind", "ambiguous"})
+      (*fields)[k] = of(K::unknown);
+    for (const char* k : {"unit", "text", "sentence", "polarity", "noun", "kind", "ambiguous"}) (*fields)[k] = of(K::string);
+    StaticType item = of(K::record);
+    item.fields = std::move(fields);
+    StaticType list = of(K::list);
+    list.item = std::make_shared<const StaticType>(std::move(item));
+    return list;
   }
 
   // A builtin that keeps its first argument's unit: a number of that unit, when it is known.

@@ -253,3 +253,24 @@ criterion a "x" {
   CHECK(!has(out, ":6:"));
   CHECK(has(out, "test.rubric:7:49: warning: \"denied\" is no polarity"));  // a field: other records may have one
 }
+
+TEST_CASE("a claim's keys are known: a lambda or a loop over claims that reads a key they lack") {
+  std::string out = lint(R"(rubric "t" {}
+let answer = "It is 2.4x faster."
+criterion a "x" {
+  expect any(claims(answer), c => c.valu > 2)
+  expect count(filter(claims(answer), c => c.unit == "x"), c => c.polarty == "affirmed") == 1
+  for c in claims(answer) {
+    expect c.value > 2
+    expect c.sentense != ""
+  }
+  expect any(claims(answer), c => c.value > 2 and c.kind == "ratio")
+}
+)");
+  CHECK(has(out, "test.rubric:4:37: error: no key 'valu' in this record"));
+  CHECK(has(out, "did you mean 'value'?"));
+  CHECK(has(out, "no key 'polarty'"));
+  CHECK(has(out, "no key 'sentense'"));
+  CHECK(!has(out, ":7:"));
+  CHECK(!has(out, ":10:"));
+}
