@@ -171,7 +171,17 @@ class ModuleChecker {
     for (const auto& u : m_.uses) {
       if (!u.alias.empty()) continue;
       for (const auto& d : u.module->decls) {
-        if (m_.decls.count(d.first)) continue;  // the module's own declaration shadows both
+        if (auto own = m_.decls.find(d.first); own != m_.decls.end()) {
+          // The module's own declaration shadows the used one: said, since every use of the name
+          // here now means this one ("concept bank_conflict = ..." after `use std.concepts`).
+          if (const ast::Ident* id = own->second.ident())
+            out_.diagnostics.push_back(Diagnostic{Severity::warning, m_.file->source, id->range,
+                                                  fmt::format("'{}' here shadows {}'s '{}', which this file uses", d.first,
+                                                              u.module->name, d.first),
+                                                  {fmt::format("rename it, or use {} as {} to keep both", u.module->name,
+                                                               u.module->name.substr(u.module->name.rfind('.') + 1))}});
+          continue;
+        }
         auto [it, inserted] = owner.emplace(d.first, u.module);
         if (!inserted && it->second != u.module)
           error(u.range, fmt::format("'{}' is defined by both '{}' and '{}', both used unqualified", d.first, it->second->name, u.module->name),

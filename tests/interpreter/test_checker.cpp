@@ -274,3 +274,12 @@ criterion a "x" {
   CHECK(!has(out, ":7:"));
   CHECK(!has(out, ":10:"));
 }
+
+TEST_CASE("a declaration that shadows a used module's name is warned about") {
+  std::string out = lint(R"(rubric "t" {}
+use std.concepts
+concept bank_conflict = any ["x"]
+criterion a "x" { expect "a" affirms bank_conflict }
+)");
+  CHECK(has(out, "test.rubric:3:9: warning: 'bank_conflict' here shadows std.concepts's 'bank_conflict'"));
+}
