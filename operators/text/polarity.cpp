@@ -324,6 +324,10 @@ const std::vector<std::string_view> kGoneVerbs = {"resolve", "disappear", "vanis
 // Verbs of comparing: "Compare fp16 vs fp32", "benchmarks A versus B" make "versus" a comparison.
 const std::vector<std::string_view> kComparingVerbs = {"compare", "benchmark", "measure", "test", "evaluate", "contrast", "plot"};
 // Verbs of finding: "we could detect", "we could reproduce" is an ability exercised.
+// Verbs of mattering: "too quick to explain the spikes", "small enough not to matter" (too_slight).
+const std::vector<std::string_view> kMatteringVerbs = {"matter", "explain", "cause", "account", "affect", "contribute",
+                                                       "hurt", "impact", "dominate", "trigger", "influence", "bother",
+                                                       "register", "notice", "show", "count"};
 // Verbs of searching: "We looked for X; there were none" (searched_none).
 const std::vector<std::string_view> kSearchingVerbs = {"look", "check", "search", "test", "screen", "scan",
                                                        "probe", "grep", "hunt", "inspect", "monitor", "watch"};
@@ -345,7 +349,7 @@ const KeySet& keys_of(const std::vector<std::string_view>& words) {
   static const std::unordered_map<const void*, KeySet> sets = [] {
     std::unordered_map<const void*, KeySet> m;
     for (const auto* xs : {&kDenyingVerbs, &kEndingVerbs, &kGoneVerbs, &kExpectedVerbs, &kFindingVerbs, &kComparingVerbs,
-                           &kSearchingVerbs}) {
+                           &kSearchingVerbs, &kMatteringVerbs}) {
       KeySet keys;
       for (std::string_view w : *xs) keys.insert(inflection_key(w));
       m.emplace(xs, std::move(keys));
@@ -838,6 +842,35 @@ bool forward_hedge_reaches(const Cursor& c, std::size_t k, std::size_t len, std:
   return true;
 }
 
+// After a copula at k-1, a degree that denies the subject's part, at k: "too quick to explain X",
+// "far too short to matter", "fast enough not to matter", "small enough that it does not
+// matter". The negating word's position ("too", "not", "n't"), or the sentence's length.
+std::size_t too_slight(const Cursor& c, std::size_t k, std::size_t RR) {
+  const std::size_t n = c.s.tokens.size();
+  std::size_t p = k;
+  while (p < RR && (c.w(p) == "far" || c.w(p) == "much" || c.w(p) == "way" || c.w(p) == "simply" || c.w(p) == "just")) ++p;
+  // Verbs of mattering only: "too small to fit the fragment" states a defect of the tile.
+  auto denying_verb = [&](std::size_t v) { return v < n && key_in(c.s.tokens[v].stem, kMatteringVerbs); };
+  // "too <adjective> to <verb>"
+  if (p + 3 < n && c.w(p) == "too" && c.s.tokens[p + 1].kind == Token::Kind::word && c.w(p + 2) == "to" && denying_verb(p + 3))
+    return p;
+  // "<adjective> enough not to <verb>", "<adjective> enough that it does not <verb>"
+  if (p + 1 < n && c.w(p + 1) == "enough") {
+    std::size_t q = p + 2;
+    if (q + 2 < n && (c.w(q) == "not" || c.w(q) == "never") && c.w(q + 1) == "to" && denying_verb(q + 2)) return q;
+    if (q < n && c.w(q) == "that") {
+      ++q;
+      if (q < n && (c.w(q) == "it" || c.w(q) == "they" || c.w(q) == "this")) ++q;
+      if (q < n && in(c.w(q), kAuxiliaries)) ++q;
+      if (q < n && (c.w(q) == "do" || c.w(q) == "does" || c.w(q) == "did" || c.w(q) == "would" || c.w(q) == "will" ||
+                    c.w(q) == "can" || c.w(q) == "could"))
+        ++q;
+      if (q + 1 < n && (c.w(q) == "not" || c.w(q) == "n't" || c.w(q) == "never") && denying_verb(q + 1)) return q;
+    }
+  }
+  return n;
+}
+
 // A count of none after the mention's verb, at k: "are 0", "were zero", "stays at 0", "is at 0",
 // "remained at zero in every run". Not a setting ("The stride is 0"), a value with its unit ("is 0
 // ms"), nor one count of several over time ("were 0 after the fix, 1.5M before").
@@ -937,7 +970,8 @@ bool negated_probability(const Cursor& c, std::size_t L, std::size_t k, std::siz
 bool clearing_word(std::string_view w) { return w == "fine" || w == "ok" || w == "okay" || w == "healthy"; }
 // ... unless the word says what the thing is fit for: "OK to merge", "fine enough to avoid false sharing".
 bool fit_for(const Cursor& c, std::size_t p) {
-  return clearing_word(c.w(p)) && (c.w(p + 1) == "to" || c.w(p + 1) == "enough" || c.w(p + 1) == "for");
+  // ("fine for a kernel this large" still clears it: adequate where it is used.)
+  return clearing_word(c.w(p)) && (c.w(p + 1) == "to" || c.w(p + 1) == "enough");
 }
 
 std::size_t telegraphic_negation(const Cursor& c, std::size_t e, std::size_t R) {
@@ -2015,6 +2049,10 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     while (RR < n && RR - E < kClauseReach && !c.boundary(RR)) ++RR;
   };
   auto auxiliary_at = [&](std::size_t m) { return m < n && (in(c.w(m), kAuxiliaries) || c.w(m) == "n't"); };
+  // "num_stages=1 is fine": a setting written name=value is the subject of the verb after it.
+  if (R == e && R + 2 < n && c.w(R) == "=" && (s.tokens[R + 1].kind == Token::Kind::number || s.tokens[R + 1].kind == Token::Kind::word) &&
+      auxiliary_at(R + 2))
+    resume_at(R + 2);
   // So is the rest of a list the mention opens: "The NIC, the switch and the cables were ruled out".
   if (e < n && c.w(e) == ",") {
     for (std::size_t m = e + 2; m < n && m <= e + 12 && !c.clause_punct(m); ++m) {
@@ -2670,6 +2708,16 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       tb = k;
       te = k + 1;
       break;
+    }
+    // "The fork is far too quick to explain the spikes", "fast enough not to matter", "quick enough
+    // that it does not matter": a degree that denies X's part (a verb of kDenyingVerbs).
+    if (gap >= 1 && gap <= kPostGap && in(c.w(k - 1), kCopulas)) {
+      if (std::size_t t = too_slight(c, k, RR); t != n) {
+        ++count;
+        tb = t;
+        te = t + 1;
+        break;
+      }
     }
     // "X has resolved", "X disappeared": X is gone (a verb with no object after it).
     if (gap <= 2 && (gap == 0 || in(c.w(k - 1), kAuxiliaries))) {
