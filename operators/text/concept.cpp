@@ -31,6 +31,7 @@ struct NodeState {
   std::vector<Occurrence> occ;        // in the current sentence
   std::array<std::optional<Mention>, 4> first;  // per polarity, the first mention in the text
   std::optional<Mention> first_ambiguous;       // the first mention read from an ambiguous construction
+  std::optional<Mention> topic;                 // the first topic heading naming it: decides only alone
   std::size_t count = 0;
   Polarity aggregated = Polarity::absent;
   bool counted = false;  // its mentions make a polarity of their own (a root, a member of any/all, a near)
@@ -349,11 +350,21 @@ std::vector<Finding> analyse(AnalysedText& text, const std::vector<ConceptPtr>& 
           m.trigger_end = s.tokens[o.judgement.trigger_end - 1].end;
         }
         m.ambiguous = o.judgement.ambiguous;
+        if (o.judgement.topic) {  // "## Bank conflicts": kept apart, for a text that says nothing else of it
+          if (!st.topic) st.topic = std::move(m);
+          continue;
+        }
         if (!clear && !st.first_ambiguous) st.first_ambiguous = m;
         if (replaces) slot = std::move(m);
       }
     }
   }
+  // A topic heading decides only a phrase the text mentions nowhere else: hedged, in doubt.
+  for (auto& st : nodes)
+    if (st.topic && !st.first[1] && !st.first[2] && !st.first[3]) {
+      st.first[static_cast<int>(Polarity::hedged)] = st.topic;
+      if (!st.first_ambiguous) st.first_ambiguous = st.topic;
+    }
   // Text-level polarity, children first.
   for (auto& st : nodes) {
     const Concept& c = *st.concept;

@@ -328,6 +328,14 @@ const std::vector<std::string_view> kComparingVerbs = {"compare", "benchmark", "
 const std::vector<std::string_view> kMatteringVerbs = {"matter", "explain", "cause", "account", "affect", "contribute",
                                                        "hurt", "impact", "dominate", "trigger", "influence", "bother",
                                                        "register", "notice", "show", "count"};
+// Events that are counted, whose count of 0 is none of them (zero_count).
+const std::vector<std::string_view> kCountedEvents = {
+    "conflict", "spill", "preemption", "fault", "miss", "error", "retry", "eviction", "drop", "timeout", "crash",
+    "restart", "failure", "exception", "warning", "violation", "stall", "deadlock", "leak", "recompilation",
+    "recompile", "nan", "overflow", "underflow", "collision", "replay", "rejection", "abort", "panic", "oom", "kill",
+    "incident", "defect", "bug", "regression", "mismatch", "throttle", "throttling", "discrepancy", "hang", "segfault",
+    "reboot", "outage", "alert", "alarm", "complaint", "reconnect", "disconnect", "miscompare", "wait", "casualty",
+    "death", "injury", "fatality", "accident", "retransmit", "retransmission"};
 // Verbs of searching: "We looked for X; there were none" (searched_none).
 const std::vector<std::string_view> kSearchingVerbs = {"look", "check", "search", "test", "screen", "scan",
                                                        "probe", "grep", "hunt", "inspect", "monitor", "watch"};
@@ -349,7 +357,7 @@ const KeySet& keys_of(const std::vector<std::string_view>& words) {
   static const std::unordered_map<const void*, KeySet> sets = [] {
     std::unordered_map<const void*, KeySet> m;
     for (const auto* xs : {&kDenyingVerbs, &kEndingVerbs, &kGoneVerbs, &kExpectedVerbs, &kFindingVerbs, &kComparingVerbs,
-                           &kSearchingVerbs, &kMatteringVerbs}) {
+                           &kSearchingVerbs, &kMatteringVerbs, &kCountedEvents}) {
       KeySet keys;
       for (std::string_view w : *xs) keys.insert(inflection_key(w));
       m.emplace(xs, std::move(keys));
@@ -871,41 +879,47 @@ std::size_t too_slight(const Cursor& c, std::size_t k, std::size_t RR) {
   return n;
 }
 
-// A count of none after the mention's verb, at k: "are 0", "were zero", "stays at 0", "is at 0",
-// "remained at zero in every run". Not a setting ("The stride is 0"), a value with its unit ("is 0
-// ms"), nor one count of several over time ("were 0 after the fix, 1.5M before").
+// A count of none after the mention's verb, at k: "Bank conflicts are 0", "nr_throttled stays at
+// 0", "Page faults remained at zero on node 3". Only a subject that names events counted (its
+// last word one of kCountedEvents, or a counter's identifier: nr_throttled, num_retries,
+// oom_count): "GPU utilization stays at 0%", "The exit codes are 0", "The stride is 0" are values.
+// Nothing after the 0 but the clause's end, a time, a place or a clause; no other count beside it
+// ("0 after the fix, 12 before").
 bool zero_count(const Cursor& c, std::size_t k, std::size_t RR) {
   static const std::unordered_set<std::string_view> kStaying = {"stay", "stays", "stayed", "remain", "remains", "remained"};
   static const std::unordered_set<std::string_view> kAfterCount = {
       "in", "on", "across", "for", "throughout", "during", "under", "over", "everywhere", "now", "again", "both", "all",
-      "after", "with", "once", "since", "when", "following", "post"};
-  // Values, not counts: "the gradients are zero" states the gradients.
-  static const std::unordered_set<std::string_view> kValueNouns = {
-      "gradient", "gradients", "grads", "weight", "weights", "output", "outputs", "value", "values", "element", "elements",
-      "scale", "scales", "logit", "logits", "activation", "activations", "entry", "entries", "input", "inputs", "bias",
-      "biases", "offset", "offsets", "index", "indices", "coefficient", "coefficients", "residual", "residuals",
-      "probability", "probabilities", "bit", "bits", "byte", "bytes", "pixel", "pixels", "row", "rows", "column", "columns"};
-  std::size_t v = k;
+      "after", "with", "once", "since", "when", "following", "post", "and", "while", "so", "which", "per", "at", "from"};
+  static const std::unordered_set<std::string_view> kBeforeZero = {"now", "still", "consistently", "exactly", "always",
+                                                                   "all", "both", "effectively", "essentially", "at"};
   if (k < 2) return false;
-  std::size_t subject = k - 1;  // the word before the verb: the subject's last word, or the mention's
+  std::size_t subject = k - 1;  // the verb; the subject's last word is before it
   while (subject > 0 && c.punct(subject - 1)) --subject;
-  if (subject > 0 && kValueNouns.count(c.w(subject - 1))) return false;
+  if (subject == 0) return false;
+  const Token& head = c.s.tokens[subject - 1];
+  const bool counter = head.lower.find('_') != std::string::npos &&
+                       (head.lower.rfind("nr_", 0) == 0 || head.lower.rfind("num_", 0) == 0 || head.lower.rfind("n_", 0) == 0 ||
+                        head.lower.find("count") != std::string::npos || head.lower.find("total") != std::string::npos ||
+                        head.lower.find("errors") != std::string::npos || head.lower.find("throttled") != std::string::npos);
+  // (In the plural: "The timeout stays at 0" is a setting, "Timeouts are 0" a count.)
+  const bool plural = head.lower.size() > 3 && head.lower.back() == 's' && head.stem != head.lower;
+  if (!counter && !(plural && key_in(head.stem, kCountedEvents))) return false;
   std::string_view verb = c.w(k - 1);
-  const bool at = c.w(v) == "at";
-  if (at) {
-    if (!(in(verb, kCopulas) || kStaying.count(verb))) return false;
-    ++v;
-  } else if (!(verb == "are" || verb == "were" || verb == "'re" || kStaying.count(verb))) {
-    return false;
-  }
+  if (!in(verb, kCopulas) && !kStaying.count(verb)) return false;
+  std::size_t v = k;
+  while (v < RR && v < k + 3 && kBeforeZero.count(c.w(v))) ++v;
   if (v >= RR || (c.w(v) != "0" && c.w(v) != "zero") || c.s.tokens[v].hyphen_next) return false;
   const std::size_t after = v + 1;
-  if (after < RR && !c.punct(after) && !kAfterCount.count(c.w(after))) return false;
-  for (std::size_t m = after; m < c.s.tokens.size() && !c.clause_punct(m); ++m)
-    if (c.s.tokens[m].kind == Token::Kind::number) return false;  // another count beside it
-  if (after < c.s.tokens.size() && c.w(after) == "," )
-    for (std::size_t m = after + 1; m < c.s.tokens.size() && m <= after + 2; ++m)
-      if (c.s.tokens[m].kind == Token::Kind::number) return false;  // "0 after the fix, 1.5M before"
+  if (after < RR && !c.punct(after) && !kAfterCount.count(c.w(after))) return false;  // "0 ms", "0 bytes"
+  if (after < c.s.tokens.size() && c.s.tokens[after].glued_prev && (!c.punct(after) || c.w(after) == "%")) return false;  // "0%", "0ms"
+  // Another count beside it, after a comma or a conjunction: "0 after the fix, 1.5M before".
+  for (std::size_t m = after; m + 1 < c.s.tokens.size() && m <= after + 8; ++m) {
+    if (c.w(m) == "." || c.w(m) == ";") break;
+    if ((c.w(m) == "," || c.w(m) == "and" || c.w(m) == "but" || c.w(m) == "vs" || c.w(m) == "versus") &&
+        c.s.tokens[m + 1].kind == Token::Kind::number)
+      return false;
+    if ((c.w(m) == "before" || c.w(m) == "without") && m + 1 < c.s.tokens.size() && m > after) break;
+  }
   return true;
 }
 
@@ -1750,7 +1764,7 @@ std::size_t searched_none(const Cursor& c, std::size_t b, std::size_t e) {
 // "TCP sockets (NET/Socket)"), or the sentence's length: a parenthesis of at most five words, all
 // of a name (no negation, hedge, value, number or verb), right after a word.
 std::size_t alias_head(const Cursor& c, std::size_t b, std::size_t e) {
-  static const std::unordered_set<std::string_view> kNotNames = {"see", "e.g", "i.e", "cf", "it", "them", "they", "we",
+  static const std::unordered_set<std::string_view> kNotNames = {"see", "e.g", "cf", "it", "them", "they", "we",
                                                                   "i", "he", "she", "this", "that", "which", "who"};
   const std::size_t n = c.s.tokens.size();
   auto name_word = [&](std::size_t k) {
@@ -1764,7 +1778,10 @@ std::size_t alias_head(const Cursor& c, std::size_t b, std::size_t e) {
   };
   std::size_t open = b;
   while (open > 0 && b - open <= 5 && c.w(open - 1) != "(") {
-    if (!name_word(open - 1)) return n;
+    // "(or radix cache)", "(aka radix cache)", "(i.e. the radix cache)": words that give a second name.
+    const bool names_again = open >= 2 && c.w(open - 2) == "(" &&
+                             (c.w(open - 1) == "or" || c.w(open - 1) == "aka" || c.w(open - 1) == "a.k.a" || c.w(open - 1) == "i.e");
+    if (!name_word(open - 1) && !names_again) return n;
     --open;
   }
   if (open == 0 || c.w(open - 1) != "(") return n;
@@ -1776,6 +1793,12 @@ std::size_t alias_head(const Cursor& c, std::size_t b, std::size_t e) {
   }
   if (close >= n || c.w(close) != ")" || close - open - 1 > 5) return n;
   if (open == 0 || c.s.tokens[open - 1].kind != Token::Kind::word || in(c.w(open - 1), kAuxiliaries)) return n;
+  // "The cause (bank conflicts) is not the scheduler": after a role the parenthesis fills it, it
+  // is no second name of the role.
+  const std::string_view head = c.w(open - 1);
+  if (kRoleNouns.count(head) || head == "fix" || head == "fixes" || head == "solution" || head == "workaround" ||
+      head == "remedy" || head == "answer" || head == "diagnosis" || head == "finding" || head == "suspect")
+    return n;
   return open - 1;
 }
 
@@ -1929,6 +1952,7 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   if (topic_heading(c)) {
     j.polarity = Polarity::hedged;
     j.trigger_begin = j.trigger_end = 0;
+    j.topic = true;
     return j;
   }
   // "We looked for bank conflicts; there were none", "checked for spills and found none": what was
@@ -2779,6 +2803,9 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       const bool only_when = v + 1 < n && kWhen.count(c.w(v + 1)) > 0;
       denying = denying || (v < n && s.tokens[v].kind == Token::Kind::word && !key_in(s.tokens[v].stem, kEndingVerbs) &&
                             (v + 1 >= n || (c.punct(v + 1) && c.w(v + 1) != "-") || only_when));
+      // "The patient has no fever", "The kernel has no spills": "no" before a noun denies what is
+      // had, not who has it (with a copula it is a predicate: "X is no bottleneck").
+      if (!copula && c.w(k) == "no" && !c.at(k, {"no", "longer"})) denying = false;
       if (copula || denying) {
         ++count;
         tb = k;

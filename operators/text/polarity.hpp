@@ -25,6 +25,9 @@ struct Judgement {
   // question, a quotation, an alternative, a hedge and a negation in one clause, a cue far from
   // the mention, a sentence split that was a guess); empty when a clear one did.
   std::string ambiguous;
+  // Read from a heading that names a topic ("## Bank conflicts"): it counts only where nothing else
+  // in the text mentions the phrase.
+  bool topic = false;
 };
 
 // The polarity of the mention at tokens [b, e) of the sentence.

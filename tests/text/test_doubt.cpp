@@ -125,3 +125,11 @@ TEST_CASE("an all concept with some members mentioned says so, not that nothing 
   auto none = analyse("The scheduler is busy.", {both}, st)[0];
   CHECK(explain("The scheduler is busy.", none) == "not mentioned");
 }
+
+TEST_CASE("a topic heading decides only a phrase the text mentions nowhere else") {
+  using rubric::text::cases::pol;
+  CHECK(pol("## Bank conflicts\n\nBank conflicts were ruled out.\n", "bank conflict") == "negated");
+  CHECK(pol("## Bank conflicts\n\nWe found no bank conflicts.\n", "bank conflict") == "negated");
+  CHECK(doubt("## Bank conflicts\n\nBank conflicts were ruled out.\n", "bank conflict") == "");
+  CHECK(pol("## Allergies\n\nNone.\n", "allergies") == "hedged");
+}

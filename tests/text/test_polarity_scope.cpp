@@ -371,6 +371,13 @@ TEST_CASE("a count of zero after its verb is none; a value of zero is a value") 
   CHECK(pol("Latency is 0 ms.", "latency") == "affirmed");                        // a value with its unit
   CHECK(pol("The gradients are zero after step 100.", "gradient") == "affirmed");  // values, not a count
   CHECK(pol("The values are 0 and 1.", "value") == "affirmed");
+  // Only events counted: a quantity, a setting or values at 0 are stated.
+  CHECK(pol("GPU utilization stays at 0% during the stall.", "utilization") == "affirmed");
+  CHECK(pol("The queue depth is at 0.", "queue depth") == "affirmed");
+  CHECK(pol("The exit codes are 0.", "exit code") == "affirmed");
+  CHECK(pol("The timeout stays at 0, meaning no timeout.", "timeout") == "affirmed");
+  CHECK(pol("Retries are now 0.", "retry") == "negated");
+  CHECK(pol("Page faults remained at zero on node 3.", "page fault") == "negated");
 }
 
 TEST_CASE("a parenthesis names the noun before it again, or is an aside before the verb") {
@@ -445,4 +452,19 @@ TEST_CASE("a table row's verdict judges what the row names, not the figures meas
   CHECK(pol(table, "GC pauses") == "negated");
   CHECK(pol(table, "1.2 ms") == "affirmed");
   CHECK(pol("| Counter | Value |\n|---|---|\n| Bank conflicts | 0 |\n", "bank conflicts") == "negated");
+}
+
+TEST_CASE("boundaries: 'has no' denies what is had; a role's filler in parentheses is no second name") {
+  CHECK(pol("The patient has no fever.", "patient") == "affirmed");
+  CHECK(pol("The patient has no fever.", "fever") == "negated");
+  CHECK(pol("The kernel has no spills.", "kernel") == "affirmed");
+  CHECK(pol("The allocator is no bottleneck.", "allocator") == "negated");
+  CHECK(pol("The cause (bank conflicts) is not the scheduler.", "bank conflicts") == "affirmed");
+  CHECK(pol("The prefix cache (or radix cache) is not the cause.", "radix cache") == "negated");
+  CHECK(pol("The fork is far too quick to explain the spikes.", "fork") == "negated");
+  CHECK(pol("The fork is fast enough not to matter.", "fork") == "negated");
+  CHECK(pol("The fork is quick enough that it does not matter.", "fork") == "negated");
+  CHECK(pol("The tile is too small to fit the fragment.", "tile") == "affirmed");
+  CHECK(pol("num_stages=1 is fine for a kernel this large.", "num_stages") == "negated");
+  CHECK(pol("The PR is OK to merge once CI passes.", "PR") == "affirmed");
 }
