@@ -401,6 +401,12 @@ TEST_CASE("a capital letter that labels a thing ends its sentence; an initial do
   CHECK(sentences("The worm C. elegans has no spills.").size() == 1);
   CHECK(sentences("The paper by E. C. Lai says so.").size() == 1);
   CHECK(sentences("John F. Kennedy signed it.").size() == 1);
+  CHECK(sentences("No spills in kernel A. Bank conflicts dominate.").size() == 2);
+  CHECK(sentences("We did not write it in C. Python was used.").size() == 2);
+  CHECK(sentences("We ruled out scenario A. the spills are the cause.").size() == 2);
+  CHECK(sentences("There is no U.S. Navy base on the island.").size() == 1);
+  CHECK(sentences("The flight left at 9 p.m. Rain delayed it.").size() == 2);
+  CHECK(sentences("There was no 9 a.m. meeting.").size() == 1);
 }
 
 TEST_CASE("a phrase with an abbreviation's dot names it, written with the dot or without") {
