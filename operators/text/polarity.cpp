@@ -336,9 +336,10 @@ const std::vector<std::string_view> kCountedEvents = {
     "incident", "defect", "bug", "regression", "mismatch", "throttle", "throttling", "discrepancy", "hang", "segfault",
     "reboot", "outage", "alert", "alarm", "complaint", "reconnect", "disconnect", "miscompare", "wait", "casualty",
     "death", "injury", "fatality", "accident", "retransmit", "retransmission"};
-// Verbs of searching: "We looked for X; there were none" (searched_none).
-const std::vector<std::string_view> kSearchingVerbs = {"look", "check", "search", "test", "screen", "scan",
-                                                       "probe", "grep", "hunt", "inspect", "monitor", "watch"};
+// Verbs of searching: "We looked for X; there were none" (search_result).
+const std::vector<std::string_view> kSearchingVerbs = {"look", "check", "search", "test", "screen", "scan", "probe",
+                                                       "grep", "hunt", "inspect", "monitor", "watch", "examine",
+                                                       "profile", "proofread", "comb", "audit", "review", "sweep"};
 const std::vector<std::string_view> kFindingVerbs = {"detect", "observe", "find", "see", "show", "demonstrate", "identify",
                                                      "measure", "reproduce", "isolate", "recover", "obtain", "purify",
                                                      "visualize", "localize", "map", "trace", "establish"};
@@ -1731,33 +1732,56 @@ bool topic_heading(const Cursor& c) {
   return words > 0 && words <= 8;
 }
 
-// The "none" or "nothing" that answers a search for the mention [b, e): "We looked for X; there
-// were none", "checked for X and found none", "searched the logs for X: nothing". The search
-// verb, then "for", within four words before the mention; the answer within ten words after it,
-// in the next clause and before any other clause's verb. The answer's position, or the length.
-std::size_t searched_none(const Cursor& c, std::size_t b, std::size_t e) {
+// What a search for the mention [b, e) found: "We looked for X; there were none", "checked the
+// logs for X and saw none", "grepped for X but found nothing", "did not find any", "came up
+// empty" deny X; "checked for X and found 1.5 million" states it. A verb of searching within four
+// words before "for" and the mention; the answer within twelve words after it. Not when the
+// sentence counts some after all ("none in the prologue, but 1.5 million in the epilogue").
+// The answer's first token, its polarity (negated or affirmed); {n, absent} when none.
+std::pair<std::size_t, Polarity> search_result(const Cursor& c, std::size_t b, std::size_t e) {
   const std::size_t n = c.s.tokens.size();
+  const std::pair<std::size_t, Polarity> nothing{n, Polarity::absent};
   bool searched = false;
-  for (std::size_t m = b; m-- > 0 && b - m <= 4 && !searched;) {
-    if (c.clause_punct(m)) break;
-    if (c.w(m) == "for" && m > 0 && key_in(c.s.tokens[m - 1].stem, kSearchingVerbs)) searched = true;
-    if (c.w(m) == "for" && m > 2 && key_in(c.s.tokens[m - 3].stem, kSearchingVerbs) && c.w(m - 2) == "the") searched = true;
-  }
-  if (!searched) return n;
-  for (std::size_t m = e; m < n && m <= e + 10; ++m) {
-    const std::string_view x = c.w(m);
-    if (x == "none" || x == "nothing") {
-      // "there were none", "found none", ": none", "none were found": the answer, not "none of the ranks".
-      const std::string_view before = m > 0 ? c.w(m - 1) : "", after = c.w(m + 1);
-      if (after == "of") return n;
-      if (before == "were" || before == "was" || before == "found" || before == "saw" || before == "showed" ||
-          before == ";" || before == ":" || before == "," || before == "--")
-        return m;
-      return n;
+  std::size_t f = b;  // "for", past up to two words of the mention's noun phrase ("for ECC errors")
+  while (f > 0 && b - f < 3 && c.w(f - 1) != "for" && c.s.tokens[f - 1].kind == Token::Kind::word) --f;
+  if (f >= 2 && c.w(f - 1) == "for")
+    for (std::size_t m = f - 1; m-- > 0 && f - m <= 6 && !searched;) {
+      if (c.punct(m)) break;
+      searched = key_in(c.s.tokens[m].stem, kSearchingVerbs);
     }
-    if (x == "but" || x == "however" || x == "?" || x == "which") return n;
+  if (!searched) return nothing;
+  auto number_after = [&](std::size_t from) {
+    for (std::size_t m = from; m < n; ++m)
+      if (c.s.tokens[m].kind == Token::Kind::number) return true;
+    return false;
+  };
+  for (std::size_t m = e; m < n && m <= e + 12; ++m) {
+    const std::string_view x = c.w(m), before = m > 0 ? c.w(m - 1) : "", after = c.w(m + 1);
+    if (x == "?" || x == "which" || x == "if" || x == "whether") return nothing;
+    // "found 1.5 million", "saw 12": something found.
+    if ((x == "found" || x == "saw" || x == "counted" || x == "measured" || x == "got") && m + 1 < n &&
+        c.s.tokens[m + 1].kind == Token::Kind::number && c.w(m + 1) != "0")
+      return {m, Polarity::affirmed};
+    bool none = false;
+    if ((x == "none" || x == "nothing" || x == "zero" || x == "0") && after != "of")
+      none = before == "were" || before == "was" || before == "found" || before == "saw" || before == "showed" ||
+             before == "turned" || before == "up" || before == ";" || before == ":" || before == "," || before == "--" ||
+             after == "palpable" || after == "found" || after == "seen" || after == "detected" || after == "visible";
+    // "there weren't any", "did not find any", "could not find any", "found no trace"
+    if ((x == "not" || x == "n't" || x == "never") && m + 2 < n &&
+        ((c.w(m + 1) == "any" && (before == "were" || before == "was")) ||
+         (key_in(c.s.tokens[m + 1].stem, kFindingVerbs) && (c.w(m + 2) == "any" || c.w(m + 2) == "anything"))))
+      none = true;
+    if (x == "no" && (before == "found" || before == "saw" || before == "showed")) none = true;
+    if (x == "empty" && before == "up" && m >= 2 && c.w(m - 2) == "came") none = true;
+    if (none) {
+      if (number_after(m + 1)) return nothing;  // "none in the prologue, but 1.5 million in the epilogue"
+      for (std::size_t q = m + 1; q < n; ++q)
+        if (c.w(q) == "so" && c.w(q + 1) == "far") return {m, Polarity::hedged};  // "none so far"
+      return {m, Polarity::negated};
+    }
   }
-  return n;
+  return nothing;
 }
 
 // The noun a parenthesis holding the mention [b, e) names again ("The prefix cache (radix cache)",
@@ -1957,8 +1981,8 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   }
   // "We looked for bank conflicts; there were none", "checked for spills and found none": what was
   // searched for and not found is denied.
-  if (std::size_t k = searched_none(c, b, e); k != n) {
-    j.polarity = Polarity::negated;
+  if (auto [k, found] = search_result(c, b, e); k != n) {
+    j.polarity = found;
     j.trigger_begin = k;
     j.trigger_end = k + 1;
     return j;

@@ -440,6 +440,14 @@ TEST_CASE("what was searched for and not found is denied; a theory debunked deni
   CHECK(pol("We checked for bank conflicts and found none.", "bank conflict") == "negated");
   CHECK(pol("We searched the SASS for spills: nothing.", "spill") == "negated");
   CHECK(pol("We looked for bank conflicts and found 4096 of them.", "bank conflict") == "affirmed");
+  CHECK(pol("We checked for bank conflicts and found 1.5 million.", "bank conflict") == "affirmed");
+  CHECK(pol("We searched for spills but found nothing.", "spill") == "negated");
+  CHECK(pol("I looked for spills in the SASS, but there weren't any.", "spill") == "negated");
+  CHECK(pol("We looked for errors but could not find any.", "error") == "negated");
+  CHECK(pol("The inspector examined the beam for cracks and found none.", "crack") == "negated");
+  CHECK(pol("We looked for ECC errors on all eight GPUs; there were none.", "ECC error") == "negated");
+  CHECK(pol("We looked for bank conflicts and found none in the prologue, but 1.5 million in the epilogue.",
+            "bank conflict") == "affirmed");
   CHECK(pol("The bank conflict theory was debunked.", "bank conflict") == "negated");
   CHECK(pol("The stall comes from a bank conflict or low occupancy.", "occupancy") == "hedged");
   CHECK(pol("The stall comes from a bank conflict or low occupancy.", "bank conflict") == "hedged");
