@@ -31,7 +31,8 @@ const std::vector<Seq> kPreNegation = {
     {"not"}, {"n't"}, {"no"}, {"never"}, {"without"}, {"none"}, {"nor"}, {"neither"}, {"nothing"}, {"nobody"},
     {"nowhere"}, {"rather", "than"}, {"instead", "of"}, {"as", "opposed", "to"}, {"in", "place", "of"}, {"ruled", "out"},
     {"rule", "out"}, {"rules", "out"}, {"ruling", "out"}, {"exclude"}, {"excluded"}, {"excludes"},
-    {"exonerate"}, {"exonerated"}, {"exonerates"},
+    {"exonerate"}, {"exonerated"}, {"exonerates"}, {"refuted"}, {"refutes"}, {"refute"}, {"debunked"}, {"debunks"},
+    {"disproved"}, {"disproves"}, {"discredited"}, {"discredits"},
     {"unrelated", "to"}, {"independent", "of"}, {"irrelevant", "to"}, {"absence", "of"}, {"lack", "of"}, {"lacks"},
     {"lacking"}, {"free", "of"}, {"far", "from"}, {"eliminated", "as"}, {"regardless", "of"}, {"hardly"}, {"scarcely"},
     {"barely", "any"}, {"barely", "a"}, {"barely", "ever"}, {"barely", "anything"}, {"anything", "but"}, {"zero"},
@@ -1045,11 +1046,13 @@ bool inverted_condition(const Cursor& c, std::size_t k, std::size_t e) {
 std::size_t false_proposition(const Cursor& c, std::size_t L, std::size_t b, std::size_t E, std::size_t RR) {
   const std::size_t n = c.s.tokens.size();
   static const std::unordered_set<std::string_view> kPropositions = {
-      "claim", "idea", "notion", "theory", "assumption", "belief", "suggestion", "view", "statement", "premise", "story"};
+      "claim", "idea", "notion", "theory", "assumption", "belief", "suggestion", "view", "statement", "premise", "story",
+      "hypothesis", "suspicion", "rumour", "rumor", "speculation"};
   static const std::unordered_set<std::string_view> kAccusations = {
       "blaming", "suspecting", "attributing", "citing", "faulting", "accusing", "implicating"};
   static const std::unordered_set<std::string_view> kFalse = {
-      "wrong", "incorrect", "false", "mistaken", "untrue", "unfounded", "baseless", "misguided", "unjustified", "misplaced"};
+      "wrong", "incorrect", "false", "mistaken", "untrue", "unfounded", "baseless", "misguided", "unjustified", "misplaced",
+      "disproven", "disproved", "refuted", "debunked", "discredited", "rejected", "falsified"};
   bool that = false, gerund = false;
   for (std::size_t k = L; k < b; ++k) {
     if (kPropositions.count(c.w(k)) && c.w(k + 1) == "that") that = true;
@@ -1060,7 +1063,9 @@ std::size_t false_proposition(const Cursor& c, std::size_t L, std::size_t b, std
     if (!in(c.w(k), kCopulas)) continue;
     if (that && k == E) continue;
     std::size_t p = k + 1;
-    while (p < RR && in(c.w(p), kPredicateAdverbs)) ++p;
+    while (p < RR && (in(c.w(p), kPredicateAdverbs) || c.w(p) == "been" || c.w(p) == "later" || c.w(p) == "thoroughly" ||
+                      c.w(p) == "since" || c.w(p) == "conclusively" || c.w(p) == "widely" || c.w(p) == "firmly"))
+      ++p;
     if (kFalse.count(c.w(p))) return p;
     if ((c.w(p) == "a" || c.w(p) == "an") && (c.w(p + 1) == "mistake" || c.w(p + 1) == "myth" || c.w(p + 1) == "error")) return p + 1;
   }
@@ -2289,8 +2294,13 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
         if (c.w(m) == ";" || c.w(m) == ":" || c.w(m) == "but" || c.w(m) == "?") break;
         static const std::unordered_set<std::string_view> kConfirmedPassive = {
             "confirmed", "verified", "validated", "proven", "proved", "vindicated", "corroborated"};
-        confirmed = kConfirmedPassive.count(c.w(m)) && in(c.w(m - 1), kCopulas) && !is_negator(c.w(m - 2)) &&
-                    c.w(m - 2) != "n't";
+        std::size_t v = m;  // past adverbs: "was later confirmed", "has since been verified"
+        while (v > k + 2 && (c.w(v - 1) == "later" || c.w(v - 1) == "since" || c.w(v - 1) == "now" ||
+                             c.w(v - 1) == "independently" || c.w(v - 1) == "fully" || c.w(v - 1) == "finally"))
+          --v;
+        // (Done, not under way or to come: "is being confirmed", "will be confirmed" still doubt it.)
+        confirmed = kConfirmedPassive.count(c.w(m)) && in(c.w(v - 1), kCopulas) && c.w(v - 1) != "being" &&
+                    c.w(v - 1) != "be" && !is_negator(c.w(v - 2)) && c.w(v - 2) != "n't";
       }
       if (confirmed) continue;
     }
@@ -2516,6 +2526,10 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       continue;
     }
     if (c.w(k) == "no" && len == 1 && c.punct(k + 1)) continue;  // "No, ..." answers; it negates nothing
+    // "Rumours were refuted by the CEO": in the passive the agent after it is no object refuted.
+    if (k > 0 && (in(c.w(k - 1), kCopulas) || c.w(k - 1) == "been") &&
+        (c.w(k) == "refuted" || c.w(k) == "debunked" || c.w(k) == "disproved" || c.w(k) == "discredited"))
+      continue;
     if (k > 0 && s.tokens[k - 1].hyphen_next) continue;  // "SMX-NO", "yes-no": part of a name
     if (c.w(k) == "zero" && !zero_determiner(c, k)) continue;
     static const std::string kDecline = inflection_key("decline");
@@ -2803,8 +2817,10 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
         in(c.w(k - 1), kAuxiliaries)) {
       // "X is not ...": a copula denies X; "X does not <verb>" only with a verb of being or causing.
       // "X cannot be", "X can't be", "X won't be", "X can never be": a modal's copula.
-      bool copula = in(c.w(k - 1), kCopulas) || ((c.w(k) == "not" || c.w(k) == "n't" || c.w(k) == "never") && c.w(k + 1) == "be") ||
-                    c.w(k + 1) == "been" || c.at(k, {"no", "longer"});
+      // (Past an emphatic "possibly": "X couldn't possibly be the cause".)
+      const std::size_t nk = c.w(k + 1) == "possibly" ? k + 2 : k + 1;
+      bool copula = in(c.w(k - 1), kCopulas) || ((c.w(k) == "not" || c.w(k) == "n't" || c.w(k) == "never") && c.w(nk) == "be") ||
+                    c.w(nk) == "been" || c.at(k, {"no", "longer"});
       // "Plasma cortisol was not different in the two groups": a comparison denies the difference,
       // not the things compared.
       if (copula && comparison_after(c, k + 1)) break;
@@ -2814,6 +2830,7 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       std::size_t v = k + 1;
       // "X could not have caused this": the perfect's "have" before the verb.
       while (v < n && (c.w(v) == "really" || c.w(v) == "actually" || c.w(v) == "even" || c.w(v) == "seem" || c.w(v) == "to" ||
+                       c.w(v) == "possibly" ||
                        (c.w(v) == "have" && v == k + 1 && in(c.w(k - 1), kAuxiliaries))))
         ++v;
       // "The profile does not show bank conflicts" names the profile; "the bug does not show up" denies it.

@@ -482,3 +482,14 @@ TEST_CASE("boundaries: 'has no' denies what is had; a role's filler in parenthes
   CHECK(pol("num_stages=1 is fine for a kernel this large.", "num_stages") == "negated");
   CHECK(pol("The PR is OK to merge once CI passes.", "PR") == "affirmed");
 }
+
+TEST_CASE("refuting in the active and the passive, a proposition disproven, an emphatic 'possibly'") {
+  CHECK(pol("We refuted the bank conflicts hypothesis with ncu.", "bank conflicts") == "negated");
+  CHECK(pol("Rumours of a merger were refuted by the CEO.", "CEO") == "affirmed");
+  CHECK(pol("The hypothesis that bank conflicts cause the stall was disproven by the counters.", "bank conflicts") == "negated");
+  CHECK(pol("The claim that vaccines cause autism has been thoroughly discredited.", "vaccines") == "negated");
+  CHECK(pol("The suspicion that the NIC drops packets was later confirmed.", "NIC") == "affirmed");
+  CHECK(pol("The hypothesis that the NIC drops packets is being confirmed.", "NIC") == "hedged");
+  CHECK(pol("The prefix cache cannot possibly cause this.", "prefix cache") == "negated");
+  CHECK(pol("The prefix cache couldn't possibly be the cause.", "prefix cache") == "negated");
+}
