@@ -309,7 +309,7 @@ const std::vector<std::string_view> kCopulas = {"is", "are", "was", "were", "be"
 // After "X does not", the verbs that deny X's part ("does not matter"), matched by inflection key;
 // other verbs say something about X ("the cache does not evict the sinks" still names the cache).
 const std::vector<std::string_view> kDenyingVerbs = {
-    "matter", "apply", "occur", "happen", "exist", "explain", "cause", "contribute", "affect", "account", "play", "arise",
+    "matter", "apply", "occur", "recur", "reoccur", "reappear", "resurface", "happen", "exist", "explain", "cause", "contribute", "affect", "account", "play", "arise",
     "involve", "limit", "dominate", "dominant", "impact", "trigger", "seem", "make", "lead", "hold", "produce",
     "come", "kick", "appear", "fire", "take", "slow", "hurt", "bottleneck", "factor", "role", "effect", "bear",
     "influence", "relate", "connect", "relevant", "relevance", "part", "reason", "source", "culprit", "problem", "issue",
@@ -2840,10 +2840,11 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       // that X happened — unless the verb is one of ending ("the pain did not stop" states it).
       // Nothing after it but when: "The crash did not recur after the rollback", "has not recurred since".
       static const std::unordered_set<std::string_view> kWhen = {"since", "after", "again", "until", "yet", "anymore",
-                                                                 "today", "overnight", "afterwards", "afterward"};
+                                                                 "today", "overnight", "afterwards", "afterward", "later",
+                                                                 "once", "thereafter"};
       const bool only_when = v + 1 < n && kWhen.count(c.w(v + 1)) > 0;
-      denying = denying || (v < n && s.tokens[v].kind == Token::Kind::word && !key_in(s.tokens[v].stem, kEndingVerbs) &&
-                            (v + 1 >= n || (c.punct(v + 1) && c.w(v + 1) != "-") || only_when));
+      const bool no_object = v + 1 >= n || (c.punct(v + 1) && c.w(v + 1) != "-") || only_when;
+      denying = denying || (v < n && s.tokens[v].kind == Token::Kind::word && !key_in(s.tokens[v].stem, kEndingVerbs) && no_object);
       // "The patient has no fever", "The kernel has no spills": "no" before a noun denies what is
       // had, not who has it (with a copula it is a predicate: "X is no bottleneck").
       if (!copula && c.w(k) == "no" && !c.at(k, {"no", "longer"})) denying = false;

@@ -457,6 +457,10 @@ TEST_CASE("what was searched for and not found is denied; a theory debunked deni
 TEST_CASE("a verb denied with only a time after it denies its subject") {
   CHECK(pol("The crash did not recur after the rollback.", "crash") == "negated");
   CHECK(pol("The crash has not recurred since.", "crash") == "negated");
+  CHECK(pol("The crash did not recur in the next 48 hours.", "crash") == "negated");
+  CHECK(pol("The crash never recurred after the rollback.", "crash") == "negated");
+  CHECK(pol("The errors did not recur on the new nodes.", "error") == "negated");
+  CHECK(pol("Throughput does not change.", "throughput") == "negated");  // the project corpus's reading
   CHECK(pol("The pain did not stop after the dose.", "pain") == "affirmed");  // a verb of ending
   CHECK(pol("The prefix cache does not evict the sink blocks.", "prefix cache") == "affirmed");
 }
