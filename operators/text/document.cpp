@@ -737,6 +737,7 @@ bool SentenceStream::next(Sentence& s) {
   s.answer = Sentence::Answer::none;
   s.table_row = false;
   s.negating_columns.clear();
+  s.column_roles.clear();
   s.column_units.reset();
   s.candidate_item = false;
   s.denied_item = false;
@@ -753,9 +754,19 @@ bool SentenceStream::next(Sentence& s) {
     if (row_ == Row::header) {
       // Which columns' values the header negates: "Ruled out?", "Not the cause", "Absent".
       negating_columns_.assign(1, false);
+      column_roles_.assign(1, 0);
+      static const std::unordered_set<std::string_view> kSubjects = {
+          "cause", "causes", "hypothesis", "hypotheses", "diagnosis", "suspect", "suspects", "candidate", "candidates",
+          "culprit", "theory", "factor", "component", "issue", "problem", "finding", "explanation", "suspicion"};
       for (std::size_t k = 0; k < s.tokens.size(); ++k) {
         const std::string& w = s.tokens[k].lower;
-        if (w == "|") negating_columns_.push_back(false);
+        if (w == "|") {
+          negating_columns_.push_back(false);
+          column_roles_.push_back(0);
+        } else if (!column_roles_.back()) {
+          column_roles_.back() = kSubjects.count(w) ? 's' : 0;
+        }
+        if (w == "|") continue;
         else if (w == "not" || w == "n't" || w == "absent" || w == "excluded" || w == "ruled" || w == "free" ||
                  w == "without" || w == "negative" || w == "never" || w == "unrelated" || w == "innocent" ||
                  (w == "no" && !(k + 1 < s.tokens.size() && s.tokens[k + 1].lower == ".")))
@@ -776,6 +787,7 @@ bool SentenceStream::next(Sentence& s) {
     } else if (row_ == Row::body) {
       s.table_row = true;
       s.negating_columns = negating_columns_;
+      s.column_roles = column_roles_;
       s.column_units = column_units_;
     }
     // "Possible causes:" then "- A", "- B": the items are candidates until a sentence that is no item.

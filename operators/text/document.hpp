@@ -52,6 +52,9 @@ struct Sentence {
   // A Markdown or HTML heading ("## Bank conflicts"), one line.
   bool heading = false;
   std::vector<bool> negating_columns;
+  // Per column (the first cell is column 0), 's' where the header names what the row judges
+  // ("Cause", "Hypothesis", "Diagnosis", "Suspect"); its other columns are evidence beside it.
+  std::vector<char> column_roles;
   // Per column, the unit its header names in parentheses or brackets ("Time (µs)", "BW [GB/s]"),
   // lower-cased and joined ("µs", "gb/s"); "" where none. Body rows only, shared by the table's rows.
   std::shared_ptr<const std::vector<std::string>> column_units;
@@ -105,6 +108,7 @@ class SentenceStream {
   Row row_ = Row::none;               // the table row the current sentence is
   bool in_table_ = false;             // rows after a header and its separator line
   std::vector<bool> negating_columns_;  // of the current table's header
+  std::vector<char> column_roles_;      // of the current table's header (Sentence::column_roles)
   std::shared_ptr<const std::vector<std::string>> column_units_;  // of the current table's header
   bool separator_line(std::size_t line_begin) const;
   void answer_of_question(Sentence& s);

@@ -2035,11 +2035,28 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   // gives the name before it a value (`bank_conflicts = 0`).
   const bool code_label = e < n && c.w(e) == "=" && s.tokens[e].in_code && s.tokens[b].in_code;
   if (code_label) sep = e;
-  // "| GC pauses | p99 pause 1.2 ms | ruled out |": a row's verdict judges what the row names, not
-  // the figures measured beside it; a number past the first cell keeps its own cell's reading.
-  std::size_t cells_before = 0;
-  for (std::size_t k = 0; s.table_row && k < b; ++k) cells_before += c.w(k) == "|" && k > 0;
-  const bool measured_in_row = s.table_row && cells_before > 0 && s.tokens[b].kind == Token::Kind::number;
+  // "| GC pauses | p99 pause 1.2 ms | ruled out |": a row's verdict judges what the row names (its
+  // first cell with a word: "| 1 | bank conflicts | ... |"), not the evidence beside it; a mention
+  // in a later cell keeps its own cell's reading.
+  // A header that names its columns decides: under "| Test | Diagnosis | Result |" the diagnosis is
+  // judged and the test is evidence.
+  bool measured_in_row = false;
+  if (s.table_row) {
+    bool subject_seen = false, subject_cell = false;
+    std::size_t column = 0;
+    for (std::size_t k = 0; k < b; ++k) {
+      if (c.w(k) == "|") {
+        ++column;  // (a row's leading '|' is no token: the first cell is column 0)
+        if (subject_cell) subject_seen = true;
+        continue;
+      }
+      if (s.tokens[k].kind == Token::Kind::word && !subject_seen) subject_cell = true;
+    }
+    const auto& roles = s.column_roles;
+    const bool named = std::find(roles.begin(), roles.end(), 's') != roles.end();
+    const char role = column < roles.size() ? roles[column] : 0;
+    measured_in_row = named ? role != 's' : subject_seen;
+  }
   if (sep < n && !measured_in_row && (c.w(sep) == ":" || c.w(sep) == "--" || c.w(sep) == "-" || c.w(sep) == "|" || c.w(sep) == "=")) {
     const std::size_t R = sep;
     std::size_t limit = s.table_row ? 8 : 4;

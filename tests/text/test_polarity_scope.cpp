@@ -470,6 +470,11 @@ TEST_CASE("a table row's verdict judges what the row names, not the figures meas
   CHECK(pol(table, "GC pauses") == "negated");
   CHECK(pol(table, "1.2 ms") == "affirmed");
   CHECK(pol("| Counter | Value |\n|---|---|\n| Bank conflicts | 0 |\n", "bank conflicts") == "negated");
+  // Words of evidence too; a header that names the judged column decides which it is.
+  CHECK(pol(table, "p99 pause") == "affirmed");
+  const std::string dx = "| Test | Diagnosis | Result |\n|---|---|---|\n| CT angiogram | pulmonary embolism | ruled out |\n";
+  CHECK(pol(dx, "pulmonary embolism") == "negated");
+  CHECK(pol(dx, "CT angiogram") == "affirmed");
 }
 
 TEST_CASE("boundaries: 'has no' denies what is had; a role's filler in parentheses is no second name") {
