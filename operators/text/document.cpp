@@ -659,12 +659,12 @@ bool SentenceStream::separator_line(std::size_t ls) const {
 // After a question: an answer of one word ("Fever? No.", "Is it the cache? Yes, ...", "Overheating?
 // Not once.", "Wifi? Nonexistent.") joins the question's sentence as its last token, so the
 // question's mentions take the answer's polarity; any other continuation is a sentence of its own.
-void SentenceStream::answer_of_question(Sentence& s) {
+void SentenceStream::answer_of_question(Sentence& s, bool across_paragraph) {
   std::size_t p = i_;
   int newlines = 0;
   while (p < t_.size()) {
     unsigned char c = static_cast<unsigned char>(t_[p]);
-    if (c == '\n' && ++newlines > 1) return;  // a blank line: a new paragraph answers nothing
+    if (c == '\n' && ++newlines > 1 && !across_paragraph) return;  // a blank line: a new paragraph answers nothing
     if (is_space(c) || c == '*' || c == '_') ++p;
     else if (std::size_t len = invisible_run(t_, p)) p += len;
     else if (c >= 0x80 && glyph_at(t_, p).cls == Glyph::Class::space) p += glyph_at(t_, p).len;
@@ -696,6 +696,7 @@ void SentenceStream::answer_of_question(Sentence& s) {
     std::string next = word_at(q, qe);
     a = next == "sure" || next == "certain" || next == "clear" || next == "necessarily" ? Sentence::Answer::unsure : Sentence::Answer::no;
     space_before_ = true;
+    s.answer_begin = s.tokens.size();
     push(s, Token::Kind::word, p, e, w);
     if (a == Sentence::Answer::unsure) {
       space_before_ = true;
@@ -705,6 +706,7 @@ void SentenceStream::answer_of_question(Sentence& s) {
   } else {
     if (a == Sentence::Answer::none) return;
     space_before_ = true;
+    s.answer_begin = s.tokens.size();
     push(s, Token::Kind::word, p, e, w);
   }
   s.answer = a;
@@ -840,6 +842,8 @@ bool SentenceStream::next(Sentence& s) {
       if ((blank || fence_end != npos || block || after_one_line_block) && !s.tokens.empty()) {
         if (!block) one_line_block_ = false;
         i_ = ls;
+        // "## Allergies" then "None.": a heading's section that opens with a value answers it.
+        if (heading_start_ && !s.question && s.answer == Sentence::Answer::none) answer_of_question(s, true);
         return finish();
       }
       if (blank) {

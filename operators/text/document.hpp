@@ -39,6 +39,8 @@ struct Sentence {
   // A question answered at once ("Fever? No."): the answer word is the sentence's last token.
   enum class Answer : std::uint8_t { none, yes, no, unsure };
   Answer answer = Answer::none;
+  std::size_t answer_begin = 0;  // the answer's first token, when there is one
+
   // A Markdown table row (its cells separated by '|' tokens), and per column whether the header
   // negates its values ("| Cause | Ruled out? |": "yes" there denies the row's cause).
   bool table_row = false;
@@ -111,7 +113,9 @@ class SentenceStream {
   std::vector<char> column_roles_;      // of the current table's header (Sentence::column_roles)
   std::shared_ptr<const std::vector<std::string>> column_units_;  // of the current table's header
   bool separator_line(std::size_t line_begin) const;
-  void answer_of_question(Sentence& s);
+  // The one-word answer after a question ("Fever? No."), or the value that opens a topic heading's
+  // section ("## Allergies" then "None."): `across_paragraph` lets blank lines come between.
+  void answer_of_question(Sentence& s, bool across_paragraph = false);
   // Searches that strike-through and retraction markup would repeat, remembered (linear in the text).
   static constexpr std::size_t kUnsearched = static_cast<std::size_t>(-2), kNoneLeft = static_cast<std::size_t>(-3);
   std::size_t next_at(std::size_t& at, std::string_view what, std::size_t from) const;

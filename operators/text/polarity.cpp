@@ -1711,15 +1711,18 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e);
 // "## Ruled out", "## Possible causes", "## Root cause: X").
 bool topic_heading(const Cursor& c) {
   if (!c.s.heading) return false;
+  // (The value that opens its section, "None.", joined as its answer, is no word of it.)
+  const std::size_t words_end = c.s.answer != Sentence::Answer::none ? c.s.answer_begin : c.s.tokens.size();
   static const std::unordered_set<std::string_view> kDeterminers = {"the", "a", "an", "this", "these", "those", "our",
                                                                     "its", "their", "my", "every", "each"};
   static const std::unordered_set<std::string_view> kPrepositions = {
       "in", "on", "at", "of", "for", "with", "from", "to", "by", "under", "over", "during", "after", "before",
       "across", "into", "inside", "behind", "and", "or", "vs", "versus", "about", "between"};
   std::size_t words = 0;
-  for (std::size_t k = 0; k < c.s.tokens.size(); ++k) {
+  for (std::size_t k = 0; k < words_end; ++k) {
     const Token& t = c.s.tokens[k];
     const std::string_view x = t.lower;
+    if (!x.empty() && static_cast<unsigned char>(x[0]) >= 0x80 && value_word(x) != LabelValue::none) return false;  // "✗"
     if (t.kind == Token::Kind::punct) {
       if (x == ":" || x == "=" || x == "--" || x == "-" || x == "|" || x == "?" || x == "!") return false;
       continue;
@@ -1979,6 +1982,14 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   // "## Bank conflicts": a heading of a few words with no verb names a topic and states nothing of
   // it, as a keyword list does (its section says what it is).
   if (topic_heading(c)) {
+    if (s.answer != Sentence::Answer::none) {  // "## Allergies" then "None.": the section's value decides
+      j.polarity = s.answer == Sentence::Answer::no    ? Polarity::negated
+                   : s.answer == Sentence::Answer::yes ? Polarity::affirmed
+                                                       : Polarity::hedged;
+      j.trigger_begin = s.answer_begin;
+      j.trigger_end = s.answer_begin + 1;
+      return j;
+    }
     j.polarity = Polarity::hedged;
     j.trigger_begin = j.trigger_end = 0;
     j.topic = true;
@@ -2011,13 +2022,27 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   // ("| Cause | Ruled out? |" + "yes" denies the cause).
   // "a pinch of cinnamon (optional)", "Bank conflicts (none)": a one-word parenthesis right after
   // the mention is its value.
-  if (R == e && R + 2 < n && c.w(R) == "(" && c.w(R + 2) == ")") {
+  // So is a value of a few words filling it ("Bank conflicts (ruled out)", "(not the cause)"), and a
+  // check mark closing the clause ("Bank conflicts ✗", "- Spills ✅").
+  std::size_t close = R + 1;
+  while (R == e && close < n && close <= R + 4 && c.w(close) != ")") ++close;
+  if (R == e && R + 2 < n && c.w(R) == "(" && close < n && c.w(close) == ")") {
     std::size_t len = 1;
-    LabelValue value = value_at(c, R + 1, R + 2, len);
+    LabelValue value = value_at(c, R + 1, close, len);
+    if (R + 1 + len != close && !(close == R + 2)) value = LabelValue::none;  // the value fills the parenthesis
     if (value != LabelValue::none) {
       j.polarity = value == LabelValue::no ? Polarity::negated : value == LabelValue::yes ? Polarity::affirmed : Polarity::hedged;
       j.trigger_begin = R + 1;
       j.trigger_end = R + 2;
+      return j;
+    }
+  }
+  if (e < n && (e + 1 >= n || c.punct(e + 1)) && static_cast<unsigned char>(c.w(e)[0]) >= 0x80) {
+    const LabelValue mark = value_word(c.w(e));  // ✓ ✗ ✅ ❌ and the like, after the mention
+    if (mark != LabelValue::none) {
+      j.polarity = mark == LabelValue::no ? Polarity::negated : mark == LabelValue::yes ? Polarity::affirmed : Polarity::hedged;
+      j.trigger_begin = e;
+      j.trigger_end = e + 1;
       return j;
     }
   }

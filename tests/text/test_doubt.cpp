@@ -131,5 +131,17 @@ TEST_CASE("a topic heading decides only a phrase the text mentions nowhere else"
   CHECK(pol("## Bank conflicts\n\nBank conflicts were ruled out.\n", "bank conflict") == "negated");
   CHECK(pol("## Bank conflicts\n\nWe found no bank conflicts.\n", "bank conflict") == "negated");
   CHECK(doubt("## Bank conflicts\n\nBank conflicts were ruled out.\n", "bank conflict") == "");
-  CHECK(pol("## Allergies\n\nNone.\n", "allergies") == "hedged");
+  CHECK(pol("## Allergies\n\nNone.\n", "allergies") == "negated");  // the value that opens its section answers it
+  CHECK(pol("## Side effects\n\nNone reported.\n", "side effects") == "negated");
+  CHECK(pol("# Bank conflicts\n\nRuled out.\n", "bank conflicts") == "negated");
+}
+
+TEST_CASE("a heading's value: in parentheses, a check mark, or the value that opens its section") {
+  using rubric::text::cases::pol;
+  CHECK(pol("# Bank conflicts (ruled out)\n\nThe kernel is limited by occupancy.\n", "bank conflicts") == "negated");
+  CHECK(pol("# Bank conflicts \xe2\x9c\x97\n\nThe kernel is limited by occupancy.\n", "bank conflicts") == "negated");
+  CHECK(pol("# Bank conflicts \xe2\x9c\x85\n\nPadding removed them.\n", "bank conflicts") == "affirmed");
+  CHECK(pol("- Spills \xe2\x9c\x85\n", "spills") == "affirmed");
+  CHECK(pol("# The prefix cache\n\nNot involved.\n", "prefix cache") == "negated");
+  CHECK(pol("The disk (not the controller) failed.", "disk") == "affirmed");  // a longer parenthesis is an aside
 }
