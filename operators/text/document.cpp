@@ -69,6 +69,22 @@ std::size_t escape_sequence(std::string_view t, std::size_t i) {
   return b >= 0x30 && b <= 0x7E ? 2 : 0;  // Fp, Fe and Fs: "ESC 7", "ESC M", "ESC c"
 }
 
+// What is left of a colour code whose escape byte was lost on the way (pasted from a terminal or
+// written out): "[31m", "[0m", "[1;31m", with "^[", "\033", "\e" or "\x1b" before it. A terminal
+// showed none of it; the words around it read as they were shown. Its length at i, or 0.
+std::size_t escape_remnant(std::string_view t, std::size_t i) {
+  std::size_t k = i;
+  for (std::string_view lead : {"^[", "\\033", "\\e", "\\x1b", "\\x1B", "\\u001b"})
+    if (t.compare(k, lead.size(), lead) == 0 && k + lead.size() < t.size() && t[k + lead.size()] == '[') {
+      k += lead.size();
+      break;
+    }
+  if (k >= t.size() || t[k] != '[') return 0;
+  std::size_t d = k + 1, digits = 0;
+  while (d < t.size() && (is_digit(static_cast<unsigned char>(t[d])) || t[d] == ';') && d - k <= 12) digits += t[d++] != ';';
+  return digits > 0 && d < t.size() && t[d] == 'm' ? d + 1 - i : 0;
+}
+
 // ASCII controls and terminal escape sequences at i: their total length.
 std::size_t control_run(std::string_view t, std::size_t i) {
   std::size_t k = i;
@@ -979,6 +995,11 @@ bool SentenceStream::next(Sentence& s) {
     }
     if (std::size_t esc = escape_sequence(t_, i_)) {  // a terminal's colour code shows nothing
       i_ += esc;
+      continue;
+    }
+    if (std::size_t esc = (c == '[' || c == '^' || c == '\\') ? escape_remnant(t_, i_) : 0) {  // nor its remnant
+      i_ += esc;
+      space_before_ = space_before_ || (i_ < n && is_space(static_cast<unsigned char>(t_[i_])));
       continue;
     }
     if (markdown_ && c == '<' && t_.compare(i_, 4, "<!--") == 0) {

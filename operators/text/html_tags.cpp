@@ -4,6 +4,7 @@
 #include <array>
 #include <cstdlib>
 #include <string>
+#include <unordered_set>
 #include <utility>
 #include <vector>
 
@@ -113,6 +114,38 @@ bool far_negative_at(const std::string& css, std::size_t p) {
   return digits >= 4;
 }
 
+// Whether a CSS colour (lower-cased) is white or so near it that it cannot be read on white: every
+// channel at least 240 of 255 (#fefefe, rgb(250,250,250)), or a lightness of 94% and more.
+bool near_white(const std::string& colour) {
+  static const std::unordered_set<std::string> kNames = {"white", "snow", "ivory", "ghostwhite", "whitesmoke", "seashell",
+                                                         "floralwhite", "mintcream", "azure", "aliceblue", "honeydew"};
+  if (kNames.count(colour)) return true;
+  auto light = [](unsigned v) { return v >= 240; };
+  if (colour.size() >= 4 && colour[0] == '#') {
+    const std::string hex = colour.substr(1);
+    if (!std::all_of(hex.begin(), hex.end(), [](char ch) { return std::isxdigit(static_cast<unsigned char>(ch)); })) return false;
+    auto channel = [&](std::size_t i, std::size_t w) { return static_cast<unsigned>(std::stoul(hex.substr(i, w), nullptr, 16)) * (w == 1 ? 17 : 1); };
+    if (hex.size() == 3 || hex.size() == 4) return light(channel(0, 1)) && light(channel(1, 1)) && light(channel(2, 1));
+    if (hex.size() == 6 || hex.size() == 8) return light(channel(0, 2)) && light(channel(2, 2)) && light(channel(4, 2));
+    return false;
+  }
+  // rgb(r,g,b) / rgba(r,g,b,a) with numbers 0-255; hsl(h,s%,l%) / hsla(...) by its lightness.
+  const std::size_t open = colour.find('(');
+  if (open == std::string::npos) return false;
+  std::vector<double> xs;
+  for (std::size_t p = open + 1; p < colour.size();) {
+    char* end = nullptr;
+    const double x = std::strtod(colour.c_str() + p, &end);
+    if (end == colour.c_str() + p) { ++p; continue; }
+    xs.push_back(x);
+    p = static_cast<std::size_t>(end - colour.c_str());
+  }
+  const std::string fn = colour.substr(0, open);
+  if ((fn == "rgb" || fn == "rgba") && xs.size() >= 3) return xs[0] >= 240 && xs[1] >= 240 && xs[2] >= 240;
+  if ((fn == "hsl" || fn == "hsla") && xs.size() >= 3) return xs[2] >= 94;
+  return false;
+}
+
 // Whether the attributes (lower-cased, white space removed outside names) hide the element.
 bool hides(const std::string& attrs, const std::string& squeezed) {
   // A `hidden` attribute: the word alone, not "aria-hidden" or a value holding it.
@@ -150,16 +183,15 @@ bool hides(const std::string& attrs, const std::string& squeezed) {
         return false;
       }))
     return true;
-  // White type with no background of its own: invisible on the white page a grader reads
-  // ("color:white", "color:#fff", `<font color="#ffffff">`).
+  // White or near-white type with no background of its own: invisible on the white page a grader
+  // reads ("color:white", "#fefefe", "rgba(255,255,255,1)", "hsl(0,0%,100%)", `<font color="#fff">`).
   auto white_at = [&](const std::string& text, std::size_t v) {
-    while (v < text.size() && (text[v] == '"' || text[v] == '\'')) ++v;
-    for (std::string_view w : {"white", "#fff", "#ffffff", "rgb(255,255,255)", "#fffffe"})
-      if (text.compare(v, w.size(), w) == 0) {
-        const std::size_t e = v + w.size();
-        if (e >= text.size() || !std::isalnum(static_cast<unsigned char>(text[e]))) return true;
-      }
-    return false;
+    while (v < text.size() && (text[v] == '"' || text[v] == '\'' || text[v] == ' ')) ++v;
+    std::size_t e = v;
+    while (e < text.size() && text[e] != ';' && text[e] != '"' && text[e] != '\'' && text[e] != ' ' && text[e] != '}' &&
+           text[e] != '!')  // "white !important"
+      ++e;
+    return near_white(text.substr(v, e - v));
   };
   if (css.find("background") == std::string::npos) {
     if (declarations("color:", [&](std::size_t v) { return white_at(css, v); })) return true;

@@ -993,7 +993,8 @@ bool fit_for(const Cursor& c, std::size_t p) {
 std::size_t telegraphic_negation(const Cursor& c, std::size_t e, std::size_t R) {
   const std::size_t n = c.s.tokens.size();
   static const std::unordered_set<std::string_view> kStates = {
-      "present", "evident", "apparent", "visible", "palpable", "detectable", "identifiable", "appreciable", "audible"};
+      "present", "evident", "apparent", "visible", "palpable", "detectable", "identifiable", "appreciable", "audible",
+      "found", "shown", "met", "hit", "seen"};  // irregular participles: "Bank conflicts not found."
   static const std::unordered_set<std::string_view> kNotParticiples = {"even", "often", "then", "when", "open", "seven", "ten"};
   static const std::unordered_set<std::string_view> kAbsent = {"absent", "negative", "nil", "free", "undetectable", "undetected",
                                                                // "NIC fine.", "IB OK: 180 GB/s": cleared, in a note

@@ -178,7 +178,13 @@ TEST_CASE("HTML in an answer reads as the rendered page: tags are markup, hidden
   CHECK(words("<font color=\"#ffffff\">hidden</font>Fine.") == "fine . |");
   CHECK(words("<span style=\"color:white;background:black\">shown</span>") == "shown |");
   CHECK(words("<span style=\"background-color:white\">shown</span>") == "shown |");
-  CHECK(words("<span style=\"color:whitesmoke\">shown</span>") == "shown |");
+  CHECK(words("<span style=\"color:silver\">shown</span>") == "shown |");
+  CHECK(words("<span style=\"color: rgba(255,255,255,1)\">hidden</span>Fine.") == "fine . |");
+  CHECK(words("<span style=\"color:hsl(0,0%,100%)\">hidden</span>Fine.") == "fine . |");
+  CHECK(words("<span style=\"color:#fefefe\">hidden</span>Fine.") == "fine . |");
+  CHECK(words("<span style=\"color:#ffffffff\">hidden</span>Fine.") == "fine . |");
+  CHECK(words("<span style=\"color:#888\">shown</span>") == "shown |");
+  CHECK(words("<span style=\"color:white !important\">hidden</span>Fine.") == "fine . |");
   CHECK(words("<span style=\"font-size: 0.0em\">hidden</span>Fine.") == "fine . |");
   CHECK(words("<span style=\"display:/**/none\">hidden</span>Fine.") == "fine . |");
   CHECK(words("<span style=\"display&#58;none\">hidden</span>Fine.") == "fine . |");

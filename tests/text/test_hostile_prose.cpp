@@ -66,6 +66,15 @@ TEST_CASE("a terminal's escape sequences show nothing: the words around them rea
   }
 }
 
+TEST_CASE("a colour code whose escape byte was lost reads as the terminal showed it") {
+  CHECK(pol("[31mbank conflicts[0m are the cause.", "bank conflicts") == "affirmed");
+  CHECK(pol("^[[31mbank conflicts^[[0m are the cause.", "bank conflicts") == "affirmed");
+  CHECK(pol("\\033[31mbank conflicts\\033[0m are the cause.", "bank conflicts") == "affirmed");
+  CHECK(pol("[1;31mERROR[0m bank conflicts are the cause.", "bank conflicts") == "affirmed");
+  CHECK(pol("Bank conflicts are [1mnot[0m the cause.", "bank conflicts") == "negated");
+  CHECK(pol("See [1] for bank conflicts.", "bank conflicts") == "affirmed");  // a reference is no colour code
+}
+
 TEST_CASE("a word split by markup or written with character references reads as it renders") {
   for (std::string not_ : {std::string("&#110;ot"), std::string("&#x6E;ot"), std::string("n<!-- -->ot"), std::string("n<span></span>ot"),
                            std::string("n<b>o</b>t")}) {
