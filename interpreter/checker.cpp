@@ -129,7 +129,14 @@ class ModuleChecker {
   void phrases(const ast::Expr& e, const std::vector<std::string>& siblings = {}) {
     if (const auto* s = std::get_if<ast::StringLit>(&e.node)) {
       if (s->parts.size() != 1 || !std::holds_alternative<std::string>(s->parts[0]) || !phrases_seen_.insert(&e).second) return;
-      if (auto w = code_phrase_warning(std::get<std::string>(s->parts[0]), siblings))
+      const std::string& phrase = std::get<std::string>(s->parts[0]);
+      // "/" or "->" matches no word of any answer: every submission would be an ERROR.
+      if (std::none_of(phrase.begin(), phrase.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || (ch & 0x80); })) {
+        error(e.range, fmt::format("the phrase \"{}\" has no words to match", phrase),
+              {"a phrase is matched by its words; punctuation alone is in no answer's words"});
+        return;
+      }
+      if (auto w = code_phrase_warning(phrase, siblings))
         out_.diagnostics.push_back(Diagnostic{Severity::warning, m_.file->source, e.range, std::move(w->message), std::move(w->notes)});
     } else if (const auto* l = std::get_if<ast::ListLit>(&e.node)) {
       std::vector<std::string> literals;
