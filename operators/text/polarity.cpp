@@ -895,6 +895,11 @@ bool zero_count(const Cursor& c, std::size_t k, std::size_t RR) {
   static const std::unordered_set<std::string_view> kBeforeZero = {"now", "still", "consistently", "exactly", "always",
                                                                    "all", "both", "effectively", "essentially", "at"};
   if (k < 2) return false;
+  // Cheap tests first (this runs at every word after a mention): a verb, then a 0 soon after.
+  if (!in(c.w(k - 1), kCopulas) && !kStaying.count(c.w(k - 1))) return false;
+  bool zero = false;
+  for (std::size_t m = k; m < RR && m < k + 4 && !zero; ++m) zero = c.w(m) == "0" || c.w(m) == "zero";
+  if (!zero) return false;
   std::size_t subject = k - 1;  // the verb; the subject's last word is before it
   while (subject > 0 && c.punct(subject - 1)) --subject;
   if (subject == 0) return false;
@@ -1800,6 +1805,11 @@ std::size_t alias_head(const Cursor& c, std::size_t b, std::size_t e) {
   static const std::unordered_set<std::string_view> kNotNames = {"see", "e.g", "cf", "it", "them", "they", "we",
                                                                   "i", "he", "she", "this", "that", "which", "who"};
   const std::size_t n = c.s.tokens.size();
+  // Most mentions are in no parenthesis: look for its marks before reading any word.
+  bool opened = false, closed = false;
+  for (std::size_t k = b; k-- > 0 && b - k <= 6 && !opened;) opened = c.w(k) == "(";
+  for (std::size_t k = e; k < n && k - e <= 5 && !closed; ++k) closed = c.w(k) == ")";
+  if (!opened || !closed) return n;
   auto name_word = [&](std::size_t k) {
     const Token& t = c.s.tokens[k];
     if (t.kind == Token::Kind::punct) return t.lower == "/" || t.lower == "-";
