@@ -782,7 +782,7 @@ bool SentenceStream::next(Sentence& s) {
           negating_columns_.push_back(false);
           column_roles_.push_back(0);
         } else if (!column_roles_.back()) {
-          column_roles_.back() = kSubjects.count(w) ? 's' : 0;
+          column_roles_.back() = names_candidates(w) ? 'c' : kSubjects.count(w) ? 's' : 0;
         }
         if (w == "|") continue;
         else if (w == "not" || w == "n't" || w == "absent" || w == "excluded" || w == "ruled" || w == "free" ||

@@ -55,7 +55,8 @@ struct Sentence {
   bool heading = false;
   std::vector<bool> negating_columns;
   // Per column (the first cell is column 0), 's' where the header names what the row judges
-  // ("Cause", "Hypothesis", "Diagnosis", "Suspect"); its other columns are evidence beside it.
+  // ("Cause", "Diagnosis", "Component"), 'c' where it names candidates ("Hypothesis", "Suspect"):
+  // hedged unless the row's verdict decides. A table's other columns are evidence beside them.
   std::vector<char> column_roles;
   // Per column, the unit its header names in parentheses or brackets ("Time (µs)", "BW [GB/s]"),
   // lower-cased and joined ("µs", "gb/s"); "" where none. Body rows only, shared by the table's rows.

@@ -2076,7 +2076,7 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   // in a later cell keeps its own cell's reading.
   // A header that names its columns decides: under "| Test | Diagnosis | Result |" the diagnosis is
   // judged and the test is evidence.
-  bool measured_in_row = false;
+  bool measured_in_row = false, candidate_cell = false;
   if (s.table_row) {
     bool subject_seen = false, subject_cell = false;
     std::size_t column = 0;
@@ -2089,9 +2089,10 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       if (s.tokens[k].kind == Token::Kind::word && !subject_seen) subject_cell = true;
     }
     const auto& roles = s.column_roles;
-    const bool named = std::find(roles.begin(), roles.end(), 's') != roles.end();
+    const bool named = std::any_of(roles.begin(), roles.end(), [](char r) { return r == 's' || r == 'c'; });
     const char role = column < roles.size() ? roles[column] : 0;
-    measured_in_row = named ? role != 's' : subject_seen;
+    measured_in_row = named ? role != 's' && role != 'c' : subject_seen;
+    candidate_cell = role == 'c';
   }
   if (sep < n && !measured_in_row && (c.w(sep) == ":" || c.w(sep) == "--" || c.w(sep) == "-" || c.w(sep) == "|" || c.w(sep) == "=")) {
     const std::size_t R = sep;
@@ -2144,6 +2145,13 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
         v = ve + 1;
       }
     }
+  }
+  // "| Hypothesis | Test | ... |": a cell under a header that names candidates, with no verdict in
+  // its row, is a candidate (rule 12), as an item under "Hypotheses:" is.
+  if (candidate_cell && !s.denied_item) {  // (a table under "## Ruled out" denies its rows, below)
+    j.polarity = Polarity::hedged;
+    j.trigger_begin = j.trigger_end = 0;
+    return j;
   }
 
   // An aside between the mention and its verb ("X, contrary to my first guess, is not the cause"):

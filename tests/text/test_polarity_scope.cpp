@@ -502,3 +502,12 @@ TEST_CASE("refuting in the active and the passive, a proposition disproven, an e
   CHECK(pol("The prefix cache cannot possibly cause this.", "prefix cache") == "negated");
   CHECK(pol("The prefix cache couldn't possibly be the cause.", "prefix cache") == "negated");
 }
+
+TEST_CASE("a cell under a header that names candidates is a candidate unless its row's verdict decides") {
+  const std::string t = "| Hypothesis | Test | Outcome |\n|---|---|---|\n| missing no_sync | added it | same divergence |\n"
+                        "| loss not scaled | divided by accum_steps | confirmed |\n| bad learning rate | halved it | ruled out |\n";
+  CHECK(pol(t, "no_sync") == "hedged");
+  CHECK(pol(t, "loss") == "affirmed");
+  CHECK(pol(t, "learning rate") == "negated");
+  CHECK(pol(t, "accum_steps") == "affirmed");  // evidence beside it
+}
