@@ -62,7 +62,10 @@ const std::vector<Seq> kPostPredicate = {
     {"not", "to", "blame"}, {"no", "role"}, {"no", "effect"}, {"no", "impact"}, {"no", "bearing"}, {"no", "part"},
     {"nothing", "to", "do"}, {"no", "influence"}, {"no", "difference"}, {"no", "contribution"}, {"innocent"},
     {"eliminated"}, {"a", "non-issue"}, {"not", "an", "issue"}, {"not", "a", "factor"}, {"far", "from"},
-    {"a", "mistake"}, {"mistaken"}};
+    {"a", "mistake"}, {"mistaken"},
+    // "Eliminating the bank conflict did nothing", "Padding changed nothing": no part in the effect.
+    {"did", "nothing"}, {"does", "nothing"}, {"changed", "nothing"}, {"changes", "nothing"}, {"made", "no", "difference"},
+    {"makes", "no", "difference"}};
 
 // After the mention and a copula ("X is negligible", "X was disabled"): predicates that deny it.
 const std::vector<std::string_view> kNegativePredicates = {
@@ -2806,6 +2809,10 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     if (len == 1 && k > 0 && (c.w(k - 1) == "the" || c.w(k - 1) == "a" || c.w(k - 1) == "an")) len = 0;
     // "The seed is not innocent", "by no means irrelevant": a denying predicate denied states it.
     if (len && k > 0 && (is_negator(c.w(k - 1)) || c.w(k - 1) == "means")) len = 0;
+    // "did nothing" ends its clause: "The kernel did nothing wrong" is no such statement.
+    if (len == 2 && c.w(k + 1) == "nothing" && k + 2 < n && s.tokens[k + 2].kind == Token::Kind::word &&
+        c.w(k + 2) != "and" && c.w(k + 2) != "but" && c.w(k + 2) != "for" && c.w(k + 2) != "to")
+      len = 0;
     if (len && !c.pseudo(k) && gap <= kPostGap) {
       ++count;
       tb = k;

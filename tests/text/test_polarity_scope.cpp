@@ -511,3 +511,9 @@ TEST_CASE("a cell under a header that names candidates is a candidate unless its
   CHECK(pol(t, "learning rate") == "negated");
   CHECK(pol(t, "accum_steps") == "affirmed");  // evidence beside it
 }
+
+TEST_CASE("what did nothing had no part") {
+  CHECK(pol("Eliminating the bank conflict did nothing; occupancy is the cause.", "bank conflict") == "negated");
+  CHECK(pol("Padding made no difference.", "padding") == "negated");
+  CHECK(pol("The kernel did nothing wrong with the padding.", "kernel") == "affirmed");
+}
