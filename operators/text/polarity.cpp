@@ -1285,6 +1285,19 @@ bool hedge_is_term(const Cursor& c, std::size_t k) {
     return k + 1 < c.s.tokens.size() && c.s.tokens[k + 1].kind == Token::Kind::word && !in(next, kAuxiliaries) &&
            !in(next, kTerminators) && next != "that" && next != "and" && next != "or" && next != "to" && next != "at" &&
            next != "in" && next != "for" && next != "about" && next != "of" && next != "here" && next != "now";
+  // "The README suggests using the flag": a recommendation, as "the suggested fix" is; "We propose
+  // a new adapter": a design offered ("we propose that X" still infers).
+  if ((w == "suggests" || w == "suggest" || w == "suggested") && next.size() > 4 && next.substr(next.size() - 3) == "ing")
+    return true;
+  if (w == "we" && next == "propose" && k + 2 < c.s.tokens.size() &&
+      (c.w(k + 2) == "a" || c.w(k + 2) == "an" || c.w(k + 2) == "the" || c.w(k + 2) == "two" || c.w(k + 2) == "three")) {
+    // (A model or a mechanism proposed is still a hypothesis: "we propose a model in which ...".)
+    bool account = false;
+    for (std::size_t m = k + 3; m < c.s.tokens.size() && m <= k + 5 && !account; ++m)
+      account = c.w(m) == "model" || c.w(m) == "mechanism" || c.w(m) == "hypothesis" || c.w(m) == "explanation" ||
+                c.w(m) == "theory" || c.w(m) == "scenario" || c.w(m) == "interpretation";
+    if (!account) return true;
+  }
   // "could not possibly come from X": emphasis on the negation, no doubt.
   if (w == "possibly" && (prev == "not" || prev == "n't") && k >= 2 &&
       (c.w(k - 2) == "could" || c.w(k - 2) == "can" || c.w(k - 2) == "ca" || c.w(k - 2) == "would"))
@@ -1670,6 +1683,10 @@ bool corrected_predicate(const Cursor& c, std::size_t te) {
   for (std::size_t k = te; k < n && k < te + kClauseReach; ++k) {
     std::string_view x = c.w(k);
     if (((x == "." && !c.s.tokens[k].inner_dot) || x == ";" || x == ":" || x == "?" || x == "!" || x == "(" || x == "|")) return false;
+    // "The culprit wasn't the cache, it was the scheduler": a correction spliced on after a comma.
+    if (x == "," && c.w(k + 1) == "it" && (c.w(k + 2) == "was" || c.w(k + 2) == "is" || c.w(k + 2) == "'s") &&
+        k + 3 < n && !is_negator(c.w(k + 3)) && c.w(k + 3) != "n't")
+      return true;
     if (x != "but") continue;
     // "The problem is not that the cache is small but that it is cold": two propositions, the
     // second replacing the first.

@@ -517,3 +517,12 @@ TEST_CASE("what did nothing had no part") {
   CHECK(pol("Padding made no difference.", "padding") == "negated");
   CHECK(pol("The kernel did nothing wrong with the padding.", "kernel") == "affirmed");
 }
+
+TEST_CASE("a correction spliced on, a recommendation, a design proposed") {
+  CHECK(pol("The culprit was not the cache, it was the scheduler.", "culprit") == "affirmed");
+  CHECK(pol("The culprit was not the cache, it was the scheduler.", "cache") == "negated");
+  CHECK(pol("The README suggests using the flag for multi-node runs.", "flag") == "affirmed");
+  CHECK(pol("We propose a new adapter that halves the memory.", "adapter") == "affirmed");
+  CHECK(pol("We propose a model in which the adapter halves the memory.", "model") == "hedged");
+  CHECK(pol("We propose that the adapter halves the memory.", "adapter") == "hedged");
+}
