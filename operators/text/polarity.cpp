@@ -214,6 +214,7 @@ const std::vector<Seq> kHedges = {
     {"another", "interpretation"}, {"alternative", "interpretation"}, {"one", "scenario"}, {"another", "scenario"},
     {"one", "theory"}, {"another", "theory"},
     {"putatively"}, {"assumed"}, {"assumption"}, {"assumptions"}, {"estimated"}, {"expected", "to"},
+    {"assumes", "that"}, {"presumes", "that"}, {"supposes", "that"},  // "The model assumes that arrivals are uniform"
     {"not", "known"}, {"n't", "known"}, {"unknown"}, {"idea", "is"}, {"ideas", "are"}, {"hypotheses"},
     // Inference, not observation: "imply", "indicating", "predicted to", "we propose that",
     // "implicates", "potential sites".
@@ -1238,7 +1239,7 @@ bool evidential_verb(const Cursor& c, std::size_t k) {
   static const KeySet keys = [] {
     KeySet ks;
     for (std::string_view w : {"suggest", "indicate", "imply", "implicate", "hypothesize", "hypothesise", "postulate",
-                               "propose", "speculate"})
+                               "propose", "speculate", "assume", "presume", "suppose"})
       ks.insert(inflection_key(w));
     return ks;
   }();

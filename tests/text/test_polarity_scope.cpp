@@ -526,3 +526,9 @@ TEST_CASE("a correction spliced on, a recommendation, a design proposed") {
   CHECK(pol("We propose a model in which the adapter halves the memory.", "model") == "hedged");
   CHECK(pol("We propose that the adapter halves the memory.", "adapter") == "hedged");
 }
+
+TEST_CASE("what a model assumes is hedged, the model stated") {
+  CHECK(pol("The model assumes that arrivals are uniform across the day.", "uniform") == "hedged");
+  CHECK(pol("The model assumes that arrivals are uniform across the day.", "model") == "affirmed");
+  CHECK(pol("The cache is assumed to be cold.", "cache") == "hedged");
+}
