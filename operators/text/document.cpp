@@ -700,6 +700,21 @@ void SentenceStream::answer_of_question(Sentence& s, bool across_paragraph) {
                                                   "excluded", "irrelevant", "fine",  "innocent"};
   static const std::array<const char*, 9> kYes = {"yes", "yep", "yeah", "indeed", "absolutely", "definitely", "certainly", "confirmed", "correct"};
   static const std::array<const char*, 9> kUnsure = {"maybe", "perhaps", "possibly", "probably", "unclear", "unknown", "partly", "partially", "unsure"};
+  // A section's value stands alone ("None.", "Not involved."): "No regressions were found" is a
+  // sentence of its own, not an answer.
+  std::size_t second_begin = e, second_end = e;  // a value's second word: "Ruled out.", "None reported."
+  if (across_paragraph) {
+    std::size_t q = e;
+    while (q < t_.size() && t_[q] == ' ') ++q;
+    std::size_t qe = q;
+    const std::string next = word_at(q, qe);
+    static const std::array<const char*, 8> kSecond = {"out", "reported", "found", "seen", "noted", "detected", "observed", "involved"};
+    bool two = w == "not" && !next.empty();
+    for (const char* x : kSecond) two = two || (next == x && w != "not");
+    if (two) second_begin = q, second_end = qe;
+    const std::size_t end = two ? qe : e;
+    if (end < t_.size() && t_[end] != '.' && t_[end] != '!' && t_[end] != ',' && t_[end] != ';' && t_[end] != '\n') return;
+  }
   Sentence::Answer a = Sentence::Answer::none;
   for (const char* x : kNo) a = w == x ? Sentence::Answer::no : a;
   for (const char* x : kYes) a = w == x ? Sentence::Answer::yes : a;
@@ -714,7 +729,7 @@ void SentenceStream::answer_of_question(Sentence& s, bool across_paragraph) {
     space_before_ = true;
     s.answer_begin = s.tokens.size();
     push(s, Token::Kind::word, p, e, w);
-    if (a == Sentence::Answer::unsure) {
+    if (a == Sentence::Answer::unsure || across_paragraph) {  // "Not sure.", and a section's "Not involved."
       space_before_ = true;
       push(s, Token::Kind::word, q, qe, next);
       e = qe;
@@ -724,6 +739,11 @@ void SentenceStream::answer_of_question(Sentence& s, bool across_paragraph) {
     space_before_ = true;
     s.answer_begin = s.tokens.size();
     push(s, Token::Kind::word, p, e, w);
+    if (second_end > second_begin) {
+      space_before_ = true;
+      push(s, Token::Kind::word, second_begin, second_end, lower_ascii(t_.substr(second_begin, second_end - second_begin)));
+      e = second_end;
+    }
   }
   s.answer = a;
   // "No." and "Yes!" end with the answer; "No, the scheduler ..." goes on as a sentence of its own.

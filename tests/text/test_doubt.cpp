@@ -134,6 +134,9 @@ TEST_CASE("a topic heading decides only a phrase the text mentions nowhere else"
   CHECK(pol("## Allergies\n\nNone.\n", "allergies") == "negated");  // the value that opens its section answers it
   CHECK(pol("## Side effects\n\nNone reported.\n", "side effects") == "negated");
   CHECK(pol("# Bank conflicts\n\nRuled out.\n", "bank conflicts") == "negated");
+  // Only a value standing alone answers: "No regressions were found" is a sentence of its own.
+  CHECK(pol("## Results\n\nNo regressions were found in the new kernel.\n", "regressions") == "negated");
+  CHECK(pol("## Results\n\nNo regressions were found in the new kernel.\n", "results") == "hedged");
 }
 
 TEST_CASE("a heading's value: in parentheses, a check mark, or the value that opens its section") {
