@@ -1798,9 +1798,15 @@ std::pair<std::size_t, Polarity> search_result(const Cursor& c, std::size_t b, s
         c.s.tokens[m + 1].kind == Token::Kind::number && c.w(m + 1) != "0")
       return {m, Polarity::affirmed};
     bool none = false;
+    // (After a mark, "none" must be the finding, not a subject: "; nothing helped" is no answer.)
+    const bool ends_there = m + 1 >= n || c.punct(m + 1) || after == "found" || after == "seen" || after == "detected" ||
+                            after == "reported" || after == "turned" || after == "showed" || after == "came" ||
+                            after == "were" || after == "was" || after == "there" || after == "at" || after == "in" ||
+                            after == "on" || after == "so";
     if ((x == "none" || x == "nothing" || x == "zero" || x == "0") && after != "of")
       none = before == "were" || before == "was" || before == "found" || before == "saw" || before == "showed" ||
-             before == "turned" || before == "up" || before == ";" || before == ":" || before == "," || before == "--" ||
+             before == "turned" || before == "up" ||
+             ((before == ";" || before == ":" || before == "," || before == "--") && ends_there) ||
              after == "palpable" || after == "found" || after == "seen" || after == "detected" || after == "visible";
     // "there weren't any", "did not find any", "could not find any", "found no trace"
     if ((x == "not" || x == "n't" || x == "never") && m + 2 < n &&

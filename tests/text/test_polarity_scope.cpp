@@ -441,6 +441,7 @@ TEST_CASE("what was searched for and not found is denied; a theory debunked deni
   CHECK(pol("We searched the SASS for spills: nothing.", "spill") == "negated");
   CHECK(pol("We looked for bank conflicts and found 4096 of them.", "bank conflict") == "affirmed");
   CHECK(pol("We checked for bank conflicts and found 1.5 million.", "bank conflict") == "affirmed");
+  CHECK(pol("I looked for the bug for hours; nothing helped.", "bug") == "affirmed");  // no finding
   CHECK(pol("We searched for spills but found nothing.", "spill") == "negated");
   CHECK(pol("I looked for spills in the SASS, but there weren't any.", "spill") == "negated");
   CHECK(pol("We looked for errors but could not find any.", "error") == "negated");
