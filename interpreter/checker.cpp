@@ -132,8 +132,11 @@ class ModuleChecker {
       const std::string& phrase = std::get<std::string>(s->parts[0]);
       // "/" or "->" matches no word of any answer: every submission would be an ERROR.
       if (std::none_of(phrase.begin(), phrase.end(), [](char ch) { return std::isalnum(static_cast<unsigned char>(ch)) || (ch & 0x80); })) {
-        error(e.range, fmt::format("the phrase \"{}\" has no words to match", phrase),
-              {"a phrase is matched by its words; punctuation alone is in no answer's words"});
+        // A warning: the check that uses it is the rubric's ERROR when it runs, the rest of the report stands.
+        out_.diagnostics.push_back(Diagnostic{Severity::warning, m_.file->source, e.range,
+                                              fmt::format("the phrase \"{}\" has no words to match", phrase),
+                                              {"a phrase is matched by its words; punctuation alone is in no answer's "
+                                               "words, so every check that uses it is an ERROR"}});
         return;
       }
       if (auto w = code_phrase_warning(phrase, siblings))
