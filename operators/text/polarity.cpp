@@ -106,6 +106,10 @@ const std::vector<Seq> kPseudo = {
     // "X cannot be ignored", "I cannot stress enough", "never underestimate X", "It cannot be anything
     // but X".
     {"no", "denying"}, {"nothing", "short", "of"}, {"not", "be", "ignored"}, {"n't", "be", "ignored"},
+    // "The retry logic did nothing about the thundering herd": the herd is there ("I know nothing
+    // about X" still denies X: knowledge of none).
+    {"did", "nothing", "about"}, {"does", "nothing", "about"}, {"do", "nothing", "about"}, {"changed", "nothing", "about"},
+    {"changes", "nothing", "about"},
     {"not", "be", "overlooked"}, {"n't", "be", "overlooked"}, {"not", "stress", "enough"}, {"n't", "stress", "enough"},
     {"never", "underestimate"}, {"not", "underestimate"}, {"n't", "underestimate"}, {"not", "be", "anything", "but"},
     {"n't", "be", "anything", "but"}, {"no", "means", "irrelevant"}, {"no", "means", "negligible"},
@@ -330,9 +334,9 @@ const std::vector<std::string_view> kGoneVerbs = {"resolve", "disappear", "vanis
 const std::vector<std::string_view> kComparingVerbs = {"compare", "benchmark", "measure", "test", "evaluate", "contrast", "plot"};
 // Verbs of finding: "we could detect", "we could reproduce" is an ability exercised.
 // Verbs of mattering: "too quick to explain the spikes", "small enough not to matter" (too_slight).
+// (Not verbs of noticing: "The leak is too slow to notice" says the leak is there.)
 const std::vector<std::string_view> kMatteringVerbs = {"matter", "explain", "cause", "account", "affect", "contribute",
-                                                       "hurt", "impact", "dominate", "trigger", "influence", "bother",
-                                                       "register", "notice", "show", "count"};
+                                                       "hurt", "impact", "dominate", "trigger", "influence", "bother"};
 // Events that are counted, whose count of 0 is none of them (zero_count).
 const std::vector<std::string_view> kCountedEvents = {
     "conflict", "spill", "preemption", "fault", "miss", "error", "retry", "eviction", "drop", "timeout", "crash",
@@ -1194,7 +1198,11 @@ std::size_t phrasal_negation(const Cursor& c, std::size_t k) {
     if (k > 0 && (c.w(k - 1) == "only" || c.w(k - 1) == "all")) return 0;  // "only too glad to help": very glad
     for (std::size_t m = k + 2; m <= k + 4 && m < c.s.tokens.size(); ++m) {
       if (c.s.tokens[m - 1].kind != Token::Kind::word || c.w(m - 1) == "to") return 0;
-      if (c.w(m) == "to" && verb_after_to(c, m + 1) && c.w(m + 1) != "be") return m + 1 - k;
+      // ("too short to explain the stall" denies the explaining, not the stall, which is there;
+      // "too far apart to trigger an alert" denies the alert.)
+      static const std::string kExplain = inflection_key("explain"), kAccount = inflection_key("account");
+      const bool explains = m + 1 < c.s.tokens.size() && (c.s.tokens[m + 1].stem == kExplain || c.s.tokens[m + 1].stem == kAccount);
+      if (c.w(m) == "to" && verb_after_to(c, m + 1) && c.w(m + 1) != "be" && !explains) return m + 1 - k;
     }
     return 0;
   }
@@ -1793,10 +1801,15 @@ std::pair<std::size_t, Polarity> search_result(const Cursor& c, std::size_t b, s
   for (std::size_t m = e; m < n && m <= e + 12; ++m) {
     const std::string_view x = c.w(m), before = m > 0 ? c.w(m - 1) : "", after = c.w(m + 1);
     if (x == "?" || x == "which" || x == "if" || x == "whether") return nothing;
-    // "found 1.5 million", "saw 12": something found.
-    if ((x == "found" || x == "saw" || x == "counted" || x == "measured" || x == "got") && m + 1 < n &&
-        c.s.tokens[m + 1].kind == Token::Kind::number && c.w(m + 1) != "0")
-      return {m, Polarity::affirmed};
+    // "found 1.5 million", "found plenty", "found them in layer 12": something found, whatever
+    // "nothing" says of other places after it.
+    if (x == "found" || x == "saw" || x == "counted" || x == "measured" || x == "got" || x == "spotted") {
+      static const std::unordered_set<std::string_view> kSomething = {
+          "it", "them", "plenty", "many", "several", "some", "lots", "a", "an", "one", "two", "three", "dozens",
+          "hundreds", "thousands", "millions", "both", "each", "the", "this", "these", "those", "evidence", "traces"};
+      if (m + 1 < n && ((c.s.tokens[m + 1].kind == Token::Kind::number && c.w(m + 1) != "0") || kSomething.count(c.w(m + 1))))
+        return {m, Polarity::affirmed};
+    }
     bool none = false;
     // (After a mark, "none" must be the finding, not a subject: "; nothing helped" is no answer.)
     const bool ends_there = m + 1 >= n || c.punct(m + 1) || after == "found" || after == "seen" || after == "detected" ||
@@ -1829,8 +1842,12 @@ std::pair<std::size_t, Polarity> search_result(const Cursor& c, std::size_t b, s
 // "TCP sockets (NET/Socket)"), or the sentence's length: a parenthesis of at most five words, all
 // of a name (no negation, hedge, value, number or verb), right after a word.
 std::size_t alias_head(const Cursor& c, std::size_t b, std::size_t e) {
-  static const std::unordered_set<std::string_view> kNotNames = {"see", "e.g", "cf", "it", "them", "they", "we",
-                                                                  "i", "he", "she", "this", "that", "which", "who"};
+  static const std::unordered_set<std::string_view> kNotNames = {
+      "see", "e.g", "cf", "it", "them", "they", "we", "i", "he", "she", "this", "that", "which", "who",
+      // a source, a condition, a place: "(per Nsight Compute)", "(with P2P disabled)", "(in the epilogue)"
+      "per", "with", "without", "in", "inside", "according", "about", "at", "on", "from", "for", "via", "by", "under",
+      "after", "before", "during", "vs", "versus", "than", "like", "including", "excluding", "except", "where", "when",
+      "if", "into", "within", "across", "over", "through", "using", "measured", "as"};
   const std::size_t n = c.s.tokens.size();
   // Most mentions are in no parenthesis: look for its marks before reading any word.
   bool opened = false, closed = false;
@@ -2834,9 +2851,8 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     // "The seed is not innocent", "by no means irrelevant": a denying predicate denied states it.
     if (len && k > 0 && (is_negator(c.w(k - 1)) || c.w(k - 1) == "means")) len = 0;
     // "did nothing" ends its clause: "The kernel did nothing wrong" is no such statement.
-    if (len == 2 && c.w(k + 1) == "nothing" && k + 2 < n && s.tokens[k + 2].kind == Token::Kind::word &&
-        c.w(k + 2) != "and" && c.w(k + 2) != "but" && c.w(k + 2) != "for" && c.w(k + 2) != "to")
-      len = 0;
+    if (len == 2 && c.w(k + 1) == "nothing" && k + 2 < n && s.tokens[k + 2].kind == Token::Kind::word && c.w(k + 2) != "and")
+      len = 0;  // ("did nothing but hammer the cache", "did nothing for 40% of the step")
     if (len && !c.pseudo(k) && gap <= kPostGap) {
       ++count;
       tb = k;

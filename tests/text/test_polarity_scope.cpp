@@ -533,3 +533,16 @@ TEST_CASE("what a model assumes is hedged, the model stated") {
   CHECK(pol("The model assumes that arrivals are uniform across the day.", "model") == "affirmed");
   CHECK(pol("The cache is assumed to be cold.", "cache") == "hedged");
 }
+
+TEST_CASE("false positives of the rules above, kept away") {
+  CHECK(pol("GC pauses are too short to explain the stall.", "stall") == "affirmed");
+  CHECK(pol("GC pauses are too short to explain the stall.", "GC pause") == "negated");
+  CHECK(pol("The aircraft were too far apart to trigger a TCAS alert.", "TCAS alert") == "negated");
+  CHECK(pol("The leak is too slow to notice in a short run.", "leak") == "affirmed");
+  CHECK(pol("The retry logic did nothing about the thundering herd.", "thundering herd") == "affirmed");
+  CHECK(pol("I know nothing about the fate of this man.", "fate") == "negated");
+  CHECK(pol("The GPU did nothing for 40% of the step.", "GPU") == "affirmed");
+  CHECK(pol("The kernel (per Nsight Compute) does not spill.", "Nsight Compute") == "affirmed");
+  CHECK(pol("We found bank conflicts in layer 12; nothing in earlier layers.", "bank conflict") == "affirmed");
+  CHECK(pol("We checked for packet loss and found plenty.", "packet loss") == "affirmed");
+}
