@@ -796,13 +796,20 @@ bool SentenceStream::next(Sentence& s) {
       static const std::unordered_set<std::string_view> kSubjects = {
           "cause", "causes", "hypothesis", "hypotheses", "diagnosis", "suspect", "suspects", "candidate", "candidates",
           "culprit", "theory", "factor", "component", "issue", "problem", "finding", "explanation", "suspicion"};
+      // Columns that ask something else of the row than whether it holds: a fix, a time or version,
+      // an owner, an effect ("| Issue | Fix |" with "none" says there is no fix, not no issue).
+      static const std::unordered_set<std::string_view> kOtherQuestion = {
+          "fix", "fixes", "fixed", "workaround", "workarounds", "resolved", "mitigated", "mitigation", "known", "tests",
+          "alternatives", "regression", "reproducible", "impact", "effect", "before", "after", "baseline", "ours",
+          "default", "used", "old", "new", "v1", "v2", "owner", "priority", "severity", "eta", "notes", "run", "runs",
+          "change", "changed", "added", "removed", "ticket", "pr", "commit", "when", "since", "until", "errors"};
       for (std::size_t k = 0; k < s.tokens.size(); ++k) {
         const std::string& w = s.tokens[k].lower;
         if (w == "|") {
           negating_columns_.push_back(false);
           column_roles_.push_back(0);
         } else if (!column_roles_.back()) {
-          column_roles_.back() = names_candidates(w) ? 'c' : kSubjects.count(w) ? 's' : 0;
+          column_roles_.back() = names_candidates(w) ? 'c' : kSubjects.count(w) ? 's' : kOtherQuestion.count(w) ? 'x' : 0;
         }
         if (w == "|") continue;
         else if (w == "not" || w == "n't" || w == "absent" || w == "excluded" || w == "ruled" || w == "free" ||

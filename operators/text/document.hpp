@@ -56,7 +56,8 @@ struct Sentence {
   std::vector<bool> negating_columns;
   // Per column (the first cell is column 0), 's' where the header names what the row judges
   // ("Cause", "Diagnosis", "Component"), 'c' where it names candidates ("Hypothesis", "Suspect"):
-  // hedged unless the row's verdict decides. A table's other columns are evidence beside them.
+  // hedged unless the row's verdict decides; 'x' where it asks something else of the row ("Fix",
+  // "Before", "After", "Owner"): no verdict on what the row names. Other columns are evidence.
   std::vector<char> column_roles;
   // Per column, the unit its header names in parentheses or brackets ("Time (µs)", "BW [GB/s]"),
   // lower-cased and joined ("µs", "gb/s"); "" where none. Body rows only, shared by the table's rows.

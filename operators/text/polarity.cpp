@@ -2154,7 +2154,21 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       for (std::size_t k = L; k < b && !clause; ++k) clause = in(c.w(k), kAuxiliaries);
     if (before <= limit && after <= limit && !clause) {
       std::size_t v = R + 1;
+      // The column of a table's cell at p (the row's leading '|' is no token: the first cell is 0).
+      auto column_role = [&](std::size_t p) {
+        std::size_t column = 0;
+        for (std::size_t k = 0; k < p; ++k) column += c.w(k) == "|";
+        return column < s.column_roles.size() ? s.column_roles[column] : '\0';
+      };
       while (v < n) {
+        // "| bank conflicts | 1.5M | 0 |" under "Before | After", "| NCCL hang | none yet |" under
+        // "Workaround": a cell that answers another question is no verdict on the row.
+        if (s.table_row && c.w(R) == "|" && column_role(v) == 'x') {
+          std::size_t next = v;
+          while (next < n && c.w(next) != "|") ++next;
+          v = next + 1;
+          continue;
+        }
         std::size_t ve = v;
         while (ve < n && !c.boundary(ve)) ++ve;
         // "X — not Y — is ...": a dash pair encloses an aside, not a value.

@@ -546,3 +546,11 @@ TEST_CASE("false positives of the rules above, kept away") {
   CHECK(pol("We found bank conflicts in layer 12; nothing in earlier layers.", "bank conflict") == "affirmed");
   CHECK(pol("We checked for packet loss and found plenty.", "packet loss") == "affirmed");
 }
+
+TEST_CASE("a table cell that answers another question is no verdict on what the row names") {
+  CHECK(pol("| Issue | Fix |\n|---|---|\n| bank conflicts | none |\n", "bank conflicts") == "affirmed");
+  CHECK(pol("| Metric | Before | After |\n|---|---|---|\n| bank conflicts | 1.5M | 0 |\n", "bank conflicts") == "affirmed");
+  CHECK(pol("| Flag | Default | Used |\n|---|---|---|\n| chunked prefill | off | on |\n", "chunked prefill") == "affirmed");
+  CHECK(pol("| Bug | Owner | Fixed? |\n|---|---|---|\n| leak in the allocator | Bob | no |\n", "leak") == "affirmed");
+  CHECK(pol("| Cause | Fix | Verdict |\n|---|---|---|\n| bank conflicts | padding | ruled out |\n", "bank conflicts") == "negated");
+}
