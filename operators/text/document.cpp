@@ -1181,7 +1181,14 @@ bool SentenceStream::next(Sentence& s) {
           // (A word that introduces a name keeps an initial after it: "the paper by E. C. Lai".)
           static const std::unordered_set<std::string_view> kBeforeNames = {
               "by", "of", "from", "to", "with", "and", "or", "for", "at", "in", "on", "via", "per", "cf", "see", "like", "than", "as"};
-          const bool after_noun = after_lower_word && !kBeforeNames.count(s.tokens[m - 2].lower);
+          // (Or a noun that labels things by a letter, capitalised or not: "Appendix C.", "Node B.")
+          static const std::unordered_set<std::string_view> kLettered = {
+              "appendix", "node", "table", "figure", "fig", "option", "service", "run", "plan", "section", "kernel",
+              "version", "case", "step", "phase", "type", "group", "part", "stage", "scenario", "level", "class", "tier",
+              "zone", "region", "rack", "slot", "variant", "config", "configuration", "model", "team", "site", "building",
+              "room", "lane", "queue", "shard", "partition", "cluster", "host", "server", "machine", "vendor", "method"};
+          const bool after_noun = (after_lower_word && !kBeforeNames.count(s.tokens[m - 2].lower)) ||
+                                  (m >= 2 && kLettered.count(s.tokens[m - 2].lower));
           std::size_t ab = we;
           while (ab < n && t_[ab] == ' ') ++ab;
           std::size_t ae = ab;

@@ -407,6 +407,8 @@ TEST_CASE("a capital letter that labels a thing ends its sentence; an initial do
   CHECK(sentences("There is no U.S. Navy base on the island.").size() == 1);
   CHECK(sentences("The flight left at 9 p.m. Rain delayed it.").size() == 2);
   CHECK(sentences("There was no 9 a.m. meeting.").size() == 1);
+  CHECK(sentences("It isn't in Appendix C. Section 4 has the full derivation.").size() == 2);
+  CHECK(sentences("The rack has no sensor on Node B. Fans there run at full speed.").size() == 2);
 }
 
 TEST_CASE("a phrase with an abbreviation's dot names it, written with the dot or without") {
