@@ -1971,6 +1971,27 @@ std::string ambiguity(const Cursor& c, std::size_t b, std::size_t e, const Judge
       if ((is_negator(c.w(k)) || c.match(k, kPreNegation)) && !c.pseudo(k)) return "a hedge and a negation in one clause";
     }
   }
+  // The subject of a predicate denied that is no verdict on its part: "The film is not a sequel",
+  // "The cache is not cold" deny the subject by this tool's convention (it serves "X is not the
+  // bottleneck"); annotators and many readers take only the predicate as denied.
+  if (j.polarity == Polarity::negated && triggered && j.trigger_begin >= e && is_negator(c.w(j.trigger_begin)) &&
+      j.trigger_begin > 0 && in(c.w(j.trigger_begin - 1), kCopulas)) {
+    static const std::unordered_set<std::string_view> kVerdicts = {
+        "involved", "needed", "necessary", "required", "used", "enabled", "relevant", "responsible", "present",
+        "available", "supported", "possible", "significant", "important", "implicated", "affected", "triggered",
+        "guilty", "at", "to", "why", "a", "an", "the", "only", "behind", "part", "enough", "applicable", "active",
+        "running", "saturated", "full", "slow", "fast", "bound", "limiting", "it", "there", "here", "related"};
+    std::size_t p = j.trigger_end;
+    while (p < n && in(c.w(p), kPredicateAdverbs)) ++p;
+    const std::string_view head = c.w(p);
+    bool verdict = p >= n || c.punct(p) || kVerdicts.count(head) || kRoleNouns.count(head) || in(head, kNegativePredicates) ||
+                   (head.size() > 5 && head.substr(head.size() - 5) == "bound");
+    if ((head == "a" || head == "an" || head == "the") && p + 1 < n) verdict = kRoleNouns.count(c.w(p + 1)) || c.w(p + 1) == "factor";
+    const bool article = (head == "a" || head == "an" || head == "the") && p + 1 < n;
+    if (!verdict)
+      return fmt::format("the subject of a denied predicate ('{} {}{}{}')", c.w(j.trigger_begin), head, article ? " " : "",
+                         article ? c.w(p + 1) : std::string_view());
+  }
   // A negation that a modal carries: "Adding salt would not help" denies as a grader reads it, but
   // annotators of speculation read "would" / "should" / "could" there as a hedge.
   if (j.polarity == Polarity::negated && triggered && j.trigger_begin > 0) {

@@ -30,6 +30,11 @@ TEST_CASE("each ambiguous construction names itself") {
   CHECK(doubt("Adding salt would not help.", "salt") == "a negation a modal carries ('would not')");
   CHECK(doubt("I wouldn't recommend the blender.", "blender") == "a negation a modal carries ('wouldn't')");
   CHECK(doubt("The blender does not work.", "blender") == "");
+  // The subject of a predicate denied that is no verdict on its part: denied by convention, marked.
+  CHECK(doubt("The film is not a sequel.", "film") == "the subject of a denied predicate ('not a sequel')");
+  CHECK(doubt("The cache is not cold.", "cache") == "the subject of a denied predicate ('not cold')");
+  CHECK(doubt("The prefix cache is not the bottleneck.", "prefix cache") == "");
+  CHECK(doubt("Expert parallelism is not used.", "expert parallelism") == "");
   CHECK(doubt("We found no evidence in the profiles of the last three runs of bank conflicts.", "bank conflict") ==
         "the negation 'no' is 10 words from the phrase");
   CHECK(doubt("The worm C. elegans has no bank conflicts.", "bank conflict").find("sentence split") != std::string::npos);
