@@ -405,8 +405,9 @@ Value Evaluator::error_at(const ast::Expr& e, const EnvPtr& env, std::string mes
 
 Value Evaluator::force(const std::shared_ptr<LazyCell>& cell) {
   if (cell->state == LazyCell::State::done) return cell->value;
-  if (cell->state == LazyCell::State::running)
-    return Value::error(fmt::format("'{}' is defined in terms of itself", cell->name), Blame::rubric);
+  if (cell->state == LazyCell::State::running)  // located at its definition, where the cycle is to be broken
+    return Value::error(fmt::format("'{}' is defined in terms of itself", cell->name), Blame::rubric,
+                        error_location(*cell->expr, EnvPtr(EnvPtr(), cell->env)));
   cell->state = LazyCell::State::running;
   EnvPtr env;
   // The cell's environment is owned elsewhere; wrap it without ownership for evaluation.

@@ -530,3 +530,19 @@ criterion rubric_side "a let over the rubric's own list is the rubric's error" {
   CHECK(r.criteria[3].checks.at(0).verdict == Verdict::error);
   CHECK(r.criteria[3].checks.at(0).blame == Blame::rubric);
 }
+
+TEST_CASE("a let defined in terms of itself is the rubric's ERROR, located at its definition") {
+  Fixture f;
+  Report r = f.run(R"(
+rubric "cycle" {}
+let a1 = [1, b1]
+let b1 = [2, a1]
+criterion c "uses it" { expect len(a1) == 2 }
+criterion other "does not" { expect 1 == 1 }
+)");
+  REQUIRE(r.criteria.size() == 2);
+  CHECK(r.criteria[0].verdict == Verdict::error);
+  CHECK(r.criteria[0].checks[0].blame == Blame::rubric);
+  CHECK(r.criteria[0].checks[0].explanation.find("is defined in terms of itself (test.rubric:3:10)") != std::string::npos);
+  CHECK(r.criteria[1].verdict == Verdict::pass);
+}
