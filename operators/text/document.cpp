@@ -1164,24 +1164,30 @@ bool SentenceStream::next(Sentence& s) {
             s.tokens[s.tokens.size() - 2].lower == ".")
           ends = false;
         // An initial: a capital letter alone before the dot and a word after it ("C. elegans", "E. C. Lai").
+        // The word after the dot, when a space and a word follow it: lower-cased, and whether it opens
+        // sentences ("The", "However") or begins in lower case.
+        auto word_end = [&](std::size_t from) {
+          while (from < n && word_byte(t_, from)) ++from;
+          return from;
+        };
+        const bool word_next = after + 1 < n && t_[after] == ' ' && word_byte(t_, after + 1);
+        const std::size_t we = word_next ? word_end(after + 1) : after;
+        const std::string next = word_next ? lower_ascii(t_.substr(after + 1, we - after - 1)) : std::string();
+        const bool opener = word_next && kSentenceOpeners.count(next) > 0;
+        const bool lower_next = word_next && t_[after + 1] >= 'a' && t_[after + 1] <= 'z';
         // A capital letter alone: an initial ("C. elegans", "E. C. Lai"), unless the word after the
         // dot opens sentences ("vitamin D. The ...", "scenario A. the spills"), repeats the word
-        // before the letter ("plan A. Plan B"), or is capitalised after a noun in lower case ("kernel
-        // A. Bank conflicts dominate") or has its own auxiliary next ("written in C. Python was
-        // used"): then the letter labels a thing and the dot ends the sentence.
-        if (prev.size() == 1 && s.tokens.back().capital && after + 1 < n && t_[after] == ' ' && word_byte(t_, after + 1)) {
+        // before the letter ("plan A. Plan B"), or is capitalised after a noun in lower case or one
+        // that labels things by letter ("kernel A. Bank conflicts dominate", "Appendix C. Section
+        // 4") or has its own auxiliary next ("written in C. Python was used"): then the letter
+        // labels a thing and the dot ends the sentence.
+        if (prev.size() == 1 && s.tokens.back().capital && word_next) {
           const std::size_t m = s.tokens.size();
-          std::size_t we = after + 1;
-          while (we < n && word_byte(t_, we)) ++we;
-          const std::string next = lower_ascii(t_.substr(after + 1, we - after - 1));
-          const bool opener = kSentenceOpeners.count(next) > 0;
           const bool repeated = m >= 2 && s.tokens[m - 2].kind == Token::Kind::word && s.tokens[m - 2].lower == next;
-          const bool lower_next = t_[after + 1] >= 'a' && t_[after + 1] <= 'z';
           const bool after_lower_word = m >= 2 && s.tokens[m - 2].kind == Token::Kind::word && !s.tokens[m - 2].capital;
           // (A word that introduces a name keeps an initial after it: "the paper by E. C. Lai".)
           static const std::unordered_set<std::string_view> kBeforeNames = {
               "by", "of", "from", "to", "with", "and", "or", "for", "at", "in", "on", "via", "per", "cf", "see", "like", "than", "as"};
-          // (Or a noun that labels things by a letter, capitalised or not: "Appendix C.", "Node B.")
           static const std::unordered_set<std::string_view> kLettered = {
               "appendix", "node", "table", "figure", "fig", "option", "service", "run", "plan", "section", "kernel",
               "version", "case", "step", "phase", "type", "group", "part", "stage", "scenario", "level", "class", "tier",
@@ -1191,25 +1197,19 @@ bool SentenceStream::next(Sentence& s) {
                                   (m >= 2 && kLettered.count(s.tokens[m - 2].lower));
           std::size_t ab = we;
           while (ab < n && t_[ab] == ' ') ++ab;
-          std::size_t ae = ab;
-          while (ae < n && word_byte(t_, ae)) ++ae;
           static const std::unordered_set<std::string> kAux = {"is", "was", "are", "were", "has", "had", "have", "will",
                                                                "would", "can", "could", "does", "did", "should", "may"};
-          const bool own_verb = after_lower_word && !lower_next && kAux.count(lower_ascii(t_.substr(ab, ae - ab))) > 0;
+          const bool own_verb = after_lower_word && !lower_next && kAux.count(lower_ascii(t_.substr(ab, word_end(ab) - ab))) > 0;
           if (!(opener || repeated || own_verb || (after_noun && !lower_next))) ends = false;
         }
         // Letters joined by dots ("U.S.", "a.m.", "p.m."), then a word that opens no sentence ("the
-        // U.S. office", "the U.S. Navy", "9 a.m. Monday"): an abbreviation.
-        if (prev.size() >= 3 && prev.size() <= 7 && after + 1 < n && t_[after] == ' ' && word_byte(t_, after + 1)) {
+        // U.S. office", "the U.S. Navy", "9 a.m. Monday"): an abbreviation. (A time, "9 p.m.", ends
+        // one before any capital: "The flight left at 9 p.m. Rain delayed it".)
+        if (prev.size() >= 3 && prev.size() <= 7 && word_next) {
           bool dotted = true;
           for (std::size_t m = 0; m < prev.size() && dotted; ++m) dotted = (m % 2 == 1) == (prev[m] == '.');
-          std::size_t we = after + 1;
-          while (we < n && word_byte(t_, we)) ++we;
-          // (A time, "9 p.m.", ends one before any capital: "The flight left at 9 p.m. Rain delayed it".)
           const bool time = prev == "a.m" || prev == "p.m";
-          const bool lower_next = t_[after + 1] >= 'a' && t_[after + 1] <= 'z';
-          if (dotted && (lower_next || (!time && !kSentenceOpeners.count(lower_ascii(t_.substr(after + 1, we - after - 1))))))
-            ends = false;
+          if (dotted && (lower_next || (!time && !opener))) ends = false;
         }
         // A short capitalised word, then a number: a reference ("Tab. 2", "Abb. 4", "Lemma. 3" is rare).
         if (prev.size() <= 4 && s.tokens.back().capital && !s.tokens.back().all_caps && after + 1 < n && t_[after] == ' ' &&
