@@ -321,9 +321,9 @@ std::vector<Finding> analyse(AnalysedText& text, const std::vector<ConceptPtr>& 
             if (o.judgement.ambiguous.empty()) o.judgement.ambiguous = x.judgement.ambiguous.empty() ? y.judgement.ambiguous : x.judgement.ambiguous;
             // A side hedged on a clear reading settles it: however the other side were read, the
             // pair is hedged ("We could try to pad the tile to 33 columns").
-            const bool settled = (x.polarity == Polarity::hedged && x.judgement.ambiguous.empty()) ||
-                                 (y.polarity == Polarity::hedged && y.judgement.ambiguous.empty());
-            if (settled) o.judgement = x.polarity == Polarity::hedged && x.judgement.ambiguous.empty() ? x.judgement : y.judgement;
+            const bool x_settles = x.polarity == Polarity::hedged && x.judgement.ambiguous.empty();
+            const bool y_settles = y.polarity == Polarity::hedged && y.judgement.ambiguous.empty();
+            if (x_settles || y_settles) o.judgement = x_settles ? x.judgement : y.judgement;
             o.judgement.polarity = o.polarity;
             record(st, o);
           }

@@ -879,10 +879,7 @@ std::size_t too_slight(const Cursor& c, std::size_t k, std::size_t RR) {
     if (q < n && c.w(q) == "that") {
       ++q;
       if (q < n && (c.w(q) == "it" || c.w(q) == "they" || c.w(q) == "this")) ++q;
-      if (q < n && in(c.w(q), kAuxiliaries)) ++q;
-      if (q < n && (c.w(q) == "do" || c.w(q) == "does" || c.w(q) == "did" || c.w(q) == "would" || c.w(q) == "will" ||
-                    c.w(q) == "can" || c.w(q) == "could"))
-        ++q;
+      if (q < n && in(c.w(q), kAuxiliaries)) ++q;  // "does", "would", "can", ...
       if (q + 1 < n && (c.w(q) == "not" || c.w(q) == "n't" || c.w(q) == "never") && denying_verb(q + 1)) return q;
     }
   }
@@ -919,8 +916,6 @@ bool zero_count(const Cursor& c, std::size_t k, std::size_t RR) {
   // (In the plural: "The timeout stays at 0" is a setting, "Timeouts are 0" a count.)
   const bool plural = head.lower.size() > 3 && head.lower.back() == 's' && head.stem != head.lower;
   if (!counter && !(plural && key_in(head.stem, kCountedEvents))) return false;
-  std::string_view verb = c.w(k - 1);
-  if (!in(verb, kCopulas) && !kStaying.count(verb)) return false;
   std::size_t v = k;
   while (v < RR && v < k + 3 && kBeforeZero.count(c.w(v))) ++v;
   if (v >= RR || (c.w(v) != "0" && c.w(v) != "zero") || c.s.tokens[v].hyphen_next) return false;
@@ -1748,8 +1743,9 @@ bool topic_heading(const Cursor& c) {
   if (!c.s.heading) return false;
   // (The value that opens its section, "None.", joined as its answer, is no word of it.)
   const std::size_t words_end = c.s.answer != Sentence::Answer::none ? c.s.answer_begin : c.s.tokens.size();
-  static const std::unordered_set<std::string_view> kDeterminers = {"the", "a", "an", "this", "these", "those", "our",
-                                                                    "its", "their", "my", "every", "each"};
+  // (Narrower than kDeterminers: words that open an object, not prepositions.)
+  static const std::unordered_set<std::string_view> kObjectOpeners = {"the", "a", "an", "this", "these", "those", "our",
+                                                                      "its", "their", "my", "every", "each"};
   static const std::unordered_set<std::string_view> kPrepositions = {
       "in", "on", "at", "of", "for", "with", "from", "to", "by", "under", "over", "during", "after", "before",
       "across", "into", "inside", "behind", "and", "or", "vs", "versus", "about", "between"};
@@ -1768,7 +1764,7 @@ bool topic_heading(const Cursor& c) {
         c.match(k, kPostPredicate) || in(x, kNegativePredicates) || names_candidates(c.s.tokens, k))
       return false;
     if (k > 0 && x.size() > 4 && x.substr(x.size() - 2) == "ed") return false;
-    if (k > 0 && kDeterminers.count(x) && c.s.tokens[k - 1].kind == Token::Kind::word &&
+    if (k > 0 && kObjectOpeners.count(x) && c.s.tokens[k - 1].kind == Token::Kind::word &&
         !kPrepositions.count(c.w(k - 1)))
       return false;
   }
@@ -1777,8 +1773,9 @@ bool topic_heading(const Cursor& c) {
 
 // What a search for the mention [b, e) found: "We looked for X; there were none", "checked the
 // logs for X and saw none", "grepped for X but found nothing", "did not find any", "came up
-// empty" deny X; "checked for X and found 1.5 million" states it. A verb of searching within four
-// words before "for" and the mention; the answer within twelve words after it. Not when the
+// empty" deny X; "checked for X and found 1.5 million" states it. A verb of searching within six
+// words before "for" (itself at most two words before the mention); the answer within twelve words
+// after it. Not when the
 // sentence counts some after all ("none in the prologue, but 1.5 million in the epilogue").
 // The answer's first token, its polarity (negated or affirmed); {n, absent} when none.
 std::pair<std::size_t, Polarity> search_result(const Cursor& c, std::size_t b, std::size_t e) {
@@ -1984,10 +1981,10 @@ std::string ambiguity(const Cursor& c, std::size_t b, std::size_t e, const Judge
     std::size_t p = j.trigger_end;
     while (p < n && in(c.w(p), kPredicateAdverbs)) ++p;
     const std::string_view head = c.w(p);
-    bool verdict = p >= n || c.punct(p) || kVerdicts.count(head) || kRoleNouns.count(head) || in(head, kNegativePredicates) ||
-                   (head.size() > 5 && head.substr(head.size() - 5) == "bound");
-    if ((head == "a" || head == "an" || head == "the") && p + 1 < n) verdict = kRoleNouns.count(c.w(p + 1)) || c.w(p + 1) == "factor";
     const bool article = (head == "a" || head == "an" || head == "the") && p + 1 < n;
+    const bool verdict = article ? kRoleNouns.count(c.w(p + 1)) || c.w(p + 1) == "factor"
+                                 : p >= n || c.punct(p) || kVerdicts.count(head) || kRoleNouns.count(head) ||
+                                       in(head, kNegativePredicates) || (head.size() > 5 && head.substr(head.size() - 5) == "bound");
     if (!verdict)
       return fmt::format("the subject of a denied predicate ('{} {}{}{}')", c.w(j.trigger_begin), head, article ? " " : "",
                          article ? c.w(p + 1) : std::string_view());
@@ -2053,8 +2050,6 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     j.trigger_end = k + 1;
     return j;
   }
-  // "The prefix cache (radix cache) is not the cause": a name in parentheses after a noun is
-  // another name for it, and reads as that noun does.
   // "## Bank conflicts": a heading of a few words with no verb names a topic and states nothing of
   // it, as a keyword list does (its section says what it is).
   if (topic_heading(c)) {
@@ -2079,6 +2074,8 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     j.trigger_end = k + 1;
     return j;
   }
+  // "The prefix cache (radix cache) is not the cause": a name in parentheses after a noun is
+  // another name for it, and reads as that noun does.
   if (std::size_t head = alias_head(c, b, e); head != n) {
     Judgement h = judge(s, head, head + 1);
     if (!(h.trigger_begin <= head && head < h.trigger_end)) return h;  // "unbound (free) E2F": the word's own sense
@@ -2098,8 +2095,8 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
   // ("| Cause | Ruled out? |" + "yes" denies the cause).
   // "a pinch of cinnamon (optional)", "Bank conflicts (none)": a one-word parenthesis right after
   // the mention is its value.
-  // So is a value of a few words filling it ("Bank conflicts (ruled out)", "(not the cause)"), and a
-  // check mark closing the clause ("Bank conflicts ✗", "- Spills ✅").
+  // So is a value of a few words filling it ("Bank conflicts (ruled out)"), and a check mark
+  // closing the clause ("Bank conflicts ✗", "- Spills ✅").
   std::size_t close = R + 1;
   while (R == e && close < n && close <= R + 4 && c.w(close) != ")") ++close;
   if (R == e && R + 2 < n && c.w(R) == "(" && close < n && c.w(close) == ")") {
