@@ -58,6 +58,16 @@ std::string code_words(std::string_view p) {
 
 }  // namespace
 
+bool phrase_without_words(std::string_view phrase) {
+  text::Stemmer stemmer;
+  try {
+    text::make_phrase(phrase, stemmer);
+    return false;
+  } catch (const OperatorError&) {
+    return true;
+  }
+}
+
 std::optional<PhraseWarning> code_phrase_warning(std::string_view phrase, const std::vector<std::string>& alternatives) {
   if (!looks_like_code(phrase)) return std::nullopt;
   const std::string as_code = fmt::format("The cause is `{}`.", phrase);

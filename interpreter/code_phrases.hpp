@@ -18,4 +18,8 @@ struct PhraseWarning {
 // when one of `alternatives` (the other phrases of its list) finds it there.
 std::optional<PhraseWarning> code_phrase_warning(std::string_view phrase, const std::vector<std::string>& alternatives = {});
 
+// Whether `phrase` has no words to match ("/", "->", "—"), as the run decides it (make_phrase):
+// every check that uses it is the rubric's ERROR.
+bool phrase_without_words(std::string_view phrase);
+
 }  // namespace rubric
