@@ -286,9 +286,9 @@ criterion a "x" { expect "a" affirms bank_conflict }
 
 TEST_CASE("a phrase with no words is warned about before any answer is graded") {
   std::string out = lint(R"(rubric "t" {}
-concept fix = any ["divide the loss", "/", "â"]
+concept fix = any ["divide the loss", "/", "—"]
 criterion a "x" { expect "a" affirms fix }
 )");
   CHECK(has(out, "test.rubric:2:39: warning: the phrase \"/\" has no words to match"));
-  CHECK(has(out, "test.rubric:2:44: warning: the phrase \"â\" has no words to match"));  // as the run decides it
+  CHECK(has(out, "test.rubric:2:44: warning: the phrase \"—\" has no words to match"));  // as the run decides it
 }
