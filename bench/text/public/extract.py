@@ -3,16 +3,17 @@
 format (label, phrase, sentence), by a fixed mapping of their annotation to what a grader means:
 
 - negated: a content word at most three words after a negation cue, inside that cue's scope and
-  outside every speculation scope;
+  outside the scope of every real hedge;
 - hedged: a content word at most six words after a speculation cue, inside its scope, where the
-  cue is a real hedge (not the ability "can"/"cannot", not "I think");
+  cue is a real hedge (not the ability "can"/"cannot", not "I think", not a modal that carries a
+  negation: "could not", "would not", "shouldn't");
 - affirmed: a content word outside every scope of the sentence.
 
 Content words only (no stop words, numbers or words shorter than three letters), each used once
 per sentence, and only words that occur once in their sentence, so the phrase names one mention.
 *SEM 2012 (Conan Doyle) annotates negation only, so whether a word is outside every speculation
 scope cannot be told there: its questions, and its sentences holding a modal, a conditional or a
-hedge word (speculation cues of the BioScope guidelines), give no example.
+hedge word that is a real hedge (speculation cues of the BioScope guidelines), give no example.
 
   extract.py MIRROR OUT_DIR       (MIRROR: a checkout of joey234/negation-focused-pretraining)
   extract.py MIRROR OUT_DIR sfu   the SFU Review corpus alone (GPL-3.0, held out: measured at bench time, not kept)
@@ -188,7 +189,8 @@ def starsem(mirror, paths):
         # Speculation is not annotated here: a sentence holding a hedge word gives no stated example, and
         # a negated one only from a negation whose cue and scope end before a clause break that precedes
         # every hedge word ("I did not see him, and I would not know him again").
-        hedges = [i for i, w in enumerate(lower) if w in HEDGE_WORDS]
+        hedges = [i for i, w in enumerate(lower) if w in HEDGE_WORDS
+                  and real_hedge(w, lower[i - 1] if i else "", lower[i + 1] if i + 1 < len(lower) else "")]
         negs = 0 if block[0][7] == "***" else (len(block[0]) - 7) // 3
         cue_tok, in_scope = set(), set()
         taken = set()
@@ -249,7 +251,8 @@ def bioscope(mirror, path):
         words = words_of(sentence)
         lower = [w.lower() for w, _, _ in words]
         cue_spans = [(b, e) for _, _, b, e, _ in cues]
-        spec = [(scopes[r], (b, e), t) for typ, r, b, e, t in cues if typ == "speculation" and r in scopes]
+        spec = [(scopes[r], (b, e), t) for typ, r, b, e, t in cues if typ == "speculation" and r in scopes
+                and real_hedge(t, word_before(sentence, b), word_after(sentence, e))]
         neg = [(scopes[r], (b, e)) for typ, r, b, e, _ in cues if typ == "negation" and r in scopes]
         def inside(span, b, e):
             return span[0] <= b and e <= span[1]
@@ -263,9 +266,7 @@ def bioscope(mirror, path):
         for label, test in (
                 ("negated", lambda b, e: any(inside(sc, b, e) and after(words, ce, b, 3) for sc, (cb, ce) in neg)
                  and not any(inside(sc, b, e) for sc, _, _ in spec)),
-                ("hedged", lambda b, e: any(inside(sc, b, e) and after(words, ce, b, 6)
-                                            and real_hedge(t, word_before(sentence, cb))
-                                            for sc, (cb, ce), t in spec)),
+                ("hedged", lambda b, e: any(inside(sc, b, e) and after(words, ce, b, 6) for sc, (cb, ce), t in spec)),
                 ("affirmed", lambda b, e: not any(inside(sc, b, e) for sc in scopes.values()))):
             ks = [k for k in eligible if test(words[k][1], words[k][2])]
             if ks:
@@ -312,7 +313,12 @@ def sfu(mirror):
             lower = [t.lower() for t in toks]
             types = {c[0]: c[1] for c in cue_of if c}
             cue_text = {cid: " ".join(lower[i] for i, c in enumerate(cue_of) if c and c[0] == cid) for cid in types}
-            spec_scopes = {sc for sc, cs in scope_cues.items() if any(types.get(c) == "speculation" for c in cs)}
+            first_of = {cid: min(i for i, c in enumerate(cue_of) if c and c[0] == cid) for cid in types}
+            last_of = {cid: max(i for i, c in enumerate(cue_of) if c and c[0] == cid) for cid in types}
+            real = {cid for cid, t in types.items() if t == "speculation" and real_hedge(
+                cue_text[cid], lower[first_of[cid] - 1] if first_of[cid] else "",
+                lower[last_of[cid] + 1] if last_of[cid] + 1 < len(lower) else "")}
+            spec_scopes = {sc for sc, cs in scope_cues.items() if cs & real}  # a hedge that is no real one denies no denial
 
             def eligible(i):
                 return cue_of[i] is None and word_token(toks[i]) and one_mention(toks[i], sentence_keys)
@@ -321,10 +327,9 @@ def sfu(mirror):
                 for cid, t in types.items():
                     if t != typ:
                         continue
-                    first = min(i for i, c in enumerate(cue_of) if c and c[0] == cid)
-                    if typ == "speculation" and not real_hedge(cue_text[cid], lower[first - 1] if first else ""):
+                    if typ == "speculation" and cid not in real:
                         continue
-                    last = max(i for i, c in enumerate(cue_of) if c and c[0] == cid)
+                    last = last_of[cid]
                     mine = {sc for sc, cs in scope_cues.items() if cid in cs}
                     ks = [i for i in range(last + 1, min(len(toks), last + 1 + reach)) if eligible(i) and scopes_of[i] & mine
                           and (typ == "speculation" or not scopes_of[i] & spec_scopes)]
@@ -340,12 +345,22 @@ def sfu(mirror):
     return out
 
 
-def real_hedge(cue, before):
-    """Whether a speculation cue is a hedge as a grader reads it: not the ability "can" / "cannot" / "can't",
-    and not the writer's own commitment, "I think" or "we believe" (the cue may be annotated as "think" alone,
-    its subject before it)."""
-    cue = " ".join(re.sub(r"[^a-z' ]", "'", cue.lower()).split())
+def real_hedge(cue, before, after=""):
+    """Whether a speculation cue is a hedge as a grader reads it: not the ability "can" / "cannot" / "can't";
+    not the writer's own commitment, "I think" or "we believe" (the cue may be annotated as "think" alone, its
+    subject before it); and not a modal of ability, volition, prediction or obligation that carries a negation
+    ("could not be detected", "would not help", "won't start", "shouldn't matter", "must not"): the negation
+    denies, as BioScope annotates "could not" and as graders read it. "may not" and "might not" (possibly not)
+    stay hedges."""
+    def norm(t):
+        return " ".join(re.sub(r"[^a-z' ]", "'", t.lower()).split())
+    cue, after = norm(cue), norm(after)
     if cue in ("can", "cannot", "ca n't", "can't", "ca not", "i think", "we think", "i believe", "we believe"):
+        return False
+    modal, _, rest = cue.partition(" ")
+    if modal in ("could", "would", "'d", "will", "wo", "should", "shall", "must") and (rest or after) in ("not", "n't", "never"):
+        return False
+    if cue in ("couldn't", "wouldn't", "won't", "shouldn't", "mustn't"):
         return False
     return not (cue in ("think", "believe") and before in ("i", "we"))
 
@@ -353,6 +368,12 @@ def real_hedge(cue, before):
 def word_before(sentence, offset):
     before = sentence[:offset].lower().split()
     return before[-1] if before else ""
+
+
+def word_after(sentence, offset):
+    """The word after a cue ending at offset: "n't" glued to its modal ("wouldn't") counts as one."""
+    m = re.match(r"(n't|n\u0092t|n\u2019t)|\s*([A-Za-z']+)", sentence[offset:])
+    return "" if not m else "n't" if m.group(1) else m.group(2).lower()
 
 
 def write(path, examples, source):
