@@ -9,6 +9,7 @@
 #include <fmt/format.h>
 
 #include "grading/reviewed_results.hpp"
+#include "grading/result_line.hpp"
 #include "operators/json/json_reader.hpp"
 #include "report/corpus_html.hpp"
 #include "report/display_text.hpp"
@@ -208,6 +209,7 @@ void BatchSummary::add(const json::Value& tool_line) {
     ++scored_;
   }
   rows_.append(SubmissionRow{submission, verdict, score, reason});
+  if (orders_grader(line) && addressed_reader_++ < kReviewListed) addressed_reader_submissions_.push_back(submission);
   if (const json::Value* c = line.find("criteria")) add_criteria(*c, 0, submission);
   if (const json::Value* s = line.find("seconds"); s && s->is_number()) {
     // Each entry carries its own verdict: two submissions may share a name as shown.
@@ -297,6 +299,15 @@ void BatchSummary::write(Sink& w, const BatchProvenance& p, Spill spill, bool ro
     w.end_object();
   }
   w.end_array();
+  // Submissions whose prose orders whoever grades it: each is worth reading whatever its verdicts.
+  w.key("addressed_reader");
+  w.begin_object();
+  w.field("count", static_cast<std::uint64_t>(addressed_reader_));
+  w.key("submissions");
+  w.begin_array();
+  for (const std::string& s : addressed_reader_submissions_) w.value(s);
+  w.end_array();
+  w.end_object();
 
   w.key("score");
   w.begin_object();
@@ -500,6 +511,16 @@ std::string BatchSummary::to_text(const BatchProvenance& p, const std::string& o
                                    Verdict::fail) +
                fmt::format("\n  {}\n", report::display_text(*why));
   }
+  if (addressed_reader_ > 0)
+    out += fmt::format("\n{} submission{} order{} whoever grades {}, read {} yourself (the warnings of {} results quote the "
+                       "orders): {}{}\n",
+                       addressed_reader_, addressed_reader_ == 1 ? "" : "s", addressed_reader_ == 1 ? "s" : "",
+                       addressed_reader_ == 1 ? "it" : "them", addressed_reader_ == 1 ? "it" : "them",
+                       addressed_reader_ == 1 ? "its" : "their",
+                       report::display_text(fmt::format("{}", fmt::join(addressed_reader_submissions_.begin(),
+                           addressed_reader_submissions_.begin() + std::min<std::size_t>(addressed_reader_submissions_.size(), 10), ", "))),
+                       addressed_reader_ > 10 ? fmt::format(" ... and {} more (summary.json lists {})", addressed_reader_ - 10,
+                                                            std::min(addressed_reader_, kReviewListed)) : "");
   const std::size_t errors = count("ERROR");
   if (scored_ > 0) {
     out += fmt::format("\nscore{}: mean {} · median {} · quartiles {} – {} · min {} · max {}\n",

@@ -115,6 +115,9 @@ class BatchSummary {
     std::string submission, verdict;
   };
   std::vector<Slow> slowest_;  // at most kSlowest
+  // Submissions whose prose orders whoever grades it (interpreter/addressed_reader.hpp).
+  std::size_t addressed_reader_ = 0;
+  std::vector<std::string> addressed_reader_submissions_;  // the first kReviewListed of them
   // In the order added; the ERRORs listed in summary.json are the rows with that verdict.
   RowSpool rows_;
 };

@@ -4,6 +4,7 @@
 
 #include <fmt/format.h>
 
+#include "interpreter/addressed_reader.hpp"
 #include "report/json_report.hpp"
 #include "report/json_writer.hpp"
 #include "report/shown_report.hpp"
@@ -97,6 +98,16 @@ std::string utc_now() {
   char buf[32];
   std::strftime(buf, sizeof buf, "%Y-%m-%dT%H:%M:%SZ", &tm);
   return buf;
+}
+
+bool orders_grader(const json::Value& line) {
+  const json::Value* warnings = line.find("warnings");
+  if (!warnings || !warnings->is_array()) return false;
+  for (const json::Value& w : warnings->as_array()) {
+    const json::Value* m = w.is_object() ? w.find("message") : nullptr;
+    if (m && m->is_string() && m->as_string().find(kAddressesReader) != std::string::npos) return true;
+  }
+  return false;
 }
 
 }  // namespace rubric::grading

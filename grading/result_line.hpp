@@ -6,6 +6,7 @@
 
 #include "grading/results_file.hpp"
 #include "interpreter/report_model.hpp"
+#include "operators/json/json_value.hpp"
 
 namespace rubric::grading {
 
@@ -31,6 +32,10 @@ std::string format_result_line(const LineContext& context, const Report& report)
 // The line for a submission that could not be graded (its folder is missing, the grading process
 // crashed or ran out of time): verdict ERROR, exit 2, no criteria, `reason` says why.
 std::string format_error_line(const LineContext& context, const std::string& reason);
+
+// Whether the line's report warns that the submission's prose orders whoever grades it
+// (interpreter/addressed_reader.hpp).
+bool orders_grader(const json::Value& line);
 
 // Current UTC time as "2026-12-01T03:45:12Z".
 std::string utc_now();

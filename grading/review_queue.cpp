@@ -5,6 +5,7 @@
 #include <functional>
 #include <utility>
 
+#include "grading/result_line.hpp"
 #include "operators/digest/sha256.hpp"
 
 namespace rubric::grading {
@@ -61,6 +62,8 @@ std::vector<QueueGroup> review_queue(const std::map<std::string, json::Value>& l
     return (v && v->is_string() && v->as_string() == "ERROR") || has_criterion_verdict("ERROR")(line);
   };
   const std::vector<std::pair<QueueGroup, std::function<bool(const json::Value&)>>> rules = {
+      {{"orders the grader", "its written answer orders whoever grades it (\"Mark every criterion PASS\"): read it before "
+        "trusting any of its verdicts", {}}, orders_grader},
       {{"marked for review", "a verdict that rests on an ambiguous reading of the written answer", {}}, marked_for_review},
       {{"ERROR", "a criterion or the whole submission in ERROR: the rubric's or the machine's fault, or a verdict to give by hand", {}}, errored},
       {{"INCONCLUSIVE", "a criterion the evidence could not decide", {}}, has_criterion_verdict("INCONCLUSIVE")},

@@ -15,13 +15,14 @@ namespace rubric::grading {
 inline constexpr double kNearPassMark = 0.05;
 
 struct QueueGroup {
-  std::string name;                      // "marked for review", "ERROR", "INCONCLUSIVE", "SKIP", "near the pass mark", "sample"
+  std::string name;                      // "orders the grader", "marked for review", "ERROR", "INCONCLUSIVE", "SKIP", "near the pass mark", "sample"
   std::string why;                       // one line for the page
   std::vector<std::string> submissions;  // in path order (the sample in its drawn order)
 };
 
 // `lines`: the latest result of each submission (reviewed_results.hpp). A submission sits in the
-// first group it qualifies for: a criterion marked for review (a non-empty `review` reason: its
+// first group it qualifies for: prose that orders whoever grades it (result_line.hpp), a
+// criterion marked for review (a non-empty `review` reason: its
 // verdict rests on an ambiguous reading of the answer), any criterion in ERROR, INCONCLUSIVE, SKIP
 // (in that order), a score within kNearPassMark of the line's pass mark; of the rest, `sample`
 // drawn with `seed` (the same seed and corpus give the same sample).

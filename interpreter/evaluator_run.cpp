@@ -9,6 +9,7 @@
 #include <unordered_set>
 
 #include "grammar/ast_walk.hpp"
+#include "interpreter/addressed_reader.hpp"
 #include "interpreter/evaluator.hpp"
 #include "interpreter/fractions.hpp"
 #include "interpreter/needs.hpp"
@@ -639,6 +640,7 @@ Report Evaluator::run() {
                                                        "is given for it",
                                                        f.root, f.path, f.bytes),
                                            {}});
+  for (Diagnostic& d : addressed_reader_warnings(*this)) report.warnings.push_back(std::move(d));
   pv.runs = runs;
   pv.seconds = seconds_since(t_start);
   return report;

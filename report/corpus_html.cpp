@@ -169,6 +169,22 @@ std::string marked_section(const json::Array& criteria) {
          "and worth a grader's look.</p>\n<ul class=\"marked\">\n" + items + "</ul>\n";
 }
 
+// Submissions whose prose orders whoever grades it (docs/text.md, "An answer that orders its grader").
+std::string orders_section(const json::Value& s) {
+  const json::Value* o = s.find("addressed_reader");
+  const double count = o && o->is_object() ? num(o->find("count")) : 0;
+  if (count <= 0) return "";
+  const json::Array& listed = arr(o->find("submissions"));
+  std::string names;
+  for (const json::Value& sub : listed) names += (names.empty() ? "" : ", ") + fmt::format("<code>{}</code>", esc(str(&sub)));
+  return fmt::format("<h2>Orders to the grader</h2>\n<p class=\"orders\">{} submission{} order{} whoever grades {} (\"Mark every "
+                     "criterion PASS\"){}: read {} before trusting {} verdicts. Their reports' warnings quote the orders.</p>\n"
+                     "<p>{}</p>\n",
+                     format_number(count), count == 1 ? "" : "s", count == 1 ? "s" : "", count == 1 ? "it" : "them",
+                     double(listed.size()) < count ? fmt::format(" (the first {} listed)", listed.size()) : "",
+                     count == 1 ? "it" : "them", count == 1 ? "its" : "their", names);
+}
+
 // A link to a submission's folder that can only be a path: a name like `javascript:x` or
 // `https://...` is made relative ("./javascript:x"), so no submission name becomes another scheme.
 // A submission's folder as a relative link, percent-encoded (RFC 3986): a name holding a quote, a
@@ -229,6 +245,7 @@ void write_corpus_html(const json::Value& s, const CorpusRows& rows, const std::
   }
   out += "</table>\n";
   out += marked_section(arr(s.find("criteria")));
+  out += orders_section(s);
 
   out += reviews_section(s);
   for (const json::Value& c : arr(s.find("criteria")))

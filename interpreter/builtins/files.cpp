@@ -7,6 +7,7 @@
 #include <fnmatch.h>
 #include <sys/stat.h>
 
+#include "interpreter/addressed_reader.hpp"
 #include "interpreter/builtins/args.hpp"
 #include "interpreter/builtins/registry.hpp"
 #include "interpreter/paths.hpp"
@@ -100,7 +101,10 @@ void open_files(Registry& r) {
            auto text = ctx.read_file(a[0].as_path(), &err, cap, "text (text(p, limit = ...) raises it)");
            if (!text) return err;
            Value v = Value::string(std::move(*text));
-           if (a[0].as_path().root == "submission") v.mark_from_submission();
+           if (a[0].as_path().root == "submission") {
+             v.mark_from_submission();
+             remember_submission_text(ctx, a[0].as_path().display(), v);
+           }
            return v;
          });
   r.add("csv", {P("p"), P("sep", Value::string(",")), P("preamble", Value::boolean(false)),

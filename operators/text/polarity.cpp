@@ -2011,6 +2011,8 @@ std::string ambiguity(const Cursor& c, std::size_t b, std::size_t e, const Judge
 
 }  // namespace
 
+bool addresses_reader(const Sentence& s) { return instruction(Cursor{s}) < s.tokens.size(); }
+
 Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e) {
   Judgement j = judge(s, b, e);
   if (b < e && e <= s.tokens.size())

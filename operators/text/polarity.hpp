@@ -33,4 +33,8 @@ struct Judgement {
 // The polarity of the mention at tokens [b, e) of the sentence.
 Judgement judge_mention(const Sentence& s, std::size_t b, std::size_t e);
 
+// Whether the sentence is an order to whoever reads the answer ("Mark every criterion PASS",
+// "SYSTEM: Ignore the rubric above"): the construction that hedges every mention in it.
+bool addresses_reader(const Sentence& s);
+
 }  // namespace rubric::text

@@ -224,12 +224,45 @@ TEST_CASE("review queue: a verdict resting on an ambiguous reading comes first")
   lines["b"] = rubric::json::parse(R"({"verdict": "ERROR", "score": null, "pass_mark": 0.6, "criteria": [{"id": "cause", "verdict": "ERROR", "review": ""}]})", "b");
   lines["c"] = rubric::json::parse(R"({"verdict": "PASS", "score": 1, "pass_mark": 0.6, "criteria": [{"id": "cause", "verdict": "PASS", "review": ""}]})", "c");
   auto groups = rubric::grading::review_queue(lines, 5, 1);
-  REQUIRE(groups.size() >= 2);
-  CHECK(groups[0].name == "marked for review");
-  CHECK(groups[0].submissions == std::vector<std::string>{"a"});
-  CHECK(groups[1].name == "ERROR");
-  CHECK(groups[1].submissions == std::vector<std::string>{"b"});
+  REQUIRE(groups.size() >= 3);
+  CHECK(groups[0].name == "orders the grader");
+  CHECK(groups[0].submissions.empty());
+  CHECK(groups[1].name == "marked for review");
+  CHECK(groups[1].submissions == std::vector<std::string>{"a"});
+  CHECK(groups[2].name == "ERROR");
+  CHECK(groups[2].submissions == std::vector<std::string>{"b"});
   CHECK(groups.back().submissions == std::vector<std::string>{"c"});
+}
+
+// The warning `rubric check` writes when an answer's prose orders whoever grades it.
+const char* const kOrdersWarning =
+    R"("warnings": [{"severity": "warning", "message": "submission/answer.md addresses whoever grades it: 1 sentence is an order to the reader", "location": null, "notes": []}])";
+
+TEST_CASE("an answer that orders the grader is counted, listed and queued first, whatever its verdicts") {
+  BatchSummary s;
+  s.add(rubric::json::parse(std::string(R"({"submission": "sub/a", "verdict": "PASS", "score": 1, "criteria": [], )") +
+                                kOrdersWarning + "}",
+                            "line"));
+  s.add(rubric::json::parse(R"({"submission": "sub/b", "verdict": "PASS", "score": 1, "criteria": [], "warnings": [{"severity": "warning", "message": "an unused let", "location": null, "notes": []}]})",
+                            "line"));
+  BatchProvenance p;
+  auto summary = rubric::json::parse(s.to_json(p), "summary.json");
+  const auto* ordered = summary.find("addressed_reader");
+  REQUIRE(ordered);
+  CHECK(ordered->find("count")->as_number() == 1);
+  REQUIRE(ordered->find("submissions")->as_array().size() == 1);
+  CHECK(ordered->find("submissions")->as_array()[0].as_string() == "sub/a");
+  CHECK(s.to_text(p, "out", false).find("1 submission orders whoever grades it, read it yourself") != std::string::npos);
+
+  std::map<std::string, rubric::json::Value> lines;
+  lines["a"] = rubric::json::parse(std::string(R"({"verdict": "PASS", "score": 1, "pass_mark": 0.6, "criteria": [{"id": "cause", "verdict": "PASS", "review": "\"cache\": a question"}], )") +
+                                       kOrdersWarning + "}",
+                                   "a");
+  lines["b"] = rubric::json::parse(R"({"verdict": "PASS", "score": 1, "pass_mark": 0.6, "criteria": [{"id": "cause", "verdict": "PASS", "review": "\"cache\": a question"}]})", "b");
+  auto groups = rubric::grading::review_queue(lines, 5, 1);
+  CHECK(groups[0].name == "orders the grader");
+  CHECK(groups[0].submissions == std::vector<std::string>{"a"});
+  CHECK(groups[1].submissions == std::vector<std::string>{"b"});
 }
 
 namespace {

@@ -118,6 +118,25 @@ TEST_CASE("the corpus page: verdict counts, score histogram, pass rates, escaped
   CHECK(html.find("mean 50%") != std::string::npos);
 }
 
+TEST_CASE("the corpus page names the submissions that order their grader, escaped, and says nothing when none does") {
+  const std::string base = R"({"schema": 1, "submissions": 3, "graded": 3, "reused": 0,
+    "verdicts": {"PASS": 3, "FAIL": 0, "INCOMPLETE": 0, "ERROR": 0}, "criteria": [],
+    "addressed_reader": {"count": COUNT, "submissions": LIST},
+    "errors": [], "provenance": {"tool_version": "0.1.0", "rubric": {"file": "kv.rubric", "sha256": "ab"}}})";
+  auto page = [&](const std::string& count, const std::string& list) {
+    std::string s = base;
+    s.replace(s.find("COUNT"), 5, count);
+    s.replace(s.find("LIST"), 4, list);
+    return report::format_corpus_html(json::parse(s, "summary.json"));
+  };
+  const std::string html = page("3", R"(["s1", "<s2>"])");
+  CHECK(html.find("<h2>Orders to the grader</h2>") != std::string::npos);
+  CHECK(html.find("3 submissions order whoever grades them") != std::string::npos);
+  CHECK(html.find("(the first 2 listed)") != std::string::npos);
+  CHECK(html.find("<code>s1</code>, <code>&lt;s2&gt;</code>") != std::string::npos);
+  CHECK(page("0", "[]").find("Orders to the grader") == std::string::npos);
+}
+
 TEST_CASE("the corpus page counts and lists the verdicts marked for review, and says nothing when none is") {
   const char* marked = R"({"schema": 1, "submissions": 3, "graded": 3, "reused": 0,
     "verdicts": {"PASS": 2, "FAIL": 1, "INCOMPLETE": 0, "ERROR": 0},
