@@ -537,7 +537,42 @@ struct Cursor {
     }
     return false;
   }
-  bool boundary(std::size_t k) const {
+  // "may (on the H100 only) spill", "might - at 256 threads - reduce", "may, e.g., spill": an aside
+  // in parentheses, between dashes, or opened by "e.g."/"i.e."/"for example" between commas, right
+  // after an auxiliary (or its negation), does not end the auxiliary's clause. Whether k is inside
+  // such an aside (its marks included) with a word after it.
+  bool in_auxiliary_aside(std::size_t k) const {
+    static const std::unordered_set<std::string_view> kAsideOpeners = {"e.g", "i.e", "say", "notably", "especially",
+                                                                       "typically", "probably", "possibly"};
+    const std::size_t n = s.tokens.size();
+    for (std::size_t p = k + 1; p-- > 0 && k - p <= 10;) {
+      const std::string_view o = w(p);
+      const bool paren = o == "(", dash = o == "-" || o == "--";  // (em and en dashes are tokenised as "--")
+      const bool comma = o == "," && (kAsideOpeners.count(w(p + 1)) || at(p + 1, {"for", "example"}) || at(p + 1, {"for", "instance"}));
+      if (!paren && !dash && !comma) {
+        if (p < k && punct(p) && w(p) != "." && w(p) != ",") return false;
+        continue;
+      }
+      if (p == 0) return false;
+      const std::string_view before = w(p - 1);
+      const bool after_auxiliary = in(before, kAuxiliaries) ||
+                                   ((before == "not" || before == "n't") && p > 1 && in(w(p - 2), kAuxiliaries));
+      if (!after_auxiliary) {
+        if (p == k && !paren) continue;  // k may close an aside a dash or a comma opened earlier
+        return false;
+      }
+      for (std::size_t q = p + 1; q < n && q - p <= 10; ++q) {
+        const std::string_view x = w(q);
+        const bool closes = paren ? x == ")" : dash ? x == o : x == ",";
+        if (closes) return k <= q && q + 1 < n && s.tokens[q + 1].kind == Token::Kind::word;
+        if (paren ? x == "(" : (punct(q) && x != "." && x != "(" && x != ")")) return false;
+      }
+      return false;
+    }
+    return false;
+  }
+  bool boundary(std::size_t k) const { return clause_edge(k) && !in_auxiliary_aside(k); }
+  bool clause_edge(std::size_t k) const {
     if (k >= s.tokens.size()) return false;
     const Token& t = s.tokens[k];
     // (Only a comma or a terminator could end the clause there: the aside test is for them alone.)
@@ -551,7 +586,13 @@ struct Cursor {
     // "not because X" denies the cause X; "might therefore strengthen X": an adverb after a modal
     // continues its clause.
     if ((x == "because" || x == "since") && k > 0 && (w(k - 1) == "not" || w(k - 1) == "n't")) return false;
-    if ((x == "therefore" || x == "thus" || x == "hence" || x == "then") && k > 0 && in(w(k - 1), kAuxiliaries)) return false;
+    // ("would probably therefore reduce", "might also therefore": an adverb may come between.)
+    if ((x == "therefore" || x == "thus" || x == "hence" || x == "then") && k > 0 &&
+        (in(w(k - 1), kAuxiliaries) ||
+         (k > 1 && in(w(k - 2), kAuxiliaries) && s.tokens[k - 1].kind == Token::Kind::word &&
+          (w(k - 1) == "also" || w(k - 1) == "still" || w(k - 1) == "even" ||
+           (w(k - 1).size() > 4 && w(k - 1).substr(w(k - 1).size() - 2) == "ly")))))
+      return false;
     if (aside_adverb(k)) return false;
     // "It is not known which protein activates it", "unclear at which point": after a word of
     // knowing, a wh-word opens what is not known, not a relative clause.
@@ -1605,14 +1646,43 @@ bool new_clause_between(const Cursor& c, std::size_t te, std::size_t b) {
                         v.substr(v.size() - 2) == "ed");
       if (determiner && inflected && kObjectStarts.count(c.w(a + 1)) && !kSubjectDeterminers.count(c.w(a - 1)))
         return true;
-      // "and the GPU waits on every batch": a singular noun, then a word in -s, is a subject and its verb.
-      std::string_view noun = c.w(a - 1);
-      if (determiner && a == m + 3 && v.size() > 3 && v.back() == 's' && v[v.size() - 2] != 's' && v[v.size() - 2] != 'u' &&
-          noun.size() > 1 && noun.back() != 's' && c.s.tokens[a - 1].kind == Token::Kind::word && a + 1 < c.s.tokens.size() &&
-          c.s.tokens[a + 1].kind == Token::Kind::word)
+      // "and the GPU waits on every batch", "and the decode batch waits", "and the loss still
+      // diverges": a singular noun of one to three words (one in -ss is singular), an adverb of
+      // time or degree perhaps, then a word in -s with a word after it, is a subject and its verb.
+      static const std::unordered_set<std::string_view> kVerbAdverbs = {
+          "still", "also", "now", "then", "only", "just", "already", "always", "often", "usually", "sometimes", "again",
+          "simply", "merely", "instead", "quickly", "slowly", "eventually", "immediately", "suddenly"};
+      std::size_t head = a - 1;
+      if (head > m + 2 && kVerbAdverbs.count(c.w(head))) --head;
+      std::string_view noun = c.w(head);
+      bool noun_phrase = determiner && head >= m + 2 && head <= m + 4;
+      for (std::size_t q = m + 2; noun_phrase && q <= head; ++q)
+        noun_phrase = c.s.tokens[q].kind == Token::Kind::word && !in(c.w(q), kAuxiliaries) && !kObjectStarts.count(c.w(q)) &&
+                      !kVerbAdverbs.count(c.w(q));
+      const bool singular = noun.size() > 1 && (noun.back() != 's' || (noun.size() > 3 && noun.substr(noun.size() - 2) == "ss"));
+      if (noun_phrase && singular && v.size() > 3 && v.back() == 's' && v[v.size() - 2] != 's' && v[v.size() - 2] != 'u' &&
+          a + 1 < c.s.tokens.size() && c.s.tokens[a + 1].kind == Token::Kind::word)
         return true;
     }
   }
+  // "did not give a refund and offered store credit", "refused to pay and walked out": after a
+  // negation that takes a verb's bare form, "and" then a word in -ed is a second predicate of the
+  // subject, which the negation does not reach. Not before a plural ("did not see stalls and related
+  // slowdowns": a list of what was not seen).
+  static const std::unordered_set<std::string_view> kBareFormAuxiliaries = {"do", "does", "did", "will", "wo", "would",
+                                                                            "can", "ca", "could", "should", "must"};
+  const bool bare_form = te >= 2 && (((c.w(te - 1) == "not" || c.w(te - 1) == "n't") && kBareFormAuxiliaries.count(c.w(te - 2))) ||
+                                     c.w(te - 1) == "to" || c.w(te) == "to");
+  if (bare_form)
+    for (std::size_t m = te + 1; m + 1 < b; ++m) {
+      if (c.punct(m)) break;
+      if (c.w(m) != "and") continue;
+      std::string_view v = c.w(m + 1), after = c.w(m + 2);
+      const bool plural_after = after.size() > 3 && after.back() == 's' && after.substr(after.size() - 2) != "ss";
+      if (v.size() > 4 && v.substr(v.size() - 2) == "ed" && !c.s.tokens[m + 1].capital && !c.s.tokens[m + 1].in_code &&
+          !plural_after)
+        return true;
+    }
   return false;
 }
 

@@ -556,3 +556,31 @@ TEST_CASE("a table cell that answers another question is no verdict on what the 
   CHECK(pol("| Bug | Owner | Fixed? |\n|---|---|---|\n| leak in the allocator | Bob | no |\n", "leak") == "affirmed");
   CHECK(pol("| Cause | Fix | Verdict |\n|---|---|---|\n| bank conflicts | padding | ruled out |\n", "bank conflicts") == "negated");
 }
+
+TEST_CASE("an aside right after an auxiliary does not end its clause") {
+  CHECK(pol("The kernel may (on the H100 only) spill registers to local memory.", "registers") == "hedged");
+  CHECK(pol("The step time might (as the trace hints) depend on stragglers.", "stragglers") == "hedged");
+  CHECK(pol("The larger tile might — at 256 threads — reduce occupancy.", "occupancy") == "hedged");
+  CHECK(pol("The larger tile might - at 256 threads - reduce occupancy.", "occupancy") == "hedged");
+  CHECK(pol("The kernel may, e.g., spill registers under high unroll.", "registers") == "hedged");
+  CHECK(pol("The larger tile may, for example, reduce occupancy.", "occupancy") == "hedged");
+  CHECK(pol("The kernel does not (in our runs) spill registers.", "registers") == "negated");
+  CHECK(pol("The larger tile would probably therefore reduce occupancy.", "occupancy") == "hedged");
+  CHECK(pol("The larger tile might also therefore reduce occupancy.", "occupancy") == "hedged");
+  // Not after an auxiliary, or not closed before a word: the clause ends as before.
+  CHECK(pol("The tile is large (256 threads) and occupancy drops.", "occupancy") == "affirmed");
+  CHECK(pol("The kernel may (see the appendix). The spill is real.", "spill") == "affirmed");
+  CHECK(pol("The scheduler might stall - the allocator leaks.", "allocator") == "affirmed");
+}
+
+TEST_CASE("after a negation, 'and' opens a clause of its own: a subject of several words, a second predicate") {
+  CHECK(pol("The prefill does not fit in one step and the decode batch waits for it.", "decode batch") == "affirmed");
+  CHECK(pol("No tensor cores are used and the fallback kernel runs in fp32.", "fallback kernel") == "affirmed");
+  CHECK(pol("We did not change the optimizer and the loss still diverges at step 900.", "loss") == "affirmed");
+  CHECK(pol("The shop refused to give a refund and offered store credit.", "store credit") == "affirmed");
+  CHECK(pol("The team did not rerun the job and reported the old numbers.", "old numbers") == "affirmed");
+  // A list of what was not seen, and plurals after the coordinator, stay denied.
+  CHECK(pol("We did not see bank conflicts and related stalls.", "stalls") == "negated");
+  CHECK(pol("There were no spills and no bank conflicts.", "bank conflicts") == "negated");
+  CHECK(pol("The trace shows no stalls and the dirty pages.", "stalls") == "negated");
+}
