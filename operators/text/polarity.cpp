@@ -1210,15 +1210,29 @@ std::size_t alternative(const Cursor& c, std::size_t L, std::size_t b, std::size
     }
     break;
   }
-  // Alternative clauses: "the draft head degraded or num_speculative_tokens was raised" — the
-  // mention's clause, a verb of its own, then "or" and a subject with its own auxiliary.
+  // Alternative clauses: "the draft head degraded or num_speculative_tokens was raised", "the
+  // prefix cache was flushed or the router sent the turn elsewhere" — the mention's clause, a verb
+  // of its own, then "or" and a subject with its own verb: an auxiliary, or after an article a word
+  // in -ed, a past of the irregular verbs below, or a word in -s after a singular noun.
+  static const std::unordered_set<std::string_view> kIrregularPasts = {
+      "sent", "ran", "took", "got", "went", "made", "hit", "broke", "fell", "grew", "lost", "left", "kept", "held", "threw",
+      "wrote", "spent", "shrank", "sank", "stuck", "built", "caught", "began", "came", "gave", "saw", "found", "bound",
+      "drove", "rose", "split", "shut", "swapped", "overran", "undid", "became", "forgot"};
   std::size_t words = 0;
   for (std::size_t m = e; m < n && words <= 6; ++m) {
-    if (c.punct(m) || in(c.w(m), kAuxiliaries) || (c.s.tokens[m].kind == Token::Kind::word && in(c.w(m), kTerminators))) break;
+    if (c.punct(m) || (c.s.tokens[m].kind == Token::Kind::word && in(c.w(m), kTerminators))) break;
     ++words;
     if (c.w(m) != "or" || m == e || !joins(m) || in(c.w(m + 1), kAuxiliaries)) continue;
-    for (std::size_t a = m + 2; a < n && a <= m + 5 && !c.punct(a); ++a)
+    const bool article = c.w(m + 1) == "the" || c.w(m + 1) == "a" || c.w(m + 1) == "an" || c.w(m + 1) == "its";
+    for (std::size_t a = m + 2; a < n && a <= m + 5 && !c.punct(a); ++a) {
       if (in(c.w(a), kAuxiliaries)) return m;
+      if (!article || a < m + 3 || c.s.tokens[a].capital || c.s.tokens[a].in_code) continue;
+      const std::string_view v = c.w(a), noun = c.w(a - 1);
+      const bool past = kIrregularPasts.count(v) || (v.size() > 4 && v.substr(v.size() - 2) == "ed");
+      const bool present = v.size() > 3 && v.back() == 's' && v[v.size() - 2] != 's' && v[v.size() - 2] != 'u' &&
+                           noun.back() != 's' && a + 1 < n && c.s.tokens[a + 1].kind == Token::Kind::word;
+      if (past || present) return m;
+    }
     break;
   }
   return n;

@@ -584,3 +584,13 @@ TEST_CASE("after a negation, 'and' opens a clause of its own: a subject of sever
   CHECK(pol("There were no spills and no bank conflicts.", "bank conflicts") == "negated");
   CHECK(pol("The trace shows no stalls and the dirty pages.", "stalls") == "negated");
 }
+
+TEST_CASE("two alternative clauses hedge the first whatever its verb") {
+  CHECK(pol("Root cause: the prefix cache was flushed or the router sent the turn to another replica.", "prefix cache") == "hedged");
+  CHECK(pol("Root cause: the sink blocks are evicted or the scheduler recomputes the prefix.", "sink blocks") == "hedged");
+  CHECK(pol("The job was killed or the node rebooted.", "job") == "hedged");
+  CHECK(pol("The draft head degraded or num_speculative_tokens was raised to 7.", "draft head") == "hedged");
+  // Two verbs of one subject, or a noun after "or", are no second clause.
+  CHECK(pol("The prefix cache was flushed or evicted.", "prefix cache") == "affirmed");
+  CHECK(pol("The test was run with batch 8 or the default batch size.", "test") == "affirmed");
+}
