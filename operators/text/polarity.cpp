@@ -218,6 +218,7 @@ const std::vector<Seq> kHedges = {
     {"another", "interpretation"}, {"alternative", "interpretation"}, {"one", "scenario"}, {"another", "scenario"},
     {"one", "theory"}, {"another", "theory"},
     {"putatively"}, {"assumed"}, {"assumption"}, {"assumptions"}, {"estimated"}, {"expected", "to"},
+    {"expected", "that"}, {"anticipated", "that"},  // "It is expected that one expert dominates"
     {"assumes", "that"}, {"presumes", "that"}, {"supposes", "that"},  // "The model assumes that arrivals are uniform"
     {"not", "known"}, {"n't", "known"}, {"unknown"}, {"idea", "is"}, {"ideas", "are"}, {"hypotheses"},
     // Inference, not observation: "imply", "indicating", "predicted to", "we propose that",
@@ -1301,7 +1302,10 @@ bool evidential_verb(const Cursor& c, std::size_t k) {
       ks.insert(inflection_key(w));
     return ks;
   }();
-  return keys.count(c.s.tokens[k].stem) > 0 && !(k > 0 && (in(c.w(k - 1), kCopulas) || c.w(k - 1) == "to"));
+  // (After an article it qualifies a noun: "the presumed bottleneck", "a hypothesized cause".)
+  return keys.count(c.s.tokens[k].stem) > 0 &&
+         !(k > 0 && (in(c.w(k - 1), kCopulas) || c.w(k - 1) == "to" || c.w(k - 1) == "the" || c.w(k - 1) == "a" ||
+                     c.w(k - 1) == "an"));
 }
 
 // A verb of showing or saying at k, in a finite form (not after a copula or "to"): what it takes
@@ -1364,6 +1368,8 @@ bool hedge_is_term(const Cursor& c, std::size_t k) {
   // "The flaw was not known to the vendor": someone's knowledge denied, not the flaw in doubt.
   if ((w == "not" || w == "n't") && next == "known" && c.w(k + 2) == "to" && c.w(k + 3) == "the") return true;
   if (w == "likelihood") return prev == "maximum" || prev == "log" || prev == "marginal";
+  // "longer than expected", "as anticipated": the expectation is the yardstick, not a doubt.
+  if (w == "expected" || w == "anticipated") return prev == "than" || prev == "as";
   // An extent, not a doubt: "the highest possible occupancy", "the maximum possible", "every
   // possible tile size", "as fast as possible", "where possible".
   // After its noun too: "the highest occupancy possible", "the fewest launches possible"; and "all
@@ -2528,6 +2534,12 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       if (confirmed) continue;
     }
     if (hedge_is_term(c, k)) continue;
+    // "The Medusa heads propose three candidate continuations": after the mention, an attributive
+    // "candidate" doubts its own noun, not the clause ("X is a candidate cause" does, below).
+    if (k >= E && (c.w(k) == "candidate" || c.w(k) == "candidates") && k + 1 < n &&
+        s.tokens[k + 1].kind == Token::Kind::word && !kRoleNouns.count(c.w(k + 1)) && !in(c.w(k + 1), kAuxiliaries) &&
+        !kSubjectPrepositions.count(c.w(k + 1)) && !in(c.w(k + 1), kTerminators))
+      continue;
     // "not because of alcohol, as first assumed, but ...": an aside that says who held a belief
     // speaks of the belief, not of the clause it interrupts.
     if (as_aside(c, k, len)) continue;
@@ -2562,9 +2574,12 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     // "The potential bottleneck is the PCIe switch", "The switch is a potential bottleneck": an
     // attributive hedge on a role noun, linked to the mention by a copula, doubts the mention as
     // "the likely bottleneck is X" does.
-    if (q && q >= first_forward && len == 1 && kRoleNouns.count(c.w(k + 1)) &&
-        (c.w(k) == "potential" || c.w(k) == "putative" || c.w(k) == "presumed" || c.w(k) == "presumptive" ||
-         c.w(k) == "suspected")) {
+    static const std::unordered_set<std::string_view> kDoubtedRole = {
+        "potential", "putative", "presumed", "presumptive", "suspected", "assumed", "hypothesized", "hypothesised",
+        "supposed", "alleged", "conjectured", "postulated", "candidate"};
+    if (len == 1 && kRoleNouns.count(c.w(k + 1)) && kDoubtedRole.count(c.w(k)) &&
+        (c.w(k - 1) == "the" || c.w(k - 1) == "a" || c.w(k - 1) == "an" || c.w(k - 1) == "our" || c.w(k - 1) == "their" ||
+         c.w(k - 1) == "its" || (q && q >= first_forward))) {
       bool copula = false;
       for (std::size_t m = L; m < RR && !copula; ++m) copula = in(c.w(m), kCopulas);
       if (copula && !denied_after(c, E, RR)) {
@@ -2615,6 +2630,14 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     // "The implications are considered." is discussed, not held: "considered" needs what is held.
     if (c.w(k + len - 1) == "considered" && in(c.w(k), kCopulas) && (k + len >= n || c.punct(k + len))) continue;
     if (negated_probability(c, L, k, len)) continue;
+    // "It is not possible that the kernel could spill", "nothing to suggest that a race might be
+    // involved": the modal in the denied possibility's own clause repeats it, and doubts nothing more.
+    if (k < b && (c.w(k) == "could" || c.w(k) == "would" || c.w(k) == "might" || c.w(k) == "may")) {
+      bool denied = false;
+      for (std::size_t m = k; m-- > 0 && k - m <= kClauseReach && !denied && !c.clause_punct(m);)
+        denied = c.w(m + 1) == "that" && negated_probability(c, 0, m, 1);
+      if (denied) continue;
+    }
     j.polarity = Polarity::hedged;
     j.trigger_begin = k;
     j.trigger_end = k + len;
@@ -2783,6 +2806,12 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       comma = comma || c.w(m) == ",";
       // "without seeing anyone until I came to the gate": "until" starts what did happen.
       participle = participle || (c.w(m) == "," && participle_clause(c, m)) || c.w(m) == "until";
+      // "served without ice, at room temperature", "no spills, in every run": the noun phrase a
+      // determiner negation governs ends at a comma that a preposition follows.
+      static const std::unordered_set<std::string_view> kPhraseStarts = {"at", "in", "on", "with", "for", "by", "from",
+                                                                         "after", "before", "during", "under", "over"};
+      participle = participle || (c.w(m) == "," && kPhraseStarts.count(c.w(m + 1)) &&
+                                  (c.w(k) == "without" || c.w(k) == "no" || c.w(k) == "zero" || c.w(k) == "lacking"));
     }
     seen_negation = true;
     // "A but not B, C": the contrast names B alone. A prepositional cue ("instead of", "in the

@@ -594,3 +594,24 @@ TEST_CASE("two alternative clauses hedge the first whatever its verb") {
   CHECK(pol("The prefix cache was flushed or evicted.", "prefix cache") == "affirmed");
   CHECK(pol("The test was run with batch 8 or the default batch size.", "test") == "affirmed");
 }
+
+TEST_CASE("a role doubted by its adjective, an expectation, a candidate and a possibility denied") {
+  CHECK(pol("The copy is the presumed bottleneck.", "copy") == "hedged");
+  CHECK(pol("Contention on the lock is the assumed cause.", "contention") == "hedged");
+  CHECK(pol("Contention on the lock is the hypothesized cause.", "contention") == "hedged");
+  CHECK(pol("Contention on the lock is the confirmed cause.", "contention") == "affirmed");
+  CHECK(pol("It is expected that one hot expert dominates the routing.", "hot expert") == "hedged");
+  CHECK(pol("The stall was longer than expected.", "stall") == "affirmed");
+  CHECK(pol("The Medusa heads propose three candidate continuations per step.", "Medusa heads") == "affirmed");
+  CHECK(pol("The Medusa heads propose three candidate continuations per step.", "continuations") == "hedged");
+  CHECK(pol("The copy is a candidate cause.", "copy") == "hedged");
+  CHECK(pol("It is not possible that the kernel could spill.", "spill") == "negated");
+  CHECK(pol("It is possible that the kernel could spill.", "spill") == "hedged");
+}
+
+TEST_CASE("a determiner negation's noun phrase ends at a comma a preposition follows") {
+  CHECK(pol("The drinks are served without ice, at room temperature.", "room temperature") == "affirmed");
+  CHECK(pol("The drinks are served without ice, lemon or sugar.", "lemon") == "negated");
+  CHECK(pol("The kernel runs without bank conflicts, cache misses or spills.", "cache misses") == "negated");
+  CHECK(pol("There were no spills, in any run.", "run") == "affirmed");
+}
