@@ -9,7 +9,7 @@
 #include "grammar/ast_walk.hpp"
 #include "grammar/suggest.hpp"
 #include "interpreter/builtins/registry.hpp"
-#include "interpreter/code_phrases.hpp"
+#include "interpreter/phrase_words.hpp"
 #include "interpreter/fractions.hpp"
 
 namespace rubric {
@@ -124,9 +124,8 @@ class ModuleChecker {
   std::string text(const ast::Expr& e) const { return std::string(m_.file->source->slice(e.range)); }
 
   // The literal phrases in a phrase operand (a string, a list of them, `a near b`), each warned
-  // about once when it is an identifier prose matching will not find as code (code_phrases.hpp).
-  // A phrase beside it in its list that finds it as code (`any ["dA_cumsum", "dA cumsum"]`) silences it.
-  void phrases(const ast::Expr& e, const std::vector<std::string>& siblings = {}) {
+  // about once when it has no words to match (phrase_words.hpp).
+  void phrases(const ast::Expr& e) {
     if (const auto* s = std::get_if<ast::StringLit>(&e.node)) {
       if (s->parts.size() != 1 || !std::holds_alternative<std::string>(s->parts[0]) || !phrases_seen_.insert(&e).second) return;
       const std::string& phrase = std::get<std::string>(s->parts[0]);
@@ -137,16 +136,9 @@ class ModuleChecker {
                                               fmt::format("the phrase \"{}\" has no words to match", phrase),
                                               {"a phrase is matched by its words; punctuation alone is in no answer's "
                                                "words, so every check that uses it is an ERROR"}});
-        return;
       }
-      if (auto w = code_phrase_warning(phrase, siblings))
-        out_.diagnostics.push_back(Diagnostic{Severity::warning, m_.file->source, e.range, std::move(w->message), std::move(w->notes)});
     } else if (const auto* l = std::get_if<ast::ListLit>(&e.node)) {
-      std::vector<std::string> literals;
-      for (const auto& item : l->items)
-        if (const auto* s = std::get_if<ast::StringLit>(&item->node); s && s->parts.size() == 1 && std::holds_alternative<std::string>(s->parts[0]))
-          literals.push_back(std::get<std::string>(s->parts[0]));
-      for (const auto& item : l->items) phrases(*item, literals);
+      for (const auto& item : l->items) phrases(*item);
     } else if (const auto* c = std::get_if<ast::Call>(&e.node)) {
       const auto* callee = std::get_if<ast::Name>(&c->callee->node);
       if (callee && callee->name == "near")
@@ -936,7 +928,7 @@ class ModuleChecker {
   std::set<const ast::BlockLet*> used_block_lets_, warned_unused_;
   bool is_root_ = false;
   DefTypes& def_types_;
-  std::unordered_set<const ast::Expr*> phrases_seen_;  // phrases already linted (code_phrases.hpp)
+  std::unordered_set<const ast::Expr*> phrases_seen_;  // phrases already linted (phrase_words.hpp)
 };
 
 }  // namespace

@@ -113,6 +113,36 @@ ConceptPtr make_phrase(std::string_view text, Stemmer& stemmer) {
     alts = std::move(next);
   }
   for (auto& [alt, skip] : alts) c->alternatives.push_back(std::move(alt));
+  // A phrase written as code ("expandable_segments", "--num-gpu-blocks-override", "std::vector",
+  // "tokens/s") also matches it in a code span, which reads it as words split at every character
+  // that is neither a letter nor a digit (document.hpp).
+  if (text.find_first_of("_=:/()[]<>#*&|\\") != std::string_view::npos || text.rfind("-", 0) == 0 ||
+      text.rfind(".", 0) == 0) {
+    std::vector<std::string> words;
+    auto alnum = [](char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9'); };
+    for (std::size_t k = 0; k < text.size();) {
+      if (text[k] == '=') words.push_back("=");  // kept, as the span keeps it ("NCCL_P2P_DISABLE=1")
+      if (!alnum(text[k])) {
+        ++k;
+        continue;
+      }
+      std::size_t w = k;
+      bool letter = false;
+      while (k < text.size() && alnum(text[k])) letter = letter || !(text[k] >= '0' && text[k] <= '9'), ++k;
+      auto digit = [](char ch) { return ch >= '0' && ch <= '9'; };
+      if (!letter && k + 1 < text.size() && text[k] == '.' && digit(text[k + 1]) && (w == 0 || text[w - 1] != '.'))
+        for (++k; k < text.size() && digit(text[k]);) ++k;  // a decimal, as the span reads it
+      std::string lower;
+      for (std::size_t m = w; m < k; ++m) lower += static_cast<char>(text[m] >= 'A' && text[m] <= 'Z' ? text[m] - 'A' + 'a' : text[m]);
+      words.push_back(letter ? stemmer.stem(lower) : lower);
+    }
+    bool known = words.empty();
+    for (const auto& alt : c->alternatives) known = known || alt == words;
+    if (!known) {
+      c->code_only_from = c->alternatives.size();
+      c->alternatives.push_back(std::move(words));
+    }
+  }
   return c;
 }
 
@@ -275,6 +305,11 @@ std::vector<Finding> analyse(AnalysedText& text, const std::vector<ConceptPtr>& 
           if (nodes[ni].occ.size() >= kMaxOccurrencesPerSentence) continue;  // enough of this phrase here
           std::size_t e = match_at(nodes[ni].concept->alternatives[ai], k);
           if (e == std::string::npos) continue;
+          if (ai >= nodes[ni].concept->code_only_from) {  // an identifier's words: in a code span only
+            bool code = true;
+            for (std::size_t m = k; m < e && code; ++m) code = s.tokens[m].in_code || s.tokens[m].kind == Token::Kind::punct;
+            if (!code) continue;
+          }
           bool dup = false;
           for (const auto& o : nodes[ni].occ) dup = dup || (o.b == k && o.e == e);
           if (dup) continue;

@@ -21,6 +21,9 @@ struct Concept {
   Kind kind = Kind::phrase;
   std::string label;  // the phrase as written, or "a near b", or the concept's name
   std::vector<std::vector<std::string>> alternatives;  // phrase: stem sequences ("pre-fill": [pre, fill], [prefil])
+  // Alternatives from this index on match only words of a code span: an identifier's words as the
+  // span reads them ("expandable_segments" in backticks reads "expandable segments").
+  std::size_t code_only_from = static_cast<std::size_t>(-1);
   std::vector<std::shared_ptr<const Concept>> parts;   // any/all: the members; near: the two sides
   std::size_t window = 0;                              // near: at most this many words apart; 0: same sentence
 };

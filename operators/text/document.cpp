@@ -450,6 +450,10 @@ void SentenceStream::code_span_words(Sentence& s, std::size_t b, std::size_t e) 
     std::size_t w = k;
     bool letter = false;
     while (k < e && alnum(t_[k])) letter = letter || !(t_[k] >= '0' && t_[k] <= '9'), ++k;
+    // A decimal stays one number: `--gpu-memory-utilization 0.9` reads "gpu memory utilization 0.9".
+    auto digit = [](char c) { return c >= '0' && c <= '9'; };
+    if (!letter && k + 1 < e && t_[k] == '.' && digit(t_[k + 1]) && (w == b || t_[w - 1] != '.'))
+      for (++k; k < e && digit(t_[k]);) ++k;
     space_before_ = true;
     push(s, letter ? Token::Kind::word : Token::Kind::number, w, k, lower_ascii(t_.substr(w, k - w)));
     s.tokens.back().in_code = true;
@@ -1297,17 +1301,19 @@ std::string quote(std::string_view text, std::size_t begin, std::size_t end, std
   std::string out;
   bool sp = false;
   end = std::min(end, text.size());
+  bool in_code = false;  // inside a code span, whose `__launch_bounds__` is no emphasis
   for (std::size_t i = begin; i < end; ++i) {
     unsigned char c = static_cast<unsigned char>(text[i]);
+    if (c == '`') in_code = !in_code;
     // Strong emphasis reads as its words: "**not**" is quoted as "not".
-    if ((c == '*' || c == '_') && i + 1 < end && text[i + 1] == static_cast<char>(c)) {
+    if (!in_code && (c == '*' || c == '_') && i + 1 < end && text[i + 1] == static_cast<char>(c)) {
       ++i;
       continue;
     }
     // So does single emphasis, "*not*": a marker with a space, punctuation or the text's edge on
     // one side only ("*bank-conflict*.", "(*not*"), not inside a word ("a*b", "snake_case"), nor
     // a lone "2 * 3".
-    if (c == '*' || c == '_') {
+    if (!in_code && (c == '*' || c == '_')) {
       auto edge = [&](std::size_t k) {
         return k >= text.size() || is_space(static_cast<unsigned char>(text[k])) || std::strchr(".,;:!?()[]\"'", text[k]) != nullptr;
       };

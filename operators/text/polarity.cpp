@@ -2072,7 +2072,9 @@ std::string ambiguity(const Cursor& c, std::size_t b, std::size_t e, const Judge
     while (p < n && in(c.w(p), kPredicateAdverbs)) ++p;
     const std::string_view head = c.w(p);
     const bool article = (head == "a" || head == "an" || head == "the") && p + 1 < n;
-    const bool verdict = article ? kRoleNouns.count(c.w(p + 1)) || c.w(p + 1) == "factor"
+    // ("X is not the fix": a verdict on X as a remedy, as "not the cause" is on X as a cause.)
+    static const std::unordered_set<std::string_view> kRemedies = {"fix", "solution", "remedy", "workaround", "answer", "culprit"};
+    const bool verdict = article ? kRoleNouns.count(c.w(p + 1)) || c.w(p + 1) == "factor" || kRemedies.count(c.w(p + 1))
                                  : p >= n || c.punct(p) || kVerdicts.count(head) || kRoleNouns.count(head) ||
                                        in(head, kNegativePredicates) || (head.size() > 5 && head.substr(head.size() - 5) == "bound");
     if (!verdict)

@@ -615,3 +615,18 @@ TEST_CASE("a determiner negation's noun phrase ends at a comma a preposition fol
   CHECK(pol("The kernel runs without bank conflicts, cache misses or spills.", "cache misses") == "negated");
   CHECK(pol("There were no spills, in any run.", "run") == "affirmed");
 }
+
+TEST_CASE("a phrase written as code finds it in a code span, with its sentence's polarity") {
+  CHECK(pol("The fix does not need `NCCL_P2P_DISABLE=1`.", "NCCL_P2P_DISABLE=1") == "negated");
+  CHECK(pol("The fix does not need `NCCL_P2P_DISABLE=1`.", "NCCL_P2P_DISABLE") == "negated");
+  CHECK(pol("Perhaps `max_num_seqs=256` is too high for this card.", "max_num_seqs") == "hedged");
+  CHECK(pol("Do not pass `--num-gpu-blocks-override`; it hides the real pool size.", "--num-gpu-blocks-override") == "negated");
+  CHECK(pol("The kernel has no `__launch_bounds__`, so ptxas picks 128 registers.", "__launch_bounds__") == "negated");
+  CHECK(pol("We keep `--gpu-memory-utilization 0.9` and lower the context.", "gpu-memory-utilization 0.9") == "affirmed");
+  CHECK(pol("We keep `--gpu-memory-utilization 0.9` and lower the context.", "gpu-memory-utilization 9") == "absent");
+  CHECK(pol("Use `std::vector` for the pool.", "std::vector") == "affirmed");
+  CHECK(pol("We set dA_cumsum to fp32.", "dA_cumsum") == "affirmed");  // written bare: one word
+  // The identifier's words in plain prose are no identifier.
+  CHECK(pol("The dA cumsum overflows in bf16.", "dA_cumsum") == "absent");
+  CHECK(pol("Bank conflicts show up in the profile.", "bank_conflicts") == "absent");
+}
