@@ -751,7 +751,7 @@ class ModuleChecker {
   static StaticType claims_type() {
     auto fields = std::make_shared<std::map<std::string, StaticType>>();
     (*fields)["value"] = of(K::unknown);  // a number whose unit is the claim's
-    for (const char* k : {"unit", "text", "sentence", "polarity", "noun", "kind", "ambiguous"}) (*fields)[k] = of(K::string);
+    for (const char* k : {"unit", "text", "sentence", "polarity", "noun", "kind", "ambiguous", "source"}) (*fields)[k] = of(K::string);
     StaticType item = of(K::record);
     item.fields = std::move(fields);
     StaticType list = of(K::list);

@@ -37,7 +37,8 @@ struct CriterionRun {
   CriterionResult& result;
   std::vector<std::string> labels;
   // Doubtful readings that chose what a `for` runs over ("claim 10x: a question", read by a
-  // filter on polarity): every check of the loop rests on them.
+  // filter on polarity): every check of the loop rests on one that left a claim out, the checks
+  // of a kept claim's own iteration on its own.
   std::vector<std::string> loop_reviews;
   std::optional<double> score;
   // Checks past the listing limits are counted, not stored: a loop over millions of items must not
@@ -217,18 +218,43 @@ struct StatementRunner {
               return add_error(run, *n.iterable, env,
                                ev.error_at(*n.iterable, env, fmt::format("'for' needs a list, got a {} ({})", items.kind_name(), items.repr(5)),
                                            candidate_blame(items)));
-            if (!chosen_in_doubt.empty()) run.loop_reviews.push_back(chosen_in_doubt);
+            // A claim the filter kept though its polarity was read in doubt: its own checks rest on
+            // that reading. A doubtful reading that left a claim out: every check of the loop does.
+            std::vector<std::string> doubts;
+            for (std::size_t from = 0; from < chosen_in_doubt.size();) {
+              std::size_t to = chosen_in_doubt.find("; claim ", from);
+              if (to == std::string::npos) to = chosen_in_doubt.size();
+              doubts.push_back(chosen_in_doubt.substr(from, to - from));
+              from = to + (to < chosen_in_doubt.size() ? 2 : 0);
+            }
+            auto own_doubt = [](const Value& item) -> std::string {
+              if (!item.is(ValueKind::record)) return "";
+              const Record& r = item.as_record();
+              const Value* amb = r.find("ambiguous");
+              const Value* text = r.find("text");
+              if (!amb || !text || !amb->is(ValueKind::string) || !text->is(ValueKind::string) || amb->as_string().empty()) return "";
+              return fmt::format("claim {}: {}", text->as_string(), amb->as_string());
+            };
+            for (const Value& item : items.as_list())
+              if (std::string d = own_doubt(item); !d.empty()) doubts.erase(std::remove(doubts.begin(), doubts.end(), d), doubts.end());
+            std::string loop_wide;
+            for (const std::string& d : doubts) loop_wide += (loop_wide.empty() ? "" : "; ") + d;
             struct PopReview {
               std::vector<std::string>& v;
               bool pushed;
               ~PopReview() { if (pushed) v.pop_back(); }
-            } pop{run.loop_reviews, !chosen_in_doubt.empty()};
+            };
+            if (!loop_wide.empty()) run.loop_reviews.push_back(loop_wide);
+            PopReview pop{run.loop_reviews, !loop_wide.empty()};
             for (Value item : items.as_list()) {
               if (items.from_submission() && !item.is_error()) item.mark_from_submission();
               if (carries_submission_data(item)) ev.count_submission_item();
               auto scope = std::make_shared<Environment>(env, env->module());
               scope->define(n.var.name, item);
               run.labels.push_back(fmt::format("{} = {}", n.var.name, item.repr(6)));
+              const std::string own = chosen_in_doubt.empty() ? std::string() : own_doubt(item);
+              if (!own.empty()) run.loop_reviews.push_back(own);
+              PopReview pop_own{run.loop_reviews, !own.empty()};
               block(*n.body, scope, run);
               run.labels.pop_back();
             }

@@ -331,6 +331,7 @@ void open_text(Registry& r) {
              // Why its polarity could be read otherwise ("a question"), "" when clear: `any` over claims
              // marks a verdict resting on it and says so on the claim's own line.
              r.fields.emplace_back("ambiguous", Value::string(c.ambiguous));
+             r.fields.emplace_back("source", Value::string(c.source));
              r.origin = "claims(...)";
              Value rv = Value::record(std::move(r));
              if (a[0].from_submission()) rv.mark_from_submission();

@@ -235,6 +235,25 @@ bool times_multiplies(const std::vector<Token>& T, std::size_t k, std::size_t e)
   return false;
 }
 
+// Whose a hedged figure is, by the words that hedged it (Claim::source): another's figure ("the
+// vendor claims", "the paper reports", polarity.cpp's rule), a label's list ("Keywords:"), or a
+// belief the writer left behind ("I thought", "initially", "we expected").
+std::string claim_source(const Sentence& s, std::size_t tb, std::size_t te) {
+  static const std::unordered_set<std::string_view> kAnother = {
+      "claim", "claims", "claimed", "advertises", "advertised", "promises", "promised", "touts", "touted", "reports",
+      "reported", "says", "said", "states", "stated", "quotes", "quoted", "cites", "cited", "lists", "according"};
+  static const std::unordered_set<std::string_view> kListed = {"keywords", "keyword", "tags", "tag"};
+  static const std::unordered_set<std::string_view> kLeftBehind = {"thought", "initially", "originally", "expected",
+                                                                    "anticipated", "hoped", "believed", "first"};
+  for (std::size_t k = tb; k < te && k < s.tokens.size(); ++k) {
+    const std::string_view w = s.tokens[k].lower;
+    if (kAnother.count(w)) return "another";
+    if (kListed.count(w)) return "listed";
+    if (kLeftBehind.count(w)) return "past belief";
+  }
+  return "answer";
+}
+
 }  // namespace
 
 std::vector<Claim> find_claims(std::string_view text, Stemmer& stemmer, std::size_t limit, std::size_t* more) {
@@ -435,6 +454,7 @@ std::vector<Claim> find_claims(AnalysedText& analysed, std::size_t limit, std::s
       if (j.trigger_end > j.trigger_begin && j.trigger_end <= T.size()) {
         c.trigger_begin = T[j.trigger_begin].begin;
         c.trigger_end = T[j.trigger_end - 1].end;
+        if (c.polarity == Polarity::hedged) c.source = claim_source(s, j.trigger_begin, j.trigger_end);
       }
       out.push_back(std::move(c));
       k = e - 1;

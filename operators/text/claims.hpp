@@ -22,6 +22,11 @@ struct Claim {
   Polarity polarity = Polarity::affirmed;
   std::size_t trigger_begin = 0, trigger_end = 0;  // bytes; equal when none
   std::string ambiguous;  // the ambiguous construction its polarity was read from, or "" (Judgement)
+  // Whose figure it is, by what hedged it: "answer" (the writer's, stated or doubted: "could be
+  // 10x"), "another" (someone else's: "the vendor claims 5x", "the paper reports 3x"), "listed" (a
+  // keyword or tag list: "Keywords: 2.1x") or "past belief" (one the writer left behind: "I
+  // initially thought 3x", "we expected 2.5x before profiling").
+  std::string source = "answer";
 };
 
 // Every claim, in order. At most `limit` (the rest are counted in `more`).

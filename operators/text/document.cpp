@@ -723,13 +723,23 @@ void SentenceStream::answer_of_question(Sentence& s, bool across_paragraph) {
   for (const char* x : kNo) a = w == x ? Sentence::Answer::no : a;
   for (const char* x : kYes) a = w == x ? Sentence::Answer::yes : a;
   for (const char* x : kUnsure) a = w == x ? Sentence::Answer::unsure : a;
-  if (w == "not") {
+  // "No idea.", "No clue.": not knowing, as "Not sure." is.
+  bool no_idea = false;
+  if (w == "no") {
+    std::size_t q = e;
+    while (q < t_.size() && t_[q] == ' ') ++q;
+    std::size_t qe = q;
+    const std::string next = word_at(q, qe);
+    no_idea = (next == "idea" || next == "clue") && (qe >= t_.size() || t_[qe] == '.' || t_[qe] == '!' || t_[qe] == ',');
+  }
+  if (w == "not" || no_idea) {
     // "Not once.", "Not at all." deny; "Not sure." doubts.
     std::size_t q = e;
     while (q < t_.size() && t_[q] == ' ') ++q;
     std::size_t qe = q;
     std::string next = word_at(q, qe);
-    a = next == "sure" || next == "certain" || next == "clear" || next == "necessarily" ? Sentence::Answer::unsure : Sentence::Answer::no;
+    a = no_idea || next == "sure" || next == "certain" || next == "clear" || next == "necessarily" ? Sentence::Answer::unsure
+                                                                                                  : Sentence::Answer::no;
     space_before_ = true;
     s.answer_begin = s.tokens.size();
     push(s, Token::Kind::word, p, e, w);

@@ -172,3 +172,26 @@ TEST_CASE("a heading's value: in parentheses, a check mark, or the value that op
   CHECK(pol("# The prefix cache\n\nNot involved.\n", "prefix cache") == "negated");
   CHECK(pol("The disk (not the controller) failed.", "disk") == "affirmed");  // a longer parenthesis is an aside
 }
+
+TEST_CASE("'No idea.' answers a question with a doubt, as 'Not sure.' does") {
+  CHECK(rubric::text::cases::pol("Is it the prefix cache? No idea.", "prefix cache") == "hedged");
+  CHECK(rubric::text::cases::pol("Is it the prefix cache? No clue.", "prefix cache") == "hedged");
+  CHECK(rubric::text::cases::pol("Is it the prefix cache? No.", "prefix cache") == "negated");
+  CHECK(rubric::text::cases::pol("Is it the prefix cache? No, the scheduler is.", "prefix cache") == "negated");
+}
+
+TEST_CASE("whose figure a hedged claim is: the answer's, another's, a list's, a belief left behind") {
+  Stemmer st;
+  auto source = [&](std::string_view text) {
+    auto found = find_claims(text, st, 10, nullptr);
+    return found.empty() ? std::string("none") : found[0].source;
+  };
+  CHECK(source("The kernel is 1.4x faster.") == "answer");
+  CHECK(source("With a larger tile it could be 10x faster.") == "answer");
+  CHECK(source("The vendor claims 5x for this card.") == "another");
+  CHECK(source("The paper reports a 3x speedup.") == "another");
+  CHECK(source("Keywords: 2.1x, bank conflicts.") == "listed");
+  CHECK(source("We expected 2.5x before profiling.") == "past belief");
+  CHECK(source("I initially thought it was 3x.") == "past belief");
+  CHECK(source("It is not 10x faster.") == "answer");
+}
