@@ -75,23 +75,34 @@ CheckOutcome Evaluator::decide_polarity(const ast::Mentions& mt, const ast::Expr
         if (f.parts.size() > 8) ps += fmt::format(", ... {} more", f.parts.size() - 8);
         line += fmt::format(" [{}]", ps);
       }
-      // An `all` concept stated across sentences: where each other member is stated (four at most).
-      if (f.polarity == text::Polarity::affirmed && f.deciding) {
-        std::vector<std::size_t> quoted{f.deciding->sentence_begin};
+      // An `all` concept stated: each member, by what matched it and where (five at most):
+      // `both: stated, every member: conflict stated by "same bank" in "..."; fix stated by "pad"
+      // near(6) "column" in "..."`.
+      if (f.polarity == text::Polarity::affirmed && f.deciding && !f.part_deciding.empty()) {
+        std::string members;
+        std::vector<std::size_t> quoted;
         std::size_t shown = 0;
         for (std::size_t k = 0; k < f.part_deciding.size() && k < f.parts.size(); ++k) {
           const auto& m = f.part_deciding[k];
-          if (!m || std::find(quoted.begin(), quoted.end(), m->sentence_begin) != quoted.end()) continue;
-          if (++shown > 4) {
-            line += "; ...";
+          if (!m) continue;
+          if (++shown > 5) {
+            members += "; ...";
             break;
           }
-          quoted.push_back(m->sentence_begin);
-          text::Finding part;
-          part.polarity = m->polarity;
-          part.deciding = m;
-          line += fmt::format("; {}: {}", f.parts[k].first, text::explain(text_value, part));
+          std::string where = "stated in the same sentence";
+          if (std::find(quoted.begin(), quoted.end(), m->sentence_begin) == quoted.end()) {
+            quoted.push_back(m->sentence_begin);
+            text::Finding part;
+            part.polarity = m->polarity;
+            part.deciding = m;
+            // A member that is itself a list or an `all` names the phrase that matched it.
+            const auto kind = k < concepts[i]->parts.size() ? concepts[i]->parts[k]->kind : text::Concept::Kind::phrase;
+            part.composite = kind == text::Concept::Kind::any || kind == text::Concept::Kind::all;
+            where = text::explain(text_value, part);
+          }
+          members += fmt::format("{}{} {}", shown > 1 ? "; " : "", f.parts[k].first, where);
         }
+        line = fmt::format("{}: stated, every member: {}", label, members);
       }
       evidence.push_back(std::move(line));
     } else if (evidence.size() == kEvidenceItems) {

@@ -134,6 +134,11 @@ std::string fold(std::string_view s, std::vector<FoldedText::Checkpoint>* checkp
     if (checkpoints && at % kCheckpointEvery == 0) checkpoints->pop_back();
   }
   out.resize(at);
+  // A hyphen between letters joins words as a space does: "bank-conflict" is found by "bank
+  // conflict" and the other way round (one byte for one, so the checkpoints stay true).
+  auto letter = [](char c) { return (c >= 'a' && c <= 'z') || static_cast<unsigned char>(c) >= 0x80; };
+  for (std::size_t i = 1; i + 1 < out.size(); ++i)
+    if (out[i] == '-' && letter(out[i - 1]) && letter(out[i + 1])) out[i] = ' ';
   return out;
 }
 

@@ -190,7 +190,11 @@ bool function_word(const std::string& w) {
                                       "with", "by", "from", "as", "than", "then", "so", "is", "are", "was", "were", "be",
                                       "been", "has", "have", "had", "it", "its", "this", "that", "these", "those", "which",
                                       "who", "when", "where", "while", "if", "vs", "versus", "into", "over", "under", "after",
-                                      "before", "because", "since", "yet", "not", "no", "also", "we", "i", "you", "they"};
+                                      "before", "because", "since", "yet", "not", "no", "also", "we", "i", "you", "they",
+                                      "against", "relative", "compared", "per", "across", "between", "through", "via",
+                                      "during", "within", "without", "about", "around", "above", "below", "behind", "beyond",
+                                      "toward", "towards", "upon", "among", "despite", "until", "unless", "whereas", "though",
+                                      "although", "only", "just", "even", "still", "there", "here", "he", "she", "our", "their"};
   for (const char* x : words)
     if (w == x) return true;
   return false;

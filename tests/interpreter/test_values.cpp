@@ -141,6 +141,19 @@ TEST_CASE("mentions finds the inflections of a phrase's last word, not its deriv
   CHECK(snippet->find("two wavefronts;") != std::string::npos);
 }
 
+TEST_CASE("mentions reads a hyphen between letters as a space, and keeps it elsewhere") {
+  FoldedText t("We saw bank-conflict replays and a pre fill stall; fp8-e4m3 on pages 3-5.");
+  CHECK(t.find("bank conflict"));
+  CHECK(t.find("bank-conflict replays"));
+  CHECK(t.find("pre-fill"));
+  CHECK(t.find("fp8-e4m3"));
+  CHECK(t.find("3-5"));
+  CHECK_FALSE(t.find("bankconflict"));
+  auto snippet = t.find("bank conflict");
+  REQUIRE(snippet);
+  CHECK(snippet->find("bank-conflict replays") != std::string::npos);  // shown as written
+}
+
 TEST_CASE("numbers in text") {
   auto xs = scan_numbers("reached 11,234.5 tok/s on fp32 with H100, p99 -3e-2 and .5");
   REQUIRE(xs.size() == 3);
