@@ -87,7 +87,13 @@ boost::program_options::variables_map parse_arguments(const std::vector<std::str
   po::positional_options_description positional;
   positional.add(positional_name, -1);
   po::variables_map vm;
-  po::store(po::command_line_parser(args).options(all).positional(positional).run(), vm);
+  // No abbreviations: "--submissions" must not quietly become --submissions-from.
+  po::store(po::command_line_parser(args)
+                .options(all)
+                .positional(positional)
+                .style(po::command_line_style::default_style & ~po::command_line_style::allow_guessing)
+                .run(),
+            vm);
   return vm;
 }
 

@@ -197,6 +197,12 @@ std::vector<std::string> read_submission_list(const std::string& file) {
   std::ifstream f;
   std::istream* in = &std::cin;
   if (file != "-") {
+    // A folder is the submissions themselves, not a list of them: say how to give it.
+    std::error_code ec;
+    if (std::filesystem::is_directory(file, ec))
+      throw std::runtime_error(fmt::format("--submissions-from '{}' is a folder; it takes a file listing submission folders, "
+                                           "one a line (give the folders themselves as arguments: {}/*)",
+                                           file, file));
     f.open(file);
     if (!f) throw std::runtime_error(fmt::format("cannot read --submissions-from '{}': {}", file, std::strerror(errno)));
     in = &f;

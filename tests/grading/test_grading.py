@@ -343,6 +343,14 @@ class EveryVerdict(GradingTest):
         proc = run(["grade", self.rubric])
         self.assertEqual(proc.returncode, 2)
         self.assertIn("no submission folders", proc.stderr)
+        # A folder given to --submissions-from says how to give it; an abbreviated option is no option.
+        folder = os.path.dirname(subs[0])
+        proc = run(["grade", self.rubric, "--submissions-from", folder, "--out", os.path.join(self.tmp, "o2")])
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("is a folder; it takes a file listing submission folders", proc.stderr)
+        proc = run(["grade", self.rubric, "--subm", folder, "--out", os.path.join(self.tmp, "o3")])
+        self.assertEqual(proc.returncode, 2)
+        self.assertIn("unrecognised option '--subm'", proc.stderr)
 
 
 class Cache(GradingTest):
