@@ -119,22 +119,10 @@ ConceptPtr make_phrase(std::string_view text, Stemmer& stemmer) {
   if (text.find_first_of("_=:/()[]<>#*&|\\") != std::string_view::npos || text.rfind("-", 0) == 0 ||
       text.rfind(".", 0) == 0) {
     std::vector<std::string> words;
-    auto alnum = [](char ch) { return (ch >= 'a' && ch <= 'z') || (ch >= 'A' && ch <= 'Z') || (ch >= '0' && ch <= '9'); };
-    for (std::size_t k = 0; k < text.size();) {
-      if (text[k] == '=') words.push_back("=");  // kept, as the span keeps it ("NCCL_P2P_DISABLE=1")
-      if (!alnum(text[k])) {
-        ++k;
-        continue;
-      }
-      std::size_t w = k;
-      bool letter = false;
-      while (k < text.size() && alnum(text[k])) letter = letter || !(text[k] >= '0' && text[k] <= '9'), ++k;
-      auto digit = [](char ch) { return ch >= '0' && ch <= '9'; };
-      if (!letter && k + 1 < text.size() && text[k] == '.' && digit(text[k + 1]) && (w == 0 || text[w - 1] != '.'))
-        for (++k; k < text.size() && digit(text[k]);) ++k;  // a decimal, as the span reads it
-      std::string lower;
-      for (std::size_t m = w; m < k; ++m) lower += static_cast<char>(text[m] >= 'A' && text[m] <= 'Z' ? text[m] - 'A' + 'a' : text[m]);
-      words.push_back(letter ? stemmer.stem(lower) : lower);
+    for (const CodeWord& cw : code_words(text)) {
+      std::string lower(text.substr(cw.begin, cw.end - cw.begin));
+      for (char& ch : lower) ch = (ch >= 'A' && ch <= 'Z') ? static_cast<char>(ch - 'A' + 'a') : ch;
+      words.push_back(cw.kind == CodeWord::Kind::word ? stemmer.stem(lower) : lower);
     }
     bool known = words.empty();
     for (const auto& alt : c->alternatives) known = known || alt == words;

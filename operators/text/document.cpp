@@ -436,26 +436,34 @@ void SentenceStream::push(Sentence& s, Token::Kind kind, std::size_t b, std::siz
 // digit ("page", "size"), its whole numbers and its "=" ("`bank_conflicts = 0`" reads as the label
 // and value it shows), so a phrase finds them with the sentence's polarity. They are never claims.
 // A fenced block stays code alone.
-void SentenceStream::code_span_words(Sentence& s, std::size_t b, std::size_t e) {
-  auto alnum = [](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9'); };
-  for (std::size_t k = b; k < e;) {
-    if (t_[k] == '=') {
-      push(s, Token::Kind::punct, k, k + 1, "=");
-      s.tokens.back().in_code = true;
-    }
-    if (!alnum(t_[k])) {
+std::vector<CodeWord> code_words(std::string_view code) {
+  auto digit = [](char c) { return c >= '0' && c <= '9'; };
+  auto alnum = [&](char c) { return (c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || digit(c); };
+  std::vector<CodeWord> out;
+  for (std::size_t k = 0; k < code.size();) {
+    if (code[k] == '=') out.push_back({k, k + 1, CodeWord::Kind::equals});
+    if (!alnum(code[k])) {
       ++k;
       continue;
     }
-    std::size_t w = k;
+    const std::size_t w = k;
     bool letter = false;
-    while (k < e && alnum(t_[k])) letter = letter || !(t_[k] >= '0' && t_[k] <= '9'), ++k;
+    while (k < code.size() && alnum(code[k])) letter = letter || !digit(code[k]), ++k;
     // A decimal stays one number: `--gpu-memory-utilization 0.9` reads "gpu memory utilization 0.9".
-    auto digit = [](char c) { return c >= '0' && c <= '9'; };
-    if (!letter && k + 1 < e && t_[k] == '.' && digit(t_[k + 1]) && (w == b || t_[w - 1] != '.'))
-      for (++k; k < e && digit(t_[k]);) ++k;
-    space_before_ = true;
-    push(s, letter ? Token::Kind::word : Token::Kind::number, w, k, lower_ascii(t_.substr(w, k - w)));
+    if (!letter && k + 1 < code.size() && code[k] == '.' && digit(code[k + 1]) && (w == 0 || code[w - 1] != '.'))
+      for (++k; k < code.size() && digit(code[k]);) ++k;
+    out.push_back({w, k, letter ? CodeWord::Kind::word : CodeWord::Kind::number});
+  }
+  return out;
+}
+
+void SentenceStream::code_span_words(Sentence& s, std::size_t b, std::size_t e) {
+  for (const CodeWord& cw : code_words(t_.substr(b, e - b))) {
+    if (cw.kind != CodeWord::Kind::equals) space_before_ = true;
+    const Token::Kind kind = cw.kind == CodeWord::Kind::word     ? Token::Kind::word
+                             : cw.kind == CodeWord::Kind::number ? Token::Kind::number
+                                                                 : Token::Kind::punct;
+    push(s, kind, b + cw.begin, b + cw.end, lower_ascii(t_.substr(b + cw.begin, cw.end - cw.begin)));
     s.tokens.back().in_code = true;
   }
 }

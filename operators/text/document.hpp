@@ -153,4 +153,14 @@ std::string normalised(std::string_view text, Stemmer& stemmer);
 // cut to about `max` bytes around [mark_begin, mark_end) when longer.
 std::string quote(std::string_view text, std::size_t begin, std::size_t end, std::size_t max = 240);
 
+// How a code span reads its text (`--page-size 32` as "page size 32", `max_num_seqs` as "max num
+// seqs"): runs of ASCII letters and digits are words, a run of digits with a decimal part one
+// number ("0.9"), each "=" itself; every other character only separates. Byte spans of `code`.
+struct CodeWord {
+  enum class Kind { word, number, equals };
+  std::size_t begin = 0, end = 0;
+  Kind kind = Kind::word;
+};
+std::vector<CodeWord> code_words(std::string_view code);
+
 }  // namespace rubric::text
