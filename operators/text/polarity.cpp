@@ -40,7 +40,7 @@ const std::vector<Seq> kPreNegation = {
     {"unable", "to"}, {"failure", "to"}, {"devoid", "of"}, {"void", "of"}, {"avoid"}, {"avoids"}, {"avoided"}, {"avoiding"},
     {"in", "the", "absence", "of"}, {"negative", "for"}, {"no", "sign", "of"}, {"no", "evidence", "of"},
     // Denials of a proposition: "It is false that X ...", "It would be wrong to blame X".
-    {"false", "that"}, {"untrue", "that"}, {"wrong", "to"}, {"mistake", "to"}, {"mistaken", "to"}, {"no", "reason", "to"},
+    {"false", "that"}, {"untrue", "that"}, {"impossible", "that"}, {"wrong", "to"}, {"mistake", "to"}, {"mistaken", "to"}, {"no", "reason", "to"},
     // An action refused or not yet done ("refused to give a refund", "have yet to find a dead pixel"),
     // absence by other words ("free from stains", "clear of any lien", "it lacked jurisdiction").
     {"refused", "to"}, {"refuses", "to"}, {"refuse", "to"}, {"refusing", "to"}, {"refused"}, {"refuses"}, {"refusing"},
@@ -546,8 +546,10 @@ struct Cursor {
     static const std::unordered_set<std::string_view> kAsideOpeners = {"e.g", "i.e", "say", "notably", "especially",
                                                                        "typically", "probably", "possibly"};
     const std::size_t n = s.tokens.size();
-    for (std::size_t p = k + 1; p-- > 0 && k - p <= 10;) {
+    for (std::size_t p = k + 1; p-- > 0 && k - p <= 16;) {
       const std::string_view o = w(p);
+      // A flag's dash ("-O3"), glued to its word, opens nothing.
+      if ((o == "-" || o == "--") && p + 1 < n && s.tokens[p + 1].glued_prev && p < k) continue;
       const bool paren = o == "(", dash = o == "-" || o == "--";  // (em and en dashes are tokenised as "--")
       const bool comma = o == "," && (kAsideOpeners.count(w(p + 1)) || at(p + 1, {"for", "example"}) || at(p + 1, {"for", "instance"}));
       if (!paren && !dash && !comma) {
@@ -556,17 +558,25 @@ struct Cursor {
       }
       if (p == 0) return false;
       const std::string_view before = w(p - 1);
-      const bool after_auxiliary = in(before, kAuxiliaries) ||
+      // (An adverb may come between: "could also (on a cache miss) skip".)
+      const bool adverb_between = p > 1 && s.tokens[p - 1].kind == Token::Kind::word && in(w(p - 2), kAuxiliaries) &&
+                                  (before == "also" || before == "still" || before == "even" || before == "then" ||
+                                   (before.size() > 4 && before.substr(before.size() - 2) == "ly"));
+      const bool after_auxiliary = in(before, kAuxiliaries) || adverb_between ||
                                    ((before == "not" || before == "n't") && p > 1 && in(w(p - 2), kAuxiliaries));
       if (!after_auxiliary) {
         if (p == k && !paren) continue;  // k may close an aside a dash or a comma opened earlier
         return false;
       }
-      for (std::size_t q = p + 1; q < n && q - p <= 10; ++q) {
+      for (std::size_t q = p + 1; q < n && q - p <= 16; ++q) {
         const std::string_view x = w(q);
-        const bool closes = paren ? x == ")" : dash ? x == o : x == ",";
+        // (A flag's dash, glued to its word, closes no dash aside: "— with -O3 —".)
+        const bool flag = (x == "-" || x == "--") && q + 1 < n && s.tokens[q + 1].glued_prev;
+        const bool closes = paren ? x == ")" : dash ? x == o && !flag : x == ",";
         if (closes) return k <= q && q + 1 < n && s.tokens[q + 1].kind == Token::Kind::word;
-        if (paren ? x == "(" : (punct(q) && x != "." && x != "(" && x != ")")) return false;
+        // Inside parentheses anything but another opening goes ("(see appendix B, which shows 48
+        // registers)", "(with -O3)"); between dashes or commas, no other clause mark.
+        if (paren ? x == "(" : (punct(q) && x != "." && x != "(" && x != ")" && !flag)) return false;
       }
       return false;
     }
@@ -587,13 +597,18 @@ struct Cursor {
     // "not because X" denies the cause X; "might therefore strengthen X": an adverb after a modal
     // continues its clause.
     if ((x == "because" || x == "since") && k > 0 && (w(k - 1) == "not" || w(k - 1) == "n't")) return false;
-    // ("would probably therefore reduce", "might also therefore": an adverb may come between.)
-    if ((x == "therefore" || x == "thus" || x == "hence" || x == "then") && k > 0 &&
-        (in(w(k - 1), kAuxiliaries) ||
-         (k > 1 && in(w(k - 2), kAuxiliaries) && s.tokens[k - 1].kind == Token::Kind::word &&
-          (w(k - 1) == "also" || w(k - 1) == "still" || w(k - 1) == "even" ||
-           (w(k - 1).size() > 4 && w(k - 1).substr(w(k - 1).size() - 2) == "ly")))))
-      return false;
+    // ("would probably therefore reduce", "would most likely therefore": adverbs may come between.)
+    if (x == "therefore" || x == "thus" || x == "hence" || x == "then") {
+      auto adverb = [&](std::size_t m) {
+        const std::string_view y = w(m);
+        return s.tokens[m].kind == Token::Kind::word &&
+               (y == "also" || y == "still" || y == "even" || y == "most" || y == "more" || y == "very" ||
+                (y.size() > 4 && y.substr(y.size() - 2) == "ly"));
+      };
+      std::size_t m = k;
+      while (m > 0 && k - m < 3 && adverb(m - 1)) --m;
+      if (m > 0 && in(w(m - 1), kAuxiliaries)) return false;
+    }
     if (aside_adverb(k)) return false;
     // "It is not known which protein activates it", "unclear at which point": after a word of
     // knowing, a wh-word opens what is not known, not a relative clause.
@@ -1464,7 +1479,7 @@ std::size_t modal_hedge(const Cursor& c, std::size_t k) {
   if (x == "should") {
     if (kPersons.count(prev) || c.w(k + 1) == "not" || c.w(k + 1) == "n't") return 0;
     std::size_t v = k + 1;
-    while (v < c.s.tokens.size() && kAdverbs.count(c.w(v))) ++v;
+    while (v < c.s.tokens.size() && (kAdverbs.count(c.w(v)) || c.in_auxiliary_aside(v))) ++v;  // "should — in theory — lower"
     if (c.w(v) == "be") {
       std::size_t a = v + 1;
       while (a < c.s.tokens.size() && kAdverbs.count(c.w(a))) ++a;
@@ -1486,8 +1501,11 @@ std::size_t modal_hedge(const Cursor& c, std::size_t k) {
                                                                     "stated", "quotes", "quoted", "cites", "cited", "lists"};
     static const std::unordered_set<std::string_view> kSources = {
         "paper", "papers", "blog", "post", "vendor", "vendors", "authors", "article", "press", "marketing", "announcement",
-        "whitepaper", "tweet", "readme", "datasheet", "brochure", "slides", "website", "benchmark", "leaderboard"};
-    const bool own = prev == "we" || prev == "i" || prev == "to" || in(prev, kCopulas);
+        "whitepaper", "tweet", "readme", "datasheet", "brochure", "slides", "website", "leaderboard"};
+    bool own = prev == "we" || prev == "i" || prev == "to" || in(prev, kCopulas);
+    // The writer's own source is no other's: "our paper reports 10x", "this report claims 10x".
+    for (std::size_t m = k; m-- > 0 && k - m <= 3;)
+      own = own || c.w(m) == "our" || c.w(m) == "my" || c.w(m) == "this";
     // The verb, not the noun ("insurance claims were paid"): a figure follows it.
     auto figure_at = [&](std::size_t m) { return m < c.s.tokens.size() && c.s.tokens[m].kind == Token::Kind::number; };
     static const std::unordered_set<std::string_view> kBeforeFigure = {"a", "an", "about", "around", "up", "over", "roughly",
@@ -1631,6 +1649,18 @@ bool code_cue_outside(const Cursor& c, std::size_t k, std::size_t b, std::size_t
 // The verb is an auxiliary, or a word in -s or -ed with its object's determiner after it ("and the
 // fallback path evicts the oldest prefix"): without part-of-speech tagging, a present or past verb
 // is told from a plural noun by the article that opens its object.
+// Verbs of what a system does on its own (inflection keys): after "and the decode batch" one of
+// them is the clause's verb, even at the sentence's end, where a plural noun could be the phrase's.
+const KeySet kIntransitiveVerbs = [] {
+  KeySet ks;
+  for (std::string_view w : {"wait", "hang", "idle", "diverge", "stall", "spin", "crash", "fail", "block", "drop", "grow",
+                             "starve", "sleep", "stop", "restart", "retry", "queue", "thrash", "spill", "overflow",
+                             "deadlock", "stutter", "lag", "choke", "recompute", "reload", "leak", "converge", "degrade",
+                             "drift", "explode", "vanish", "rise", "fall", "halt", "freeze", "time", "pile", "hit", "miss"})
+    ks.insert(inflection_key(w));
+  return ks;
+}();
+
 bool new_clause_between(const Cursor& c, std::size_t te, std::size_t b) {
   static const std::unordered_set<std::string_view> kSubjectDeterminers = {
       "the", "a", "an", "this", "that", "these", "those", "its", "our", "their", "each", "every", "some", "my", "your"};
@@ -1672,16 +1702,22 @@ bool new_clause_between(const Cursor& c, std::size_t te, std::size_t b) {
       static const std::unordered_set<std::string_view> kVerbAdverbs = {
           "still", "also", "now", "then", "only", "just", "already", "always", "often", "usually", "sometimes", "again",
           "simply", "merely", "instead", "quickly", "slowly", "eventually", "immediately", "suddenly"};
+      auto adverb = [&](std::string_view x) { return kVerbAdverbs.count(x) || (x.size() > 4 && x.substr(x.size() - 2) == "ly"); };
       std::size_t head = a - 1;
-      if (head > m + 2 && kVerbAdverbs.count(c.w(head))) --head;
+      if (head > m + 2 && adverb(c.w(head))) --head;
       std::string_view noun = c.w(head);
       bool noun_phrase = determiner && head >= m + 2 && head <= m + 4;
       for (std::size_t q = m + 2; noun_phrase && q <= head; ++q)
         noun_phrase = c.s.tokens[q].kind == Token::Kind::word && !in(c.w(q), kAuxiliaries) && !kObjectStarts.count(c.w(q)) &&
-                      !kVerbAdverbs.count(c.w(q));
+                      !adverb(c.w(q));
       const bool singular = noun.size() > 1 && (noun.back() != 's' || (noun.size() > 3 && noun.substr(noun.size() - 2) == "ss"));
       if (noun_phrase && singular && v.size() > 3 && v.back() == 's' && v[v.size() - 2] != 's' && v[v.size() - 2] != 'u' &&
           a + 1 < c.s.tokens.size() && c.s.tokens[a + 1].kind == Token::Kind::word)
+        return true;
+      // A verb of what a system does on its own, which no noun phrase ends with: "and the decode
+      // batch waits.", "and the warps stall on the barrier", "and the GPU idles".
+      if (noun_phrase && kIntransitiveVerbs.count(c.s.tokens[a].stem) && c.s.tokens[a].kind == Token::Kind::word &&
+          (singular ? v.back() == 's' : v.back() != 's'))
         return true;
     }
   }
@@ -2634,10 +2670,11 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
     if (negated_probability(c, L, k, len)) continue;
     // "It is not possible that the kernel could spill", "nothing to suggest that a race might be
     // involved": the modal in the denied possibility's own clause repeats it, and doubts nothing more.
-    if (k < b && (c.w(k) == "could" || c.w(k) == "would" || c.w(k) == "might" || c.w(k) == "may")) {
+    if (c.w(k) == "could" || c.w(k) == "would" || c.w(k) == "might" || c.w(k) == "may") {
       bool denied = false;
-      for (std::size_t m = k; m-- > 0 && k - m <= kClauseReach && !denied && !c.clause_punct(m);)
-        denied = c.w(m + 1) == "that" && negated_probability(c, 0, m, 1);
+      const std::size_t from = std::min(k, b);  // the modal after its subject too: "that the cache could hold"
+      for (std::size_t m = from; m-- > 0 && from - m <= kClauseReach && !denied && !c.clause_punct(m);)
+        denied = c.w(m + 1) == "that" && (negated_probability(c, 0, m, 1) || c.w(m) == "impossible");
       if (denied) continue;
     }
     j.polarity = Polarity::hedged;

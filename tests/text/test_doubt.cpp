@@ -194,4 +194,16 @@ TEST_CASE("whose figure a hedged claim is: the answer's, another's, a list's, a 
   CHECK(source("We expected 2.5x before profiling.") == "past belief");
   CHECK(source("I initially thought it was 3x.") == "past belief");
   CHECK(source("It is not 10x faster.") == "answer");
+  // The answer's own figure is never another's nor a belief left behind: an overclaim stays checked.
+  CHECK(source("Our benchmark says 10x.") == "answer");
+  CHECK(source("The benchmark says 10x.") == "answer");
+  CHECK(source("This report claims 10x over the baseline.") == "answer");
+  CHECK(source("Our paper reports a 10x gain.") == "answer");
+  CHECK(source("We thought it through and measured 10x.") == "answer");
+  CHECK(source("Expected speedup: 10x.") == "answer");
+  CHECK(source("At first glance the speedup is 10x.") == "answer");
+  auto found = find_claims("We expected 2x and got 10x.", st, 10, nullptr);
+  REQUIRE(found.size() == 2);
+  CHECK(found[0].source == "past belief");
+  CHECK(found[1].source == "answer");
 }

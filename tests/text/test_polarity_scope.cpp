@@ -630,3 +630,21 @@ TEST_CASE("a phrase written as code finds it in a code span, with its sentence's
   CHECK(pol("The dA cumsum overflows in bf16.", "dA_cumsum") == "absent");
   CHECK(pol("Bank conflicts show up in the profile.", "bank_conflicts") == "absent");
 }
+
+TEST_CASE("asides with flags, clauses and adverbs; clauses whose verb ends them; possibilities denied") {
+  CHECK(pol("The compiler may (with -O3) introduce register spills.", "register spills") == "hedged");
+  CHECK(pol("The compiler may — with -O3 — introduce register spills.", "register spills") == "hedged");
+  CHECK(pol("The patch should — in theory — lower the tail latency.", "tail latency") == "hedged");
+  CHECK(pol("The router could also (on a cache miss) skip the prefix cache.", "prefix cache") == "hedged");
+  CHECK(pol("The fix may (see the ncu report in appendix B, which shows 48 registers per thread) lower occupancy.",
+            "occupancy") == "hedged");
+  CHECK(pol("The larger tile would most likely therefore reduce occupancy.", "occupancy") == "hedged");
+  CHECK(pol("The router does not split long prompts and the decode batch waits.", "decode batch") == "affirmed");
+  CHECK(pol("We did not clip gradients and the loss diverges.", "loss") == "affirmed");
+  CHECK(pol("The loop is not unrolled and the warps stall on the barrier.", "warps") == "affirmed");
+  CHECK(pol("Nothing is evicted and the scheduler simply waits.", "scheduler") == "affirmed");
+  CHECK(pol("The trace shows no evictions and the dirty pages.", "dirty pages") == "negated");
+  CHECK(pol("It is not possible that the prefix cache could hold 32k tokens.", "prefix cache") == "negated");
+  CHECK(pol("It's impossible that the prefix cache holds 32k tokens.", "prefix cache") == "negated");
+  CHECK(pol("The prefix cache could hold 32k tokens.", "prefix cache") == "hedged");
+}
