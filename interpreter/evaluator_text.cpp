@@ -89,15 +89,16 @@ CheckOutcome Evaluator::decide_polarity(const ast::Mentions& mt, const ast::Expr
             members += "; ...";
             break;
           }
-          std::string where = "stated in the same sentence";
+          // A member that is itself a list or an `all` names the phrase that matched it.
+          const auto kind = k < concepts[i]->parts.size() ? concepts[i]->parts[k]->kind : text::Concept::Kind::phrase;
+          const bool composite = kind == text::Concept::Kind::any || kind == text::Concept::Kind::all;
+          std::string where = composite ? fmt::format("stated by {} in the same sentence", m->phrase) : "stated in the same sentence";
           if (std::find(quoted.begin(), quoted.end(), m->sentence_begin) == quoted.end()) {
             quoted.push_back(m->sentence_begin);
             text::Finding part;
             part.polarity = m->polarity;
             part.deciding = m;
-            // A member that is itself a list or an `all` names the phrase that matched it.
-            const auto kind = k < concepts[i]->parts.size() ? concepts[i]->parts[k]->kind : text::Concept::Kind::phrase;
-            part.composite = kind == text::Concept::Kind::any || kind == text::Concept::Kind::all;
+            part.composite = composite;
             where = text::explain(text_value, part);
           }
           members += fmt::format("{}{} {}", shown > 1 ? "; " : "", f.parts[k].first, where);

@@ -1236,6 +1236,7 @@ std::size_t alternative(const Cursor& c, std::size_t L, std::size_t b, std::size
       "drove", "rose", "split", "shut", "swapped", "overran", "undid", "became", "forgot"};
   std::size_t words = 0;
   for (std::size_t m = e; m < n && words <= 6; ++m) {
+    if (c.w(m) == "," && c.w(m + 1) == "or") continue;  // "the cache was cold, or the router misrouted it"
     if (c.punct(m) || (c.s.tokens[m].kind == Token::Kind::word && in(c.w(m), kTerminators))) break;
     ++words;
     if (c.w(m) != "or" || m == e || !joins(m) || in(c.w(m + 1), kAuxiliaries)) continue;
@@ -1317,10 +1318,9 @@ bool evidential_verb(const Cursor& c, std::size_t k) {
       ks.insert(inflection_key(w));
     return ks;
   }();
-  // (After an article it qualifies a noun: "the presumed bottleneck", "a hypothesized cause".)
-  return keys.count(c.s.tokens[k].stem) > 0 &&
-         !(k > 0 && (in(c.w(k - 1), kCopulas) || c.w(k - 1) == "to" || c.w(k - 1) == "the" || c.w(k - 1) == "a" ||
-                     c.w(k - 1) == "an"));
+  // (After an article it qualifies a noun: "the presumed bottleneck", "our assumed cause".)
+  static const std::unordered_set<std::string_view> kBefore = {"to", "the", "a", "an", "our", "my", "their", "its"};
+  return keys.count(c.s.tokens[k].stem) > 0 && !(k > 0 && (in(c.w(k - 1), kCopulas) || kBefore.count(c.w(k - 1))));
 }
 
 // A verb of showing or saying at k, in a finite form (not after a copula or "to"): what it takes
@@ -1735,8 +1735,10 @@ bool new_clause_between(const Cursor& c, std::size_t te, std::size_t b) {
       if (c.w(m) != "and") continue;
       std::string_view v = c.w(m + 1), after = c.w(m + 2);
       const bool plural_after = after.size() > 3 && after.back() == 's' && after.substr(after.size() - 2) != "ss";
-      if (v.size() > 4 && v.substr(v.size() - 2) == "ed" && !c.s.tokens[m + 1].capital && !c.s.tokens[m + 1].in_code &&
-          !plural_after)
+      static const std::unordered_set<std::string_view> kIrregular = {"kept", "sent", "ran", "took", "got", "went", "made",
+                                                                     "gave", "left", "held", "built", "wrote", "spent"};
+      if (((v.size() > 4 && v.substr(v.size() - 2) == "ed") || kIrregular.count(v)) && !c.s.tokens[m + 1].capital &&
+          !c.s.tokens[m + 1].in_code && !plural_after)
         return true;
     }
   return false;
@@ -2896,8 +2898,9 @@ Judgement judge(const Sentence& s, std::size_t b, std::size_t e) {
       participle = participle || (c.w(m) == "," && participle_clause(c, m)) || c.w(m) == "until";
       // "served without ice, at room temperature", "no spills, in every run": the noun phrase a
       // determiner negation governs ends at a comma that a preposition follows.
-      static const std::unordered_set<std::string_view> kPhraseStarts = {"at", "in", "on", "with", "for", "by", "from",
-                                                                         "after", "before", "during", "under", "over"};
+      static const std::unordered_set<std::string_view> kPhraseStarts = {
+          "at", "in", "on", "with", "for", "by", "from", "after", "before", "during", "under", "over", "into", "onto",
+          "across", "through", "past", "via", "per"};
       participle = participle || (c.w(m) == "," && kPhraseStarts.count(c.w(m + 1)) &&
                                   (c.w(k) == "without" || c.w(k) == "no" || c.w(k) == "zero" || c.w(k) == "lacking"));
     }

@@ -648,3 +648,11 @@ TEST_CASE("asides with flags, clauses and adverbs; clauses whose verb ends them;
   CHECK(pol("It's impossible that the prefix cache holds 32k tokens.", "prefix cache") == "negated");
   CHECK(pol("The prefix cache could hold 32k tokens.", "prefix cache") == "hedged");
 }
+
+TEST_CASE("a without-phrase ends before 'into', alternatives after ', or', a doubted role after 'our', an irregular second predicate") {
+  CHECK(pol("The tile was written without padding, into shared memory.", "shared memory") == "affirmed");
+  CHECK(pol("The tile was written without padding, into shared memory.", "padding") == "negated");
+  CHECK(pol("Root cause: the cache was cold, or the router misrouted the request.", "cache") == "hedged");
+  CHECK(pol("The allocator is our assumed bottleneck.", "allocator") == "hedged");
+  CHECK(pol("We did not upgrade CUDA and kept the old driver.", "old driver") == "affirmed");
+}
