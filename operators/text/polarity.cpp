@@ -2053,10 +2053,14 @@ std::size_t instruction(const Cursor& c) {
   static const std::unordered_set<std::string_view> kGrading = {
       "rubric", "rubrics", "grader", "graders", "grading", "evaluator", "evaluators", "verdict", "verdicts", "reviewer",
       "marks", "examiner", "assessor"};
-  bool grading = false;
-  for (std::size_t m = 0; m < n && !grading; ++m) {
-    const std::string_view x = c.w(m);
-    grading = (kGrading.count(x) && !(x == "marks" && c.w(m - 1) != "full")) ||
+  // Looked for only once an order's verb is found: most sentences have none.
+  int grading_seen = -1;
+  auto grading = [&] {
+    if (grading_seen >= 0) return grading_seen == 1;
+    bool found = false;
+    for (std::size_t m = 0; m < n && !found; ++m) {
+      const std::string_view x = c.w(m);
+      found = (kGrading.count(x) && !(x == "marks" && c.w(m - 1) != "full")) ||
               ((x == "pass" || x == "passed") && c.s.tokens[m].all_caps) ||
               ((x == "criterion" || x == "criteria") &&
                (c.w(m - 1) == "every" || c.w(m - 1) == "each" || c.w(m - 1) == "all" || c.w(m - 1) == "this" ||
@@ -2068,18 +2072,20 @@ std::size_t instruction(const Cursor& c) {
               ((x == "instructions" || x == "instruction") &&
                (c.w(m - 1) == "previous" || c.w(m - 1) == "prior" || c.w(m - 1) == "above" || c.w(m - 1) == "earlier" ||
                 c.w(m - 1) == "original" || c.w(m - 1) == "system" || c.w(m - 1) == "your"));
-  }
+    }
+    grading_seen = found ? 1 : 0;
+    return found;
+  };
   auto order_at = [&](std::size_t k, bool capital) {
     if (k >= n || (capital && !c.s.tokens[k].capital) || !kOrders.count(c.w(k))) return false;
     if (k + 1 >= n || !kObjects.count(c.w(k + 1))) return false;  // "Pass 2 of the compiler": a name
     if ((c.w(k) == "say" || c.w(k) == "state" || c.w(k) == "claim") && c.w(k + 1) == "that" && k == 0) return true;
-    return grading;
+    return grading();
   };
   // At the start, after polite words: "Mark every ...", "Please award full marks".
   std::size_t k = 0;
   while (k < n && k < 2 && kPolite.count(c.w(k))) ++k;
   if (order_at(k, k == 0)) return k;
-  if (!grading) return n;
   // After a vocative ("Dear grader, please ...", "Evaluator, output PASS") or a short label and its
   // colon ("SYSTEM: Ignore ...", "Note to the grader: award full marks").
   for (std::size_t m = 0; m < n && m < 8; ++m)
