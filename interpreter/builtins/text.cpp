@@ -293,14 +293,17 @@ void open_text(Registry& r) {
            return text_from(a[0], text::code_of(*analysed_text(ctx, a[0])));
          });
   r.add("claims", {P("t"), P("like", Value())}, false,
-         "The quantitative claims in the prose of t, in order: records {value, unit, text, sentence, polarity, noun}. value "
+         "The quantitative claims in the prose of t, in order: records {value, unit, text, sentence, polarity, noun, kind, "
+         "ambiguous, source}. value "
          "carries the unit (\"45 GB/s\" is 45 GB/s; \"2.3x\" is 2.3; \"87%\" is 0.87; \"16k tokens\" is 16000 tok), so "
          "`any(claims(t), c => c.value within 10% of measured)` compares with a measurement; a claim of another "
          "dimension is no match (not an error); `like` keeps only the claims of its dimension. Names, versions, dates "
          "and indices (\"Llama-3.1-8B\", \"CUDA 12.4\", \"2024-05-01\", \"Table 2\") are not claims. kind is \"ratio\" "
          "(2.1x), \"percent\", \"arity\" (a 2-way conflict), \"count\" (a number before a plural noun: 8 GPUs), "
          "\"number\" (bare) or \"quantity\" (with a unit). ambiguous says why the "
-         "polarity could be read otherwise (\"a question\"), \"\" when clear. `any` over claims counts only "
+         "polarity could be read otherwise (\"a question\"), \"\" when clear. source is \"answer\" (the answer's own), "
+         "\"another\" (\"the vendor claims 5x\"), \"listed\" (\"Keywords: 2.1x\") or \"past belief\" (\"we expected "
+         "2.5x before profiling\"). `any` over claims counts only "
          "a claim the answer states (not a hedged, denied or listed one) unless its predicate reads `polarity`. At most 10,000.",
          fam, [](CallContext& ctx, const std::vector<Value>& a) {
            if (auto e = want(ctx, a, 0, ValueKind::string, "a string")) return *e;
