@@ -2,6 +2,7 @@
 
 #include <fmt/format.h>
 
+#include <algorithm>
 #include <cstddef>
 #include <memory>
 #include <string_view>
@@ -59,20 +60,40 @@ std::vector<Diagnostic> addressed_reader_warnings(Evaluator& ev) {
   for (const auto& [display, value] : texts_of(it->second).files) {
     auto analysed = analysed_text(ev, value);
     const std::string_view text = analysed->text();
-    std::vector<std::string> found;
-    std::size_t count = 0, line = 1, scanned = 0, line_start = 0;
+    // Each order: where it begins and ends in the text, and whether an HTML comment hides it.
+    struct Order {
+      std::size_t begin, end;
+      bool hidden;
+    };
+    std::vector<Order> orders;
     text::AnalysedText::Reader reader(*analysed);
-    while (const text::Sentence* s = reader.next()) {
-      if (!text::addresses_reader(*s)) continue;
-      if (++count > kShownPerFile) continue;
-      for (; scanned < s->begin && scanned < text.size(); ++scanned)
+    while (const text::Sentence* s = reader.next())
+      if (text::addresses_reader(*s)) orders.push_back({s->begin, s->end, false});
+    // An HTML comment is no prose, so no check reads it; a model given the raw answer (`judge`)
+    // does, and an order hidden there is the plainest sign of an answer written for its grader.
+    for (std::size_t open = text.find("<!--"); open != std::string_view::npos; open = text.find("<!--", open + 4)) {
+      const std::size_t body = open + 4, close = std::min(text.find("-->", body), text.size());
+      text::SentenceStream stream(text.substr(body, close - body), analysed->stemmer(), false);
+      for (text::Sentence s; stream.next(s);)
+        if (text::addresses_reader(s)) orders.push_back({body + s.begin, body + s.end, true});
+      open = close;
+    }
+    if (orders.empty()) continue;
+    std::sort(orders.begin(), orders.end(), [](const Order& a, const Order& b) { return a.begin < b.begin; });
+    std::vector<std::string> found;
+    std::size_t line = 1, scanned = 0, line_start = 0;
+    for (const Order& o : orders) {
+      if (found.size() == kShownPerFile) break;
+      for (; scanned < o.begin && scanned < text.size(); ++scanned)
         if (text[scanned] == '\n') ++line, line_start = scanned + 1;
       std::size_t column = 1;  // in characters
-      for (std::size_t k = line_start; k < s->begin && k < text.size(); ++k)
+      for (std::size_t k = line_start; k < o.begin && k < text.size(); ++k)
         column += (static_cast<unsigned char>(text[k]) & 0xC0) != 0x80;
-      found.push_back(fmt::format("{}:{}:{}: \"{}\"", display, line, column, excerpt(text.substr(s->begin, s->end - s->begin))));
+      found.push_back(fmt::format("{}:{}:{}: \"{}\"{}", display, line, column, excerpt(text.substr(o.begin, o.end - o.begin)),
+                                  o.hidden ? " (in an HTML comment: hidden from a reader of the page, not from a model given the text)"
+                                           : ""));
     }
-    if (found.empty()) continue;
+    const std::size_t count = orders.size();
     Diagnostic d{Severity::warning, nullptr, {},
                  fmt::format("{}{}{} {} an order to the reader, not part of the answer (wherever a check reads one, "
                              "what it says counts as hedged); read the answer yourself",
