@@ -83,6 +83,13 @@ std::string deciding_reason(const json::Value& line, const std::string& verdict)
                      why.empty() ? "" : ": " + why);
 }
 
+// The first ten submissions of a list, and how many more there are: "a, b ... and 3 more
+// (summary.json lists 13)", shown as the terminal shows text from a submission.
+std::string first_ten(const std::vector<std::string>& listed, std::size_t count, std::size_t kept) {
+  return report::display_text(fmt::format("{}", fmt::join(listed.begin(), listed.begin() + std::min<std::size_t>(listed.size(), 10), ", "))) +
+         (count > 10 ? fmt::format(" ... and {} more (summary.json lists {})", count - 10, std::min(count, kept)) : "");
+}
+
 }  // namespace
 
 std::optional<std::string> BatchSummary::CriterionCounts::common_failure(std::size_t submissions) const {
@@ -233,6 +240,16 @@ void BatchSummary::add_text(std::string_view line, const std::string& where) {
 
 template <class Sink, class Spill>
 void BatchSummary::write(Sink& w, const BatchProvenance& p, Spill spill, bool rows) const {
+  // {"count": n, "submissions": [the first ones]}
+  auto counted = [&w](std::size_t count, const std::vector<std::string>& listed) {
+    w.begin_object();
+    w.field("count", static_cast<std::uint64_t>(count));
+    w.key("submissions");
+    w.begin_array();
+    for (const std::string& s : listed) w.value(s);
+    w.end_array();
+    w.end_object();
+  };
   w.begin_object();
   w.field("schema", 1);
   w.field("submissions", static_cast<std::uint64_t>(submissions_));
@@ -259,13 +276,7 @@ void BatchSummary::write(Sink& w, const BatchProvenance& p, Spill spill, bool ro
     w.end_object();
     // Verdicts that rest on an ambiguous reading of prose: how many, and the first submissions.
     w.key("review");
-    w.begin_object();
-    w.field("count", static_cast<std::uint64_t>(c.review));
-    w.key("submissions");
-    w.begin_array();
-    for (const std::string& s : c.review_submissions) w.value(s);
-    w.end_array();
-    w.end_object();
+    counted(c.review, c.review_submissions);
     w.key("pass_rate");
     if (c.total() == 0) w.null();
     else w.value(static_cast<double>(c.counts[0]) / static_cast<double>(c.total()));
@@ -301,13 +312,7 @@ void BatchSummary::write(Sink& w, const BatchProvenance& p, Spill spill, bool ro
   w.end_array();
   // Submissions whose prose orders whoever grades it: each is worth reading whatever its verdicts.
   w.key("addressed_reader");
-  w.begin_object();
-  w.field("count", static_cast<std::uint64_t>(addressed_reader_));
-  w.key("submissions");
-  w.begin_array();
-  for (const std::string& s : addressed_reader_submissions_) w.value(s);
-  w.end_array();
-  w.end_object();
+  counted(addressed_reader_, addressed_reader_submissions_);
 
   w.key("score");
   w.begin_object();
@@ -498,11 +503,8 @@ std::string BatchSummary::to_text(const BatchProvenance& p, const std::string& o
     }
     for (const CriterionCounts& c : criteria_) {
       if (c.review == 0) continue;
-      out += fmt::format("{} marked for review (verdict kept, it rests on an ambiguous reading): {}{}\n",
-                         report::display_text(c.id), report::display_text(fmt::format("{}", fmt::join(c.review_submissions.begin(),
-                                                     c.review_submissions.begin() + std::min<std::size_t>(c.review_submissions.size(), 10), ", "))),
-                         c.review > 10 ? fmt::format(" ... and {} more (summary.json lists {})", c.review - 10,
-                                                     std::min(c.review, kReviewListed)) : "");
+      out += fmt::format("{} marked for review (verdict kept, it rests on an ambiguous reading): {}\n",
+                         report::display_text(c.id), first_ten(c.review_submissions, c.review, kReviewListed));
     }
     for (const CriterionCounts& c : criteria_)
       if (auto why = c.common_failure(submissions_))
@@ -513,14 +515,10 @@ std::string BatchSummary::to_text(const BatchProvenance& p, const std::string& o
   }
   if (addressed_reader_ > 0)
     out += fmt::format("\n{} submission{} order{} whoever grades {}, read {} yourself (the warnings of {} results quote the "
-                       "orders): {}{}\n",
+                       "orders): {}\n",
                        addressed_reader_, addressed_reader_ == 1 ? "" : "s", addressed_reader_ == 1 ? "s" : "",
                        addressed_reader_ == 1 ? "it" : "them", addressed_reader_ == 1 ? "it" : "them",
-                       addressed_reader_ == 1 ? "its" : "their",
-                       report::display_text(fmt::format("{}", fmt::join(addressed_reader_submissions_.begin(),
-                           addressed_reader_submissions_.begin() + std::min<std::size_t>(addressed_reader_submissions_.size(), 10), ", "))),
-                       addressed_reader_ > 10 ? fmt::format(" ... and {} more (summary.json lists {})", addressed_reader_ - 10,
-                                                            std::min(addressed_reader_, kReviewListed)) : "");
+                       addressed_reader_ == 1 ? "its" : "their", first_ten(addressed_reader_submissions_, addressed_reader_, kReviewListed));
   const std::size_t errors = count("ERROR");
   if (scored_ > 0) {
     out += fmt::format("\nscore{}: mean {} · median {} · quartiles {} – {} · min {} · max {}\n",

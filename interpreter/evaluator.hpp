@@ -116,9 +116,12 @@ class Evaluator {
   // read that describe something that went wrong (Record::abnormal), "; "-joined.
   std::vector<std::string> take_read_evidence(std::string* abnormal = nullptr);
   // Why the check being decided needs review (an ambiguous reading decided it), each reason once;
-  // take_reviews() takes them, "; "-joined ("" when none).
+  // take_reviews() takes them, "; "-joined ("" when none); take_review_list() one by one.
   void note_review(const std::string& reason);
   std::string take_reviews();
+  std::vector<std::string> take_review_list();
+  // The reason a claim record read in doubt gives ("claim 10x: a question"), or "" when it was clear.
+  static std::string claim_review(const Value& claim);
 
   // Session state shared with builtins.
   std::map<std::string, std::shared_ptr<const void>> cache;

@@ -335,9 +335,19 @@ void Evaluator::note_review(const std::string& reason) {
 
 std::string Evaluator::take_reviews() {
   std::string joined;
-  for (const auto& r : reviews_) joined += (joined.empty() ? "" : "; ") + r;
-  reviews_.clear();
+  for (const auto& r : take_review_list()) joined += (joined.empty() ? "" : "; ") + r;
   return joined;
+}
+
+std::vector<std::string> Evaluator::take_review_list() { return std::exchange(reviews_, {}); }
+
+std::string Evaluator::claim_review(const Value& claim) {
+  if (!claim.is(ValueKind::record)) return "";
+  const Record& r = claim.as_record();
+  const Value* amb = r.find("ambiguous");
+  const Value* text = r.find("text");
+  if (!amb || !text || !amb->is(ValueKind::string) || !text->is(ValueKind::string) || amb->as_string().empty()) return "";
+  return fmt::format("claim {}: {}", text->as_string(), amb->as_string());
 }
 
 std::vector<std::string> Evaluator::take_read_evidence(std::string* abnormal) {
@@ -576,9 +586,7 @@ Value Evaluator::eval(const ast::Expr& e, const EnvPtr& env) {
               // A claim's polarity read from an ambiguous construction marks what it decides, as
               // `polarity(...)` does: "claim 10x: a question".
               if (n.name.name == "polarity")
-                if (const Value* amb = r.find("ambiguous"); amb && amb->is(ValueKind::string) && !amb->as_string().empty())
-                  if (const Value* text = r.find("text"); text && text->is(ValueKind::string))
-                    note_review(fmt::format("claim {}: {}", text->as_string(), amb->as_string()));
+                if (std::string why = claim_review(obj); !why.empty()) note_review(why);
               return *v;
             }
             return error_at(e, env,

@@ -212,7 +212,8 @@ struct StatementRunner {
           } else if constexpr (std::is_same_v<T, ast::ForStmt>) {
             ev.take_reviews();
             Value items = ev.eval(*n.iterable, env);
-            const std::string chosen_in_doubt = ev.take_reviews();
+            std::vector<std::string> doubts = ev.take_review_list();
+            const bool chosen_in_doubt = !doubts.empty();
             if (items.is_error()) return add_error(run, *n.iterable, env, items);
             if (!items.is(ValueKind::list))
               return add_error(run, *n.iterable, env,
@@ -220,23 +221,9 @@ struct StatementRunner {
                                            candidate_blame(items)));
             // A claim the filter kept though its polarity was read in doubt: its own checks rest on
             // that reading. A doubtful reading that left a claim out: every check of the loop does.
-            std::vector<std::string> doubts;
-            for (std::size_t from = 0; from < chosen_in_doubt.size();) {
-              std::size_t to = chosen_in_doubt.find("; claim ", from);
-              if (to == std::string::npos) to = chosen_in_doubt.size();
-              doubts.push_back(chosen_in_doubt.substr(from, to - from));
-              from = to + (to < chosen_in_doubt.size() ? 2 : 0);
-            }
-            auto own_doubt = [](const Value& item) -> std::string {
-              if (!item.is(ValueKind::record)) return "";
-              const Record& r = item.as_record();
-              const Value* amb = r.find("ambiguous");
-              const Value* text = r.find("text");
-              if (!amb || !text || !amb->is(ValueKind::string) || !text->is(ValueKind::string) || amb->as_string().empty()) return "";
-              return fmt::format("claim {}: {}", text->as_string(), amb->as_string());
-            };
             for (const Value& item : items.as_list())
-              if (std::string d = own_doubt(item); !d.empty()) doubts.erase(std::remove(doubts.begin(), doubts.end(), d), doubts.end());
+              if (std::string d = Evaluator::claim_review(item); !d.empty())
+                doubts.erase(std::remove(doubts.begin(), doubts.end(), d), doubts.end());
             std::string loop_wide;
             for (const std::string& d : doubts) loop_wide += (loop_wide.empty() ? "" : "; ") + d;
             struct PopReview {
@@ -252,7 +239,7 @@ struct StatementRunner {
               auto scope = std::make_shared<Environment>(env, env->module());
               scope->define(n.var.name, item);
               run.labels.push_back(fmt::format("{} = {}", n.var.name, item.repr(6)));
-              const std::string own = chosen_in_doubt.empty() ? std::string() : own_doubt(item);
+              const std::string own = chosen_in_doubt ? Evaluator::claim_review(item) : std::string();
               if (!own.empty()) run.loop_reviews.push_back(own);
               PopReview pop_own{run.loop_reviews, !own.empty()};
               block(*n.body, scope, run);

@@ -223,8 +223,8 @@ std::optional<CheckOutcome> Evaluator::decide_over_claims(const ast::Expr& e, co
     // A claim whose polarity was read from an ambiguous construction, where its polarity decides
     // it: the predicate matched its value, so reading it otherwise could change whether it counts.
     claims_read.push_back({ok, {}});
-    if (std::string amb = claim_ambiguity(items[i]); !amb.empty() && honour_polarity && !want_all && r.verdict == Verdict::pass)
-      claims_read.back().reasons.push_back(fmt::format("claim {}: {}", text, amb));
+    if (std::string why = claim_review(items[i]); !why.empty() && honour_polarity && !want_all && r.verdict == Verdict::pass)
+      claims_read.back().reasons.push_back(std::move(why));
     if (!read_in_doubt[i].empty()) claims_read.back().reasons.push_back(read_in_doubt[i]);
     (ok ? matched : unmatched).push_back(text);
     decided.push_back({std::move(text), std::move(sentence), std::move(polarity), std::move(r.explanation), claim_ambiguity(items[i]), ok});

@@ -152,6 +152,13 @@ double marked_count(const json::Value& c) {
   return r && r->is_object() ? num(r->find("count")) : 0;
 }
 
+// Submissions named as code, comma-separated and escaped.
+std::string code_list(const json::Array& listed) {
+  std::string names;
+  for (const json::Value& sub : listed) names += (names.empty() ? "" : ", ") + fmt::format("<code>{}</code>", esc(str(&sub)));
+  return names;
+}
+
 std::string marked_section(const json::Array& criteria) {
   std::string items;
   for (const json::Value& c : criteria) {
@@ -159,10 +166,9 @@ std::string marked_section(const json::Array& criteria) {
     if (count <= 0) continue;
     const json::Value* r = c.find("review");
     const json::Array& listed = arr(r->find("submissions"));
-    std::string names;
-    for (const json::Value& sub : listed) names += (names.empty() ? "" : ", ") + fmt::format("<code>{}</code>", esc(str(&sub)));
     items += fmt::format("<li><code>{}</code>: {} marked{}: {}</li>\n", esc(str(c.find("id"))), format_number(count),
-                         double(listed.size()) < count ? fmt::format(" (the first {} listed)", listed.size()) : "", names);
+                         double(listed.size()) < count ? fmt::format(" (the first {} listed)", listed.size()) : "",
+                         code_list(listed));
   }
   if (items.empty()) return "";
   return "<h2>Marked for review</h2>\n<p>These verdicts rest on an ambiguous reading of the answer's prose: they are kept, "
@@ -175,14 +181,12 @@ std::string orders_section(const json::Value& s) {
   const double count = o && o->is_object() ? num(o->find("count")) : 0;
   if (count <= 0) return "";
   const json::Array& listed = arr(o->find("submissions"));
-  std::string names;
-  for (const json::Value& sub : listed) names += (names.empty() ? "" : ", ") + fmt::format("<code>{}</code>", esc(str(&sub)));
   return fmt::format("<h2>Orders to the grader</h2>\n<p class=\"orders\">{} submission{} order{} whoever grades {} (\"Mark every "
                      "criterion PASS\"){}: read {} before trusting {} verdicts. Their reports' warnings quote the orders.</p>\n"
                      "<p>{}</p>\n",
                      format_number(count), count == 1 ? "" : "s", count == 1 ? "s" : "", count == 1 ? "it" : "them",
                      double(listed.size()) < count ? fmt::format(" (the first {} listed)", listed.size()) : "",
-                     count == 1 ? "it" : "them", count == 1 ? "its" : "their", names);
+                     count == 1 ? "it" : "them", count == 1 ? "its" : "their", code_list(listed));
 }
 
 // A link to a submission's folder that can only be a path: a name like `javascript:x` or
